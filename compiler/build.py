@@ -1,0 +1,181 @@
+"""The tree builder: expands a strategy over every secret, breadth first.
+
+Nodes are numbered in the order they are expanded, children in feedback order, so a
+node's children are consecutive and every child comes after its parent.
+"""
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from player.games import Game
+
+from . import reference
+from .feedback import check_budget, feedback_matrix
+from .strategies import clog_table, get_strategy
+
+ENGINES = ("fast", "reference")
+DEFAULT_MAX_MEMORY = 8 << 30
+
+
+@dataclass(frozen=True)
+class Options:
+    """Everything that decides the tree (``engine`` decides only how fast it is built)."""
+
+    strategy: str = "entropy"
+    candidates: str = "all"  # "all" allowed guesses, or only "consistent" ones
+    seed: int = 0
+    guess_sample: int = 500
+    secret_sample: int = 1000
+    engine: str = "fast"
+    max_memory: int = DEFAULT_MAX_MEMORY
+
+    def __post_init__(self):
+        strategy = get_strategy(self.strategy)
+        if self.candidates not in ("all", "consistent"):
+            raise ValueError(f"--candidates must be 'all' or 'consistent', not {self.candidates!r}")
+        if not hasattr(strategy, "statistic") and self.candidates != "consistent":
+            object.__setattr__(self, "candidates", "consistent")  # first/random only play candidates
+        if self.engine not in ENGINES:
+            raise ValueError(f"unknown engine: {self.engine!r}; choose from {', '.join(ENGINES)}")
+        for name in ("guess_sample", "secret_sample"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
+        if not 0 <= self.seed < 2**63:
+            raise ValueError(f"--seed must be a whole number from 0 to 2**63-1, not {self.seed}")
+
+    def spec(self) -> dict:
+        """The strategy as the artifact records it: only what changes the tree."""
+        strategy = get_strategy(self.strategy)
+        spec = {"name": self.strategy, "candidates": self.candidates}
+        if strategy.randomised:
+            spec["seed"] = self.seed
+        if strategy.sampled:
+            spec["guess_sample"] = self.guess_sample
+            spec["secret_sample"] = self.secret_sample
+        return spec
+
+
+class Search:
+    """What strategies may ask while the tree is built: allowed guesses, partitions, randomness."""
+
+    def __init__(self, game: Game, options: Options, matrix: np.ndarray):
+        self.game, self.options, self.matrix = game, options, matrix
+        guess_index = {g: i for i, g in enumerate(game.guesses)}
+        missing = [s for s in game.secrets if s not in guess_index]
+        if missing:
+            raise ValueError(f"{game!r}: secret {game.format_code(missing[0])} is not an allowed guess, "
+                             "so no strategy could ever win it")
+        self.secret_guess = np.array([guess_index[s] for s in game.secrets], dtype=np.int64)
+        self.guess_secret = np.full(len(game.guesses), -1, dtype=np.int64)
+        self.guess_secret[self.secret_guess] = np.arange(len(game.secrets))
+        self.all_guesses = np.arange(len(game.guesses), dtype=np.int64)
+        self.n_feedbacks = len(game.feedbacks())
+        self.clog = clog_table(len(game.secrets))
+        self._in_candidates = np.zeros(len(game.secrets), dtype=bool)
+
+    def allowed(self, candidates: np.ndarray) -> np.ndarray:
+        if self.options.candidates == "consistent":
+            return self.secret_guess[candidates]
+        return self.all_guesses
+
+    def is_candidate(self, guess_ids: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+        self._in_candidates[candidates] = True
+        secret = self.guess_secret[guess_ids]
+        result = (secret >= 0) & self._in_candidates[np.maximum(secret, 0)]
+        self._in_candidates[candidates] = False
+        return result
+
+    def partition_stats(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int):
+        if self.options.engine == "reference":
+            return reference.partition_stats(self.matrix, guess_ids, candidates, self.n_feedbacks, statistic, self.clog)
+        from .kernels import partition_stats
+
+        return partition_stats(self.matrix, guess_ids, candidates, self.n_feedbacks, statistic, self.clog)
+
+    def rng(self, key: tuple) -> np.random.Generator:
+        """Randomness for one node: from the seed and the node's path, never from build order."""
+        return np.random.default_rng(np.random.SeedSequence([self.options.seed, len(key), *key]))
+
+
+@dataclass
+class Built:
+    """A complete tree in memory, ready to be written (see trees/FORMAT.md for the arrays)."""
+
+    game: Game
+    options: Options
+    node_guess: list[int] = field(default_factory=list)  # guess index per node
+    first_edge: list[int] = field(default_factory=lambda: [0])
+    edge_feedback: list[int] = field(default_factory=list)  # feedback index per edge
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def nodes(self) -> int:
+        return len(self.node_guess)
+
+
+Progress = Callable[[int, int], None]  # (secrets solved so far, all secrets)
+
+
+def build(game: Game, options: Options, progress: Progress | None = None) -> Built:
+    """Expand ``options.strategy`` over every secret of ``game``."""
+    check_budget(game, options.max_memory)
+    matrix = feedback_matrix(game)
+    search = Search(game, options, matrix)
+    strategy = get_strategy(options.strategy)
+    n = len(game.secrets)
+    win_index = game.feedbacks().index(game.win)
+    wins = np.zeros(n, dtype=np.int64)
+    determined = np.full(n, -1 if n > 1 else 0, dtype=np.int64)
+    built = Built(game, options)
+    queue = deque([(np.arange(n, dtype=np.int64), ())])
+    solved = 0
+    while queue:
+        candidates, path = queue.popleft()
+        depth = len(path) + 1
+        if len(candidates) == 1:
+            guess = int(search.secret_guess[candidates[0]])
+        else:
+            guess = int(strategy.choose(search, candidates, path))
+        built.node_guess.append(guess)
+        answers = matrix[guess, candidates]
+        order = np.argsort(answers, kind="stable")
+        answers, candidates = answers[order], candidates[order]
+        cuts = np.flatnonzero(np.diff(answers)) + 1
+        if not len(cuts) and answers[0] != win_index:
+            raise RuntimeError(f"strategy {options.strategy} made no progress at path {path}")
+        for part in np.split(candidates, cuts):
+            answer = int(matrix[guess, part[0]])
+            if len(part) == 1 and determined[part[0]] < 0:
+                determined[part[0]] = depth
+            if answer == win_index:
+                wins[part[0]] = depth
+                solved += 1
+            else:
+                built.edge_feedback.append(answer)
+                queue.append((part, path + (answer,)))
+        built.first_edge.append(len(built.edge_feedback))
+        if progress is not None:
+            progress(solved, n)
+    built.stats = statistics(wins, determined)
+    return built
+
+
+def statistics(wins: np.ndarray, determined: np.ndarray) -> dict:
+    """The header's statistics from guesses-to-win and guesses-to-determine per secret."""
+    n = len(wins)
+    win_hist, det_hist = Counter(wins.tolist()), Counter(determined.tolist())
+    return {
+        "secrets": n,
+        "total": int(wins.sum()),
+        "average": float(wins.sum()) / n,
+        "worst": int(wins.max()),
+        "histogram": {int(k): win_hist[k] for k in sorted(win_hist)},
+        "determined_total": int(determined.sum()),
+        "determined_average": float(determined.sum()) / n,
+        "determined_worst": int(determined.max()),
+        "determined_histogram": {int(k): det_hist[k] for k in sorted(det_hist)},
+    }

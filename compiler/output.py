@@ -1,0 +1,66 @@
+"""Turn a built tree into the artifact of trees/FORMAT.md."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import player
+from player.artifact import encode, pack_uints, write_atomic
+
+from .build import Built
+from .strategies import get_strategy
+
+
+def header(built: Built) -> dict:
+    return {
+        "producer": f"guesstree {player.__version__}",
+        "game": built.game.spec(),
+        "strategy": built.options.spec(),
+        "stats": built.stats,
+    }
+
+
+def body(built: Built) -> dict:
+    game = built.game
+    feedbacks = game.feedbacks()
+    guesses = game.guesses
+    return {
+        "nodes": built.nodes,
+        "code_length": game.length,
+        "feedbacks": [list(f) for f in feedbacks],
+        "feedback_width": 1 if len(feedbacks) <= 256 else 2,
+        "guess": bytes(symbol for g in built.node_guess for symbol in guesses[g]),
+        "first_edge": pack_uints(built.first_edge, 4),
+        "edge_feedback": pack_uints(built.edge_feedback, 1 if len(feedbacks) <= 256 else 2),
+        "edge_child": pack_uints(range(1, built.nodes), 4),
+    }
+
+
+def to_bytes(built: Built) -> bytes:
+    return encode(header(built), body(built))
+
+
+def save(built: Built, path: str | os.PathLike) -> Path:
+    return write_atomic(path, to_bytes(built))
+
+
+def default_path(game, options) -> Path:
+    """``trees/<game>-<strategy>.msgpack.zst``, e.g. ``trees/mastermind-c6-h4-entropy.msgpack.zst``."""
+    params = game.params()
+    if game.name == "mastermind":
+        slug = f"mastermind-c{params['colours']}-h{params['holes']}"
+        slug += "" if params["secret_repeats"] else "-distinct"
+        slug += "" if params["guess_repeats"] else "-distinct-guesses"
+    elif game.name in ("bulls-cows", "digits", "twod"):
+        letters = {"digits": "d", "length": "l", "size": "s"}
+        slug = "-".join([game.name] + [f"{letters[k]}{v}" for k, v in params.items()])
+    else:
+        slug = "".join(c if c.isalnum() else "-" for c in game.name).strip("-")
+        slug = "-".join([slug] + [f"{k}{v}" for k, v in params.items()])
+    spec = options.spec()
+    name = spec["name"]
+    if spec.get("candidates") == "consistent" and hasattr(get_strategy(name), "statistic"):
+        name += "-consistent"
+    if "seed" in spec:
+        name += f"-seed{spec['seed']}"
+    return Path("trees") / f"{slug}-{name}.msgpack.zst"

@@ -1,0 +1,35 @@
+"""The straightforward numpy engine: the fast kernels must give exactly what this gives."""
+from __future__ import annotations
+
+import numpy as np
+
+from .kernels import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
+
+CHUNK_CELLS = 1 << 22  # guesses x candidates per bincount, to bound memory
+
+
+def partition_counts(matrix: np.ndarray, guess_ids: np.ndarray, candidates: np.ndarray, n_feedbacks: int) -> np.ndarray:
+    """``counts[i, f]``: how many candidates answer feedback ``f`` to guess ``guess_ids[i]``."""
+    answers = matrix[np.ix_(guess_ids, candidates)].astype(np.int64)
+    offsets = n_feedbacks * np.arange(len(guess_ids), dtype=np.int64)[:, None]
+    flat = np.bincount((answers + offsets).ravel(), minlength=len(guess_ids) * n_feedbacks)
+    return flat.reshape(len(guess_ids), n_feedbacks)
+
+
+def partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog):
+    stats, parts = [], []
+    step = max(1, CHUNK_CELLS // max(1, len(candidates)))
+    for start in range(0, len(guess_ids), step):
+        counts = partition_counts(matrix, guess_ids[start:start + step], candidates, n_feedbacks)
+        if statistic == CLOG_SUM:
+            stats.append(clog[counts].sum(axis=1))
+        elif statistic == MAX_PART:
+            stats.append(counts.max(axis=1))
+        elif statistic == SUM_SQUARES:
+            stats.append((counts * counts).sum(axis=1))
+        elif statistic == PARTS:
+            stats.append((counts > 0).sum(axis=1))
+        else:
+            raise ValueError(f"unknown partition statistic {statistic}")
+        parts.append((counts > 0).sum(axis=1))
+    return np.concatenate(stats).astype(np.int64), np.concatenate(parts).astype(np.int64)

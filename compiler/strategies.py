@@ -1,0 +1,132 @@
+"""Strategies: how to pick the next guess for a set of candidate secrets.
+
+A heuristic is a small function of the partition counts: the engine reduces each guess's
+partition to one integer statistic, the heuristic turns it into a score, and
+``canonical_pick`` applies the spec's tie-break. The tree builder knows none of them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from . import kernels
+
+CLOG_SCALE = float(1 << 32)  # fixed point for c*log2(c): exact integer sums, same for equal multisets
+TIE = 1e-9  # scores within this relative distance of the best are a tie
+
+
+def clog_table(n: int) -> np.ndarray:
+    """``round(c * log2(c) * 2**32)`` for c in 0..n."""
+    c = np.arange(n + 1, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values = np.where(c > 1, c * np.log2(np.maximum(c, 1)), 0.0)
+    return np.rint(values * CLOG_SCALE).astype(np.int64)
+
+
+def entropy(clog_sum: np.ndarray, n: int) -> np.ndarray:
+    """Shannon entropy (bits) of partitions of n candidates from their fixed-point sum of c*log2(c)."""
+    return np.log2(n) - clog_sum / (CLOG_SCALE * n)
+
+
+@dataclass(frozen=True)
+class Heuristic:
+    """Scores guesses by their partitions; the best score is the largest."""
+
+    name: str
+    statistic: int  # which reduction of the partition counts (kernels.CLOG_SUM, ...)
+    score: Callable[[np.ndarray, int], np.ndarray]  # (statistic per guess, candidates) -> score
+    doc: str
+    sampled: bool = False
+
+    @property
+    def randomised(self) -> bool:
+        return self.sampled
+
+    def choose(self, search, candidates: np.ndarray, rng_key: tuple) -> int:
+        guess_ids = search.allowed(candidates)
+        scored = candidates
+        if self.sampled:
+            rng = search.rng(rng_key)
+            options = search.options
+            if len(guess_ids) > options.guess_sample:
+                guess_ids = np.sort(rng.choice(guess_ids, options.guess_sample, replace=False))
+            if len(candidates) > options.secret_sample:
+                scored = np.sort(rng.choice(candidates, options.secret_sample, replace=False))
+        stats, parts = search.partition_stats(guess_ids, scored, self.statistic)
+        scores = self.score(stats, len(scored))
+        is_candidate = search.is_candidate(guess_ids, candidates)
+        useful = (parts > 1) | is_candidate
+        if not useful.any():
+            return search.secret_guess[candidates[0]]
+        return canonical_pick(guess_ids, scores, is_candidate, useful)
+
+
+def canonical_pick(guess_ids: np.ndarray, scores: np.ndarray, is_candidate: np.ndarray, useful: np.ndarray) -> int:
+    """Best score (ties within a relative 1e-9), then a possible secret, then the lowest guess."""
+    scores = np.where(useful, scores.astype(np.float64), -np.inf)
+    best = scores.max()
+    tied = useful & (scores >= best - TIE * abs(best))
+    preferred = tied & is_candidate
+    if preferred.any():
+        tied = preferred
+    return int(guess_ids[tied].min())
+
+
+@dataclass(frozen=True)
+class Simple:
+    """Plays a consistent candidate without scoring: the first one, or a random one."""
+
+    name: str
+    randomised: bool
+    doc: str
+    sampled = False
+
+    def choose(self, search, candidates: np.ndarray, rng_key: tuple) -> int:
+        if self.randomised:
+            return int(search.secret_guess[search.rng(rng_key).choice(candidates)])
+        return int(search.secret_guess[candidates[0]])
+
+
+def _entropy(stats, n):
+    return entropy(stats, n)
+
+
+def _neg_entropy(stats, n):
+    return -entropy(stats, n)
+
+
+def _neg_max(stats, n):
+    return -stats.astype(np.float64)
+
+
+def _neg_expected(stats, n):
+    return -stats.astype(np.float64) / n
+
+
+def _parts(stats, n):
+    return stats.astype(np.float64)
+
+
+STRATEGIES = {
+    s.name: s
+    for s in (
+        Simple("first", False, "the first consistent candidate in canonical order (Shapiro)"),
+        Simple("random", True, "a uniformly random consistent candidate (--seed)"),
+        Heuristic("entropy", kernels.CLOG_SUM, _entropy, "maximise the partition's Shannon entropy (Neuwirth)"),
+        Heuristic("worst-entropy", kernels.CLOG_SUM, _neg_entropy, "minimise entropy among guesses that make progress"),
+        Heuristic("sampled-entropy", kernels.CLOG_SUM, _entropy,
+                  "maximise entropy over sampled guesses scored on sampled secrets (--seed)", sampled=True),
+        Heuristic("minimax", kernels.MAX_PART, _neg_max, "minimise the largest part (Knuth)"),
+        Heuristic("most-parts", kernels.PARTS, _parts, "maximise the number of parts (Kooi)"),
+        Heuristic("expected-size", kernels.SUM_SQUARES, _neg_expected, "minimise the expected part size (Irving)"),
+    )
+}
+
+
+def get_strategy(name: str):
+    try:
+        return STRATEGIES[name]
+    except KeyError:
+        raise ValueError(f"unknown strategy: {name!r}; choose from {', '.join(STRATEGIES)}") from None

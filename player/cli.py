@@ -1,0 +1,300 @@
+"""The ``guesstree`` command line: a thin shell over the library.
+
+The player's commands (play, solve, info, verify) never import the compiler; ``compile``
+imports it when it runs.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from . import FormatError, InconsistentHistory, load
+from .games import GAMES, Game, make_game
+from .verify import verify as verify_tree
+
+app = typer.Typer(
+    add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+    help="Precomputed decision trees for Mastermind-style games: compile, play, verify.",
+)
+
+EXIT_INVALID, EXIT_UNUSABLE = 1, 2
+
+
+def fail(message: str, code: int = EXIT_UNUSABLE) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code)
+
+
+def load_or_fail(path: Path):
+    try:
+        return load(path)
+    except FormatError as error:
+        raise fail(str(error)) from None
+
+
+# -- game options, shared by every command that builds a game ---------------
+GAME_HELP = f"{', '.join(GAMES)}, or a plugin module:factory"
+COLOURS = typer.Option(None, "--colours", help="mastermind: number of colours (default 6)")
+HOLES = typer.Option(None, "--holes", help="mastermind: number of holes (default 4)")
+SECRET_REPEATS = typer.Option(None, "--secret-repeats/--no-secret-repeats", help="mastermind: may a secret repeat a colour (default yes)")
+GUESS_REPEATS = typer.Option(None, "--guess-repeats/--no-guess-repeats", help="mastermind: may a guess repeat a colour (default yes)")
+DIGITS = typer.Option(None, "--digits", help="bulls-cows: number of digits (default 10)")
+LENGTH = typer.Option(None, "--length", help="bulls-cows, digits: code length (default 4)")
+SIZE = typer.Option(None, "--size", help="twod: side of the grid (default 5)")
+GAME_OPTIONS = {
+    "mastermind": {"colours", "holes", "secret_repeats", "guess_repeats"},
+    "bulls-cows": {"digits", "length"},
+    "digits": {"length"},
+    "twod": {"size"},
+}
+
+
+def game_from_options(name: str, **options) -> Game:
+    given = {key: value for key, value in options.items() if value is not None}
+    accepted = GAME_OPTIONS.get(name, set())
+    stray = sorted(set(given) - accepted)
+    if stray and name in GAMES:
+        flags = ", ".join("--" + key.replace("_", "-") for key in stray)
+        raise ValueError(f"{flags} does not apply to {name}")
+    return make_game(name, **given)
+
+
+@app.command("compile")
+def compile_command(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    strategy: str = typer.Option(..., "--strategy", "-s", help="first, random, entropy, worst-entropy, sampled-entropy, minimax, most-parts, expected-size"),
+    candidates: str = typer.Option("all", "--candidates", help="guesses a heuristic may play: all, or consistent (possible secrets only)"),
+    seed: int = typer.Option(0, "--seed", help="seed of the randomised strategies"),
+    guess_sample: int = typer.Option(500, "--guess-sample", help="sampled-entropy: guesses scored per node"),
+    secret_sample: int = typer.Option(1000, "--secret-sample", help="sampled-entropy: secrets each guess is scored on"),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="artifact path (default: trees/<game>-<strategy>.msgpack.zst)"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="print nothing on success"),
+    max_memory: float = typer.Option(8.0, "--max-memory", help="GiB the feedback matrix may use; bigger games are refused"),
+    engine: str = typer.Option("fast", "--engine", help="fast (compiled kernels) or reference (plain numpy); same tree"),
+    colours: Optional[int] = COLOURS, holes: Optional[int] = HOLES,
+    secret_repeats: Optional[bool] = SECRET_REPEATS, guess_repeats: Optional[bool] = GUESS_REPEATS,
+    digits: Optional[int] = DIGITS, length: Optional[int] = LENGTH, size: Optional[int] = SIZE,
+) -> None:
+    """Expand a strategy's whole tree and write it as an artifact.
+
+    Example: guesstree compile mastermind --strategy entropy -o trees/mm.msgpack.zst
+    """
+    from compiler import Options, build, save
+    from compiler.output import default_path
+
+    try:
+        rules = game_from_options(game, colours=colours, holes=holes, secret_repeats=secret_repeats,
+                                  guess_repeats=guess_repeats, digits=digits, length=length, size=size)
+        options = Options(strategy=strategy, candidates=candidates, seed=seed, guess_sample=guess_sample,
+                          secret_sample=secret_sample, engine=engine, max_memory=int(max_memory * (1 << 30)))
+    except ValueError as error:
+        raise fail(str(error)) from None
+    path = output or default_path(rules, options)
+    started = time.perf_counter()
+    try:
+        with _progress(quiet) as progress:
+            built = build(rules, options, progress=progress)
+        save(built, path)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    except OSError as error:
+        raise fail(f"cannot write {path}: {error.strerror or error}") from None
+    if not quiet:
+        s = built.stats
+        typer.echo(f"wrote {path}: {rules!r}, {options.strategy}, {built.nodes} nodes; "
+                   f"{s['secrets']} secrets, total {s['total']}, average {s['average']:.3f}, "
+                   f"worst {s['worst']} ({time.perf_counter() - started:.2f} s)")
+
+
+class _progress:
+    """A progress bar on stderr when it is a terminal (and not --quiet); otherwise nothing."""
+
+    def __init__(self, quiet: bool):
+        self.enabled = not quiet and sys.stderr.isatty()
+        self.bar = None
+
+    def __enter__(self):
+        if not self.enabled:
+            return None
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(TextColumn("compiling"), BarColumn(), TextColumn("{task.completed}/{task.total} secrets"),
+                            TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+        self.bar.__enter__()
+        task = self.bar.add_task("compile", total=None)
+        last = [0.0]
+
+        def update(solved: int, total: int) -> None:
+            now = time.monotonic()
+            if now - last[0] > 0.1 or solved == total:
+                last[0] = now
+                self.bar.update(task, completed=solved, total=total)
+
+        return update
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+        return False
+
+
+@app.command()
+def solve(
+    tree_path: Path = typer.Argument(..., metavar="TREE", help="artifact (.msgpack.zst)"),
+    secret: str = typer.Argument(..., help="the secret, as the game writes it (e.g. ABCD or 0123)"),
+) -> None:
+    """Show the tree's path for one secret.
+
+    Example: guesstree solve trees/mastermind-c6-h4-entropy.msgpack.zst ABCD
+    """
+    tree = load_or_fail(tree_path)
+    try:
+        code = tree.game.parse_code(secret)
+        if code not in set(tree.game.secrets):
+            raise ValueError(f"{secret!r} is not a possible secret of {tree.game!r}")
+        path = tree.path(code)
+    except (ValueError, InconsistentHistory) as error:
+        raise fail(str(error)) from None
+    game = tree.game
+    for step, (guess, feedback) in enumerate(path, 1):
+        typer.echo(f"{step}. {game.format_code(guess)}  {game.format_feedback(feedback)}")
+    typer.echo(f"solved {game.format_code(code)} in {len(path)} guess{'' if len(path) == 1 else 'es'}")
+
+
+@app.command()
+def info(
+    tree_path: Path = typer.Argument(..., metavar="TREE", help="artifact (.msgpack.zst)"),
+    as_json: bool = typer.Option(False, "--json", help="print the header as JSON"),
+) -> None:
+    """Show a tree's header and statistics, with its distribution as bars.
+
+    Example: guesstree info trees/mastermind-c6-h4-entropy.msgpack.zst --json
+    """
+    tree = load_or_fail(tree_path)
+    header = {key: value for key, value in tree.header.items()}
+    header["nodes"] = tree.nodes
+    if as_json:
+        typer.echo(json.dumps(_jsonable(header), indent=2))
+        return
+    s = tree.stats
+    typer.echo(f"{tree_path}")
+    typer.echo(f"  game       {tree.game!r}")
+    typer.echo(f"  strategy   {', '.join(f'{k}={v}' for k, v in tree.strategy.items())}")
+    typer.echo(f"  producer   {header.get('producer')}, format {'.'.join(map(str, header.get('version', [])))}")
+    typer.echo(f"  nodes      {tree.nodes}")
+    typer.echo(f"  first      {tree.game.format_code(tree.next_guess([]))}")
+    typer.echo(f"  secrets    {s['secrets']}")
+    typer.echo(f"  to win     total {s['total']}, average {s['average']:.4f}, worst {s['worst']}")
+    typer.echo(f"  to know    total {s['determined_total']}, average {s['determined_average']:.4f}, worst {s['determined_worst']}")
+    typer.echo("guesses to win:")
+    for line in bars(s["histogram"]):
+        typer.echo(line)
+    typer.echo("guesses to determine:")
+    for line in bars(s["determined_histogram"]):
+        typer.echo(line)
+
+
+def bars(histogram: dict, width: int = 40) -> list[str]:
+    if not histogram:
+        return []
+    most = max(histogram.values())
+    return [f"  {k:>3} {'█' * max(1, round(width * v / most)) if v else '':<{width}} {v}"
+            for k, v in sorted(histogram.items())]
+
+
+def _jsonable(value):
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, bytes):
+        return value.hex()
+    return value
+
+
+@app.command()
+def verify(
+    trees: List[Path] = typer.Argument(..., metavar="TREE...", help="artifacts to check"),
+    max_depth: Optional[int] = typer.Option(None, "--max-depth", help="fail if any secret needs more guesses"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON report per tree"),
+) -> None:
+    """Replay every secret through each tree and check it; exit 0 valid, 1 invalid, 2 unusable.
+
+    Example: guesstree verify trees/*.msgpack.zst --max-depth 6 --json
+    """
+    if max_depth is not None and max_depth < 1:
+        raise fail("--max-depth must be at least 1")
+    status = 0
+    reports = []
+    for path in trees:
+        try:
+            report = verify_tree(load(path), max_depth).to_json()
+        except FormatError as error:
+            report = {"ok": False, "unusable": True, "errors": [str(error)]}
+            status = max(status, EXIT_UNUSABLE)
+        else:
+            status = max(status, 0 if report["ok"] else EXIT_INVALID)
+        report = {"tree": str(path), **report}
+        reports.append(report)
+        if not as_json:
+            if report.get("unusable"):
+                typer.echo(f"UNUSABLE {path}: {report['errors'][0]}", err=True)
+            elif report["ok"]:
+                typer.echo(f"ok {path}: {report['secrets']} secrets, total {report['total']}, "
+                           f"average {report['average']:.4f}, worst {report['worst']}")
+            else:
+                typer.echo(f"INVALID {path}:", err=True)
+                for line in report["errors"]:
+                    typer.echo(f"  {line}", err=True)
+    if as_json:
+        typer.echo(json.dumps(reports[0] if len(reports) == 1 else reports, indent=2))
+    raise typer.Exit(status)
+
+
+@app.command()
+def play(tree_path: Path = typer.Argument(..., metavar="TREE", help="artifact (.msgpack.zst)")) -> None:
+    """Play against a tree: it guesses, you answer with the feedback for your secret.
+
+    Type the feedback as the game writes it (2B1W or '2 1' for mastermind, 1A2B for
+    bulls-cows), 'undo' to take the last answer back, 'quit' to stop.
+
+    Example: guesstree play trees/mastermind-c6-h4-entropy.msgpack.zst
+    """
+    from .session import Session
+
+    session = Session(load_or_fail(tree_path))
+    game = session.game
+    typer.echo(f"Think of a secret for {game!r}. Answer each guess with its feedback "
+               f"(e.g. {game.format_feedback(game.feedbacks()[0])}); 'undo' takes an answer back.")
+    try:
+        while True:
+            guess = session.guess()
+            line = input(f"guess {len(session.history) + 1}: {game.format_code(guess)}  feedback? ").strip()
+            if line.lower() in ("quit", "exit", "q"):
+                return
+            if line.lower() == "undo":
+                typer.echo(session.undo())
+                continue
+            try:
+                message, done = session.answer(line)
+            except ValueError as error:
+                typer.echo(f"  {error}; try again")
+                continue
+            typer.echo(f"  {message}")
+            if done:
+                return
+    except EOFError:
+        typer.echo("\nend of input: stopped")
+    except KeyboardInterrupt:
+        typer.echo("\ninterrupted: stopped")
+        raise typer.Exit(130)
+
+
+def main() -> None:
+    app(prog_name="guesstree")

@@ -1,0 +1,117 @@
+"""The verifier: replays every secret through a tree with the game's own pure-Python scorer.
+
+It trusts nothing the compiler wrote: the guesses are checked against the game's allowed
+guesses, every edge's feedback against ``game.score``, and the header's statistics
+against what the replay measures.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+
+from .tree import Tree
+
+MAX_ERRORS = 20
+
+
+@dataclass
+class Report:
+    ok: bool
+    secrets: int
+    worst: int
+    total: int
+    average: float
+    histogram: dict[int, int]
+    determined_histogram: dict[int, int]
+    errors: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        for key in ("histogram", "determined_histogram"):
+            data[key] = {str(k): v for k, v in sorted(data[key].items())}
+        return data
+
+
+def verify(tree: Tree, max_depth: int | None = None) -> Report:
+    """Replay every secret; ``ok`` only if each is won (within ``max_depth``) and all checks hold."""
+    game = tree.game
+    errors: list[str] = []
+
+    def error(message: str) -> None:
+        if len(errors) < MAX_ERRORS:
+            errors.append(message)
+        elif len(errors) == MAX_ERRORS:
+            errors.append("... more errors not shown")
+
+    allowed = set(game.guesses)
+    secrets = game.secrets
+    wins: dict[int, int] = {}
+    determined = [0 if len(secrets) == 1 else -1] * len(secrets)
+    reached = [False] * tree.nodes
+    level = {0: list(range(len(secrets)))}  # node -> indices of the secrets that reach it
+    depth = 0
+    while level:
+        depth += 1
+        following: dict[int, list[int]] = {}
+        for node, members in sorted(level.items()):
+            reached[node] = True
+            guess = tree.guess_of(node)
+            if guess not in allowed:
+                error(f"node {node}: {tree._code(guess)} is not an allowed guess of {game!r}")
+            parts: dict[tuple, list[int]] = {}
+            for s in members:
+                parts.setdefault(game.score(guess, secrets[s]), []).append(s)
+            children = dict(tree.edges(node))
+            for feedback, part in parts.items():
+                if len(part) == 1 and determined[part[0]] < 0:
+                    determined[part[0]] = depth
+                if feedback == game.win:
+                    wins[part[0]] = depth
+                    continue
+                child = children.pop(feedback, None)
+                if child is None:
+                    error(f"secret {game.format_code(secrets[part[0]])}: after guess {depth} "
+                          f"({tree._code(guess)} at node {node}) the game answers "
+                          f"{game.format_feedback(feedback)}, for which the tree has no edge")
+                else:
+                    following[child] = part
+            for feedback, child in children.items():
+                error(f"node {node}: the edge for {tree._feedback(feedback)} to node {child} "
+                      f"is never taken (no secret gives that feedback to {tree._code(guess)} there)")
+        level = following
+
+    for node, seen in enumerate(reached):
+        if not seen:
+            error(f"node {node} is unreachable")
+            break
+    lost = [s for s in range(len(secrets)) if s not in wins]
+    if lost:
+        error(f"{len(lost)} secrets are never won, e.g. {game.format_code(secrets[lost[0]])}")
+    win_counts = list(wins.values())
+    histogram = dict(sorted(Counter(win_counts).items()))
+    determined_histogram = dict(sorted(Counter(d for d in determined if d >= 0).items()))
+    total = sum(win_counts)
+    worst = max(win_counts, default=0)
+    if max_depth is not None and worst > max_depth:
+        deep = min((s for s, d in wins.items() if d == worst))
+        error(f"secret {game.format_code(secrets[deep])} takes {worst} guesses, over the bound of {max_depth}")
+    if not lost:
+        _check_stats(tree.stats, {
+            "secrets": len(secrets), "total": total, "average": total / len(secrets), "worst": worst,
+            "histogram": histogram, "determined_total": sum(determined),
+            "determined_average": sum(determined) / len(secrets), "determined_worst": max(determined),
+            "determined_histogram": determined_histogram,
+        }, error)
+    return Report(
+        ok=not errors, secrets=len(secrets), worst=worst, total=total,
+        average=round(total / len(secrets), 6) if secrets else 0.0,
+        histogram=histogram, determined_histogram=determined_histogram, errors=errors,
+    )
+
+
+def _check_stats(claimed: dict, measured: dict, error) -> None:
+    for key, value in measured.items():
+        stated = claimed.get(key)
+        same = abs(stated - value) <= 1e-9 * max(1.0, abs(value)) if isinstance(value, float) and isinstance(stated, (int, float)) else stated == value
+        if not same:
+            error(f"the header says {key} = {stated!r}, but the tree gives {value!r}")
