@@ -108,8 +108,8 @@ class Built:
     game: Game
     options: Options
     node_guess: list[int] = field(default_factory=list)  # guess index per node
-    first_edge: list[int] = field(default_factory=lambda: [0])
-    edge_feedback: list[int] = field(default_factory=list)  # feedback index per edge
+    edge_counts: list[int] = field(default_factory=list)  # children per node
+    edge_feedback: list[int] = field(default_factory=list)  # feedback index per edge; edge e leads to node e + 1
     stats: dict = field(default_factory=dict)
 
     @property
@@ -147,6 +147,7 @@ def build(game: Game, options: Options, progress: Progress | None = None) -> Bui
         cuts = np.flatnonzero(np.diff(answers)) + 1
         if not len(cuts) and answers[0] != win_index:
             raise RuntimeError(f"strategy {options.strategy} made no progress at path {path}")
+        edges_before = len(built.edge_feedback)
         for part in np.split(candidates, cuts):
             answer = int(matrix[guess, part[0]])
             if len(part) == 1 and determined[part[0]] < 0:
@@ -157,7 +158,7 @@ def build(game: Game, options: Options, progress: Progress | None = None) -> Bui
             else:
                 built.edge_feedback.append(answer)
                 queue.append((part, path + (answer,)))
-        built.first_edge.append(len(built.edge_feedback))
+        built.edge_counts.append(len(built.edge_feedback) - edges_before)
         if progress is not None:
             progress(solved, n)
     built.stats = statistics(wins, determined)

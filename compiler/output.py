@@ -24,15 +24,15 @@ def body(built: Built) -> dict:
     game = built.game
     feedbacks = game.feedbacks()
     guesses = game.guesses
+    width = 1 if len(feedbacks) <= 256 else 2
     return {
         "nodes": built.nodes,
         "code_length": game.length,
         "feedbacks": [list(f) for f in feedbacks],
-        "feedback_width": 1 if len(feedbacks) <= 256 else 2,
+        "feedback_width": width,
         "guess": bytes(symbol for g in built.node_guess for symbol in guesses[g]),
-        "first_edge": pack_uints(built.first_edge, 4),
-        "edge_feedback": pack_uints(built.edge_feedback, 1 if len(feedbacks) <= 256 else 2),
-        "edge_child": pack_uints(range(1, built.nodes), 4),
+        "edge_count": pack_uints(built.edge_counts, width),
+        "edge_feedback": pack_uints(built.edge_feedback, width),
     }
 
 

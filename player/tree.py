@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import os
+from array import array
+from itertools import accumulate
 
 from .artifact import FormatError, decode, read_file, unpack_uints
 from .games import Code, Feedback, Game, game_from_spec
@@ -41,7 +43,7 @@ class Tree:
 
     def edges(self, node: int) -> list[tuple[Feedback, int]]:
         """``(feedback, child)`` for each answer other than the win, in feedback order."""
-        return [(self.feedbacks[self._edge_feedback[e]], self._edge_child[e])
+        return [(self.feedbacks[self._edge_feedback[e]], e + 1)
                 for e in range(self._first_edge[node], self._first_edge[node + 1])]
 
     def child(self, node: int, feedback: Feedback) -> int | None:
@@ -50,7 +52,7 @@ class Tree:
             edge_feedback = self._edge_feedback
             for e in range(self._first_edge[node], self._first_edge[node + 1]):
                 if edge_feedback[e] == index:
-                    return self._edge_child[e]
+                    return e + 1
         return None
 
     def next_guess(self, history) -> Code | None:
@@ -129,37 +131,33 @@ class Tree:
 
         width = body.get("feedback_width")
         arrays = {}
-        for key, item_width in (("guess", 1), ("first_edge", 4), ("edge_feedback", width), ("edge_child", 4)):
+        for key, item_width in (("guess", 1), ("edge_count", width), ("edge_feedback", width)):
             data = body.get(key)
-            if not isinstance(data, bytes) or item_width not in (1, 2, 4) or len(data) % item_width:
+            if not isinstance(data, bytes) or item_width not in (1, 2) or len(data) % item_width:
                 raise fail(f"body array {key!r} is missing or malformed")
             arrays[key] = unpack_uints(data, item_width)
-        guess, first, edge_feedback, edge_child = (arrays[k] for k in ("guess", "first_edge", "edge_feedback", "edge_child"))
-        edges = len(edge_child)
+        guess, counts, edge_feedback = arrays["guess"], arrays["edge_count"], arrays["edge_feedback"]
         if len(guess) != nodes * length:
             raise fail(f"{len(guess)} guess symbols for {nodes} nodes of {length}")
-        if len(first) != nodes + 1 or first[0] != 0 or first[-1] != edges or len(edge_feedback) != edges:
-            raise fail("the edge arrays do not match the node count")
-        if edges != nodes - 1:
-            raise fail(f"{edges} edges cannot join {nodes} nodes into one tree")
+        if len(counts) != nodes or len(edge_feedback) != nodes - 1:
+            raise fail(f"{len(counts)} edge counts and {len(edge_feedback)} edges for {nodes} nodes")
+        first = array("I", [0])
+        first.extend(accumulate(counts))
+        if first[-1] != nodes - 1:
+            raise fail(f"the edge counts add up to {first[-1]}, but {nodes} nodes need {nodes - 1} edges")
         if guess and max(guess) >= self.game.symbols:
             raise fail(f"a guess uses symbol {max(guess)}, beyond the game's {self.game.symbols}")
         if edge_feedback and max(edge_feedback) >= len(self.feedbacks):
             raise fail("an edge names a feedback beyond the feedback table")
-        if sorted(edge_child) != list(range(1, nodes)):
-            raise fail("child indices are out of range or a node has two parents")
         for node in range(nodes):
             start, stop = first[node], first[node + 1]
-            if stop < start:
-                raise fail(f"node {node}: edge offsets go backwards")
-            if any(edge_child[e] <= node for e in range(start, stop)):
-                raise fail(f"node {node}: a child index points back up the tree (a cycle)")
+            if stop > start and start < node:
+                raise fail(f"node {node}: its children would come before it (a cycle)")
             answers = edge_feedback[start:stop]
             if win_index in answers or len(set(answers)) != len(answers):
                 raise fail(f"node {node}: an edge repeats a feedback or follows the winning one")
         self._nodes, self._length = nodes, length
-        self._guess, self._first_edge = bytes(guess), first
-        self._edge_feedback, self._edge_child = edge_feedback, edge_child
+        self._guess, self._first_edge, self._edge_feedback = bytes(guess), first, edge_feedback
 
 
 def _game(header: dict, name: str) -> Game:
