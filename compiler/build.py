@@ -7,17 +7,27 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 
 from player.games import Game
 
 from . import reference
-from .feedback import check_budget, feedback_matrix
+from .feedback import check_budget, codes_array, feedback_matrix
 from .strategies import clog_table, get_strategy
+from .symmetry import Symmetry
 
 ENGINES = ("fast", "reference")
+SYMMETRY_MIN_CANDIDATES = 64
+COLUMN_MAX_CANDIDATES = 1024  # below this, read the transposed matrix
+PERFECT_CHUNK = 4096  # guesses scored at a time while looking for a perfect split  # below this, scoring every guess is cheaper than finding classes
+
+
+class Node(NamedTuple):
+    candidates: np.ndarray  # secret indices, ascending
+    path: tuple[int, ...]  # feedback indices from the root: the node's position in the tree
+    played: tuple[int, ...]  # guess indices from the root
 DEFAULT_MAX_MEMORY = 8 << 30
 
 
@@ -76,6 +86,40 @@ class Search:
         self.n_feedbacks = len(game.feedbacks())
         self.clog = clog_table(len(game.secrets))
         self._in_candidates = np.zeros(len(game.secrets), dtype=bool)
+        # columns[secret, guess]: a symmetric score makes the matrix its own transpose
+        symmetric = getattr(game, "symmetric_score", False) and game.guesses == game.secrets
+        self.columns = matrix if symmetric else None
+        self.shortcuts = options.engine == "fast"  # the reference engine scores every guess at every node
+        self._symmetry = Symmetry(game, codes_array(game.guesses)) if Symmetry.applies(game) else None
+
+    def symmetric(self, guess_ids: np.ndarray, node: "Node") -> np.ndarray:
+        """Drop guesses that a lower guess of the same symmetry class stands for."""
+        if self._symmetry is None or len(node.candidates) < SYMMETRY_MIN_CANDIDATES:
+            return guess_ids
+        mask = self._symmetry.canonical(node.played)
+        return guess_ids if mask is None else guess_ids[mask[guess_ids]]
+
+    def partition_stats_until_perfect(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int):
+        """``partition_stats`` in chunks of guesses, stopping at the first guess that puts
+        every candidate in a part of its own: ``(stats, parts, that guess or None)``."""
+        stats, parts = [], []
+        for start in range(0, len(guess_ids), PERFECT_CHUNK):
+            chunk = guess_ids[start:start + PERFECT_CHUNK]
+            chunk_stats, chunk_parts = self.partition_stats(chunk, candidates, statistic)
+            perfect = np.flatnonzero(chunk_parts == len(candidates))
+            if len(perfect):
+                return None, None, int(chunk[perfect[0]])
+            stats.append(chunk_stats)
+            parts.append(chunk_parts)
+        return np.concatenate(stats), np.concatenate(parts), None
+
+    def first_perfect(self, candidates: np.ndarray) -> int | None:
+        """The lowest candidate that puts every candidate in a part of its own, if any."""
+        from .kernels import first_perfect
+
+        guess_ids = self.secret_guess[candidates]
+        index = first_perfect(self.matrix, guess_ids, candidates, self.n_feedbacks)
+        return None if index < 0 else int(guess_ids[index])
 
     def allowed(self, candidates: np.ndarray) -> np.ndarray:
         if self.options.candidates == "consistent":
@@ -92,8 +136,10 @@ class Search:
     def partition_stats(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int):
         if self.options.engine == "reference":
             return reference.partition_stats(self.matrix, guess_ids, candidates, self.n_feedbacks, statistic, self.clog)
-        from .kernels import partition_stats
+        from .kernels import partition_stats, partition_stats_by_column
 
+        if self.columns is not None and len(candidates) < COLUMN_MAX_CANDIDATES:
+            return partition_stats_by_column(self.columns, guess_ids, candidates, self.n_feedbacks, statistic, self.clog)
         return partition_stats(self.matrix, guess_ids, candidates, self.n_feedbacks, statistic, self.clog)
 
     def rng(self, key: tuple) -> np.random.Generator:
@@ -131,25 +177,30 @@ def build(game: Game, options: Options, progress: Progress | None = None) -> Bui
     wins = np.zeros(n, dtype=np.int64)
     determined = np.full(n, -1 if n > 1 else 0, dtype=np.int64)
     built = Built(game, options)
-    queue = deque([(np.arange(n, dtype=np.int64), ())])
+    queue = deque([Node(np.arange(n, dtype=np.int64), (), ())])
     solved = 0
     while queue:
-        candidates, path = queue.popleft()
-        depth = len(path) + 1
-        if len(candidates) == 1:
-            guess = int(search.secret_guess[candidates[0]])
-        else:
-            guess = int(strategy.choose(search, candidates, path))
+        node = queue.popleft()
+        candidates = node.candidates
+        depth = len(node.path) + 1
+        if len(candidates) == 1:  # a leaf: play the secret
+            built.node_guess.append(int(search.secret_guess[candidates[0]]))
+            built.edge_counts.append(0)
+            wins[candidates[0]] = depth
+            solved += 1
+            continue
+        guess = int(strategy.choose(search, node))
         built.node_guess.append(guess)
         answers = matrix[guess, candidates]
         order = np.argsort(answers, kind="stable")
         answers, candidates = answers[order], candidates[order]
         cuts = np.flatnonzero(np.diff(answers)) + 1
         if not len(cuts) and answers[0] != win_index:
-            raise RuntimeError(f"strategy {options.strategy} made no progress at path {path}")
+            raise RuntimeError(f"strategy {options.strategy} made no progress at path {node.path}")
         edges_before = len(built.edge_feedback)
-        for part in np.split(candidates, cuts):
-            answer = int(matrix[guess, part[0]])
+        played = node.played + (guess,)
+        for start, part in zip(np.concatenate(([0], cuts)), np.split(candidates, cuts)):
+            answer = int(answers[start])
             if len(part) == 1 and determined[part[0]] < 0:
                 determined[part[0]] = depth
             if answer == win_index:
@@ -157,7 +208,7 @@ def build(game: Game, options: Options, progress: Progress | None = None) -> Bui
                 solved += 1
             else:
                 built.edge_feedback.append(answer)
-                queue.append((part, path + (answer,)))
+                queue.append(Node(part, node.path + (answer,), played))
         built.edge_counts.append(len(built.edge_feedback) - edges_before)
         if progress is not None:
             progress(solved, n)

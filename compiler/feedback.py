@@ -33,11 +33,14 @@ def feedback_matrix(game: Game) -> np.ndarray:
         raise ValueError(f"{game!r} has {len(feedbacks)} feedback values; at most 255 are supported")
     guesses, secrets = codes_array(game.guesses), codes_array(game.secrets)
     if isinstance(game, (Mastermind, BullsCows)):
-        from .kernels import peg_matrix
+        from .kernels import pack_nibbles, peg_matrix, peg_matrix_packed
 
         table = np.full((game.length + 1, game.length + 1), 255, dtype=np.uint8)
         for index, (right, moved) in enumerate(feedbacks):
             table[right, moved] = index
+        if game.symbols <= 16 and game.length <= 7:
+            return peg_matrix_packed(*pack_nibbles(guesses, game.symbols), *pack_nibbles(secrets, game.symbols),
+                                     game.length, table)
         return peg_matrix(guesses, secrets, game.symbols, table)
     if isinstance(game, TwoD):
         return _twod_matrix(game, guesses, secrets)

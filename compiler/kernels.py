@@ -16,39 +16,151 @@ CLOG_SUM, MAX_PART, SUM_SQUARES, PARTS = 0, 1, 2, 3
 def peg_matrix(guesses, secrets, colours, table):
     """Feedback index of every (guess, secret) pair for (black, white) style games.
 
-    ``guesses`` (G, H) and ``secrets`` (S, H) hold symbol indices; ``table[black, white]``
-    is the feedback's index. White pegs are the multiset overlap minus the blacks.
+    ``guesses`` (G, H) and ``secrets`` (S, H) hold symbol indices, secrets in lexicographic
+    order; ``table[black, white]`` is the feedback's index. White pegs are the multiset
+    overlap minus the blacks. Consecutive secrets share prefixes, so only the positions
+    after the shared prefix are rescored: about one position per pair instead of H.
     """
     n_guesses, holes = guesses.shape
     n_secrets = secrets.shape[0]
-    secret_counts = np.zeros((n_secrets, colours), np.uint8)
-    for s in range(n_secrets):
-        for h in range(holes):
-            secret_counts[s, secrets[s, h]] += 1
+    shared = np.zeros(n_secrets, np.int64)  # length of the prefix shared with the previous secret
+    for s in range(1, n_secrets):
+        h = 0
+        while h < holes and secrets[s, h] == secrets[s - 1, h]:
+            h += 1
+        shared[s] = h
     out = np.empty((n_guesses, n_secrets), np.uint8)
     for g in prange(n_guesses):
         guess = guesses[g]
-        counts = np.zeros(colours, np.int64)
-        distinct = np.empty(holes, np.int64)
-        n_distinct = 0
+        in_guess = np.zeros(colours, np.int64)
         for h in range(holes):
-            c = guess[h]
-            if counts[c] == 0:
-                distinct[n_distinct] = c
-                n_distinct += 1
-            counts[c] += 1
+            in_guess[guess[h]] += 1
+        in_secret = np.zeros(colours, np.int64)  # colour counts of the secret's scored prefix
+        black = np.zeros(holes + 1, np.int64)  # black and common pegs of each prefix
+        common = np.zeros(holes + 1, np.int64)
+        row = out[g]
         for s in range(n_secrets):
-            secret = secrets[s]
-            black = 0
-            for h in range(holes):
-                if guess[h] == secret[h]:
-                    black += 1
-            common = 0
-            for k in range(n_distinct):
-                c = distinct[k]
-                common += min(counts[c], secret_counts[s, c])
-            out[g, s] = table[black, common - black]
+            start = shared[s]
+            if s > 0:
+                for h in range(start, holes):
+                    in_secret[secrets[s - 1, h]] -= 1
+            for h in range(start, holes):
+                c = secrets[s, h]
+                black[h + 1] = black[h] + (1 if guess[h] == c else 0)
+                common[h + 1] = common[h] + (1 if in_secret[c] < in_guess[c] else 0)
+                in_secret[c] += 1
+            row[s] = table[black[holes], common[holes] - black[holes]]
     return out
+
+
+NIBBLES_LOW = np.uint64(0x1111111111111111)
+NIBBLES_HIGH = np.uint64(0x8888888888888888)
+BYTES_LOW = np.uint64(0x0F0F0F0F0F0F0F0F)
+BYTES_ONE = np.uint64(0x0101010101010101)
+
+
+def pack_nibbles(codes: np.ndarray, colours: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each code as two words of 4-bit fields: the colour per position, the count per colour."""
+    n, holes = codes.shape
+    shifts = (4 * np.arange(16, dtype=np.uint64))
+    positions = (codes.astype(np.uint64) << shifts[:holes]).sum(axis=1, dtype=np.uint64)
+    counts = np.zeros(n, dtype=np.uint64)
+    for c in range(colours):
+        counts += (codes == c).sum(axis=1).astype(np.uint64) << shifts[c]
+    return positions, counts
+
+
+@njit(cache=True, parallel=True)
+def peg_matrix_packed(guess_positions, guess_counts, secret_positions, secret_counts, holes, table):
+    """``peg_matrix`` for up to 16 colours and 7 holes, branch-free on 64-bit words:
+    blacks are the zero nibbles of the XOR of positions, the common colours the sum
+    of per-nibble minimums of the counts."""
+    n_guesses, n_secrets = guess_positions.shape[0], secret_positions.shape[0]
+    low = np.uint64(0)
+    for h in range(holes):
+        low |= np.uint64(1) << np.uint64(4 * h)
+    one, two, three, four = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
+    fifteen, top, bottom = np.uint64(15), np.uint64(60), np.uint64(56)
+    out = np.empty((n_guesses, n_secrets), np.uint8)
+    for g in prange(n_guesses):
+        position, count = guess_positions[g], guess_counts[g]
+        row = out[g]
+        for s in range(n_secrets):
+            z = ~(position ^ secret_positions[s])
+            t = z & (z >> one) & (z >> two) & (z >> three) & low
+            black = (t * NIBBLES_LOW) >> top
+            other = secret_counts[s]
+            d = (count | NIBBLES_HIGH) - other
+            m = ((d & NIBBLES_HIGH) >> three) * fifteen
+            least = (other & m) | (count & ~m)
+            y = (least & BYTES_LOW) + ((least >> four) & BYTES_LOW)
+            common = (y * BYTES_ONE) >> bottom
+            row[s] = table[black, common - black]
+    return out
+
+
+@njit(cache=True)
+def canonical_guesses(guesses, perms, used):
+    """Mark each guess that is the lowest of its class under the symmetries that fix the
+    history: the position permutations in ``perms`` and any permutation of the colours
+    not ``used`` so far. Guesses of one class partition the candidates alike."""
+    n_guesses, holes = guesses.shape
+    colours = used.shape[0]
+    unused = np.empty(colours, np.int64)
+    n_unused = 0
+    for c in range(colours):
+        if not used[c]:
+            unused[n_unused] = c
+            n_unused += 1
+    keep = np.zeros(n_guesses, np.bool_)
+    mapping = np.empty(colours, np.int64)
+    moved = np.empty(holes, np.int64)
+    relabeled = np.empty(holes, np.int64)
+    for g in range(n_guesses):
+        lowest = True
+        for p in range(perms.shape[0]):
+            for h in range(holes):
+                moved[h] = guesses[g, perms[p, h]]
+            mapping[:] = -1
+            fresh = 0
+            for h in range(holes):
+                c = moved[h]
+                if used[c]:
+                    relabeled[h] = c
+                else:
+                    if mapping[c] < 0:
+                        mapping[c] = unused[fresh]
+                        fresh += 1
+                    relabeled[h] = mapping[c]
+            # is relabeled < guess (lexicographically)? then guess is not the class minimum
+            for h in range(holes):
+                if relabeled[h] != guesses[g, h]:
+                    if relabeled[h] < guesses[g, h]:
+                        lowest = False
+                    break
+            if not lowest:
+                break
+        keep[g] = lowest
+    return keep
+
+
+@njit(cache=True)
+def first_perfect(matrix, guess_ids, candidates, n_feedbacks):
+    """The first of ``guess_ids`` that puts every candidate in a part of its own, or -1."""
+    seen = np.zeros(n_feedbacks, np.bool_)
+    for i in range(guess_ids.shape[0]):
+        row = matrix[guess_ids[i]]
+        seen[:] = False
+        perfect = True
+        for c in candidates:
+            f = row[c]
+            if seen[f]:
+                perfect = False
+                break
+            seen[f] = True
+        if perfect:
+            return i
+    return -1
 
 
 @njit(cache=True, parallel=True)
@@ -87,4 +199,65 @@ def partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog)
                 acc = p
             stats[i] = acc
             parts[i] = p
+    return stats, parts
+
+
+@njit(cache=True, parallel=True)
+def partition_stats_by_column(columns, guess_ids, candidates, n_feedbacks, statistic, clog):
+    """``partition_stats`` reading ``columns[secret, guess]`` (the transposed matrix):
+    for few candidates this streams a few contiguous rows instead of gathering one
+    scattered byte per (guess, candidate) pair, and updates each statistic as the
+    parts grow instead of scanning every feedback of every guess."""
+    m = guess_ids.shape[0]
+    stats = np.zeros(m, np.int64)
+    parts = np.zeros(m, np.int64)
+    grow = np.zeros(clog.shape[0], np.int64)  # clog[x + 1] - clog[x]: sums telescope exactly
+    for x in range(clog.shape[0] - 1):
+        grow[x] = clog[x + 1] - clog[x]
+    block = 2048
+    blocks = (m + block - 1) // block
+    for b in prange(blocks):
+        lo = b * block
+        hi = min(m, lo + block)
+        counts = np.zeros((hi - lo, n_feedbacks), np.int32)
+        if candidates.shape[0] <= 2 * n_feedbacks:  # few candidates: update as parts grow
+            for c in candidates:
+                column = columns[c]
+                for i in range(lo, hi):
+                    f = column[guess_ids[i]]
+                    x = counts[i - lo, f]
+                    counts[i - lo, f] = x + 1
+                    if x == 0:
+                        parts[i] += 1
+                    if statistic == CLOG_SUM:
+                        stats[i] += grow[x]
+                    elif statistic == MAX_PART:
+                        if x + 1 > stats[i]:
+                            stats[i] = x + 1
+                    elif statistic == SUM_SQUARES:
+                        stats[i] += 2 * x + 1
+            if statistic == PARTS:
+                for i in range(lo, hi):
+                    stats[i] = parts[i]
+        else:  # many: count first, then reduce each guess's counts once
+            for c in candidates:
+                column = columns[c]
+                for i in range(lo, hi):
+                    counts[i - lo, column[guess_ids[i]]] += 1
+            for i in range(lo, hi):
+                acc = 0
+                p = 0
+                for f in range(n_feedbacks):
+                    x = counts[i - lo, f]
+                    if x:
+                        p += 1
+                        if statistic == CLOG_SUM:
+                            acc += clog[x]
+                        elif statistic == MAX_PART:
+                            if x > acc:
+                                acc = x
+                        elif statistic == SUM_SQUARES:
+                            acc += x * x
+                stats[i] = p if statistic == PARTS else acc
+                parts[i] = p
     return stats, parts

@@ -39,27 +39,42 @@ class Heuristic:
     score: Callable[[np.ndarray, int], np.ndarray]  # (statistic per guess, candidates) -> score
     doc: str
     sampled: bool = False
+    perfect_is_best: bool = True  # a candidate that splits all candidates apart is the pick
 
     @property
     def randomised(self) -> bool:
         return self.sampled
 
-    def choose(self, search, candidates: np.ndarray, rng_key: tuple) -> int:
+    def choose(self, search, node) -> int:
+        candidates = node.candidates
         guess_ids = search.allowed(candidates)
-        scored = candidates
+        scored, stats = candidates, None
         if self.sampled:
-            rng = search.rng(rng_key)
+            rng = search.rng(node.path)
             options = search.options
             if len(guess_ids) > options.guess_sample:
                 guess_ids = np.sort(rng.choice(guess_ids, options.guess_sample, replace=False))
             if len(candidates) > options.secret_sample:
                 scored = np.sort(rng.choice(candidates, options.secret_sample, replace=False))
-        stats, parts = search.partition_stats(guess_ids, scored, self.statistic)
+        elif search.shortcuts:  # each provably picks what full scoring would pick (tests compare)
+            if len(candidates) <= 2:  # every useful guess splits them; the lowest candidate wins the tie
+                return int(search.secret_guess[candidates[0]])
+            guess_ids = search.symmetric(guess_ids, node)
+            if self.perfect_is_best and len(candidates) <= search.n_feedbacks:
+                # a partition into singletons scores best; a candidate achieving it beats the rest
+                perfect = search.first_perfect(candidates)
+                if perfect is not None:
+                    return perfect
+                stats, parts, perfect = search.partition_stats_until_perfect(guess_ids, candidates, self.statistic)
+                if perfect is not None:
+                    return perfect
+        if stats is None:
+            stats, parts = search.partition_stats(guess_ids, scored, self.statistic)
         scores = self.score(stats, len(scored))
         is_candidate = search.is_candidate(guess_ids, candidates)
         useful = (parts > 1) | is_candidate
         if not useful.any():
-            return search.secret_guess[candidates[0]]
+            return int(search.secret_guess[candidates[0]])
         return canonical_pick(guess_ids, scores, is_candidate, useful)
 
 
@@ -83,10 +98,10 @@ class Simple:
     doc: str
     sampled = False
 
-    def choose(self, search, candidates: np.ndarray, rng_key: tuple) -> int:
+    def choose(self, search, node) -> int:
         if self.randomised:
-            return int(search.secret_guess[search.rng(rng_key).choice(candidates)])
-        return int(search.secret_guess[candidates[0]])
+            return int(search.secret_guess[search.rng(node.path).choice(node.candidates)])
+        return int(search.secret_guess[node.candidates[0]])
 
 
 def _entropy(stats, n):
@@ -115,9 +130,11 @@ STRATEGIES = {
         Simple("first", False, "the first consistent candidate in canonical order (Shapiro)"),
         Simple("random", True, "a uniformly random consistent candidate (--seed)"),
         Heuristic("entropy", kernels.CLOG_SUM, _entropy, "maximise the partition's Shannon entropy (Neuwirth)"),
-        Heuristic("worst-entropy", kernels.CLOG_SUM, _neg_entropy, "minimise entropy among guesses that make progress"),
+        Heuristic("worst-entropy", kernels.CLOG_SUM, _neg_entropy, "minimise entropy among guesses that make progress",
+                  perfect_is_best=False),
         Heuristic("sampled-entropy", kernels.CLOG_SUM, _entropy,
-                  "maximise entropy over sampled guesses scored on sampled secrets (--seed)", sampled=True),
+                  "maximise entropy over sampled guesses scored on sampled secrets (--seed)",
+                  sampled=True, perfect_is_best=False),
         Heuristic("minimax", kernels.MAX_PART, _neg_max, "minimise the largest part (Knuth)"),
         Heuristic("most-parts", kernels.PARTS, _parts, "maximise the number of parts (Kooi)"),
         Heuristic("expected-size", kernels.SUM_SQUARES, _neg_expected, "minimise the expected part size (Irving)"),

@@ -26,6 +26,7 @@ class Game:
     """
 
     name: str = "game"
+    symmetric_score: bool = False  # score(a, b) == score(b, a) for all codes
     length: int  # symbols per code
     symbols: int  # symbol values are 0 .. symbols-1
     win: Feedback
@@ -151,6 +152,7 @@ class Mastermind(Game):
     """Codes of ``holes`` colours out of ``colours``; feedback ``(black, white)``."""
 
     name = "mastermind"
+    symmetric_score = True
     peg_letters = ("B", "W")
     peg_names = ("black", "white")
 
@@ -195,9 +197,9 @@ class Mastermind(Game):
 
     def parse_code(self, text: str) -> Code:
         cleaned = re.sub(r"[\s,]+", "", text.strip()).upper()
-        if cleaned.isdigit() and self.colours <= 9:
+        if cleaned.isascii() and cleaned.isdigit() and self.colours <= 9:
             code = tuple(int(c) - 1 for c in cleaned)  # digits are 1-based colours
-        elif cleaned.isalpha():
+        elif cleaned and all(c in LETTERS for c in cleaned):
             code = tuple(LETTERS.index(c) for c in cleaned)
         else:
             raise ValueError(f"{text!r} is not a code: write {self.holes} letters A-{LETTERS[self.colours - 1]}"
@@ -242,6 +244,7 @@ class BullsCows(Game):
     """Digit strings without repeats; feedback ``(bulls, cows)`` written ``1A2B``."""
 
     name = "bulls-cows"
+    symmetric_score = True
 
     def __init__(self, digits: int = 10, length: int = 4):
         _require_int("digits", digits, 1, 10)
