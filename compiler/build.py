@@ -14,7 +14,7 @@ import numpy as np
 from player.games import Game
 
 from . import reference
-from .feedback import check_budget, codes_array, feedback_matrix
+from .feedback import Scorer
 from .strategies import clog_table, get_strategy
 from .symmetry import Symmetry
 
@@ -72,8 +72,9 @@ class Options:
 class Search:
     """What strategies may ask while the tree is built: allowed guesses, partitions, randomness."""
 
-    def __init__(self, game: Game, options: Options, matrix: np.ndarray):
-        self.game, self.options, self.matrix = game, options, matrix
+    def __init__(self, game: Game, options: Options, scorer: Scorer):
+        self.game, self.options, self.scorer = game, options, scorer
+        matrix = self.matrix = scorer.matrix  # None when the game is too big for one
         guess_index = {g: i for i, g in enumerate(game.guesses)}
         missing = [s for s in game.secrets if s not in guess_index]
         if missing:
@@ -88,9 +89,9 @@ class Search:
         self._in_candidates = np.zeros(len(game.secrets), dtype=bool)
         # columns[secret, guess]: a symmetric score makes the matrix its own transpose
         symmetric = getattr(game, "symmetric_score", False) and game.guesses == game.secrets
-        self.columns = matrix if symmetric else None
+        self.columns = matrix if symmetric and matrix is not None else None
         self.shortcuts = options.engine == "fast"  # the reference engine scores every guess at every node
-        self._symmetry = Symmetry(game, codes_array(game.guesses)) if Symmetry.applies(game) else None
+        self._symmetry = Symmetry(game, scorer.guess_codes) if Symmetry.applies(game) else None
 
     def symmetric(self, guess_ids: np.ndarray, node: "Node") -> np.ndarray:
         """Drop guesses that a lower guess of the same symmetry class stands for."""
@@ -118,7 +119,11 @@ class Search:
         from .kernels import first_perfect
 
         guess_ids = self.secret_guess[candidates]
-        index = first_perfect(self.matrix, guess_ids, candidates, self.n_feedbacks)
+        if self.matrix is None:
+            every = np.arange(len(candidates))
+            index = first_perfect(self.scorer.block(guess_ids, candidates), every, every, self.n_feedbacks)
+        else:
+            index = first_perfect(self.matrix, guess_ids, candidates, self.n_feedbacks)
         return None if index < 0 else int(guess_ids[index])
 
     def allowed(self, candidates: np.ndarray) -> np.ndarray:
@@ -134,13 +139,28 @@ class Search:
         return result
 
     def partition_stats(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int):
-        if self.options.engine == "reference":
-            return reference.partition_stats(self.matrix, guess_ids, candidates, self.n_feedbacks, statistic, self.clog)
-        from .kernels import partition_stats, partition_stats_by_column
+        """Per guess: the strategy's statistic of its partition of ``candidates``, and its part count."""
+        from . import kernels
 
-        if self.columns is not None and len(candidates) < COLUMN_MAX_CANDIDATES:
-            return partition_stats_by_column(self.columns, guess_ids, candidates, self.n_feedbacks, statistic, self.clog)
-        return partition_stats(self.matrix, guess_ids, candidates, self.n_feedbacks, statistic, self.clog)
+        if self.options.engine == "reference":
+            count = reference.partition_stats
+        elif self.columns is not None and len(candidates) < COLUMN_MAX_CANDIDATES:
+            return kernels.partition_stats_by_column(self.columns, guess_ids, candidates, self.n_feedbacks,
+                                                     statistic, self.clog)
+        else:
+            count = kernels.partition_stats
+        if self.matrix is not None:
+            return count(self.matrix, guess_ids, candidates, self.n_feedbacks, statistic, self.clog)
+        stats, parts = [], []  # no matrix: score blocks of guesses on demand
+        step = max(1, self.scorer.block_cells // len(candidates))
+        every = np.arange(len(candidates))
+        for start in range(0, len(guess_ids), step):
+            chunk = guess_ids[start:start + step]
+            block = self.scorer.block(chunk, candidates)
+            chunk_stats, chunk_parts = count(block, np.arange(len(chunk)), every, self.n_feedbacks, statistic, self.clog)
+            stats.append(chunk_stats)
+            parts.append(chunk_parts)
+        return np.concatenate(stats), np.concatenate(parts)
 
     def rng(self, key: tuple) -> np.random.Generator:
         """Randomness for one node: from the seed and the node's path, never from build order."""
@@ -168,9 +188,8 @@ Progress = Callable[[int, int], None]  # (secrets solved so far, all secrets)
 
 def build(game: Game, options: Options, progress: Progress | None = None) -> Built:
     """Expand ``options.strategy`` over every secret of ``game``."""
-    check_budget(game, options.max_memory)
-    matrix = feedback_matrix(game)
-    search = Search(game, options, matrix)
+    scorer = Scorer(game, options.max_memory)
+    search = Search(game, options, scorer)
     strategy = get_strategy(options.strategy)
     n = len(game.secrets)
     win_index = game.feedbacks().index(game.win)
@@ -191,7 +210,7 @@ def build(game: Game, options: Options, progress: Progress | None = None) -> Bui
             continue
         guess = int(strategy.choose(search, node))
         built.node_guess.append(guess)
-        answers = matrix[guess, candidates]
+        answers = scorer.answers(guess, candidates)
         order = np.argsort(answers, kind="stable")
         answers, candidates = answers[order], candidates[order]
         cuts = np.flatnonzero(np.diff(answers)) + 1

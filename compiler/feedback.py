@@ -1,5 +1,11 @@
-"""The feedback matrix: ``matrix[guess, secret]`` is the index of ``score(guess, secret)``
-in ``game.feedbacks()``, as uint8, computed in vectorised or compiled code."""
+"""Feedback in bulk: ``block(guess_ids, secret_ids)[i, j]`` is the index of
+``score(guesses[i], secrets[j])`` in ``game.feedbacks()``, as uint8, computed in compiled
+or vectorised code.
+
+A ``Scorer`` keeps the whole guesses x secrets matrix when it fits the memory budget
+(lookups are then one byte each) and otherwise computes blocks on demand, so that games
+too big for a matrix still run in bounded memory.
+"""
 from __future__ import annotations
 
 import numpy as np
@@ -7,66 +13,105 @@ import numpy as np
 from player.games import BullsCows, Game, Mastermind, TwoD
 
 GIB = 1 << 30
+BLOCK_CELLS = 1 << 24  # cells per on-demand block
 
 
 def codes_array(codes) -> np.ndarray:
     return np.array(codes, dtype=np.uint8).reshape(len(codes), -1)
 
 
-def matrix_bytes(game: Game) -> int:
-    return len(game.guesses) * len(game.secrets)
+class Scorer:
+    def __init__(self, game: Game, max_memory: int):
+        feedbacks = game.feedbacks()
+        if len(feedbacks) > 255:
+            raise ValueError(f"{game!r} has {len(feedbacks)} feedback values; at most 255 are supported")
+        self.game = game
+        self.guess_codes, self.secret_codes = codes_array(game.guesses), codes_array(game.secrets)
+        self._block = _block_function(game, self.guess_codes, self.secret_codes)
+        cells = len(game.guesses) * len(game.secrets)
+        codes_bytes = 64 * (len(game.guesses) + len(game.secrets))
+        if 2 * codes_bytes > max_memory:
+            raise ValueError(f"{game!r} needs at least {2 * codes_bytes / (1 << 20):.1f} MiB, "
+                             f"over the --max-memory budget of {max_memory / (1 << 20):.1f} MiB")
+        self.block_cells = max(1 << 12, min(BLOCK_CELLS, max_memory // 16))  # on-demand block size
+        # the whole matrix only when it leaves room for the rest of the build
+        self.matrix = None
+        if cells + codes_bytes <= max_memory * 0.8:
+            self.matrix = self._block(None, None)
+
+    def block(self, guess_ids: np.ndarray | None, secret_ids: np.ndarray | None) -> np.ndarray:
+        """Feedback indices for every (guess, secret) pair; ``None`` means all of them."""
+        if self.matrix is not None:
+            if guess_ids is None and secret_ids is None:
+                return self.matrix
+            return self.matrix[np.ix_(self._ids(guess_ids, True), self._ids(secret_ids, False))]
+        return self._block(guess_ids, secret_ids)
+
+    def answers(self, guess: int, secret_ids: np.ndarray) -> np.ndarray:
+        """Feedback indices of one guess against some secrets."""
+        if self.matrix is not None:
+            return self.matrix[guess, secret_ids]
+        return self._block(np.array([guess]), secret_ids)[0]
+
+    def _ids(self, ids, guesses: bool):
+        if ids is None:
+            return np.arange(len(self.game.guesses if guesses else self.game.secrets))
+        return ids
 
 
-def check_budget(game: Game, max_memory: float) -> None:
-    """Refuse a game whose feedback matrix would not fit the memory budget (bytes)."""
-    need = matrix_bytes(game)
-    if need > max_memory:
-        raise ValueError(
-            f"{game!r} needs {need / GIB:.1f} GiB for its feedback matrix "
-            f"({len(game.guesses)} guesses x {len(game.secrets)} secrets), over the "
-            f"--max-memory budget of {max_memory / GIB:.1f} GiB")
-
-
-def feedback_matrix(game: Game) -> np.ndarray:
+def _block_function(game: Game, guess_codes: np.ndarray, secret_codes: np.ndarray):
     feedbacks = game.feedbacks()
-    if len(feedbacks) > 255:
-        raise ValueError(f"{game!r} has {len(feedbacks)} feedback values; at most 255 are supported")
-    guesses, secrets = codes_array(game.guesses), codes_array(game.secrets)
+    index = {f: i for i, f in enumerate(feedbacks)}
+
+    def pick(codes, ids):
+        return codes if ids is None else codes[ids]
+
     if isinstance(game, (Mastermind, BullsCows)):
         from .kernels import pack_nibbles, peg_matrix, peg_matrix_packed
 
         table = np.full((game.length + 1, game.length + 1), 255, dtype=np.uint8)
-        for index, (right, moved) in enumerate(feedbacks):
-            table[right, moved] = index
+        for i, (right, moved) in enumerate(feedbacks):
+            table[right, moved] = i
         if game.symbols <= 16 and game.length <= 7:
-            return peg_matrix_packed(*pack_nibbles(guesses, game.symbols), *pack_nibbles(secrets, game.symbols),
-                                     game.length, table)
-        return peg_matrix(guesses, secrets, game.symbols, table)
+            guess_words = pack_nibbles(guess_codes, game.symbols)
+            secret_words = pack_nibbles(secret_codes, game.symbols)
+
+            def packed(guess_ids, secret_ids):
+                return peg_matrix_packed(*(pick(w, guess_ids) for w in guess_words),
+                                         *(pick(w, secret_ids) for w in secret_words), game.length, table)
+            return packed
+
+        def pegs(guess_ids, secret_ids):
+            return peg_matrix(pick(guess_codes, guess_ids), pick(secret_codes, secret_ids), game.symbols, table)
+        return pegs
+
     if isinstance(game, TwoD):
-        return _twod_matrix(game, guesses, secrets)
-    return _generic_matrix(game)
+        table = np.zeros((2, 2, 2), dtype=np.uint8)
+        for (below, above, equal), i in index.items():
+            table[below, above, equal] = i
+
+        def twod(guess_ids, secret_ids):
+            g = pick(guess_codes, guess_ids)[:, None, :]
+            s = pick(secret_codes, secret_ids)[None, :, :]
+            return table[np.all(s <= g, axis=2).astype(np.intp), np.all(s >= g, axis=2).astype(np.intp),
+                         np.all(s == g, axis=2).astype(np.intp)]
+        return twod
+
+    def generic(guess_ids, secret_ids):
+        """Any game, through its own pure-Python ``score``: slow, but needs nothing more."""
+        guesses = game.guesses if guess_ids is None else [game.guesses[i] for i in guess_ids]
+        secrets = game.secrets if secret_ids is None else [game.secrets[i] for i in secret_ids]
+        out = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
+        for g, guess in enumerate(guesses):
+            try:
+                out[g] = [index[game.score(guess, secret)] for secret in secrets]
+            except KeyError as error:
+                raise ValueError(f"{game!r}: score({guess}, ...) gave {error.args[0]!r}, "
+                                 "which is not in the game's feedbacks()") from None
+        return out
+    return generic
 
 
-def _twod_matrix(game: TwoD, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
-    g, s = guesses[:, None, :], secrets[None, :, :]
-    below = np.all(s <= g, axis=2)
-    above = np.all(s >= g, axis=2)
-    equal = np.all(s == g, axis=2)
-    index = {f: i for i, f in enumerate(game.feedbacks())}
-    table = np.zeros((2, 2, 2), dtype=np.uint8)
-    for (b, a, e), i in index.items():
-        table[b, a, e] = i
-    return table[below.astype(np.intp), above.astype(np.intp), equal.astype(np.intp)]
-
-
-def _generic_matrix(game: Game) -> np.ndarray:
-    """Any game, through its own pure-Python ``score``: slow, but needs nothing from the game."""
-    index = {f: i for i, f in enumerate(game.feedbacks())}
-    out = np.empty((len(game.guesses), len(game.secrets)), dtype=np.uint8)
-    for g, guess in enumerate(game.guesses):
-        try:
-            out[g] = [index[game.score(guess, secret)] for secret in game.secrets]
-        except KeyError as error:
-            raise ValueError(f"{game!r}: score({guess}, ...) gave {error.args[0]!r}, "
-                             f"which is not in the game's feedbacks()") from None
-    return out
+def feedback_matrix(game: Game) -> np.ndarray:
+    """The whole guesses x secrets matrix (tests and small games)."""
+    return _block_function(game, codes_array(game.guesses), codes_array(game.secrets))(None, None)
