@@ -145,8 +145,8 @@ class Search:
         if self.options.engine == "reference":
             count = reference.partition_stats
         elif self.columns is not None and len(candidates) < COLUMN_MAX_CANDIDATES:
-            return kernels.partition_stats_by_column(self.columns, guess_ids, candidates, self.n_feedbacks,
-                                                     statistic, self.clog)
+            return kernels.partition_stats(self.columns, guess_ids, candidates, self.n_feedbacks,
+                                           statistic, self.clog, by_column=True)
         else:
             count = kernels.partition_stats
         if self.matrix is not None:

@@ -163,101 +163,107 @@ def first_perfect(matrix, guess_ids, candidates, n_feedbacks):
     return -1
 
 
+@njit(cache=True, inline="always")
+def _reduce(counts, statistic, clog):
+    """One guess's partition counts -> (statistic, number of parts)."""
+    acc = 0
+    p = 0
+    for f in range(counts.shape[0]):
+        x = counts[f]
+        if x:
+            p += 1
+            if statistic == CLOG_SUM:
+                acc += clog[x]
+            elif statistic == MAX_PART:
+                if x > acc:
+                    acc = x
+            elif statistic == SUM_SQUARES:
+                acc += x * x
+    return (p if statistic == PARTS else acc), p
+
+
+@njit(cache=True)
+def _rows_block(matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts, lo, hi):
+    counts = np.zeros(n_feedbacks, np.int64)
+    for i in range(lo, hi):
+        row = matrix[guess_ids[i]]
+        counts[:] = 0
+        for c in candidates:
+            counts[row[c]] += 1
+        stats[i], parts[i] = _reduce(counts, statistic, clog)
+
+
+@njit(cache=True)
+def _columns_block(columns, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts, lo, hi):
+    counts = np.zeros((hi - lo, n_feedbacks), np.int32)
+    if candidates.shape[0] <= 2 * n_feedbacks:  # few candidates: update as parts grow
+        for c in candidates:
+            column = columns[c]
+            for i in range(lo, hi):
+                f = column[guess_ids[i]]
+                x = counts[i - lo, f]
+                counts[i - lo, f] = x + 1
+                if x == 0:
+                    parts[i] += 1
+                if statistic == CLOG_SUM:  # clog[x + 1] - clog[x]: the sums telescope exactly
+                    stats[i] += clog[x + 1] - clog[x]
+                elif statistic == MAX_PART:
+                    if x + 1 > stats[i]:
+                        stats[i] = x + 1
+                elif statistic == SUM_SQUARES:
+                    stats[i] += 2 * x + 1
+        if statistic == PARTS:
+            for i in range(lo, hi):
+                stats[i] = parts[i]
+    else:  # many: count first, then reduce each guess's counts once
+        for c in candidates:
+            column = columns[c]
+            for i in range(lo, hi):
+                counts[i - lo, column[guess_ids[i]]] += 1
+        for i in range(lo, hi):
+            stats[i], parts[i] = _reduce(counts[i - lo], statistic, clog)
+
+
+BLOCK = 2048  # guesses per block
+PARALLEL_CELLS = 1 << 20  # below this, starting threads costs more than it saves
+
+
 @njit(cache=True, parallel=True)
-def partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog):
+def _parallel(by_column, matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts):
+    m = guess_ids.shape[0]
+    blocks = (m + BLOCK - 1) // BLOCK
+    for b in prange(blocks):
+        lo, hi = b * BLOCK, min(m, (b + 1) * BLOCK)
+        if by_column:
+            _columns_block(matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts, lo, hi)
+        else:
+            _rows_block(matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts, lo, hi)
+
+
+@njit(cache=True)
+def _serial(by_column, matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts):
+    m = guess_ids.shape[0]
+    for lo in range(0, m, BLOCK):
+        hi = min(m, lo + BLOCK)
+        if by_column:
+            _columns_block(matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts, lo, hi)
+        else:
+            _rows_block(matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts, lo, hi)
+
+
+def partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog, by_column=False):
     """For each guess, reduce its partition of ``candidates`` to one int, and count its parts.
+
+    ``matrix[guess, secret]`` holds feedback indices; with ``by_column`` it is read as
+    ``matrix[secret, guess]`` (the transposed matrix, or the matrix itself when the score is
+    symmetric): for few candidates that streams a few contiguous rows instead of gathering
+    one scattered byte per pair, and updates each statistic as the parts grow.
 
     ``clog[c]`` is ``c * log2(c)`` in fixed point, so that sums are exact integers and two
     partitions with the same multiset of part sizes get exactly the same statistic.
     """
-    m = guess_ids.shape[0]
-    stats = np.empty(m, np.int64)
-    parts = np.empty(m, np.int64)
-    chunks = min(m, 256)
-    size = (m + chunks - 1) // chunks
-    for chunk in prange(chunks):
-        counts = np.zeros(n_feedbacks, np.int64)
-        for i in range(chunk * size, min(m, (chunk + 1) * size)):
-            row = matrix[guess_ids[i]]
-            counts[:] = 0
-            for c in candidates:
-                counts[row[c]] += 1
-            acc = 0
-            p = 0
-            for f in range(n_feedbacks):
-                x = counts[f]
-                if x:
-                    p += 1
-                    if statistic == CLOG_SUM:
-                        acc += clog[x]
-                    elif statistic == MAX_PART:
-                        if x > acc:
-                            acc = x
-                    elif statistic == SUM_SQUARES:
-                        acc += x * x
-            if statistic == PARTS:
-                acc = p
-            stats[i] = acc
-            parts[i] = p
-    return stats, parts
-
-
-@njit(cache=True, parallel=True)
-def partition_stats_by_column(columns, guess_ids, candidates, n_feedbacks, statistic, clog):
-    """``partition_stats`` reading ``columns[secret, guess]`` (the transposed matrix):
-    for few candidates this streams a few contiguous rows instead of gathering one
-    scattered byte per (guess, candidate) pair, and updates each statistic as the
-    parts grow instead of scanning every feedback of every guess."""
-    m = guess_ids.shape[0]
-    stats = np.zeros(m, np.int64)
-    parts = np.zeros(m, np.int64)
-    grow = np.zeros(clog.shape[0], np.int64)  # clog[x + 1] - clog[x]: sums telescope exactly
-    for x in range(clog.shape[0] - 1):
-        grow[x] = clog[x + 1] - clog[x]
-    block = 2048
-    blocks = (m + block - 1) // block
-    for b in prange(blocks):
-        lo = b * block
-        hi = min(m, lo + block)
-        counts = np.zeros((hi - lo, n_feedbacks), np.int32)
-        if candidates.shape[0] <= 2 * n_feedbacks:  # few candidates: update as parts grow
-            for c in candidates:
-                column = columns[c]
-                for i in range(lo, hi):
-                    f = column[guess_ids[i]]
-                    x = counts[i - lo, f]
-                    counts[i - lo, f] = x + 1
-                    if x == 0:
-                        parts[i] += 1
-                    if statistic == CLOG_SUM:
-                        stats[i] += grow[x]
-                    elif statistic == MAX_PART:
-                        if x + 1 > stats[i]:
-                            stats[i] = x + 1
-                    elif statistic == SUM_SQUARES:
-                        stats[i] += 2 * x + 1
-            if statistic == PARTS:
-                for i in range(lo, hi):
-                    stats[i] = parts[i]
-        else:  # many: count first, then reduce each guess's counts once
-            for c in candidates:
-                column = columns[c]
-                for i in range(lo, hi):
-                    counts[i - lo, column[guess_ids[i]]] += 1
-            for i in range(lo, hi):
-                acc = 0
-                p = 0
-                for f in range(n_feedbacks):
-                    x = counts[i - lo, f]
-                    if x:
-                        p += 1
-                        if statistic == CLOG_SUM:
-                            acc += clog[x]
-                        elif statistic == MAX_PART:
-                            if x > acc:
-                                acc = x
-                        elif statistic == SUM_SQUARES:
-                            acc += x * x
-                stats[i] = p if statistic == PARTS else acc
-                parts[i] = p
+    stats = np.zeros(len(guess_ids), np.int64)
+    parts = np.zeros(len(guess_ids), np.int64)
+    run = _parallel if len(guess_ids) * len(candidates) >= PARALLEL_CELLS else _serial
+    run(by_column, matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts)
     return stats, parts
