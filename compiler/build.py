@@ -5,6 +5,8 @@ node's children are consecutive and every child comes after its parent.
 """
 from __future__ import annotations
 
+import multiprocessing
+import os
 from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
@@ -21,7 +23,8 @@ from .symmetry import Symmetry
 ENGINES = ("fast", "reference")
 SYMMETRY_MIN_CANDIDATES = 64
 COLUMN_MAX_CANDIDATES = 1024  # below this, read the transposed matrix
-PERFECT_CHUNK = 4096  # guesses scored at a time while looking for a perfect split  # below this, scoring every guess is cheaper than finding classes
+PERFECT_CHUNK = 4096
+PARALLEL_MIN_SECRETS = 8192  # smaller games build faster than worker processes start  # guesses scored at a time while looking for a perfect split  # below this, scoring every guess is cheaper than finding classes
 
 
 class Node(NamedTuple):
@@ -85,6 +88,8 @@ class Search:
         self.guess_secret[self.secret_guess] = np.arange(len(game.secrets))
         self.all_guesses = np.arange(len(game.guesses), dtype=np.int64)
         self.n_feedbacks = len(game.feedbacks())
+        self.win_index = game.feedbacks().index(game.win)
+        self.threads = True  # may kernels start threads (not in forked workers)
         self.clog = clog_table(len(game.secrets))
         self._in_candidates = np.zeros(len(game.secrets), dtype=bool)
         # columns[secret, guess]: a symmetric score makes the matrix its own transpose
@@ -146,9 +151,10 @@ class Search:
             count = reference.partition_stats
         elif self.columns is not None and len(candidates) < COLUMN_MAX_CANDIDATES:
             return kernels.partition_stats(self.columns, guess_ids, candidates, self.n_feedbacks,
-                                           statistic, self.clog, by_column=True)
+                                           statistic, self.clog, by_column=True, threads=self.threads)
         else:
-            count = kernels.partition_stats
+            def count(*args):
+                return kernels.partition_stats(*args, threads=self.threads)
         if self.matrix is not None:
             return count(self.matrix, guess_ids, candidates, self.n_feedbacks, statistic, self.clog)
         stats, parts = [], []  # no matrix: score blocks of guesses on demand
@@ -186,53 +192,141 @@ class Built:
 Progress = Callable[[int, int], None]  # (secrets solved so far, all secrets)
 
 
-def build(game: Game, options: Options, progress: Progress | None = None) -> Built:
-    """Expand ``options.strategy`` over every secret of ``game``."""
-    scorer = Scorer(game, options.max_memory)
-    search = Search(game, options, scorer)
-    strategy = get_strategy(options.strategy)
-    n = len(game.secrets)
-    win_index = game.feedbacks().index(game.win)
-    wins = np.zeros(n, dtype=np.int64)
-    determined = np.full(n, -1 if n > 1 else 0, dtype=np.int64)
-    built = Built(game, options)
-    queue = deque([Node(np.arange(n, dtype=np.int64), (), ())])
-    solved = 0
+@dataclass
+class Subtree:
+    """The nodes below one node, breadth first, level by level, and what they settle."""
+
+    levels: list[tuple[list[int], list[int], list[int]]] = field(default_factory=list)  # (guesses, edge counts, edge feedbacks)
+    wins: list[tuple[int, int]] = field(default_factory=list)  # (secret, guesses to win)
+    determined: list[tuple[int, int]] = field(default_factory=list)  # (secret, guesses to determine)
+
+    def level(self, index: int):
+        while len(self.levels) <= index:
+            self.levels.append(([], [], []))
+        return self.levels[index]
+
+
+def expand(search: "Search", start: Node, progress: Callable[[int], None] | None = None) -> Subtree:
+    """Expand the strategy below ``start``, breadth first; children in feedback order."""
+    strategy = get_strategy(search.options.strategy)
+    subtree = Subtree()
+    queue = deque([start])
+    top = len(start.path)
     while queue:
         node = queue.popleft()
         candidates = node.candidates
         depth = len(node.path) + 1
+        guesses, counts, feedbacks = subtree.level(depth - 1 - top)
         if len(candidates) == 1:  # a leaf: play the secret
-            built.node_guess.append(int(search.secret_guess[candidates[0]]))
-            built.edge_counts.append(0)
-            wins[candidates[0]] = depth
-            solved += 1
+            guesses.append(int(search.secret_guess[candidates[0]]))
+            counts.append(0)
+            subtree.wins.append((int(candidates[0]), depth))
             continue
-        guess = int(strategy.choose(search, node))
-        built.node_guess.append(guess)
-        answers = scorer.answers(guess, candidates)
-        order = np.argsort(answers, kind="stable")
-        answers, candidates = answers[order], candidates[order]
-        cuts = np.flatnonzero(np.diff(answers)) + 1
-        if not len(cuts) and answers[0] != win_index:
-            raise RuntimeError(f"strategy {options.strategy} made no progress at path {node.path}")
-        edges_before = len(built.edge_feedback)
-        played = node.played + (guess,)
-        for start, part in zip(np.concatenate(([0], cuts)), np.split(candidates, cuts)):
-            answer = int(answers[start])
-            if len(part) == 1 and determined[part[0]] < 0:
-                determined[part[0]] = depth
-            if answer == win_index:
-                wins[part[0]] = depth
-                solved += 1
-            else:
-                built.edge_feedback.append(answer)
-                queue.append(Node(part, node.path + (answer,), played))
-        built.edge_counts.append(len(built.edge_feedback) - edges_before)
+        guess, parts = _split(search, strategy, node, subtree)
+        guesses.append(guess)
+        counts.append(len(parts))
+        for answer, child in parts:
+            feedbacks.append(answer)
+            queue.append(child)
         if progress is not None:
-            progress(solved, n)
+            progress(len(subtree.wins))
+    return subtree
+
+
+def _split(search: "Search", strategy, node: Node, subtree: Subtree) -> tuple[int, list[tuple[int, Node]]]:
+    """Choose the node's guess and partition its candidates: ``(guess, [(feedback, child)])``,
+    recording in ``subtree`` the secrets that the guess wins or determines."""
+    guess = int(strategy.choose(search, node))
+    answers = search.scorer.answers(guess, node.candidates)
+    order = np.argsort(answers, kind="stable")
+    answers, candidates = answers[order], node.candidates[order]
+    cuts = np.flatnonzero(np.diff(answers)) + 1
+    if not len(cuts) and answers[0] != search.win_index:
+        raise RuntimeError(f"strategy {strategy.name} made no progress at path {node.path}")
+    depth = len(node.path) + 1
+    played = node.played + (guess,)
+    children = []
+    for first, part in zip(np.concatenate(([0], cuts)), np.split(candidates, cuts)):
+        answer = int(answers[first])
+        if len(part) == 1:
+            subtree.determined.append((int(part[0]), depth))
+        if answer == search.win_index:
+            subtree.wins.append((int(part[0]), depth))
+        else:
+            children.append((answer, Node(part, node.path + (answer,), played)))
+    return guess, children
+
+
+def build(game: Game, options: Options, progress: Progress | None = None, workers: int | None = None) -> Built:
+    """Expand ``options.strategy`` over every secret of ``game``.
+
+    Big games expand the first guess's subtrees in ``workers`` processes (default: one per
+    core); the tree is the same for any number of workers.
+    """
+    scorer = Scorer(game, options.max_memory)
+    search = Search(game, options, scorer)
+    n = len(game.secrets)
+    root = Node(np.arange(n, dtype=np.int64), (), ())
+    workers = (os.cpu_count() or 1) if workers is None else workers
+    if workers > 1 and n >= PARALLEL_MIN_SECRETS and scorer.matrix is not None:
+        tree = _expand_in_parallel(search, root, workers, progress)
+    else:
+        tree = expand(search, root, None if progress is None else (lambda solved: progress(solved, n)))
+    built = Built(game, options)
+    for guesses, counts, feedbacks in tree.levels:
+        built.node_guess += guesses
+        built.edge_counts += counts
+        built.edge_feedback += feedbacks
+    wins = np.zeros(n, dtype=np.int64)
+    determined = np.full(n, 0 if n == 1 else -1, dtype=np.int64)
+    for secret, depth in tree.wins:
+        wins[secret] = depth
+    for secret, depth in tree.determined:
+        determined[secret] = depth
     built.stats = statistics(wins, determined)
     return built
+
+
+def _expand_in_parallel(search: "Search", root: Node, workers: int, progress: Progress | None) -> Subtree:
+    """Split the root here, expand its children's subtrees in forked worker processes, and
+    splice them level by level in feedback order: exactly the breadth-first tree that one
+    process builds, whatever the number of workers."""
+    tree = Subtree()
+    guess, children = _split(search, get_strategy(search.options.strategy), root, tree)
+    tree.levels.append(([guess], [len(children)], [answer for answer, _ in children]))
+    largest_first = sorted(range(len(children)), key=lambda i: -len(children[i][1].candidates))
+    subtrees: list[Subtree | None] = [None] * len(children)
+    solved, n = len(tree.wins), len(root.candidates)
+    context = multiprocessing.get_context("fork")
+    with context.Pool(min(workers, len(children)) or 1, initializer=_start_worker, initargs=(search,)) as pool:
+        jobs = [(i, children[i][1]) for i in largest_first]
+        for i, subtree in pool.imap_unordered(_expand_job, jobs):
+            subtrees[i] = subtree
+            solved += len(subtree.wins)
+            if progress is not None:
+                progress(solved, n)
+    for subtree in subtrees:
+        for depth, (guesses, counts, feedbacks) in enumerate(subtree.levels, 1):
+            level = tree.level(depth)
+            level[0].extend(guesses)
+            level[1].extend(counts)
+            level[2].extend(feedbacks)
+        tree.wins += subtree.wins
+        tree.determined += subtree.determined
+    return tree
+
+
+_worker: dict = {}  # the forked worker's search, set once by _start_worker
+
+
+def _start_worker(search: "Search") -> None:
+    search.threads = False  # one process per core already
+    _worker["search"] = search
+
+
+def _expand_job(job: tuple[int, Node]) -> tuple[int, Subtree]:
+    index, node = job
+    return index, expand(_worker["search"], node)
 
 
 def statistics(wins: np.ndarray, determined: np.ndarray) -> dict:

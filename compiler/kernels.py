@@ -251,7 +251,7 @@ def _serial(by_column, matrix, guess_ids, candidates, n_feedbacks, statistic, cl
             _rows_block(matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts, lo, hi)
 
 
-def partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog, by_column=False):
+def partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog, by_column=False, threads=True):
     """For each guess, reduce its partition of ``candidates`` to one int, and count its parts.
 
     ``matrix[guess, secret]`` holds feedback indices; with ``by_column`` it is read as
@@ -264,6 +264,6 @@ def partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog,
     """
     stats = np.zeros(len(guess_ids), np.int64)
     parts = np.zeros(len(guess_ids), np.int64)
-    run = _parallel if len(guess_ids) * len(candidates) >= PARALLEL_CELLS else _serial
+    run = _parallel if threads and len(guess_ids) * len(candidates) >= PARALLEL_CELLS else _serial
     run(by_column, matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts)
     return stats, parts
