@@ -21,10 +21,10 @@ from .strategies import clog_table, get_strategy
 from .symmetry import Symmetry
 
 ENGINES = ("fast", "reference")
-SYMMETRY_MIN_CANDIDATES = 64
+SYMMETRY_MIN_CANDIDATES = 64  # below this, scoring every guess is cheaper than finding classes
 COLUMN_MAX_CANDIDATES = 1024  # below this, read the transposed matrix
-PERFECT_CHUNK = 4096
-PARALLEL_MIN_SECRETS = 8192  # smaller games build faster than worker processes start  # guesses scored at a time while looking for a perfect split  # below this, scoring every guess is cheaper than finding classes
+PERFECT_CHUNK = 4096  # guesses scored at a time while looking for a perfect split
+PARALLEL_MIN_SECRETS = 8192  # smaller games build faster than worker processes start
 
 
 class Node(NamedTuple):

@@ -17,8 +17,12 @@ import zstandard
 
 FORMAT_NAME = "guesstree"
 VERSION = (1, 0)  # (major, minor): a reader refuses another major and ignores unknown keys
-MAX_FILE_BYTES = 256 << 20  # a compressed artifact larger than this is refused unread
-MAX_BODY_BYTES = 1 << 30  # inflated size cap: a frame claiming more is refused before inflating
+MAX_BODY_BYTES = 64 << 20  # inflated size cap: a frame claiming more is refused before inflating
+MAX_FILE_BYTES = MAX_BODY_BYTES + (1 << 20)  # a compressed artifact larger than this is refused unread
+# msgpack bytes that are not ``bin`` payloads (maps, arrays, numbers, strings): a few bytes of
+# them can become ~60 times as many bytes of Python objects, so their share is capped.
+MAX_STRUCTURE_BYTES = 1 << 20
+_BIN_TYPES = frozenset((0xC4, 0xC5, 0xC6))  # msgpack bin 8/16/32: inert bytes, however long
 ZSTD_LEVEL = 19
 
 
@@ -82,7 +86,22 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> Path:
         except FileNotFoundError:
             pass
         raise
+    _fsync_directory(directory)
     return path
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make the rename durable; a platform that cannot open directories (Windows) skips it."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def decode(data: bytes, name: str = "<bytes>") -> tuple[dict, dict]:
@@ -100,15 +119,18 @@ def decode(data: bytes, name: str = "<bytes>") -> tuple[dict, dict]:
         raise fail("the zstd frame does not declare its content size")
     if params.content_size > MAX_BODY_BYTES:
         raise fail(f"the zstd frame claims {params.content_size} bytes, more than the {MAX_BODY_BYTES} allowed")
+    if not params.has_checksum:
+        raise fail("the zstd frame has no checksum")
     try:
-        raw = zstandard.ZstdDecompressor().decompress(data, max_output_size=MAX_BODY_BYTES)
+        # One frame and nothing after it; with the size declared, zstd inflates into exactly that much.
+        raw = zstandard.ZstdDecompressor(max_window_size=MAX_BODY_BYTES).decompress(
+            data, max_output_size=MAX_BODY_BYTES, allow_extra_data=False)
     except zstandard.ZstdError as error:
         raise fail(f"the zstd data is damaged ({error})") from None
     if len(raw) != params.content_size:
         raise fail("the zstd frame holds more or less than it declares")
-    document = _unpack(raw, fail, "the artifact")
-    if not isinstance(document, dict):
-        raise fail("the artifact is not a msgpack map")
+    document = _unpack_map(raw, fail, "the artifact")
+    del raw  # the body below is a copy: at most two inflated sizes are alive at once
     if document.get("format") != FORMAT_NAME:
         raise fail(f"not a {FORMAT_NAME} artifact (format is {document.get('format')!r})")
     version = document.get("version")
@@ -121,32 +143,53 @@ def decode(data: bytes, name: str = "<bytes>") -> tuple[dict, dict]:
     if not isinstance(body_bytes, bytes):
         raise fail("the artifact has no body")
     digest = document.get("body_sha256")
-    if digest != hashlib.sha256(body_bytes).hexdigest():
+    if not isinstance(digest, str) or digest != hashlib.sha256(body_bytes).hexdigest():
         raise fail("the body's sha256 does not match the header (the file is damaged or was altered)")
-    body = _unpack(body_bytes, fail, "the body")
-    if not isinstance(body, dict):
-        raise fail("the body is not a msgpack map")
+    body = _unpack_map(body_bytes, fail, "the body")
     return document, body
 
 
-def _unpack(raw: bytes, fail, what: str):
+def _unpack_map(raw: bytes, fail, what: str) -> dict:
+    """Unpack one msgpack map, refusing trailing bytes and oversized structure before building it."""
+    limits = dict(raw=False, strict_map_key=False, max_ext_len=0, max_bin_len=len(raw),
+                  max_str_len=min(len(raw), MAX_STRUCTURE_BYTES), max_array_len=min(len(raw), MAX_STRUCTURE_BYTES),
+                  max_map_len=min(len(raw), MAX_STRUCTURE_BYTES) // 2)
     try:
-        return msgpack.unpackb(
-            raw, raw=False, strict_map_key=False, use_list=True,
-            max_str_len=1 << 20, max_bin_len=MAX_BODY_BYTES, max_array_len=1 << 20,
-            max_map_len=1 << 16, max_ext_len=0,
-        )
-    except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, TypeError) as error:
+        _check_structure(raw, limits, fail, what)
+        return msgpack.unpackb(raw, use_list=True, **limits)
+    except (ValueError, TypeError, msgpack.UnpackException) as error:
+        # ValueError covers msgpack's FormatError, StackError, ExtraData and bad UTF-8;
+        # TypeError an unhashable map key; UnpackException OutOfData (truncation).
         raise fail(f"{what} is not valid msgpack ({type(error).__name__}: {error})") from None
 
 
+def _check_structure(raw: bytes, limits: dict, fail, what: str) -> None:
+    """Walk the map's entries without building them (``skip`` allocates no objects) and refuse
+    more than ``MAX_STRUCTURE_BYTES`` outside ``bin`` payloads, or bytes after the map."""
+    unpacker = msgpack.Unpacker(max_buffer_size=max(len(raw), 1), **limits)
+    unpacker.feed(raw)
+    try:
+        entries = unpacker.read_map_header()
+    except ValueError:
+        raise fail(f"{what} is not a msgpack map") from None
+    payload = 0
+    for _ in range(2 * entries):
+        start = unpacker.tell()
+        unpacker.skip()
+        if raw[start] in _BIN_TYPES:
+            payload += unpacker.tell() - start
+        if unpacker.tell() - payload > MAX_STRUCTURE_BYTES:
+            raise fail(f"{what} holds more than {MAX_STRUCTURE_BYTES} bytes of msgpack structure")
+    if unpacker.tell() != len(raw):
+        raise fail(f"{what} has {len(raw) - unpacker.tell()} bytes after its msgpack map")
+
+
 def read_file(path: str | os.PathLike) -> bytes:
+    """The bytes of ``path``; refused unread (or at the cap, for devices and pipes) if too large."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise FormatError(f"{path}: {size} bytes is larger than any artifact this player reads")
-        return path.read_bytes()
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise FormatError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -155,4 +198,8 @@ def read_file(path: str | os.PathLike) -> bytes:
         raise FormatError(f"{path}: permission denied") from None
     except OSError as error:
         raise FormatError(f"{path}: cannot read ({error.strerror or error})") from None
-
+    except ValueError as error:  # e.g. a NUL byte in the name
+        raise FormatError(f"{path!r}: not a usable file name ({error})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise FormatError(f"{path}: larger than any artifact this player reads ({MAX_FILE_BYTES} bytes)")
+    return data

@@ -6,6 +6,7 @@ imports it when it runs.
 from __future__ import annotations
 
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -87,6 +88,8 @@ def compile_command(
     from compiler import Options, build, save
     from compiler.output import default_path
 
+    if not (math.isfinite(max_memory) and max_memory > 0):
+        raise fail(f"--max-memory must be a positive number of GiB, not {max_memory}")
     try:
         rules = game_from_options(game, colours=colours, holes=holes, secret_repeats=secret_repeats,
                                   guess_repeats=guess_repeats, digits=digits, length=length, size=size)

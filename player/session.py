@@ -31,12 +31,12 @@ class Session:
         feedback = self.game.parse_feedback(text)
         guess = self.guess()
         attempt = self.history + [(guess, feedback)]
+        remaining = self.consistent(attempt)
+        if not remaining:  # also a "win" for a guess that cannot be the secret
+            return self.diagnose(attempt), False
         if feedback == self.game.win:
             self.history = attempt
-            return f"solved in {len(attempt)} guesses", True
-        remaining = self.consistent(attempt)
-        if not remaining:
-            return self.diagnose(attempt), False
+            return f"solved in {len(attempt)} guess{'' if len(attempt) == 1 else 'es'}", True
         try:
             self.tree.next_guess(attempt)
         except InconsistentHistory as error:

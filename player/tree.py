@@ -1,15 +1,26 @@
 """A loaded decision tree: answers ``next_guess(history)`` by walking parallel arrays."""
 from __future__ import annotations
 
+import math
 import os
+import sys
 from array import array
-from itertools import accumulate
+from bisect import bisect_right
+from collections.abc import Iterable
+from itertools import accumulate, chain, compress, islice, repeat
+from operator import lt
 
 from .artifact import FormatError, decode, read_file, unpack_uints
-from .games import Code, Feedback, Game, game_from_spec
+from .games import GAMES, Code, Feedback, Game, game_from_spec
 
 STAT_KEYS = ("secrets", "total", "average", "worst", "histogram",
              "determined_total", "determined_average", "determined_worst", "determined_histogram")
+STAT_COUNTS = ("secrets", "total", "worst", "determined_total", "determined_worst")
+STAT_AVERAGES = ("average", "determined_average")
+MAX_NODES = 1 << 21  # loading checks every node: this keeps a hostile file's cost well under a second
+PLUGINS_ENV = "GUESSTREE_PLUGINS"  # comma-separated plugin modules a tree may import and call
+_SCALARS = (type(None), bool, int, float, str)
+_STRATEGY_TYPES = {"name": str, "candidates": str, "seed": int, "guess_sample": int, "secret_sample": int}
 
 History = list[tuple[Code, Feedback]]  # (guess, feedback) pairs, oldest first
 
@@ -21,12 +32,15 @@ class InconsistentHistory(ValueError):
 class Tree:
     """A compiled strategy for one game. Node 0 is the first guess; see trees/FORMAT.md."""
 
-    def __init__(self, header: dict, body: dict, name: str = "<tree>"):
+    def __init__(self, header: dict, body: dict, name: str = "<tree>", plugins: Iterable[str] | None = None):
         self.name = name
         self.header = header
-        self.game: Game = _game(header, name)
-        self.strategy: dict = header.get("strategy") if isinstance(header.get("strategy"), dict) else {}
+        self.game: Game = _game(header, name, _trusted(plugins))
+        self.strategy: dict = _strategy(header, name)
         self.stats: dict = _stats(header, name)
+        producer = header.get("producer")
+        if not isinstance(producer, str):
+            raise FormatError(f"{name}: the header's producer is {producer!r}, not a string")
         self._read_body(body)
 
     def __repr__(self) -> str:
@@ -107,21 +121,25 @@ class Tree:
 
     # -- reading and checking the body ---------------------------------------
     def _read_body(self, body: dict) -> None:
+        # Every check runs over whole arrays in C (sum, max, map, set), not a Python loop per
+        # node: a 6x4 tree loads in about a millisecond and a hostile one cannot stall the reader.
         def fail(reason: str) -> FormatError:
             return FormatError(f"{self.name}: {reason}")
 
-        nodes, length = body.get("nodes"), body.get("code_length")
-        if type(nodes) is not int or nodes < 1:
-            raise fail(f"bad node count {nodes!r}")
-        if length != self.game.length:
+        nodes, length, width = body.get("nodes"), body.get("code_length"), body.get("feedback_width")
+        if type(nodes) is not int or not 1 <= nodes <= MAX_NODES:
+            raise fail(f"bad node count {nodes!r} (this player reads 1 to {MAX_NODES} nodes)")
+        if type(length) is not int or length != self.game.length:
             raise fail(f"code length {length!r} does not match the game's {self.game.length}")
+        if type(width) is not int or width not in (1, 2):
+            raise fail(f"bad feedback width {width!r} (1 or 2 bytes)")
         feedbacks = body.get("feedbacks")
         if not isinstance(feedbacks, list) or not feedbacks:
             raise fail("the feedback table is missing")
         known = self.game.feedback_set
         self.feedbacks: list[Feedback] = []
         for item in feedbacks:
-            if not isinstance(item, list) or tuple(item) not in known:
+            if not (isinstance(item, list) and all(type(x) is int for x in item)) or tuple(item) not in known:
                 raise fail(f"the feedback table holds {item!r}, which this game never gives")
             self.feedbacks.append(tuple(item))
         if len(set(self.feedbacks)) != len(self.feedbacks):
@@ -129,67 +147,131 @@ class Tree:
         self._feedback_index = {f: i for i, f in enumerate(self.feedbacks)}
         win_index = self._feedback_index.get(self.game.win, -1)
 
-        width = body.get("feedback_width")
         arrays = {}
         for key, item_width in (("guess", 1), ("edge_count", width), ("edge_feedback", width)):
             data = body.get(key)
-            if not isinstance(data, bytes) or item_width not in (1, 2) or len(data) % item_width:
+            if not isinstance(data, bytes) or len(data) % item_width:
                 raise fail(f"body array {key!r} is missing or malformed")
-            arrays[key] = unpack_uints(data, item_width)
-        guess, counts, edge_feedback = arrays["guess"], arrays["edge_count"], arrays["edge_feedback"]
+            arrays[key] = data
+        guess = arrays["guess"]
         if len(guess) != nodes * length:
             raise fail(f"{len(guess)} guess symbols for {nodes} nodes of {length}")
+        if guess.translate(None, bytes(range(min(self.game.symbols, 256)))):
+            raise fail(f"a guess uses symbol {max(guess)}, beyond the game's {self.game.symbols}")
+        counts, edge_feedback = unpack_uints(arrays["edge_count"], width), unpack_uints(arrays["edge_feedback"], width)
         if len(counts) != nodes or len(edge_feedback) != nodes - 1:
             raise fail(f"{len(counts)} edge counts and {len(edge_feedback)} edges for {nodes} nodes")
-        first = array("I", [0])
-        first.extend(accumulate(counts))
-        if first[-1] != nodes - 1:
-            raise fail(f"the edge counts add up to {first[-1]}, but {nodes} nodes need {nodes - 1} edges")
-        if guess and max(guess) >= self.game.symbols:
-            raise fail(f"a guess uses symbol {max(guess)}, beyond the game's {self.game.symbols}")
+        if sum(counts) != nodes - 1:
+            raise fail(f"the edge counts add up to {sum(counts)}, but {nodes} nodes need {nodes - 1} edges")
         if edge_feedback and max(edge_feedback) >= len(self.feedbacks):
             raise fail("an edge names a feedback beyond the feedback table")
-        for node in range(nodes):
-            start, stop = first[node], first[node + 1]
-            if stop > start and start < node:
-                raise fail(f"node {node}: its children would come before it (a cycle)")
-            answers = edge_feedback[start:stop]
-            if win_index in answers or len(set(answers)) != len(answers):
-                raise fail(f"node {node}: an edge repeats a feedback or follows the winning one")
+        first = array("I", [0])  # node -> its first edge; edge e leads to node e + 1
+        first.extend(accumulate(counts))
+
+        def parent(child: int) -> int:
+            return bisect_right(first, child - 1) - 1
+
+        # Node k's parent comes before it exactly when first[k] >= k; otherwise some node's
+        # edge leads back to itself or to an earlier node, and the "tree" has a cycle.
+        early = next(compress(range(1, nodes), map(lt, islice(first, 1, nodes), range(1, nodes))), None)
+        if early is not None:
+            raise fail(f"node {parent(early)}: its child {early} would come before it or be itself (a cycle)")
+        if win_index in edge_feedback:
+            raise fail(f"node {parent(edge_feedback.index(win_index) + 1)}: an edge follows the winning feedback")
+        parents = chain.from_iterable(map(repeat, range(nodes), counts))
+        if len(set(zip(parents, edge_feedback))) != nodes - 1:
+            for node in range(nodes):
+                answers = edge_feedback[first[node]:first[node + 1]]
+                if len(set(answers)) != len(answers):
+                    raise fail(f"node {node}: two edges have the same feedback")
         self._nodes, self._length = nodes, length
-        self._guess, self._first_edge, self._edge_feedback = bytes(guess), first, edge_feedback
+        self._guess, self._first_edge, self._edge_feedback = guess, first, edge_feedback
 
 
-def _game(header: dict, name: str) -> Game:
+def _trusted(plugins: Iterable[str] | None) -> frozenset[str]:
+    if plugins is None:
+        plugins = os.environ.get(PLUGINS_ENV, "").split(",")
+    return frozenset(module.strip() for module in plugins if module.strip())
+
+
+def _game(header: dict, name: str, trusted: frozenset[str]) -> Game:
     spec = header.get("game")
-    if not (isinstance(spec, dict) and isinstance(spec.get("name"), str) and isinstance(spec.get("params", {}), dict)):
+    if not (isinstance(spec, dict) and isinstance(spec.get("name"), str)):
         raise FormatError(f"{name}: the header has no usable game spec")
+    game_name, params = spec["name"], spec.get("params", {})
+    if not (isinstance(params, dict) and all(isinstance(k, str) and isinstance(v, _SCALARS) for k, v in params.items())):
+        raise FormatError(f"{name}: the game's parameters {params!r} are not a map of names to plain values")
+    if game_name not in GAMES:
+        _check_plugin(game_name, trusted, name)
     try:
-        return game_from_spec(spec)
-    except (ValueError, TypeError) as error:
-        raise FormatError(f"{name}: cannot rebuild the game {spec.get('name')!r}: {error}") from None
+        game = game_from_spec({"name": game_name, "params": params})
+    except Exception as error:  # a trusted plugin may fail in any way; the file is still unusable
+        raise FormatError(f"{name}: cannot rebuild the game {game_name!r}: {error}") from None
+    rebuilt = game.params()
+    stray = [key for key, value in params.items() if key not in rebuilt or rebuilt[key] != value]
+    if stray:
+        raise FormatError(f"{name}: the game {game_name!r} does not take {stray[0]}={params[stray[0]]!r} as written")
+    return game
+
+
+def _check_plugin(game_name: str, trusted: frozenset[str], name: str) -> None:
+    """A plugin spec names code to run: only a module the caller trusts may be imported and its
+    factory called. Without that, an already imported module's ``Game`` subclass is accepted;
+    anything else (``shutil:rmtree``, a module nobody imported) is refused unrun."""
+    module_name, colon, factory_name = game_name.partition(":")
+    if not colon:
+        raise FormatError(f"{name}: unknown game {game_name!r}")
+    if module_name in trusted:
+        return
+    factory = getattr(sys.modules.get(module_name), factory_name, None)
+    if isinstance(factory, type) and issubclass(factory, Game):
+        return
+    raise FormatError(
+        f"{name}: the game is the plugin {game_name!r}, which this player does not run unasked: "
+        f"trust its module with player.load(..., plugins=[{module_name!r}]) or {PLUGINS_ENV}={module_name}")
+
+
+def _strategy(header: dict, name: str) -> dict:
+    strategy = header.get("strategy")
+    if not (isinstance(strategy, dict) and isinstance(strategy.get("name"), str)
+            and all(isinstance(k, str) and type(v) is _STRATEGY_TYPES.get(k, type(v)) and isinstance(v, _SCALARS)
+                    for k, v in strategy.items())):
+        raise FormatError(f"{name}: the header's strategy {strategy!r} is not a map of names to plain values")
+    return strategy
 
 
 def _stats(header: dict, name: str) -> dict:
     stats = header.get("stats")
     if not isinstance(stats, dict) or any(key not in stats for key in STAT_KEYS):
         raise FormatError(f"{name}: the header's statistics are missing or incomplete")
+    for key in STAT_COUNTS:
+        if type(stats[key]) is not int or stats[key] < 0:
+            raise FormatError(f"{name}: the statistic {key!r} is {stats[key]!r}, not a whole number")
+    for key in STAT_AVERAGES:
+        value = stats[key]
+        if type(value) not in (int, float) or not (math.isfinite(value) and value >= 0):
+            raise FormatError(f"{name}: the statistic {key!r} is {value!r}, not a number")
     for key in ("histogram", "determined_histogram"):
         histogram = stats[key]
-        if not isinstance(histogram, dict) or not all(type(k) is int and type(v) is int for k, v in histogram.items()):
-            raise FormatError(f"{name}: the statistic {key!r} is not a map of ints")
+        if not isinstance(histogram, dict) or not all(
+                type(k) is int and type(v) is int and k >= 0 and v >= 0 for k, v in histogram.items()):
+            raise FormatError(f"{name}: the statistic {key!r} is not a map of whole numbers")
     return stats
 
 
-def load(path: str | os.PathLike) -> Tree:
-    """Load an artifact; any file that is not a valid one raises ``FormatError``."""
+def load(path: str | os.PathLike, plugins: Iterable[str] | None = None) -> Tree:
+    """Load an artifact; any file that is not a valid one raises ``FormatError``.
+
+    ``plugins`` names the plugin modules the tree's game may come from (default: the
+    comma-separated ``GUESSTREE_PLUGINS``); see ``_check_plugin``.
+    """
     header, body = decode(read_file(path), str(path))
-    return Tree(header, body, str(path))
+    return Tree(header, body, str(path), plugins)
 
 
-def loads(data: bytes, name: str = "<bytes>") -> Tree:
+def loads(data: bytes, name: str = "<bytes>", plugins: Iterable[str] | None = None) -> Tree:
     header, body = decode(data, name)
-    return Tree(header, body, name)
+    return Tree(header, body, name, plugins)
 
 
 __all__ = ["Tree", "load", "loads", "InconsistentHistory", "History"]
