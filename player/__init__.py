@@ -3,7 +3,7 @@
     >>> import player
     >>> tree = player.load("trees/mastermind-c6-h4-entropy.msgpack.zst")
     >>> tree.next_guess([])
-    (0, 0, 1, 2)
+    (0, 1, 2, 3)
 
 Only the standard library, msgpack and zstandard are imported here.
 """

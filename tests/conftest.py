@@ -1,0 +1,95 @@
+"""Shared fixtures: golden artifacts, cached builds, the CLI runner and the plugin path."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).parent
+GOLDEN = TESTS / "golden"
+PLUGINS = TESTS / "plugins"
+
+
+@pytest.fixture
+def golden_path():
+    """``golden_path(name)``: the path of a committed golden artifact."""
+    def path(name: str) -> Path:
+        found = GOLDEN / name
+        if not found.exists():
+            pytest.fail(f"golden artifact {found} is missing; see test_artifact.py (GUESSTREE_REGEN_GOLDEN=1)")
+        return found
+    return path
+
+
+@pytest.fixture
+def mm32_path(golden_path) -> Path:
+    """Mastermind, 3 colours, 2 holes, entropy: 9 secrets, 9 nodes (facts in test_artifact.py)."""
+    return golden_path("mastermind-c3-h2-entropy.msgpack.zst")
+
+
+@pytest.fixture
+def mm32_tree(mm32_path):
+    import player
+
+    return player.load(mm32_path)
+
+
+@pytest.fixture(scope="session")
+def build_cached():
+    """``build_cached(game_name, strategy, **params_and_options)``: one build per distinct call."""
+    import compiler
+    from player.games import make_game
+
+    builds: dict = {}
+
+    def build(name: str, strategy: str, candidates: str = "all", engine: str = "fast", seed: int = 0,
+              guess_sample: int = 500, secret_sample: int = 1000, **params):
+        key = (name, strategy, candidates, engine, seed, guess_sample, secret_sample, tuple(sorted(params.items())))
+        if key not in builds:
+            options = compiler.Options(strategy=strategy, candidates=candidates, engine=engine, seed=seed,
+                                       guess_sample=guess_sample, secret_sample=secret_sample)
+            builds[key] = compiler.build(make_game(name, **params), options)
+        return builds[key]
+    return build
+
+
+@pytest.fixture
+def runner():
+    from typer.testing import CliRunner
+
+    return CliRunner()
+
+
+@pytest.fixture
+def cli(runner):
+    """``cli(*args, input=None)``: run ``guesstree`` in-process and return the click Result."""
+    from player.cli import app
+
+    def invoke(*args, input=None):
+        return runner.invoke(app, [str(a) for a in args], input=input)
+    return invoke
+
+
+@pytest.fixture
+def plugin_path(monkeypatch):
+    """Make ``tests/plugins`` importable, so that ``tiny_game:make`` resolves."""
+    monkeypatch.syspath_prepend(str(PLUGINS))
+    return PLUGINS
+
+
+@pytest.fixture
+def clean_error():
+    """``clean_error(result, code)``: assert a failed command exited with ``code`` (non-zero),
+    printed exactly one ``error:`` line on stderr and no traceback; return that line."""
+    return _clean_error
+
+
+def _clean_error(result, code: int | None = None) -> str:
+    assert result.exit_code != 0, result.output
+    if code is not None:
+        assert result.exit_code == code, (result.exit_code, result.output)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    return lines[0]

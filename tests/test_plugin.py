@@ -1,0 +1,103 @@
+"""A game from outside the package (``tests/plugins/tiny_game.py``), through the API and the CLI."""
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+import compiler
+import player
+from player.games import make_game
+from player.verify import verify
+
+
+def test_make_game_loads_the_factory(plugin_path):
+    game = make_game("tiny_game:make")
+    assert type(game).__name__ == "Tiny"
+    assert game.spec() == {"name": "tiny_game:make", "params": {"symbols": 3}}
+    assert len(game.secrets) == 9
+    assert game.score((0, 2), (2, 0)) == (0, 1)
+    assert game.score((1, 2), (1, 0)) == (1, 2)
+    assert game.score((1, 0), (1, 2)) == (1, 0)
+    assert game.parse_code("21") == (2, 1) and game.format_code((2, 1)) == "21"
+    assert len(make_game("tiny_game:make", symbols=4).secrets) == 16
+
+
+@pytest.mark.parametrize("name, params, words", [
+    ("no_such_module_xyz:make", {}, "cannot import game plugin module 'no_such_module_xyz'"),
+    ("tiny_game:absent", {}, "tiny_game has no callable 'absent'"),
+    ("tiny_game:not_a_game", {}, "returned str, not a player.games.Game"),
+    ("tiny_game:make", {"colours": 3}, "bad parameters for game plugin 'tiny_game:make'"),
+])
+def test_plugin_errors(plugin_path, name, params, words):
+    with pytest.raises(ValueError) as caught:
+        make_game(name, **params)
+    assert words in str(caught.value)
+
+
+def test_build_and_verify_through_the_api(plugin_path):
+    built = compiler.build(make_game("tiny_game:make"), compiler.Options(strategy="entropy"))
+    tree = player.loads(compiler.to_bytes(built), plugins=["tiny_game"])
+    assert tree.game.spec() == {"name": "tiny_game:make", "params": {"symbols": 3}}
+    report = verify(tree)
+    assert report.ok, report.errors
+    assert report.secrets == 9 and report.total == built.stats["total"]
+    for secret in tree.game.secrets:
+        assert tree.path(secret)[-1] == (secret, (2, 1))
+
+
+def test_compile_through_the_cli(plugin_path, cli, tmp_path, monkeypatch):
+    path = tmp_path / "tiny.msgpack.zst"
+    result = cli("compile", "tiny_game:make", "--strategy", "entropy", "-o", path)
+    assert result.exit_code == 0, result.output
+    assert f"wrote {path}" in result.stdout
+    monkeypatch.setenv("GUESSTREE_PLUGINS", "tiny_game")  # loading runs the plugin: only when trusted
+    tree = player.load(path)
+    assert verify(tree).ok
+    assert tree.game.name == "tiny_game:make"
+
+    result = cli("verify", path, "--json")
+    assert result.exit_code == 0, result.output
+    assert '"ok": true' in result.stdout
+
+    result = cli("solve", path, "22")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1].startswith("solved 22 in ")
+
+
+def test_cli_refuses_an_option_the_plugin_does_not_take(plugin_path, cli, tmp_path, clean_error):
+    result = cli("compile", "tiny_game:make", "--size", "3", "--strategy", "entropy", "-o", tmp_path / "t.zst")
+    assert "bad parameters for game plugin" in clean_error(result)
+    assert not (tmp_path / "t.zst").exists()
+
+
+def tiny_artifact(factory: str = "make") -> bytes:
+    game = make_game(f"tiny_game:{factory}")
+    return compiler.to_bytes(compiler.build(game, compiler.Options(strategy="minimax")))
+
+
+def test_loading_does_not_run_an_untrusted_plugin(plugin_path, monkeypatch):
+    data = tiny_artifact()
+    monkeypatch.delenv("GUESSTREE_PLUGINS", raising=False)
+    with pytest.raises(player.FormatError) as caught:
+        player.loads(data, "tiny.msgpack.zst")
+    message = str(caught.value)
+    assert message.startswith("tiny.msgpack.zst: the game is the plugin 'tiny_game:make'")
+    assert "plugins=['tiny_game']" in message and "GUESSTREE_PLUGINS=tiny_game" in message
+    assert player.loads(data, plugins=["tiny_game"]).game.spec()["name"] == "tiny_game:make"
+    monkeypatch.setenv("GUESSTREE_PLUGINS", "other, tiny_game")
+    assert player.loads(data).nodes > 1
+
+
+def test_an_imported_game_class_is_trusted(plugin_path, monkeypatch):
+    monkeypatch.delenv("GUESSTREE_PLUGINS", raising=False)
+    tree = player.loads(tiny_artifact("Tiny"))
+    assert verify(tree).ok
+
+
+def test_an_artifact_whose_plugin_is_gone_is_unusable(plugin_path, monkeypatch):
+    data = tiny_artifact()
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p != str(plugin_path)])
+    monkeypatch.delitem(sys.modules, "tiny_game")
+    with pytest.raises(player.FormatError, match="cannot rebuild the game 'tiny_game:make'"):
+        player.loads(data, "tiny.msgpack.zst", plugins=["tiny_game"])
