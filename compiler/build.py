@@ -221,6 +221,8 @@ def expand(search: "Search", start: Node, progress: Callable[[int], None] | None
             guesses.append(int(search.secret_guess[candidates[0]]))
             counts.append(0)
             subtree.wins.append((int(candidates[0]), depth))
+            if progress is not None:
+                progress(len(subtree.wins))
             continue
         guess, parts = _split(search, strategy, node, subtree)
         guesses.append(guess)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-# What a partition is reduced to, per guess (see strategies.STATISTICS).
+# What a partition is reduced to, per guess (each heuristic in strategies.py names one).
 CLOG_SUM, MAX_PART, SUM_SQUARES, PARTS = 0, 1, 2, 3
 
 

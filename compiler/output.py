@@ -16,7 +16,8 @@ def header(built: Built) -> dict:
         "producer": f"guesstree {player.__version__}",
         "game": built.game.spec(),
         "strategy": built.options.spec(),
-        "stats": built.stats,
+        "stats": {key: [[k, v] for k, v in value.items()] if key.endswith("histogram") else value
+                  for key, value in built.stats.items()},  # histograms as pairs: string-keyed readers open it
     }
 
 
@@ -24,7 +25,7 @@ def body(built: Built) -> dict:
     game = built.game
     feedbacks = game.feedbacks()
     guesses = game.guesses
-    width = 1 if len(feedbacks) <= 256 else 2
+    width = 1  # the compiler's feedback indices are uint8 (at most 255 feedback values)
     return {
         "nodes": built.nodes,
         "code_length": game.length,

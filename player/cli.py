@@ -180,8 +180,7 @@ def info(
     Example: guesstree info trees/mastermind-c6-h4-entropy.msgpack.zst --json
     """
     tree = load_or_fail(tree_path)
-    header = {key: value for key, value in tree.header.items()}
-    header["nodes"] = tree.nodes
+    header = {**tree.header, "stats": tree.stats, "nodes": tree.nodes}
     if as_json:
         typer.echo(json.dumps(_jsonable(header), indent=2))
         return
@@ -216,8 +215,8 @@ def _jsonable(value):
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
-    if isinstance(value, bytes):
-        return value.hex()
+    if isinstance(value, bytes):  # an unknown key of a newer minor version: say what it is, not all of it
+        return f"<{len(value)} bytes>"
     return value
 
 
@@ -297,6 +296,114 @@ def play(tree_path: Path = typer.Argument(..., metavar="TREE", help="artifact (.
     except KeyboardInterrupt:
         typer.echo("\ninterrupted: stopped")
         raise typer.Exit(130)
+
+
+@app.command("compare")
+def compare_command(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    strategies: Optional[str] = typer.Option(None, "--strategies", help="comma-separated strategies (default: first,minimax,entropy,expected-size,most-parts)"),
+    candidates: str = typer.Option("all", "--candidates", help="guesses a heuristic may play: all, or consistent (possible secrets only)"),
+    seed: int = typer.Option(0, "--seed", help="seed of the randomised strategies"),
+    guess_sample: int = typer.Option(500, "--guess-sample", help="sampled-entropy: guesses scored per node"),
+    secret_sample: int = typer.Option(1000, "--secret-sample", help="sampled-entropy: secrets each guess is scored on"),
+    trees: Optional[Path] = typer.Option(None, "--trees", help="directory of trees to reuse (named as compile names them); compiled ones are saved there"),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="write the distributions side by side as an SVG picture"),
+    as_json: bool = typer.Option(False, "--json", help="print the comparison as JSON"),
+    max_memory: float = typer.Option(8.0, "--max-memory", help="GiB the feedback matrix may use; bigger games are refused"),
+    colours: Optional[int] = COLOURS, holes: Optional[int] = HOLES,
+    secret_repeats: Optional[bool] = SECRET_REPEATS, guess_repeats: Optional[bool] = GUESS_REPEATS,
+    digits: Optional[int] = DIGITS, length: Optional[int] = LENGTH, size: Optional[int] = SIZE,
+) -> None:
+    """Compile (or load) one tree per strategy and compare them in one table.
+
+    Columns: total and average guesses to win, worst case, the number of secrets won in
+    1, 2, ... guesses, the average number of guesses to know the secret, the compile time.
+
+    Example: guesstree compare mastermind --strategies entropy,minimax --plot mastermind.svg
+    """
+    from compiler import Options
+    from compiler.compare import DEFAULT_STRATEGIES, compare, parse_strategies, plot_svg, table
+
+    from .artifact import write_atomic
+    from .export import game_title
+
+    if not (math.isfinite(max_memory) and max_memory > 0):
+        raise fail(f"--max-memory must be a positive number of GiB, not {max_memory}")
+    try:
+        rules = game_from_options(game, colours=colours, holes=holes, secret_repeats=secret_repeats,
+                                  guess_repeats=guess_repeats, digits=digits, length=length, size=size)
+        names = parse_strategies(strategies) if strategies is not None else list(DEFAULT_STRATEGIES)
+        settings = {"candidates": candidates, "seed": seed, "guess_sample": guess_sample,
+                    "secret_sample": secret_sample, "max_memory": int(max_memory * (1 << 30))}
+        for name in names:
+            Options(strategy=name, **settings)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    if trees is not None and trees.exists() and not trees.is_dir():
+        raise fail(f"--trees {trees} is not a directory")
+
+    def progress(name: str) -> None:
+        if sys.stderr.isatty():
+            typer.echo(f"compiling {name} ...", err=True)
+
+    try:
+        rows = compare(rules, names, settings, trees, progress)
+        if plot is not None:
+            title = f"Guesses to win: {game_title(rules)} ({len(rules.secrets)} secrets)"
+            write_atomic(plot, plot_svg(rows, title).encode())
+    except ValueError as error:
+        raise fail(str(error)) from None
+    except OSError as error:
+        raise fail(f"cannot write {error.filename or plot}: {error.strerror or error}") from None
+    if as_json:
+        typer.echo(json.dumps({"game": rules.spec(), "secrets": len(rules.secrets),
+                               "rows": [row.to_json() for row in rows],
+                               "plot": None if plot is None else str(plot)}, indent=2))
+        return
+    typer.echo(f"{rules!r}, {len(rules.secrets)} secrets")
+    typer.echo(table(rows))
+    typer.echo("total, average, worst: guesses to win; to know: average guesses until one secret is left")
+    if plot is not None:
+        typer.echo(f"wrote {plot}")
+
+
+@app.command("export")
+def export_command(
+    tree_path: Path = typer.Argument(..., metavar="TREE", help="artifact (.msgpack.zst)"),
+    fmt: Optional[str] = typer.Option(None, "--format", "-f", help="json, dot, text or html (default: from the -o suffix)"),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="file to write atomically (default: standard output)"),
+    max_depth: Optional[int] = typer.Option(None, "--max-depth", help="dot: draw the first N guesses of each path, then a summary"),
+) -> None:
+    """Write a tree as nested JSON, Graphviz dot, one text line per secret, or a web page to play in.
+
+    The html page is self-contained: open it in any browser, offline.
+
+    Example: guesstree export trees/mastermind-c6-h4-entropy.msgpack.zst --format html -o mastermind.html
+    """
+    from .artifact import write_atomic
+    from .export import FORMATS, export
+
+    suffixes = {".json": "json", ".dot": "dot", ".gv": "dot", ".txt": "text", ".html": "html", ".htm": "html"}
+    if fmt is None:
+        fmt = suffixes.get(output.suffix.lower()) if output is not None else None
+        if fmt is None:
+            raise fail(f"say which --format to write: {', '.join(FORMATS)}")
+    if fmt not in FORMATS:
+        raise fail(f"unknown format: {fmt!r}; choose from {', '.join(FORMATS)}")
+    if max_depth is not None and max_depth < 1:
+        raise fail("--max-depth must be at least 1")
+    tree = load_or_fail(tree_path)
+    try:
+        text = export(tree, fmt, max_depth)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        write_atomic(output, text.encode("utf-8"))
+    except OSError as error:
+        raise fail(f"cannot write {output}: {error.strerror or error}") from None
 
 
 def main() -> None:

@@ -76,7 +76,11 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
             parts: dict[tuple, list[int]] = {}
             for s in members:
                 parts.setdefault(game.score(guess, secrets[s]), []).append(s)
-            children = dict(tree.edges(node))
+            children: dict[tuple, int] = {}
+            for feedback, child in tree.edges(node):
+                if children.setdefault(feedback, child) != child:  # lookups take the first edge
+                    error(f"node {node}: two edges have the feedback {tree._feedback(feedback)} "
+                          f"(to nodes {children[feedback]} and {child}); the second is never taken")
             if len(parts) == 1 and len(members) > 1 and game.win not in parts:
                 # A useless guess (no split, not a candidate): no strategy plays one, and a chain
                 # of them would make every secret walk the whole tree. Stop these secrets here.

@@ -127,8 +127,6 @@ def test_zstd_frame_declares_content_size_and_checksum(mm32_path):
     assert document["body_sha256"] == hashlib.sha256(document["body"]).hexdigest()
 
 
-@pytest.mark.xfail(strict=True, reason="SPEC §4 says any msgpack reader opens the artifact, but the stats "
-                   "histograms are maps with int keys, which msgpack-python refuses by default (strict_map_key)")
 def test_a_msgpack_reader_with_default_settings_opens_the_artifact(mm32_path):
     raw = zstandard.ZstdDecompressor().decompress(mm32_path.read_bytes())
     assert msgpack.unpackb(raw)["format"] == "guesstree"
@@ -242,8 +240,6 @@ def test_path_rejects_a_code_of_the_wrong_length(mm32_tree):
         mm32_tree.path((0, 1, 2))
 
 
-@pytest.mark.xfail(strict=True, reason="player/__init__.py's docstring shows entropy opening (0, 0, 1, 2); "
-                   "the shipped tree (and README) open (0, 1, 2, 3)")
 def test_the_package_docstring_example_is_true(monkeypatch):
     import doctest
 

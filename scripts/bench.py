@@ -1,0 +1,325 @@
+"""Benchmarks of the compiler and the player; prints one JSON object with a list of rows.
+
+    python scripts/bench.py                      # the everyday rows (about a minute)
+    python scripts/bench.py --only player        # rows whose job contains "player"
+    python scripts/bench.py --heavy --timeout 900
+
+Every row runs in a fresh subprocess, so interpreter start, imports and the numba cache load
+are counted, and the peak RSS is that process's own (``os.wait4``'s rusage, ``ru_maxrss``).
+A row that runs past ``--timeout`` is killed and reported with status "timeout".
+Each row: job, command, seconds, peak_rss_mib, total (guesses to win), worst, status, and
+where it applies bytes / bytes_per_secret, or a value with its unit.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import shlex
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+GUESSTREE = str(Path(sys.executable).parent / "guesstree")
+ENTROPY_TREE = ROOT / "trees" / "mastermind-c6-h4-entropy.msgpack.zst"
+MIB = 1 << 20
+
+# In-process build: imports and one small build first, so only the build itself is timed.
+BUILD_SCRIPT = """
+import json, sys, time
+from compiler import Options, build
+from player.games import make_game
+name, params, strategy, small = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3], json.loads(sys.argv[4])
+options = Options(strategy=strategy)
+build(make_game(name, **small), options)  # warm-up: every kernel this game uses is loaded (or compiled)
+game = make_game(name, **params)
+game.secrets, game.guesses
+started = time.perf_counter()
+built = build(game, options)
+seconds = time.perf_counter() - started
+print(json.dumps({"seconds": seconds, "total": built.stats["total"], "worst": built.stats["worst"]}))
+"""
+
+LOAD_SCRIPT = """
+import json, statistics, sys, time
+import player
+path, loads = sys.argv[1], int(sys.argv[2])
+times = []
+for _ in range(loads):
+    started = time.perf_counter()
+    tree = player.load(path)
+    times.append(time.perf_counter() - started)
+print(json.dumps({"seconds": statistics.median(times), "total": tree.stats["total"], "worst": tree.stats["worst"]}))
+"""
+
+# A realistic call: the history of the first three guesses towards each secret that needs more.
+NEXT_GUESS_SCRIPT = """
+import json, statistics, sys, time
+import player
+tree = player.load(sys.argv[1])
+repeats = int(sys.argv[2])
+histories = [path[:3] for path in map(tree.path, tree.game.secrets) if len(path) > 3]
+times = []
+for _ in range(repeats):
+    started = time.perf_counter()
+    for history in histories:
+        tree.next_guess(history)
+    times.append((time.perf_counter() - started) / len(histories))
+print(json.dumps({"seconds": statistics.median(times), "histories": len(histories),
+                  "total": tree.stats["total"], "worst": tree.stats["worst"]}))
+"""
+
+
+@dataclass
+class Run:
+    seconds: float
+    peak_rss_mib: float | None
+    status: str  # "ok", "timeout" or "failed"
+    stdout: str
+    stderr: str
+
+
+def run(command: list[str], timeout: float) -> Run:
+    """Run ``command`` in a fresh process group; its own wall time, peak RSS and exit."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        process = subprocess.Popen(command, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                   cwd=ROOT, start_new_session=True)
+        timed_out = threading.Event()
+
+        def kill() -> None:
+            timed_out.set()
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+        timer = threading.Timer(timeout, kill)
+        timer.start()
+        try:
+            _, status, usage = os.wait4(process.pid, 0)
+        finally:
+            timer.cancel()
+        seconds = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
+    rss = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024) / MIB  # bytes on macOS, KiB on Linux
+    state = "timeout" if timed_out.is_set() else "ok" if process.returncode == 0 else "failed"
+    return Run(seconds, round(rss, 1), state, stdout, stderr)
+
+
+@dataclass
+class Job:
+    job: str
+    command: list[str]
+    measure: str  # "compile", "script", "import" or "size"
+    heavy: bool = False
+    shown: str = ""  # the command as reported, when the real one is unreadable
+    extra: dict = field(default_factory=dict)
+
+
+def significant(seconds: float | None) -> float | None:
+    return None if seconds is None else float(f"{seconds:.4g}")
+
+
+def row(job: Job, **values) -> dict:
+    base = {"job": job.job, "command": job.shown or display(job.command), "seconds": None,
+            "peak_rss_mib": None, "total": None, "worst": None, "status": "ok"}
+    base.update(values)
+    base["seconds"] = significant(base["seconds"])
+    return base
+
+
+def display(command: list[str]) -> str:
+    return shlex.join(command).replace(GUESSTREE, "guesstree").replace(PYTHON, "python")
+
+
+def artifact_stats(path: Path) -> dict:
+    from player.artifact import decode, read_file
+
+    data = read_file(path)
+    header, _ = decode(data, str(path))
+    stats = header["stats"]
+    return {"total": stats["total"], "worst": stats["worst"], "bytes": len(data),
+            "bytes_per_secret": round(len(data) / stats["secrets"], 3)}
+
+
+def failure(result: Run) -> dict:
+    """The most telling line of a failed row: the CLI's ``error:`` line, or the exception."""
+    if result.status != "failed":
+        return {}
+    lines = [line.strip(" │|") for line in (result.stderr + result.stdout).splitlines() if line.strip(" │|")]
+    telling = [line for line in lines if line.startswith("error:") or re.match(r"\w*(Error|Exception)\b", line)]
+    return {"error": (telling or lines or ["no output"])[-1]}
+
+
+def measure_compile(job: Job, output: Path, timeout: float, repeat: int) -> dict:
+    runs = []
+    for _ in range(repeat):
+        output.unlink(missing_ok=True)
+        result = run(job.command, timeout)
+        runs.append(result)
+        if result.status != "ok":
+            break
+    last = runs[-1]
+    values = {"seconds": round(statistics.median(r.seconds for r in runs), 3),
+              "peak_rss_mib": max(r.peak_rss_mib for r in runs), "status": last.status, **failure(last)}
+    if last.status == "ok":
+        values.update(artifact_stats(output))
+    return row(job, **values)
+
+
+def measure_script(job: Job, timeout: float, scale: float = 1.0, unit: str | None = None) -> dict:
+    result = run(job.command, timeout)
+    values = {"seconds": round(result.seconds, 3), "peak_rss_mib": result.peak_rss_mib,
+              "status": result.status, **failure(result)}
+    if result.status == "ok":
+        reported = json.loads(result.stdout.strip().splitlines()[-1])
+        values.update(seconds=reported.pop("seconds"), **reported)
+        if unit:
+            values.update(value=round(values["seconds"] * scale, 3), unit=unit)
+    return row(job, **values)
+
+
+def measure_import(job: Job, timeout: float, runs: int) -> dict:
+    """``python -c "import player"`` minus ``python -c pass``, medians of fresh processes."""
+    empty = [run([PYTHON, "-c", "pass"], timeout) for _ in range(runs)]
+    full = [run(job.command, timeout) for _ in range(runs)]
+    if any(r.status != "ok" for r in empty + full):
+        bad = next(r for r in empty + full if r.status != "ok")
+        return row(job, status=bad.status, **failure(bad))
+    seconds = statistics.median(r.seconds for r in full) - statistics.median(r.seconds for r in empty)
+    timing = run([PYTHON, "-X", "importtime", "-c", "import player"], timeout)
+    cumulative = [int(line.split("|")[1]) for line in timing.stderr.splitlines()
+                  if line.startswith("import time:") and line.split("|")[-1].strip() == "player"]
+    modules = run([PYTHON, "-c", "import sys, player; print(' '.join(sorted(m for m in sys.modules "
+                                 "if m.split('.')[0] in ('numpy', 'compiler', 'typer', 'numba'))))"], timeout)
+    return row(job, seconds=round(seconds, 4), peak_rss_mib=max(r.peak_rss_mib for r in full),
+               value=round(seconds * 1e3, 1), unit="ms",
+               importtime_cumulative_ms=round(cumulative[0] / 1e3, 1) if cumulative else None,
+               heavy_modules_imported=modules.stdout.split())
+
+
+def compile_job(label: str, game_args: list[str], strategy: str, scratch: Path, heavy: bool = False,
+                extra_args: tuple[str, ...] = ()) -> tuple[Job, Path]:
+    output = scratch / f"{label.replace(' ', '-')}-{strategy}.msgpack.zst"
+    command = [GUESSTREE, "compile", *game_args, "--strategy", strategy, *extra_args, "-o", str(output), "--quiet"]
+    shown = display(command).replace(str(scratch), "$TMP")
+    return Job(f"compile {label} {strategy}", command, "compile", heavy, shown), output
+
+
+def jobs(scratch: Path) -> list[tuple[Job, Path | None]]:
+    listed: list[tuple[Job, Path | None]] = []
+    for strategy in ("entropy", "minimax", "most-parts", "expected-size"):
+        listed.append(compile_job("mastermind 6x4", ["mastermind"], strategy, scratch))
+    listed.append(compile_job("bulls-cows", ["bulls-cows"], "entropy", scratch))
+    build_command = [PYTHON, "-c", BUILD_SCRIPT, "bulls-cows", "{}", "entropy", json.dumps({"digits": 6, "length": 3})]
+    listed.append((Job("build in-process bulls-cows entropy", build_command, "script",
+                       shown="python -c 'build(make_game(\"bulls-cows\"), Options(\"entropy\"))' (timed after imports and a bulls-cows 6x3 warm-up build)"), None))
+    listed.append(compile_job("digits 4", ["digits", "--length", "4"], "entropy", scratch))
+    listed.append((Job("player import", [PYTHON, "-c", "import player"], "import",
+                       shown="python -c 'import player' minus python -c pass"), None))
+    tree = str(ENTROPY_TREE)
+    listed.append((Job("player load mastermind 6x4 entropy", [PYTHON, "-c", LOAD_SCRIPT, tree, "200"], "load",
+                       shown="player.load('trees/mastermind-c6-h4-entropy.msgpack.zst'), median of 200"), None))
+    listed.append((Job("player next_guess mastermind 6x4 entropy (3-step history)",
+                       [PYTHON, "-c", NEXT_GUESS_SCRIPT, tree, "50"], "next_guess",
+                       shown="tree.next_guess(first 3 steps towards each secret), median per call of 50 rounds"), None))
+    listed.append((Job("artifact bytes per secret mastermind 6x4 entropy", [], "size",
+                       shown="size of trees/mastermind-c6-h4-entropy.msgpack.zst / secrets"), None))
+    for strategy in ("entropy", "minimax", "most-parts", "expected-size"):
+        listed.append(compile_job("mastermind 8x5", ["mastermind", "--colours", "8", "--holes", "5"],
+                                  strategy, scratch, heavy=True))
+    listed.append(compile_job("digits 5", ["digits", "--length", "5"], "sampled-entropy", scratch, heavy=True))
+    return listed
+
+
+WARM_UP = (["mastermind", "--holes", "4", "--colours", "4"], ["bulls-cows", "--digits", "6", "--length", "3"],
+           ["digits", "--length", "3"])
+
+
+def warm_up(scratch: Path, timeout: float) -> None:
+    """Small compiles of each game family, so that numba's on-disk cache is valid before
+    anything is timed (after an edit of compiler/kernels.py, the first run recompiles)."""
+    for game in WARM_UP:
+        result = run([GUESSTREE, "compile", *game, "--strategy", "entropy",
+                      "-o", str(scratch / "warm-up.msgpack.zst"), "--quiet"], timeout)
+        if result.status != "ok":
+            print(f"warm-up compile {game[0]} {result.status}: {result.stderr.strip()[-500:]}", file=sys.stderr)
+
+
+def versions() -> dict:
+    found = {}
+    for package in ("guesstree", "numpy", "numba", "msgpack", "zstandard"):
+        try:
+            found[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            found[package] = None
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--heavy", action="store_true", help="also run the big games (mastermind 8x5, digits 5)")
+    parser.add_argument("--only", metavar="SUBSTRING", help="run only the rows whose job contains this")
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds per row before it is killed (default 600)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per compile row; the median is reported")
+    parser.add_argument("--import-runs", type=int, default=15, help="fresh interpreters timed for the import row")
+    args = parser.parse_args(argv)
+    if not Path(GUESSTREE).exists():
+        parser.error(f"{GUESSTREE} not found: run this with the virtualenv's python")
+
+    rows = []
+    load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    with tempfile.TemporaryDirectory(prefix="guesstree-bench-") as temporary:
+        scratch = Path(temporary)
+        selected = [(job, output) for job, output in jobs(scratch)
+                    if (args.heavy or not job.heavy) and (args.only is None or args.only in job.job)]
+        if any(job.measure in ("compile", "script") for job, _ in selected):
+            warm_up(scratch, args.timeout)
+        for job, output in selected:
+            if job.measure == "compile":
+                result = measure_compile(job, output, args.timeout, max(1, args.repeat))
+            elif job.measure == "script":
+                result = measure_script(job, args.timeout)
+            elif job.measure == "load":
+                result = measure_script(job, args.timeout, 1e3, "ms")
+            elif job.measure == "next_guess":
+                result = measure_script(job, args.timeout, 1e6, "us/call")
+            elif job.measure == "import":
+                result = measure_import(job, args.timeout, args.import_runs)
+            else:
+                result = row(job, **artifact_stats(ENTROPY_TREE))
+                result.update(value=result["bytes_per_secret"], unit="bytes/secret")
+            rows.append(result)
+            print(f"{result['job']}: {result['status']}, {result['seconds']} s, {result['peak_rss_mib']} MiB",
+                  file=sys.stderr)
+    report = {
+        "benchmark": "guesstree",
+        "python": platform.python_version(),
+        "machine": f"{platform.system()} {platform.machine()}",
+        "cpus": os.cpu_count(),
+        "versions": versions(),
+        "timeout": args.timeout,
+        "load_average_1min": [load_before, os.getloadavg()[0] if load_before is not None else None],  # [start, end]: other work skews times
+        "rows": rows,
+    }
+    print(json.dumps(report, indent=2))
+    return 0 if all(r["status"] == "ok" for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,181 @@
+"""Build every shipped tree into trees/ and write trees/MANIFEST.json.
+
+    python scripts/build_trees.py                      # rebuild everything
+    python scripts/build_trees.py --only mastermind-c6-h4-entropy
+    python scripts/build_trees.py --check              # rebuild in a temp dir, compare bytes
+
+The manifest lists, per artifact, its file name, sha256, size, game and strategy specs and
+statistics, all read back from the artifacts themselves. Nothing in it depends on the time
+or the machine, so the same sources give the same files.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from compiler import Options, build, save
+from compiler.output import default_path
+import player
+from player.artifact import FormatError, decode, write_atomic
+from player.games import make_game
+
+ROOT = Path(__file__).resolve().parent.parent
+TREES_DIR = ROOT / "trees"
+MANIFEST = "MANIFEST.json"
+SUFFIX = ".msgpack.zst"
+CLASSIC = {"colours": 6, "holes": 4}
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """One shipped artifact: the game and the options that build it."""
+
+    game: str
+    params: dict
+    options: Options
+
+    @property
+    def file(self) -> str:
+        return default_path(make_game(self.game, **self.params), self.options).name
+
+    @property
+    def name(self) -> str:
+        return self.file.removesuffix(SUFFIX)
+
+
+SHIPPED = [
+    Shipped("mastermind", CLASSIC, Options("first", candidates="consistent")),
+    *(Shipped("mastermind", CLASSIC, Options(strategy, candidates="all"))
+      for strategy in ("entropy", "worst-entropy", "minimax", "most-parts", "expected-size")),
+    Shipped("mastermind", {**CLASSIC, "secret_repeats": False}, Options("entropy")),
+    Shipped("bulls-cows", {"digits": 10, "length": 4}, Options("entropy")),
+    Shipped("bulls-cows", {"digits": 10, "length": 4}, Options("minimax")),
+    Shipped("twod", {"size": 5}, Options("entropy")),
+    Shipped("digits", {"length": 4}, Options("entropy")),
+]
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def build_one(tree: Shipped, directory: Path) -> Path:
+    started = time.perf_counter()
+    built = build(make_game(tree.game, **tree.params), tree.options)
+    path = save(built, directory / tree.file)
+    s = built.stats
+    print(f"{tree.file}: {built.nodes} nodes, total {s['total']}, average {s['average']:.3f}, "
+          f"worst {s['worst']} ({time.perf_counter() - started:.1f} s)", file=sys.stderr)
+    return path
+
+
+def manifest_entry(path: Path) -> dict:
+    data = path.read_bytes()
+    header, body = decode(data, str(path))
+    stats = {key: ({str(k): v for k, v in value.items()} if isinstance(value, dict) else value)
+             for key, value in player.loads(data, str(path)).stats.items()}
+    return {
+        "file": path.name,
+        "sha256": sha256(data),
+        "bytes": len(data),
+        "nodes": body["nodes"],
+        "game": header["game"],
+        "strategy": header["strategy"],
+        "stats": stats,
+    }
+
+
+def manifest_text(directory: Path) -> str:
+    """The manifest of the shipped set as found in ``directory`` (every file must exist)."""
+    entries = [manifest_entry(directory / tree.file) for tree in SHIPPED]
+    document = {"format": "guesstree-manifest", "rebuild": "python scripts/build_trees.py", "trees": entries}
+    return json.dumps(document, indent=2) + "\n"
+
+
+def select(only: list[str] | None) -> list[Shipped]:
+    if not only:
+        return SHIPPED
+    by_name = {tree.name: tree for tree in SHIPPED}
+    wanted = [name.removesuffix(SUFFIX) for name in only]
+    unknown = [name for name in wanted if name not in by_name]
+    if unknown:
+        raise SystemExit(f"unknown tree: {unknown[0]!r}; choose from {', '.join(by_name)}")
+    return [by_name[name] for name in dict.fromkeys(wanted)]
+
+
+def describe_difference(shipped: bytes, rebuilt: bytes) -> str:
+    """Say whether the tree itself changed, or only the compressed bytes."""
+    try:
+        old_header, old_body = decode(shipped, "shipped")
+    except FormatError as error:
+        return f"the shipped file does not load ({error})"
+    new_header, new_body = decode(rebuilt, "rebuilt")
+    if old_body != new_body:
+        return "the tree body differs"
+    changed = sorted(key for key in set(old_header) | set(new_header) if old_header.get(key) != new_header.get(key))
+    if changed:
+        return f"the header differs in {', '.join(changed)}"
+    return "same content, different compressed bytes (another zstd version?)"
+
+
+def check(trees: list[Shipped], directory: Path) -> int:
+    """Rebuild ``trees`` in a temporary directory; 1 if anything differs from ``directory``."""
+    problems = []
+    with tempfile.TemporaryDirectory(prefix="guesstree-check-") as temporary:
+        scratch = Path(temporary)
+        for tree in trees:
+            rebuilt = build_one(tree, scratch).read_bytes()
+            shipped_path = directory / tree.file
+            if not shipped_path.exists():
+                problems.append(f"{tree.file}: not shipped")
+            elif shipped_path.read_bytes() != rebuilt:
+                problems.append(f"{tree.file}: differs from a rebuild: "
+                                f"{describe_difference(shipped_path.read_bytes(), rebuilt)}")
+        if trees == SHIPPED:
+            expected = {tree.file for tree in SHIPPED}
+            for stray in sorted(p.name for p in directory.glob(f"*{SUFFIX}") if p.name not in expected):
+                problems.append(f"{stray}: shipped, but not built by this script")
+            manifest = directory / MANIFEST
+            if not manifest.exists():
+                problems.append(f"{MANIFEST}: missing")
+            elif manifest.read_text() != manifest_text(scratch):
+                problems.append(f"{MANIFEST}: differs from the rebuilt trees' manifest")
+    for problem in problems:
+        print(f"DIFFERENT {problem}", file=sys.stderr)
+    if not problems:
+        print(f"ok: {len(trees)} trees rebuilt byte for byte", file=sys.stderr)
+    return 1 if problems else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="rebuild only these trees (file names, suffix optional)")
+    parser.add_argument("--check", action="store_true", help="rebuild in a temporary directory and compare bytes; exit 1 on any difference")
+    parser.add_argument("--list", action="store_true", help="print the shipped trees' names and exit")
+    parser.add_argument("--trees", type=Path, default=TREES_DIR, help=f"the trees directory (default {TREES_DIR})")
+    args = parser.parse_args(argv)
+    if args.list:
+        print("\n".join(tree.name for tree in SHIPPED))
+        return 0
+    trees = select(args.only)
+    if args.check:
+        return check(trees, args.trees)
+    for tree in trees:
+        build_one(tree, args.trees)
+    missing = [tree.file for tree in SHIPPED if not (args.trees / tree.file).exists()]
+    if missing:
+        print(f"{MANIFEST} not written: {', '.join(missing)} not built yet", file=sys.stderr)
+        return 1
+    write_atomic(args.trees / MANIFEST, manifest_text(args.trees).encode())
+    print(f"wrote {args.trees / MANIFEST}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,144 @@
+"""The shipped trees: present, intact, verified, reproducible, and true to the published results."""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+import player
+from player.verify import verify
+
+ROOT = Path(__file__).resolve().parent.parent
+TREES = ROOT / "trees"
+MANIFEST = json.loads((TREES / "MANIFEST.json").read_text())
+ENTRIES = {entry["file"]: entry for entry in MANIFEST["trees"]}
+CLASSIC = {"name": "mastermind", "params": {"colours": 6, "holes": 4, "secret_repeats": True, "guess_repeats": True}}
+
+# Public results on classic Mastermind, guesses to win (SPEC.md section 3):
+# strategy -> (total, average to 3 places, worst, distribution 1..worst or None).
+PUBLISHED = {
+    "first": (7471, 5.765, 9, None),
+    "minimax": (5801, 4.476, 5, [1, 6, 62, 533, 694]),
+    "entropy": (5722, 4.415, 6, None),
+    "expected-size": (5696, 4.395, 6, None),
+    "most-parts": (5668, 4.373, 6, None),
+}
+
+
+def is_small(entry: dict) -> bool:
+    """Rebuilt by the test suite: every 6-colour 4-hole mastermind tree, and twod."""
+    game = entry["game"]
+    classic = game["name"] == "mastermind" and game["params"]["colours"] == 6 and game["params"]["holes"] == 4
+    return classic or game["name"] == "twod"
+
+
+def with_int_keys(stats: dict) -> dict:
+    """The manifest's stats as the artifact holds them (JSON turned histogram keys into strings)."""
+    return {key: ({int(k): v for k, v in value.items()} if isinstance(value, dict) else value)
+            for key, value in stats.items()}
+
+
+def load_script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while the file runs
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def trees() -> dict[str, player.Tree]:
+    return {}
+
+
+def loaded(trees: dict, file: str) -> player.Tree:
+    if file not in trees:
+        trees[file] = player.load(TREES / file)
+    return trees[file]
+
+
+def test_manifest_lists_every_shipped_file():
+    shipped = sorted(path.name for path in TREES.glob("*.msgpack.zst"))
+    assert shipped == sorted(ENTRIES)
+    assert len(ENTRIES) == len(MANIFEST["trees"])  # no file listed twice
+
+
+def test_manifest_is_the_build_scripts_set():
+    build_trees = load_script("build_trees")
+    assert [tree.file for tree in build_trees.SHIPPED] == [entry["file"] for entry in MANIFEST["trees"]]
+
+
+@pytest.mark.parametrize("file", sorted(ENTRIES))
+def test_file_matches_manifest(file):
+    data = (TREES / file).read_bytes()
+    assert len(data) == ENTRIES[file]["bytes"]
+    assert hashlib.sha256(data).hexdigest() == ENTRIES[file]["sha256"]
+
+
+@pytest.mark.parametrize("file", sorted(ENTRIES))
+def test_tree_loads_and_verifies(file, trees):
+    entry = ENTRIES[file]
+    tree = loaded(trees, file)
+    assert tree.header["game"] == entry["game"]
+    assert tree.strategy == entry["strategy"]
+    assert tree.nodes == entry["nodes"]
+    assert tree.stats == with_int_keys(entry["stats"])
+    report = verify(tree)
+    assert report.ok, report.errors
+    stats = with_int_keys(entry["stats"])
+    assert (report.secrets, report.total, report.worst) == (stats["secrets"], stats["total"], stats["worst"])
+    assert report.histogram == stats["histogram"]
+    assert report.determined_histogram == stats["determined_histogram"]
+
+
+@pytest.mark.parametrize("file", sorted(file for file, entry in ENTRIES.items() if is_small(entry)))
+def test_small_tree_rebuilds_byte_for_byte(file, tmp_path):
+    """The header's game and strategy specs are enough to rebuild the exact file."""
+    from compiler import Options, build, save
+
+    entry = ENTRIES[file]
+    game = player.make_game(entry["game"]["name"], **entry["game"]["params"])
+    spec = dict(entry["strategy"])
+    options = Options(strategy=spec.pop("name"), **spec)
+    rebuilt = save(build(game, options), tmp_path / file)
+    assert rebuilt.read_bytes() == (TREES / file).read_bytes()
+
+
+@pytest.mark.parametrize("strategy", sorted(PUBLISHED))
+def test_classic_mastermind_published_results(strategy, trees):
+    total, average, worst, distribution = PUBLISHED[strategy]
+    [file] = [file for file, entry in ENTRIES.items()
+              if entry["game"] == CLASSIC and entry["strategy"]["name"] == strategy]
+    stats = loaded(trees, file).stats
+    assert stats["secrets"] == 1296
+    assert stats["total"] == total
+    assert round(stats["average"], 3) == average
+    assert stats["worst"] == worst
+    if distribution is not None:
+        assert [stats["histogram"].get(k, 0) for k in range(1, worst + 1)] == distribution
+
+
+def test_classic_first_plays_consistent_candidates_only():
+    [entry] = [e for e in ENTRIES.values() if e["game"] == CLASSIC and e["strategy"]["name"] == "first"]
+    assert entry["strategy"] == {"name": "first", "candidates": "consistent"}
+
+
+def test_format_md_worked_example_is_what_the_compiler_writes():
+    """trees/FORMAT.md walks through this tiny tree byte by byte; keep the two in step."""
+    from compiler import Options, build, to_bytes
+    from compiler.output import body
+
+    built = build(player.make_game("mastermind", colours=3, holes=2), Options("entropy"))
+    arrays = body(built)
+    document = (TREES / "FORMAT.md").read_text()
+    for key in ("guess", "edge_count", "edge_feedback"):
+        data = arrays[key]
+        shown = " | ".join(data[i:i + 2].hex(" ") for i in range(0, len(data), 2)) if key == "guess" else data.hex(" ")
+        assert f"{key:<15}{shown}" in document, key
+    tree = player.loads(to_bytes(built))
+    assert tree.next_guess([((0, 1), (1, 0)), ((0, 2), (0, 1))]) == (2, 1)
+    assert tree.next_guess([((0, 1), (1, 0)), ((0, 2), (0, 1)), ((2, 1), (2, 0))]) is None
