@@ -31,9 +31,13 @@ def fail(message: str, code: int = EXIT_UNUSABLE) -> typer.Exit:
     return typer.Exit(code)
 
 
-def load_or_fail(path: Path):
+PLUGIN = typer.Option(None, "--plugin", metavar="MODULE",
+                      help="trust this plugin game module (repeatable; default: $GUESSTREE_PLUGINS)")
+
+
+def load_or_fail(path: Path, plugins: Optional[List[str]] = None):
     try:
-        return load(path)
+        return load(path, plugins=plugins or None)
     except FormatError as error:
         raise fail(str(error)) from None
 
@@ -151,12 +155,13 @@ class _progress:
 def solve(
     tree_path: Path = typer.Argument(..., metavar="TREE", help="artifact (.msgpack.zst)"),
     secret: str = typer.Argument(..., help="the secret, as the game writes it (e.g. ABCD or 0123)"),
+    plugin: Optional[List[str]] = PLUGIN,
 ) -> None:
     """Show the tree's path for one secret.
 
     Example: guesstree solve trees/mastermind-c6-h4-entropy.msgpack.zst ABCD
     """
-    tree = load_or_fail(tree_path)
+    tree = load_or_fail(tree_path, plugin)
     try:
         code = tree.game.parse_code(secret)
         if code not in set(tree.game.secrets):
@@ -174,12 +179,13 @@ def solve(
 def info(
     tree_path: Path = typer.Argument(..., metavar="TREE", help="artifact (.msgpack.zst)"),
     as_json: bool = typer.Option(False, "--json", help="print the header as JSON"),
+    plugin: Optional[List[str]] = PLUGIN,
 ) -> None:
     """Show a tree's header and statistics, with its distribution as bars.
 
     Example: guesstree info trees/mastermind-c6-h4-entropy.msgpack.zst --json
     """
-    tree = load_or_fail(tree_path)
+    tree = load_or_fail(tree_path, plugin)
     header = {**tree.header, "stats": tree.stats, "nodes": tree.nodes}
     if as_json:
         typer.echo(json.dumps(_jsonable(header), indent=2))
@@ -225,6 +231,7 @@ def verify(
     trees: List[Path] = typer.Argument(..., metavar="TREE...", help="artifacts to check"),
     max_depth: Optional[int] = typer.Option(None, "--max-depth", help="fail if any secret needs more guesses"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON report per tree"),
+    plugin: Optional[List[str]] = PLUGIN,
 ) -> None:
     """Replay every secret through each tree and check it; exit 0 valid, 1 invalid, 2 unusable.
 
@@ -236,7 +243,7 @@ def verify(
     reports = []
     for path in trees:
         try:
-            report = verify_tree(load(path), max_depth).to_json()
+            report = verify_tree(load(path, plugins=plugin or None), max_depth).to_json()
         except FormatError as error:
             report = {"ok": False, "unusable": True, "errors": [str(error)]}
             status = max(status, EXIT_UNUSABLE)
@@ -260,7 +267,10 @@ def verify(
 
 
 @app.command()
-def play(tree_path: Path = typer.Argument(..., metavar="TREE", help="artifact (.msgpack.zst)")) -> None:
+def play(
+    tree_path: Path = typer.Argument(..., metavar="TREE", help="artifact (.msgpack.zst)"),
+    plugin: Optional[List[str]] = PLUGIN,
+) -> None:
     """Play against a tree: it guesses, you answer with the feedback for your secret.
 
     Type the feedback as the game writes it (2B1W or '2 1' for mastermind, 1A2B for
@@ -270,7 +280,7 @@ def play(tree_path: Path = typer.Argument(..., metavar="TREE", help="artifact (.
     """
     from .session import Session
 
-    session = Session(load_or_fail(tree_path))
+    session = Session(load_or_fail(tree_path, plugin))
     game = session.game
     typer.echo(f"Think of a secret for {game!r}. Answer each guess with its feedback "
                f"(e.g. {game.format_feedback(game.feedbacks()[0])}); 'undo' takes an answer back.")
@@ -373,6 +383,7 @@ def export_command(
     fmt: Optional[str] = typer.Option(None, "--format", "-f", help="json, dot, text or html (default: from the -o suffix)"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="file to write atomically (default: standard output)"),
     max_depth: Optional[int] = typer.Option(None, "--max-depth", help="dot: draw the first N guesses of each path, then a summary"),
+    plugin: Optional[List[str]] = PLUGIN,
 ) -> None:
     """Write a tree as nested JSON, Graphviz dot, one text line per secret, or a web page to play in.
 
@@ -392,7 +403,7 @@ def export_command(
         raise fail(f"unknown format: {fmt!r}; choose from {', '.join(FORMATS)}")
     if max_depth is not None and max_depth < 1:
         raise fail("--max-depth must be at least 1")
-    tree = load_or_fail(tree_path)
+    tree = load_or_fail(tree_path, plugin)
     try:
         text = export(tree, fmt, max_depth)
     except ValueError as error:

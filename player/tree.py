@@ -226,7 +226,8 @@ def _check_plugin(game_name: str, trusted: frozenset[str], name: str) -> None:
         return
     raise FormatError(
         f"{name}: the game is the plugin {game_name!r}, which this player does not run unasked: "
-        f"trust its module with player.load(..., plugins=[{module_name!r}]) or {PLUGINS_ENV}={module_name}")
+        f"trust its module with guesstree --plugin {module_name}, player.load(..., plugins=[{module_name!r}]) "
+        f"or {PLUGINS_ENV}={module_name}")
 
 
 def _strategy(header: dict, name: str) -> dict:

@@ -101,3 +101,14 @@ def test_an_artifact_whose_plugin_is_gone_is_unusable(plugin_path, monkeypatch):
     monkeypatch.delitem(sys.modules, "tiny_game")
     with pytest.raises(player.FormatError, match="cannot rebuild the game 'tiny_game:make'"):
         player.loads(data, "tiny.msgpack.zst", plugins=["tiny_game"])
+
+
+def test_the_cli_trusts_a_plugin_only_when_told(plugin_path, cli, tmp_path, monkeypatch, clean_error):
+    path = tmp_path / "tiny.msgpack.zst"
+    assert cli("compile", "tiny_game:make", "--strategy", "minimax", "-o", path, "-q").exit_code == 0
+    monkeypatch.delenv("GUESSTREE_PLUGINS", raising=False)
+    refused = cli("verify", path)
+    assert refused.exit_code == 2 and "--plugin tiny_game" in refused.output
+    for command in (("verify", path), ("info", path), ("solve", path, "22"), ("export", path, "--format", "text")):
+        result = cli(*command, "--plugin", "tiny_game")
+        assert result.exit_code == 0, (command, result.output)
