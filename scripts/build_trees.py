@@ -58,6 +58,7 @@ SHIPPED = [
     Shipped("bulls-cows", {"digits": 10, "length": 4}, Options("minimax")),
     Shipped("twod", {"size": 5}, Options("entropy")),
     Shipped("digits", {"length": 4}, Options("entropy")),
+    Shipped("mastermind", {"colours": 8, "holes": 5, "secret_repeats": True, "guess_repeats": True}, Options("entropy")),
 ]
 
 
