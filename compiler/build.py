@@ -16,7 +16,7 @@ import numpy as np
 from player.games import Game
 
 from . import reference
-from .feedback import Scorer
+from .feedback import Scorer, allowed_mask
 from .strategies import clog_table, get_strategy
 from .symmetry import Symmetry
 
@@ -45,6 +45,7 @@ class Options:
     secret_sample: int = 1000
     engine: str = "fast"
     max_memory: int = DEFAULT_MAX_MEMORY
+    first: str | None = None  # a fixed opening guess, as the game writes it
 
     def __post_init__(self):
         strategy = get_strategy(self.strategy)
@@ -69,6 +70,8 @@ class Options:
         if strategy.sampled:
             spec["guess_sample"] = self.guess_sample
             spec["secret_sample"] = self.secret_sample
+        if self.first is not None:
+            spec["first"] = self.first
         return spec
 
 
@@ -87,7 +90,8 @@ class Search:
         self.guess_secret = np.full(len(game.guesses), -1, dtype=np.int64)
         self.guess_secret[self.secret_guess] = np.arange(len(game.secrets))
         self.all_guesses = np.arange(len(game.guesses), dtype=np.int64)
-        self.n_feedbacks = len(game.feedbacks())
+        self.feedbacks = game.feedbacks()
+        self.n_feedbacks = len(self.feedbacks)
         self.win_index = game.feedbacks().index(game.win)
         self.threads = True  # may kernels start threads (not in forked workers)
         self.clog = clog_table(len(game.secrets))
@@ -97,6 +101,14 @@ class Search:
         self.columns = matrix if symmetric and matrix is not None else None
         self.shortcuts = options.engine == "fast"  # the reference engine scores every guess at every node
         self._symmetry = Symmetry(game, scorer.guess_codes) if Symmetry.applies(game) else None
+        self.first = None if options.first is None else self._opening(options.first)
+
+    def _opening(self, text: str) -> int:
+        code = self.game.parse_code(text)
+        index = {g: i for i, g in enumerate(self.game.guesses)}.get(code)
+        if index is None:
+            raise ValueError(f"--first {text}: {self.game.format_code(code)} is not an allowed guess")
+        return index
 
     def symmetric(self, guess_ids: np.ndarray, node: "Node") -> np.ndarray:
         """Drop guesses that a lower guess of the same symmetry class stands for."""
@@ -131,10 +143,14 @@ class Search:
             index = first_perfect(self.matrix, guess_ids, candidates, self.n_feedbacks)
         return None if index < 0 else int(guess_ids[index])
 
-    def allowed(self, candidates: np.ndarray) -> np.ndarray:
+    def allowed(self, node: "Node") -> np.ndarray:
+        """The guesses a strategy may play at ``node``: all (that the game's rules allow after
+        the node's history) or only the candidates, which every rule allows."""
         if self.options.candidates == "consistent":
-            return self.secret_guess[candidates]
-        return self.all_guesses
+            return self.secret_guess[node.candidates]
+        history = [(self.game.guesses[g], self.feedbacks[f]) for g, f in zip(node.played, node.path)]
+        mask = allowed_mask(self.game, self.scorer.guess_codes, history)
+        return self.all_guesses if mask is None else self.all_guesses[mask]
 
     def is_candidate(self, guess_ids: np.ndarray, candidates: np.ndarray) -> np.ndarray:
         self._in_candidates[candidates] = True
@@ -238,12 +254,15 @@ def expand(search: "Search", start: Node, progress: Callable[[int], None] | None
 def _split(search: "Search", strategy, node: Node, subtree: Subtree) -> tuple[int, list[tuple[int, Node]]]:
     """Choose the node's guess and partition its candidates: ``(guess, [(feedback, child)])``,
     recording in ``subtree`` the secrets that the guess wins or determines."""
-    guess = int(strategy.choose(search, node))
+    guess = search.first if search.first is not None and not node.path else int(strategy.choose(search, node))
     answers = search.scorer.answers(guess, node.candidates)
     order = np.argsort(answers, kind="stable")
     answers, candidates = answers[order], node.candidates[order]
     cuts = np.flatnonzero(np.diff(answers)) + 1
     if not len(cuts) and answers[0] != search.win_index:
+        if not node.path and search.first is not None:
+            raise ValueError(f"--first {search.options.first} tells nothing about the secret: every secret "
+                             "gives it the same answer")
         raise RuntimeError(f"strategy {strategy.name} made no progress at path {node.path}")
     depth = len(node.path) + 1
     played = node.played + (guess,)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from player.games import BullsCows, Game, Mastermind, TwoD
+from player.words import Words
 
 GIB = 1 << 30
 BLOCK_CELLS = 1 << 24  # cells per on-demand block
@@ -85,6 +86,17 @@ def _block_function(game: Game, guess_codes: np.ndarray, secret_codes: np.ndarra
             return peg_matrix(pick(guess_codes, guess_ids), pick(secret_codes, secret_ids), game.symbols, table)
         return pegs
 
+    if isinstance(game, Words):
+        from .kernels import word_matrix
+
+        table = np.full(3 ** game.length, 255, dtype=np.uint8)
+        for i, feedback in enumerate(feedbacks):
+            table[int("".join(map(str, feedback)), 3)] = i
+
+        def words(guess_ids, secret_ids):
+            return word_matrix(pick(guess_codes, guess_ids), pick(secret_codes, secret_ids), table)
+        return words
+
     if isinstance(game, TwoD):
         table = np.zeros((2, 2, 2), dtype=np.uint8)
         for (below, above, equal), i in index.items():
@@ -115,3 +127,25 @@ def _block_function(game: Game, guess_codes: np.ndarray, secret_codes: np.ndarra
 def feedback_matrix(game: Game) -> np.ndarray:
     """The whole guesses x secrets matrix (tests and small games)."""
     return _block_function(game, codes_array(game.guesses), codes_array(game.secrets))(None, None)
+
+
+def allowed_mask(game: Game, guess_codes: np.ndarray, history: list[tuple]) -> np.ndarray | None:
+    """Which guesses ``game.allows`` after ``history`` ((guess code, feedback) pairs), or None
+    when the game allows every guess at any time (the rule itself lives in the game)."""
+    if type(game).allows is Game.allows or not history:
+        return None
+    if isinstance(game, Words):
+        if not game.hard:
+            return None
+        mask = np.ones(len(guess_codes), dtype=bool)
+        for played, feedback in history:  # greens stay in place, revealed letters are reused
+            revealed: dict[int, int] = {}
+            for position, (letter, mark) in enumerate(zip(played, feedback)):
+                if mark == 2:
+                    mask &= guess_codes[:, position] == letter
+                if mark:
+                    revealed[letter] = revealed.get(letter, 0) + 1
+            for letter, times in revealed.items():
+                mask &= (guess_codes == letter).sum(axis=1) >= times
+        return mask
+    return np.array([game.allows(guess, history) is None for guess in game.guesses])

@@ -267,3 +267,36 @@ def partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog,
     run = _parallel if threads and len(guess_ids) * len(candidates) >= PARALLEL_CELLS else _serial
     run(by_column, matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts)
     return stats, parts
+
+
+@njit(cache=True, parallel=True)
+def word_matrix(guesses, secrets, table):
+    """Feedback index of every (guess, word) pair for word games: per position 2 exact,
+    1 present (at most as often as the letter is unmatched in the secret, left to right),
+    0 absent; ``table`` maps the base-3 number of the marks to the feedback's index."""
+    n_guesses, length = guesses.shape
+    n_secrets = secrets.shape[0]
+    out = np.empty((n_guesses, n_secrets), np.uint8)
+    for g in prange(n_guesses):
+        guess = guesses[g]
+        unmatched = np.zeros(256, np.int64)
+        marks = np.zeros(length, np.int64)
+        for s in range(n_secrets):
+            secret = secrets[s]
+            for i in range(length):
+                if guess[i] == secret[i]:
+                    marks[i] = 2
+                else:
+                    marks[i] = 0
+                    unmatched[secret[i]] += 1
+            code = 0
+            for i in range(length):
+                mark = marks[i]
+                if mark == 0 and unmatched[guess[i]] > 0:
+                    mark = 1
+                    unmatched[guess[i]] -= 1
+                code = code * 3 + mark
+            for i in range(length):
+                unmatched[secret[i]] = 0
+            out[g, s] = table[code]
+    return out

@@ -47,7 +47,7 @@ class Heuristic:
 
     def choose(self, search, node) -> int:
         candidates = node.candidates
-        guess_ids = search.allowed(candidates)
+        guess_ids = search.allowed(node)
         scored, stats = candidates, None
         if self.sampled:
             rng = search.rng(node.path)

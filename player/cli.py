@@ -49,13 +49,17 @@ HOLES = typer.Option(None, "--holes", help="mastermind: number of holes (default
 SECRET_REPEATS = typer.Option(None, "--secret-repeats/--no-secret-repeats", help="mastermind: may a secret repeat a colour (default yes)")
 GUESS_REPEATS = typer.Option(None, "--guess-repeats/--no-guess-repeats", help="mastermind: may a guess repeat a colour (default yes)")
 DIGITS = typer.Option(None, "--digits", help="bulls-cows: number of digits (default 10)")
-LENGTH = typer.Option(None, "--length", help="bulls-cows, digits: code length (default 4)")
+LENGTH = typer.Option(None, "--length", help="bulls-cows, digits: code length (default 4); words: word length (default 5)")
 SIZE = typer.Option(None, "--size", help="twod: side of the grid (default 5)")
+ANSWERS = typer.Option(None, "--answers", help="words: file of the possible secrets, one word per line")
+GUESSES = typer.Option(None, "--guesses", help="words: file of the allowed guesses (default: the answers)")
+HARD = typer.Option(None, "--hard/--no-hard", help="words: hard mode, every guess keeps the hints so far")
 GAME_OPTIONS = {
     "mastermind": {"colours", "holes", "secret_repeats", "guess_repeats"},
     "bulls-cows": {"digits", "length"},
     "digits": {"length"},
     "twod": {"size"},
+    "words": {"answers", "guesses", "hard", "length"},
 }
 
 
@@ -81,9 +85,11 @@ def compile_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print nothing on success"),
     max_memory: float = typer.Option(8.0, "--max-memory", help="GiB the feedback matrix may use; bigger games are refused"),
     engine: str = typer.Option("fast", "--engine", help="fast (compiled kernels) or reference (plain numpy); same tree"),
+    first: Optional[str] = typer.Option(None, "--first", help="fix the opening guess (e.g. ABCD, 0123, salet); the strategy plays the rest"),
     colours: Optional[int] = COLOURS, holes: Optional[int] = HOLES,
     secret_repeats: Optional[bool] = SECRET_REPEATS, guess_repeats: Optional[bool] = GUESS_REPEATS,
     digits: Optional[int] = DIGITS, length: Optional[int] = LENGTH, size: Optional[int] = SIZE,
+    answers: Optional[str] = ANSWERS, guesses: Optional[str] = GUESSES, hard: Optional[bool] = HARD,
 ) -> None:
     """Expand a strategy's whole tree and write it as an artifact.
 
@@ -96,9 +102,13 @@ def compile_command(
         raise fail(f"--max-memory must be a positive number of GiB, not {max_memory}")
     try:
         rules = game_from_options(game, colours=colours, holes=holes, secret_repeats=secret_repeats,
-                                  guess_repeats=guess_repeats, digits=digits, length=length, size=size)
+                                  guess_repeats=guess_repeats, digits=digits, length=length, size=size,
+                                  answers=answers, guesses=guesses, hard=hard)
         options = Options(strategy=strategy, candidates=candidates, seed=seed, guess_sample=guess_sample,
-                          secret_sample=secret_sample, engine=engine, max_memory=int(max_memory * (1 << 30)))
+                          secret_sample=secret_sample, engine=engine, max_memory=int(max_memory * (1 << 30)),
+                          first=first)
+        if rules.name == "words":
+            rules.secrets  # read the word lists now: a bad line is the user's mistake, named by file and line
     except ValueError as error:
         raise fail(str(error)) from None
     path = output or default_path(rules, options)
@@ -323,6 +333,7 @@ def compare_command(
     colours: Optional[int] = COLOURS, holes: Optional[int] = HOLES,
     secret_repeats: Optional[bool] = SECRET_REPEATS, guess_repeats: Optional[bool] = GUESS_REPEATS,
     digits: Optional[int] = DIGITS, length: Optional[int] = LENGTH, size: Optional[int] = SIZE,
+    answers: Optional[str] = ANSWERS, guesses: Optional[str] = GUESSES, hard: Optional[bool] = HARD,
 ) -> None:
     """Compile (or load) one tree per strategy and compare them in one table.
 
@@ -341,7 +352,8 @@ def compare_command(
         raise fail(f"--max-memory must be a positive number of GiB, not {max_memory}")
     try:
         rules = game_from_options(game, colours=colours, holes=holes, secret_repeats=secret_repeats,
-                                  guess_repeats=guess_repeats, digits=digits, length=length, size=size)
+                                  guess_repeats=guess_repeats, digits=digits, length=length, size=size,
+                                  answers=answers, guesses=guesses, hard=hard)
         names = parse_strategies(strategies) if strategies is not None else list(DEFAULT_STRATEGIES)
         settings = {"candidates": candidates, "seed": seed, "guess_sample": guess_sample,
                     "secret_sample": secret_sample, "max_memory": int(max_memory * (1 << 30))}

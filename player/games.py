@@ -71,6 +71,12 @@ class Game:
     def score(self, guess: Code, secret: Code) -> Feedback:
         raise NotImplementedError
 
+    def allows(self, guess: Code, history) -> str | None:
+        """Why ``guess`` may not follow ``history`` (a list of (guess, feedback)), or None.
+
+        Most games allow every guess at any time; a hard mode narrows them as hints come in."""
+        return None
+
     @cached_property
     def feedback_set(self) -> frozenset:
         return frozenset(self.feedbacks())
@@ -349,11 +355,14 @@ def _require_int(name: str, value: object, low: int, high: int) -> None:
         raise ValueError(f"--{name} must be a whole number from {low} to {high}, not {value!r}")
 
 
+from .words import Words  # noqa: E402  (words builds on Game, defined above)
+
 GAMES: dict[str, type[Game]] = {
     "mastermind": Mastermind,
     "bulls-cows": BullsCows,
     "digits": Digits,
     "twod": TwoD,
+    "words": Words,
 }
 
 

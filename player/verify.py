@@ -64,6 +64,8 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
     determined = [0 if len(secrets) == 1 else -1] * len(secrets)
     reached = [False] * tree.nodes
     level = {0: list(range(len(secrets)))}  # node -> indices of the secrets that reach it
+    ruled = type(game).allows is not Game.allows  # e.g. hard mode: guesses depend on the hints so far
+    history_of: dict[int, list] = {0: []}
     depth = 0
     while level:
         depth += 1
@@ -73,6 +75,9 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
             guess = tree.guess_of(node)
             if not allowed(guess):
                 error(f"node {node}: {tree._code(guess)} is not an allowed guess of {game!r}")
+            elif ruled and (reason := game.allows(guess, history_of[node])):
+                error(f"node {node}: {tree._code(guess)} may not follow "
+                      f"{', '.join(f'{tree._code(g)} {tree._feedback(f)}' for g, f in history_of[node])}: {reason}")
             parts: dict[tuple, list[int]] = {}
             for s in members:
                 parts.setdefault(game.score(guess, secrets[s]), []).append(s)
@@ -102,6 +107,8 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
                           f"{game.format_feedback(feedback)}, for which the tree has no edge")
                 else:
                     following[child] = part
+                    if ruled:
+                        history_of[child] = history_of[node] + [(guess, feedback)]
             for feedback, child in children.items():
                 if parts:
                     error(f"node {node}: the edge for {tree._feedback(feedback)} to node {child} "

@@ -1,0 +1,171 @@
+"""Word games: the official feedback rule, word lists, hard mode, a fixed opener."""
+import random
+from pathlib import Path
+
+import pytest
+
+import player
+from compiler import Options, build, to_bytes
+from player.artifact import decode, encode
+from player.games import make_game
+from player.verify import verify
+from player.words import list_sha256
+
+HERE = Path(__file__).parent
+SMALL = HERE / "data" / "words-small.txt"
+WORDLE = HERE.parent.parent / "shared" / "data" / "wordle"
+HIDDEN, ALL = WORDLE / "wordlist_orig_hidden", WORDLE / "wordlist_orig_all"
+
+
+def words(**params):
+    return make_game("words", answers=str(SMALL), **params)
+
+
+@pytest.mark.parametrize("guess, secret, marks", [
+    ("speed", "abide", "--Y-Y"),  # two E guessed, one in the secret: only the first is present
+    ("abide", "speed", "---YY"),
+    ("speed", "erase", "Y-YY-"),  # no exact E: both present, as ERASE has two
+    ("eerie", "there", "Y-Y-G"),  # the last E exact leaves one E of THERE for the first two: the first
+    ("llama", "hello", "YY---"),
+    ("crane", "crane", "GGGGG"),
+])
+def test_score_follows_the_official_rule_for_repeated_letters(guess, secret, marks):
+    game = words()
+    assert game.format_feedback(game.score(game.parse_code(guess), game.parse_code(secret))) == marks
+
+
+@pytest.mark.parametrize("text", ["GY---", "gy-..", "GYBBB", "21000", "🟩🟨⬛⬛⬛", "🟩🟨⬜⬜⬜", "G Y - - -"])
+def test_feedback_is_accepted_in_the_usual_spellings(text):
+    assert words().parse_feedback(text) == (2, 1, 0, 0, 0)
+
+
+@pytest.mark.parametrize("text, reason", [("GGGGY", "cannot occur"), ("GY--", "5 marks"), ("GYQ--", "5 marks")])
+def test_impossible_or_malformed_feedback_is_refused(text, reason):
+    with pytest.raises(ValueError, match=reason):
+        words().parse_feedback(text)
+
+
+def test_codes_round_trip_and_bad_words_are_refused():
+    game = words()
+    assert game.format_code(game.parse_code("Crane")) == "CRANE"
+    for bad in ("cran", "cranes", "cr4ne", "crâne"):
+        with pytest.raises(ValueError):
+            game.parse_code(bad)
+
+
+def test_lists_are_case_folded_deduplicated_and_sorted(tmp_path):
+    lines = SMALL.read_text().split()
+    shuffled = tmp_path / "shuffled.txt"
+    shuffled.write_text("\n".join(w.upper() if i % 2 else w for i, w in enumerate(random.Random(1).sample(lines, len(lines)))) + "\ncrane\n\n")
+    game = make_game("words", answers=str(shuffled))
+    assert [game.format_code(s).lower() for s in game.secrets] == sorted(set(lines))
+    assert game.params()["answers_sha256"] == words().params()["answers_sha256"] == list_sha256(sorted(set(lines)))
+    # the tree does not depend on the order of a file, only on its words
+    assert build(game, Options("entropy")).node_guess == build(words(), Options("entropy")).node_guess
+
+
+def test_a_bad_line_is_reported_with_file_and_line(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("crane\nslate\nsl@te\n")
+    with pytest.raises(ValueError, match=r"bad.txt, line 3: 'sl@te'"):
+        make_game("words", answers=str(bad)).secrets
+
+
+def test_an_answer_that_is_not_an_allowed_guess_is_refused(tmp_path):
+    guesses = tmp_path / "guesses.txt"
+    guesses.write_text("crane\n")
+    with pytest.raises(ValueError, match="could never be won"):
+        make_game("words", answers=str(SMALL), guesses=str(guesses)).guesses
+
+
+@pytest.mark.parametrize("strategy", ["first", "random", "entropy", "worst-entropy", "sampled-entropy",
+                                      "minimax", "most-parts", "expected-size"])
+@pytest.mark.parametrize("hard", [False, True])
+def test_every_heuristic_builds_a_tree_that_verifies(strategy, hard):
+    tree = player.loads(to_bytes(build(words(hard=hard), Options(strategy, guess_sample=8, secret_sample=6))))
+    report = verify(tree)
+    assert report.ok, report.errors
+    assert report.secrets == 20
+
+
+def test_fast_and_reference_engines_agree_in_hard_mode():
+    for strategy in ("entropy", "minimax"):
+        fast = build(words(hard=True), Options(strategy))
+        assert to_bytes(fast) == to_bytes(build(words(hard=True), Options(strategy, engine="reference")))
+
+
+def test_hard_mode_rule():
+    game = words(hard=True)
+    code = game.parse_code
+    history = [(code("crane"), game.parse_feedback("G-Y--"))]  # C at 1, an A somewhere
+    assert game.allows(code("cater"), history) is None
+    assert "fixed C at position 1" in game.allows(code("acute"), history)
+    assert "revealed A" in game.allows(code("clone"), history)
+    assert words(hard=False).allows(code("clone"), history) is None
+
+
+def test_verify_checks_the_hard_mode_rule_on_every_path():
+    game = words(hard=True)
+    data = to_bytes(build(game, Options("entropy")))
+    header, body = decode(data)
+    guesses = bytearray(body["guess"])
+    tree = player.loads(data)
+    # replace the guess of a node below the root by an allowed word that ignores the hints
+    node = next(n for n in range(1, tree.nodes) if tree.edges(n))
+    history = next(h for h in _histories(tree) if h[0] == node)[1]
+    rebel = next(g for g in game.guesses if game.allows(g, history))
+    guesses[node * 5:(node + 1) * 5] = bytes(rebel)
+    report = verify(player.loads(encode(header, {**body, "guess": bytes(guesses)})))
+    assert not report.ok
+    assert any("hard mode" in e and f"node {node}" in e for e in report.errors)
+
+
+def _histories(tree):
+    stack = [(0, [])]
+    while stack:
+        node, history = stack.pop()
+        yield node, history
+        for feedback, child in tree.edges(node):
+            stack.append((child, history + [(tree.guess_of(node), feedback)]))
+
+
+def test_verify_refuses_other_word_files(tmp_path):
+    answers = tmp_path / "answers.txt"
+    answers.write_text(SMALL.read_text())
+    data = to_bytes(build(make_game("words", answers=str(answers)), Options("entropy")))
+    assert verify(player.loads(data)).ok
+    answers.write_text(SMALL.read_text().replace("lemon", "lemma"))
+    with pytest.raises(ValueError, match="not the one the tree was built from"):
+        verify(player.loads(data))
+
+
+def test_a_fixed_opener_on_any_game():
+    built = build(words(), Options("entropy", first="lemon"))
+    assert words().guesses[built.node_guess[0]] == words().parse_code("lemon")
+    assert built.options.spec()["first"] == "lemon"
+    mastermind = build(make_game("mastermind"), Options("minimax", first="AABB"))
+    assert mastermind.node_guess[0] == make_game("mastermind").guesses.index((0, 0, 1, 1))
+    assert mastermind.stats["total"] == 5801  # Knuth's own opener, his published total
+    with pytest.raises(ValueError, match="not an allowed guess"):
+        build(words(), Options("entropy", first="zzzzz"))
+
+
+def test_cli_compiles_plays_and_solves_a_word_tree(cli, tmp_path):
+    path = tmp_path / "words.msgpack.zst"
+    result = cli("compile", "words", "--answers", str(SMALL), "--hard", "--first", "slate",
+                 "--strategy", "entropy", "-o", path)
+    assert result.exit_code == 0, result.output
+    result = cli("solve", path, "melon")
+    assert result.exit_code == 0 and result.stdout.splitlines()[0].startswith("1. SLATE")
+    assert cli("verify", path).exit_code == 0
+
+
+@pytest.mark.skipif(not HIDDEN.exists(), reason="../shared/data/wordle is not beside the checkout")
+def test_the_original_wordle_lists():
+    game = make_game("words", answers=str(HIDDEN), guesses=str(ALL))
+    assert (len(game.secrets), len(game.guesses)) == (2315, 12972)
+    assert game.params()["answers_sha256"] == "f40e47975cf360ff9febe7d49c8e285054d8fa3fb9644cea575922060951d6ee"
+    tree = player.loads(to_bytes(build(game, Options("entropy", first="salet"))))
+    report = verify(tree)
+    assert report.ok and report.worst <= 6
+    assert tree.next_guess([]) == game.parse_code("salet")
