@@ -66,7 +66,7 @@ def test_compile_seed_changes_the_tree(cli, tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["chess", "--strategy", "entropy"],
-     "error: unknown game: 'chess'; choose from mastermind, bulls-cows, digits, twod, or module:factory"),
+     "error: unknown game: 'chess'; choose from mastermind, bulls-cows, digits, twod, words, or module:factory"),
     (["mastermind", "--strategy", "knuth"], "error: unknown strategy: 'knuth'; choose from first, random, "
      "entropy, worst-entropy, sampled-entropy, minimax, most-parts, expected-size"),
     (["mastermind", "--holes", "0", "--strategy", "entropy"], "error: --holes must be a whole number from 1 to 12, not 0"),

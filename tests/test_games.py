@@ -305,7 +305,7 @@ def test_bad_parameters(name, params, words):
 def test_unknown_game_names_the_choices():
     with pytest.raises(ValueError) as caught:
         make_game("chess")
-    assert str(caught.value) == "unknown game: 'chess'; choose from mastermind, bulls-cows, digits, twod, or module:factory"
+    assert str(caught.value) == "unknown game: 'chess'; choose from mastermind, bulls-cows, digits, twod, words, or module:factory"
 
 
 def test_spec_rebuilds_the_game_and_repr_reads_like_the_call():
