@@ -73,6 +73,13 @@ def game_from_options(name: str, **options) -> Game:
     return make_game(name, **given)
 
 
+def memory_budget(gib: float) -> int:
+    """``--max-memory`` in bytes, or a clear error."""
+    if not (math.isfinite(gib) and gib > 0):
+        raise fail(f"--max-memory must be a positive number of GiB, not {gib}")
+    return int(gib * (1 << 30))
+
+
 @app.command("compile")
 def compile_command(
     game: str = typer.Argument(..., help=GAME_HELP),
@@ -98,14 +105,13 @@ def compile_command(
     from compiler import Options, build, save
     from compiler.output import default_path
 
-    if not (math.isfinite(max_memory) and max_memory > 0):
-        raise fail(f"--max-memory must be a positive number of GiB, not {max_memory}")
+    budget = memory_budget(max_memory)
     try:
         rules = game_from_options(game, colours=colours, holes=holes, secret_repeats=secret_repeats,
                                   guess_repeats=guess_repeats, digits=digits, length=length, size=size,
                                   answers=answers, guesses=guesses, hard=hard)
         options = Options(strategy=strategy, candidates=candidates, seed=seed, guess_sample=guess_sample,
-                          secret_sample=secret_sample, engine=engine, max_memory=int(max_memory * (1 << 30)),
+                          secret_sample=secret_sample, engine=engine, max_memory=budget,
                           first=first)
         if rules.name == "words":
             rules.secrets  # read the word lists now: a bad line is the user's mistake, named by file and line
@@ -348,15 +354,14 @@ def compare_command(
     from .artifact import write_atomic
     from .export import game_title
 
-    if not (math.isfinite(max_memory) and max_memory > 0):
-        raise fail(f"--max-memory must be a positive number of GiB, not {max_memory}")
+    budget = memory_budget(max_memory)
     try:
         rules = game_from_options(game, colours=colours, holes=holes, secret_repeats=secret_repeats,
                                   guess_repeats=guess_repeats, digits=digits, length=length, size=size,
                                   answers=answers, guesses=guesses, hard=hard)
         names = parse_strategies(strategies) if strategies is not None else list(DEFAULT_STRATEGIES)
         settings = {"candidates": candidates, "seed": seed, "guess_sample": guess_sample,
-                    "secret_sample": secret_sample, "max_memory": int(max_memory * (1 << 30))}
+                    "secret_sample": secret_sample, "max_memory": budget}
         for name in names:
             Options(strategy=name, **settings)
     except ValueError as error:
