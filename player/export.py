@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 from importlib import resources
 
@@ -19,7 +20,7 @@ from .tree import Tree
 FORMATS = ("json", "dot", "text", "html")
 JSON_FORMAT = "guesstree-json"
 JSON_VERSION = (1, 0)  # (major, minor) of the nested JSON document below
-PEG_GAMES = {"mastermind": "pegs", "digits": "digits", "bulls-cows": "digits", "twod": "pair"}
+PEG_GAMES = {"mastermind": "pegs", "digits": "digits", "bulls-cows": "digits", "twod": "pair", "words": "letters"}
 
 
 def export(tree: Tree, fmt: str, max_depth: int | None = None) -> str:
@@ -258,6 +259,9 @@ def game_title(game) -> str:
         return f"Digits, {p['length']} digits"
     if game.name == "twod":
         return f"Twod, {p['size']}x{p['size']} grid"
+    if game.name == "words":
+        lists = os.path.basename(p["answers"]) + (f" / {os.path.basename(p['guesses'])}" if p["guesses"] else "")
+        return f"Words of {p['length']} letters ({lists}{', hard mode' if p['hard'] else ''})"
     return repr(game)
 
 
@@ -271,6 +275,9 @@ def _help(game) -> str:
     if game.name == "bulls-cows":
         return ("Think of a number with different digits. For each guess, give the bulls (A: right digit "
                 "in the right place) and the cows (B: right digit in the wrong place).")
+    if game.name == "words":
+        return ("Think of a word. For each guess, type one mark per letter: G if the letter is right and in the "
+                "right place, Y if it is in the word elsewhere, - if it is not (e.g. GY---; also GYBBB, 21000).")
     if game.name == "twod":
         return ("Think of a point (x, y). For each guess, say <= if your point is at most the guess in both "
                 "coordinates, >= if at least, none if neither, == if it is the guess.")

@@ -170,12 +170,18 @@
     document.body.dataset.state = won ? "won" : "playing";
   }
 
+  const MAX_BUTTONS = 40;
+
   function normal(text) {
     return text.toUpperCase().replace(/[\s()]+/g, "");
   }
 
   function typedFeedback(text) {
-    const wanted = normal(text);
+    let wanted = normal(text);
+    if (data.kind === "letters") {  // GYBBB, gy-.., coloured squares: all mean GY---
+      wanted = wanted.replace(/🟩/gu, "G").replace(/🟨/gu, "Y").replace(/[⬛⬜BX.W]/gu, "-")
+        .replace(/2/g, "G").replace(/1/g, "Y").replace(/0/g, "-");
+    }
     const found = data.feedbacks.findIndex((f) => normal(f) === wanted);
     if (found >= 0) return found;
     const digits = text.replace(/[\s,/-]+/g, "");
@@ -232,7 +238,10 @@
     $("summary").textContent = `${s.secrets} secrets · ${s.average.toFixed(3)} guesses on average · worst case ${s.worst}`;
     $("help").textContent = data.help;
     const buttons = $("answers");
+    const many = data.feedbacks.length > MAX_BUTTONS;  // e.g. 238 for five-letter words: type them
+    if (many) $("feedback-input").placeholder = data.feedbacks[0].replace(/./g, "-").replace(/^--/, "GY");
     data.feedbacks.forEach((text, index) => {
+      if (many && index !== data.win) return;
       const button = el("button", index === data.win ? "win" : "");
       button.type = "button";
       button.dataset.feedback = text;
