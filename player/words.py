@@ -70,6 +70,11 @@ class Words(Game):
                 "length": self.length, "answers_sha256": self.answers_sha256,
                 "guesses_sha256": self.guesses_sha256}
 
+    def __repr__(self) -> str:  # the lists' digests and the defaults would only hide the call
+        shown = {"answers": self.answers_path, "guesses": self.guesses_path, "hard": self.hard, "length": self.length}
+        defaults = {"guesses": None, "hard": False, "length": 5}
+        return "Words(" + ", ".join(f"{k}={v!r}" for k, v in shown.items() if defaults.get(k, object()) != v) + ")"
+
     @property
     def answers_sha256(self) -> str:
         return self._answers_sha256 or list_sha256(self._answer_words)
