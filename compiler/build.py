@@ -46,6 +46,7 @@ class Options:
     engine: str = "fast"
     max_memory: int = DEFAULT_MAX_MEMORY
     first: str | None = None  # a fixed opening guess, as the game writes it
+    max_depth: int | None = None  # optimal-expected: the most guesses any secret may take
 
     def __post_init__(self):
         strategy = get_strategy(self.strategy)
@@ -60,6 +61,11 @@ class Options:
                 raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
         if not 0 <= self.seed < 2**63:
             raise ValueError(f"--seed must be a whole number from 0 to 2**63-1, not {self.seed}")
+        if self.max_depth is not None:
+            if self.strategy != "optimal-expected":
+                raise ValueError("--max-depth applies to --strategy optimal-expected only")
+            if isinstance(self.max_depth, bool) or not isinstance(self.max_depth, int) or self.max_depth < 1:
+                raise ValueError(f"--max-depth must be a whole number of at least 1, not {self.max_depth!r}")
 
     def spec(self) -> dict:
         """The strategy as the artifact records it: only what changes the tree."""
@@ -72,6 +78,8 @@ class Options:
             spec["secret_sample"] = self.secret_sample
         if self.first is not None:
             spec["first"] = self.first
+        if self.max_depth is not None:
+            spec["max_depth"] = self.max_depth
         return spec
 
 
@@ -100,6 +108,7 @@ class Search:
         symmetric = getattr(game, "symmetric_score", False) and game.guesses == game.secrets
         self.columns = matrix if symmetric and matrix is not None else None
         self.shortcuts = options.engine == "fast"  # the reference engine scores every guess at every node
+        self.memo: dict = {}  # what a strategy keeps for the whole build (the optimal solver and its proof)
         self._symmetry = Symmetry(game, scorer.guess_codes) if Symmetry.applies(game) else None
         self.first = None if options.first is None else self._opening(options.first)
 
@@ -199,6 +208,7 @@ class Built:
     edge_counts: list[int] = field(default_factory=list)  # children per node
     edge_feedback: list[int] = field(default_factory=list)  # feedback index per edge; edge e leads to node e + 1
     stats: dict = field(default_factory=dict)
+    proof: dict = field(default_factory=dict)  # what an exhaustive strategy proved (joins the strategy spec)
 
     @property
     def nodes(self) -> int:
@@ -278,14 +288,19 @@ def _split(search: "Search", strategy, node: Node, subtree: Subtree) -> tuple[in
     return guess, children
 
 
-def build(game: Game, options: Options, progress: Progress | None = None, workers: int | None = None) -> Built:
+def build(game: Game, options: Options, progress: Progress | None = None, workers: int | None = None,
+          search: Search | None = None) -> Built:
     """Expand ``options.strategy`` over every secret of ``game``.
 
     Big games expand the first guess's subtrees in ``workers`` processes (default: one per
-    core); the tree is the same for any number of workers.
+    core); the tree is the same for any number of workers. ``search``: one made beforehand
+    (e.g. with an optimal solver set up to report progress and keep checkpoints).
     """
-    scorer = Scorer(game, options.max_memory)
-    search = Search(game, options, scorer)
+    search = search or Search(game, options, Scorer(game, options.max_memory))
+    scorer = search.scorer
+    strategy = get_strategy(options.strategy)
+    if hasattr(strategy, "prepare"):
+        strategy.prepare(search)  # a whole-game search (the optimal strategies), before any node
     n = len(game.secrets)
     root = Node(np.arange(n, dtype=np.int64), (), ())
     workers = (os.cpu_count() or 1) if workers is None else workers
@@ -305,6 +320,7 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
     for secret, depth in tree.determined:
         determined[secret] = depth
     built.stats = statistics(wins, determined)
+    built.proof = dict(search.memo.get("proof", {}))
     return built
 
 

@@ -15,7 +15,7 @@ def header(built: Built) -> dict:
     return {
         "producer": f"guesstree {player.__version__}",
         "game": built.game.spec(),
-        "strategy": built.options.spec(),
+        "strategy": {**built.options.spec(), **built.proof},
         "stats": {key: [[k, v] for k, v in value.items()] if key.endswith("histogram") else value
                   for key, value in built.stats.items()},  # histograms as pairs: string-keyed readers open it
     }
@@ -64,4 +64,6 @@ def default_path(game, options) -> Path:
         name += "-consistent"
     if "seed" in spec:
         name += f"-seed{spec['seed']}"
+    if "max_depth" in spec:
+        name += f"-depth{spec['max_depth']}"
     return Path("trees") / f"{slug}-{name}.msgpack.zst"

@@ -104,6 +104,30 @@ class Simple:
         return int(search.secret_guess[node.candidates[0]])
 
 
+@dataclass(frozen=True)
+class Exhaustive:
+    """Plays the guess of an optimal tree, found by exhaustive search with proof (optimal.py):
+    the least total within the fewest guesses in the worst case (``optimal-worst``), or the
+    least total (``optimal-expected``, within ``--max-depth`` if given)."""
+
+    name: str
+    doc: str
+    statistic = None  # it searches instead of scoring one statistic; it takes --candidates all|consistent
+    randomised = False
+    sampled = False
+
+    def prepare(self, search) -> None:
+        """Solve the whole game once, before the builder asks node by node."""
+        from .optimal import solver_for
+
+        solver_for(search).solve(self.name, search.options.max_depth)
+
+    def choose(self, search, node) -> int:
+        from .optimal import solver_for
+
+        return solver_for(search).choose(node, self.name, search.options.max_depth)
+
+
 def _entropy(stats, n):
     return entropy(stats, n)
 
@@ -138,6 +162,8 @@ STRATEGIES = {
         Heuristic("minimax", kernels.MAX_PART, _neg_max, "minimise the largest part (Knuth)"),
         Heuristic("most-parts", kernels.PARTS, _parts, "maximise the number of parts (Kooi)"),
         Heuristic("expected-size", kernels.SUM_SQUARES, _neg_expected, "minimise the expected part size (Irving)"),
+        Exhaustive("optimal-worst", "a tree of the fewest guesses in the worst case (branch and bound, with proof)"),
+        Exhaustive("optimal-expected", "a tree of the fewest guesses in total (exhaustive, with proof; --max-depth)"),
     )
 }
 

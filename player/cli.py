@@ -83,7 +83,7 @@ def memory_budget(gib: float) -> int:
 @app.command("compile")
 def compile_command(
     game: str = typer.Argument(..., help=GAME_HELP),
-    strategy: str = typer.Option(..., "--strategy", "-s", help="first, random, entropy, worst-entropy, sampled-entropy, minimax, most-parts, expected-size"),
+    strategy: str = typer.Option(..., "--strategy", "-s", help="first, random, entropy, worst-entropy, sampled-entropy, minimax, most-parts, expected-size, optimal-worst, optimal-expected"),
     candidates: str = typer.Option("all", "--candidates", help="guesses a heuristic may play: all, or consistent (possible secrets only)"),
     seed: int = typer.Option(0, "--seed", help="seed of the randomised strategies"),
     guess_sample: int = typer.Option(500, "--guess-sample", help="sampled-entropy: guesses scored per node"),
@@ -93,6 +93,9 @@ def compile_command(
     max_memory: float = typer.Option(8.0, "--max-memory", help="GiB the feedback matrix may use; bigger games are refused"),
     engine: str = typer.Option("fast", "--engine", help="fast (compiled kernels) or reference (plain numpy); same tree"),
     first: Optional[str] = typer.Option(None, "--first", help="fix the opening guess (e.g. ABCD, 0123, salet); the strategy plays the rest"),
+    max_depth: Optional[int] = typer.Option(None, "--max-depth", help="optimal-expected: the most guesses any secret may take"),
+    checkpoint: Optional[Path] = typer.Option(None, "--checkpoint", help="optimal strategies: keep the search's work in this file (Ctrl-C saves it)"),
+    resume: bool = typer.Option(False, "--resume", help="optimal strategies: continue from the --checkpoint file"),
     colours: Optional[int] = COLOURS, holes: Optional[int] = HOLES,
     secret_repeats: Optional[bool] = SECRET_REPEATS, guess_repeats: Optional[bool] = GUESS_REPEATS,
     digits: Optional[int] = DIGITS, length: Optional[int] = LENGTH, size: Optional[int] = SIZE,
@@ -112,7 +115,9 @@ def compile_command(
                                   answers=answers, guesses=guesses, hard=hard)
         options = Options(strategy=strategy, candidates=candidates, seed=seed, guess_sample=guess_sample,
                           secret_sample=secret_sample, engine=engine, max_memory=budget,
-                          first=first)
+                          first=first, max_depth=max_depth)
+        if (checkpoint or resume) and not strategy.startswith("optimal-"):
+            raise ValueError("--checkpoint and --resume apply to the optimal strategies only")
         if rules.name == "words":
             rules.secrets  # read the word lists now: a bad line is the user's mistake, named by file and line
     except ValueError as error:
@@ -120,8 +125,11 @@ def compile_command(
     path = output or default_path(rules, options)
     started = time.perf_counter()
     try:
+        search = None
+        if options.strategy.startswith("optimal-"):  # the exhaustive search first, with its own progress
+            search = _optimal_search(rules, options, checkpoint, resume, quiet)
         with _progress(quiet) as progress:
-            built = build(rules, options, progress=progress)
+            built = build(rules, options, progress=progress, search=search)
         save(built, path)
     except ValueError as error:
         raise fail(str(error)) from None
@@ -132,6 +140,8 @@ def compile_command(
         typer.echo(f"wrote {path}: {rules!r}, {options.strategy}, {built.nodes} nodes; "
                    f"{s['secrets']} secrets, total {s['total']}, average {s['average']:.3f}, "
                    f"worst {s['worst']} ({time.perf_counter() - started:.2f} s)")
+        if built.proof:
+            typer.echo(f"optimal: {built.proof['proven']}")
 
 
 class _progress:
@@ -432,6 +442,119 @@ def export_command(
         write_atomic(output, text.encode("utf-8"))
     except OSError as error:
         raise fail(f"cannot write {output}: {error.strerror or error}") from None
+
+
+# -- the optimal worst case, and the exhaustive searches' progress -----------------------------
+
+@app.command("bound")
+def bound_command(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    candidates: str = typer.Option("all", "--candidates", help="guesses allowed: all, or consistent (possible secrets only)"),
+    as_json: bool = typer.Option(False, "--json", help="print the result and its proof as JSON"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress display"),
+    workers: Optional[int] = typer.Option(None, "--workers", help="processes to search with (default: one per core)"),
+    checkpoint: Optional[Path] = typer.Option(None, "--checkpoint", help="keep the search's work in this file (Ctrl-C saves it)"),
+    resume: bool = typer.Option(False, "--resume", help="continue from the --checkpoint file"),
+    max_memory: float = typer.Option(8.0, "--max-memory", help="GiB the feedback matrix may use; bigger games are refused"),
+    colours: Optional[int] = COLOURS, holes: Optional[int] = HOLES,
+    secret_repeats: Optional[bool] = SECRET_REPEATS, guess_repeats: Optional[bool] = GUESS_REPEATS,
+    digits: Optional[int] = DIGITS, length: Optional[int] = LENGTH, size: Optional[int] = SIZE,
+    answers: Optional[str] = ANSWERS, guesses: Optional[str] = GUESSES, hard: Optional[bool] = HARD,
+) -> None:
+    """The optimal worst case: the fewest guesses within which some strategy wins every
+    secret, proven both ways (a tree that does it; an exhaustive search refuting one fewer).
+
+    Example: guesstree bound bulls-cows --json
+    """
+    from compiler.optimal import Interrupted, bound
+
+    budget = memory_budget(max_memory)
+    if workers is not None and workers < 1:
+        raise fail("--workers must be at least 1")
+    if candidates not in ("all", "consistent"):
+        raise fail(f"--candidates must be 'all' or 'consistent', not {candidates!r}")
+    try:
+        rules = game_from_options(game, colours=colours, holes=holes, secret_repeats=secret_repeats,
+                                  guess_repeats=guess_repeats, digits=digits, length=length, size=size,
+                                  answers=answers, guesses=guesses, hard=hard)
+        status = _search_status(quiet)
+        report = bound(rules, candidates=candidates, max_memory=budget, workers=workers, checkpoint=checkpoint,
+                       resume=resume, progress=status)
+        _end_status(status)
+    except Interrupted as interrupted:
+        raise _stopped(interrupted, "bound") from None
+    except KeyboardInterrupt:
+        raise _stopped(None, "bound") from None
+    except ValueError as error:
+        raise fail(str(error)) from None
+    except OSError as error:
+        raise fail(f"cannot write {checkpoint}: {error.strerror or error}") from None
+    if as_json:
+        typer.echo(json.dumps({"game": rules.spec(), "worst": report.worst, "nodes": report.nodes,
+                               "seconds": round(report.seconds, 3), "proof": report.proof}, indent=2))
+        return
+    upper, lower = report.proof["upper"], report.proof["lower"]
+    typer.echo(f"{rules!r}: the optimal worst case is {report.worst} guesses")
+    typer.echo(f"  achieved: a tree opening with {upper['first_guess']} wins every secret within {upper['depth']} "
+               f"(total {upper['tree_total']}, {upper['tree_nodes']} nodes)")
+    typer.echo(f"  no tree within {lower['impossible']}: {lower['by']}")
+    typer.echo(f"  ({report.nodes} nodes searched, {report.seconds:.2f} s)")
+
+
+def _optimal_search(rules, options, checkpoint, resume, quiet):
+    """A builder search whose exhaustive solve has run, with progress, checkpoint and Ctrl-C."""
+    from compiler.optimal import Interrupted, prepared_search, solver_for
+
+    status = _search_status(quiet)
+    search = prepared_search(rules, options, checkpoint=checkpoint, resume=resume, progress=status)
+    try:
+        solver_for(search).solve(options.strategy, options.max_depth)
+    except Interrupted as interrupted:
+        raise _stopped(interrupted, "compile") from None
+    except KeyboardInterrupt:
+        raise _stopped(None, "compile") from None
+    _end_status(status)
+    return search
+
+
+def _stopped(interrupted, command: str) -> typer.Exit:
+    if interrupted is None or interrupted.checkpoint is None:
+        typer.echo(f"\ninterrupted: the search's work is lost (give --checkpoint FILE to keep it)", err=True)
+    else:
+        typer.echo(f"\ninterrupted: the search's work is saved in {interrupted.checkpoint}; run the same "
+                   f"{command} command with --resume to continue", err=True)
+    return typer.Exit(130)
+
+
+def _search_status(quiet: bool):
+    """A one-line status of a long exhaustive search on stderr (a terminal, not --quiet), or None."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    last = [0.0]
+
+    def show(status: dict) -> None:
+        now = time.monotonic()
+        if now - last[0] < 0.25:
+            return
+        last[0] = now
+        where = [status.get("task", "searching")]
+        if "root" in status:
+            where.append(f"first guess {status['root']}")
+        if "part" in status:
+            where.append(f"part {status['part']} ({status.get('part_size', '?')} secrets)")
+        if "guess_index" in status:
+            where.append(f"second guess {status['guess_index']}/{status.get('guesses', '?')}")
+        where.append(f"{status['nodes']:,} nodes, {status['seconds']:.0f} s")
+        sys.stderr.write("\r\033[K" + ", ".join(where)[:160])
+        sys.stderr.flush()
+
+    return show
+
+
+def _end_status(status) -> None:
+    if status is not None:
+        sys.stderr.write("\r\033[K")
+        sys.stderr.flush()
 
 
 def main() -> None:

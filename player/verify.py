@@ -137,6 +137,7 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
             "determined_average": sum(determined) / len(secrets), "determined_worst": max(determined),
             "determined_histogram": determined_histogram,
         }, error)
+        _check_claims(tree.strategy, total, worst, error)
     return Report(
         ok=not errors, secrets=len(secrets), worst=worst, total=total,
         average=round(total / len(secrets), 6),
@@ -163,6 +164,17 @@ def _allowed_guess(game: Game) -> Callable[[Code], bool]:
         return lambda guess: (len(guess) == game.length and all(0 <= s < game.symbols for s in guess)
                               and (repeats or len(set(guess)) == len(guess)))
     return set(game.guesses).__contains__
+
+
+def _check_claims(strategy: dict, total: int, worst: int, error) -> None:
+    """An optimal tree's header states its optimum: the tree must have it (the proof that nothing
+    does better is the search's, reported when it ran)."""
+    for key, value in (("minimum_total", total), ("minimum_worst", worst)):
+        if key in strategy and strategy[key] != value:
+            error(f"the header claims {key} = {strategy[key]!r}, but the tree gives {value!r}")
+    bound = strategy.get("max_depth")
+    if isinstance(bound, int) and worst > bound:
+        error(f"the header's max_depth is {bound}, but a secret takes {worst} guesses")
 
 
 def _check_stats(claimed: dict, measured: dict, error) -> None:

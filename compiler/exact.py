@@ -1,0 +1,615 @@
+"""Exhaustive search, compiled: the minimum total and the minimum worst case of any tree.
+
+Both searches work on candidate sets (ascending secret indices) over the feedback matrix
+``matrix[guess, secret]`` and remember what they learn in a transposition table: a flat
+array of entries keyed by a 128-bit hash of (candidate set, depth budget). The table may
+live in shared memory, so that worker processes pool what they solve; an entry is three
+words ``(key1 ^ data, key2 ^ data, data)``, so a torn write from two processes at once
+reads as a miss, never as a wrong answer. Losing an entry costs time, not correctness.
+
+Totals count guesses to win: a set of one secret costs 1, of two 3 (guess one, then the
+other), and a guess at a node adds one guess for every candidate still there.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+INF = (1 << 24) - 1  # "no tree within the budget", and the largest total an entry can hold
+BUCKET = 4  # slots probed per key
+UNLIMITED = 1 << 20  # depth budget that never binds
+FEASIBLE_TAG = (1 << 20) + 1  # key namespace of the worst-case search
+PERFECT_MAX = 64  # below this many candidates, look for a candidate that splits them all apart first
+
+# counters (one row per process): what the searches did, for progress and reports
+NODES, HITS, STORES = 0, 1, 2
+
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_GOLD = np.uint64(0x9E3779B97F4A7C15)
+_SEED2 = np.uint64(0xD6E8FEB86659FD93)
+_S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
+
+
+# -- lower bounds from counting alone ----------------------------------------------------------
+
+def counting_tables(n_secrets: int, n_feedbacks: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(least, least_blind, reach)``: ``least[n]`` is the smallest total any tree can have for n
+    secrets, ``least_blind[n]`` the same when the first guess cannot be one of them, and
+    ``reach[d]`` the most secrets any tree of depth d can win (capped above ``n_secrets``).
+
+    A node wins at most one secret (its guess) and has at most ``n_feedbacks - 1`` other
+    children, so depth k holds at most ``(n_feedbacks - 1) ** (k - 1)`` nodes: the best
+    conceivable tree fills the levels in order.
+    """
+    branching = max(1, n_feedbacks - 1)
+
+    def fill(first_level: int) -> np.ndarray:
+        least = np.zeros(n_secrets + 1, dtype=np.int64)
+        depth, room, total = 1, first_level, 0
+        level = 1
+        for n in range(1, n_secrets + 1):
+            while room == 0:
+                depth, level = depth + 1, min(level * branching, n_secrets + 1)
+                room = level
+            room -= 1
+            total += depth
+            least[n] = total
+        return least
+
+    reach = [0]
+    level = 1
+    while reach[-1] <= n_secrets:
+        reach.append(min(reach[-1] + level, n_secrets + 1))
+        level = min(level * branching, n_secrets + 1)
+    return fill(1), fill(0), np.array(reach, dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def reachable(reach, depth):
+    """Most secrets a tree of ``depth`` guesses can win."""
+    return reach[depth] if depth < reach.shape[0] else reach[reach.shape[0] - 1]
+
+
+@njit(cache=True, inline="always")
+def least_total(least, reach, n, budget):
+    """Smallest conceivable total for n secrets within ``budget`` guesses (INF: impossible)."""
+    if n > reachable(reach, budget):
+        return INF
+    return least[n]
+
+
+# -- the transposition table ------------------------------------------------------------------
+
+def new_table(slots: int, buffer=None) -> np.ndarray:
+    """An empty table of ``slots`` entries (a power of two), over ``buffer`` if given (shared memory)."""
+    if slots & (slots - 1) or slots < BUCKET:
+        raise ValueError(f"table slots must be a power of two, at least {BUCKET}")
+    if buffer is None:
+        return np.zeros((slots, 3), dtype=np.uint64)
+    table = np.frombuffer(buffer, dtype=np.uint64, count=3 * slots).reshape(slots, 3)
+    table[:] = 0
+    return table
+
+
+@njit(cache=True, inline="always")
+def _mix(x):
+    x = (x ^ (x >> _S30)) * _M1
+    x = (x ^ (x >> _S27)) * _M2
+    return x ^ (x >> _S31)
+
+
+@njit(cache=True)
+def set_key(candidates, tag):
+    """Two independent 64-bit hashes of (candidate set, tag)."""
+    h1 = _mix(np.uint64(tag) + _GOLD)
+    h2 = _mix(np.uint64(tag) ^ _SEED2)
+    for c in candidates:
+        v = np.uint64(c)
+        h1 = _mix(h1 ^ (v + _GOLD))
+        h2 = _mix(h2 + (v ^ _SEED2)) ^ (h2 >> _S31)
+    return h1, h2
+
+
+# data word: value (24 bits) | exact (1) | guess + 1 (21) | size (16, capped)
+@njit(cache=True, inline="always")
+def pack(value, exact, guess, size):
+    data = np.uint64(value) | (np.uint64(1 if exact else 0) << np.uint64(24))
+    data |= np.uint64(guess + 1) << np.uint64(25)
+    return data | (np.uint64(min(size, 65535)) << np.uint64(46))
+
+
+@njit(cache=True, inline="always")
+def data_value(data):
+    return np.int64(data & np.uint64(0xFFFFFF))
+
+
+@njit(cache=True, inline="always")
+def data_exact(data):
+    return (data >> np.uint64(24)) & np.uint64(1) == np.uint64(1)
+
+
+@njit(cache=True, inline="always")
+def data_guess(data):
+    return np.int64((data >> np.uint64(25)) & np.uint64(0x1FFFFF)) - 1
+
+
+@njit(cache=True, inline="always")
+def data_size(data):
+    return np.int64(data >> np.uint64(46))
+
+
+@njit(cache=True)
+def probe(table, h1, h2):
+    """The entry's data word, or 0."""
+    base = np.int64(h1 & np.uint64(table.shape[0] - 1)) & ~(BUCKET - 1)
+    for i in range(base, base + BUCKET):
+        data = table[i, 2]
+        if data != 0 and (table[i, 0] ^ data) == h1 and (table[i, 1] ^ data) == h2:
+            return data
+    return np.uint64(0)
+
+
+@njit(cache=True)
+def store(table, h1, h2, data):
+    """Write an entry over the same key (never an exact one over a bound), else into an empty
+    slot, else over the entry of the smallest set: the cheapest to find again."""
+    base = np.int64(h1 & np.uint64(table.shape[0] - 1)) & ~(BUCKET - 1)
+    victim, smallest = base, 1 << 62
+    for i in range(base, base + BUCKET):
+        old = table[i, 2]
+        if old == 0:
+            if smallest >= 0:
+                victim, smallest = i, -1
+            continue
+        if (table[i, 0] ^ old) == h1 and (table[i, 1] ^ old) == h2:
+            if data_exact(old) and not data_exact(data):
+                return
+            victim = i
+            break
+        size = data_size(old)
+        if size < smallest:
+            victim, smallest = i, size
+    table[victim, 2] = np.uint64(0)  # readers see a miss while the entry changes
+    table[victim, 0] = h1 ^ data
+    table[victim, 1] = h2 ^ data
+    table[victim, 2] = data
+
+
+@njit(cache=True)
+def restore(table, entries):
+    """Store saved entries (rows of a table) into ``table``, whatever its size."""
+    for i in range(entries.shape[0]):
+        data = entries[i, 2]
+        if data != 0:
+            store(table, entries[i, 0] ^ data, entries[i, 1] ^ data, data)
+
+
+# -- partitions --------------------------------------------------------------------------------
+
+@njit(cache=True)
+def split(matrix, guess, candidates, n_feedbacks, win):
+    """The candidates ordered by feedback (ascending within each part), and the parts other than
+    the win as rows ``(start, size)``, largest first (then by feedback)."""
+    n = candidates.shape[0]
+    counts = np.zeros(n_feedbacks + 1, np.int64)
+    row = matrix[guess]
+    for c in candidates:
+        counts[row[c] + 1] += 1
+    starts = np.cumsum(counts)
+    ordered = np.empty(n, np.int64)
+    fill = starts[:-1].copy()
+    for c in candidates:
+        f = row[c]
+        ordered[fill[f]] = c
+        fill[f] += 1
+    m = 0
+    for f in range(n_feedbacks):
+        if f != win and counts[f + 1] > 0:
+            m += 1
+    parts = np.empty((m, 2), np.int64)
+    keys = np.empty(m, np.int64)
+    j = 0
+    for f in range(n_feedbacks):
+        if f != win and counts[f + 1] > 0:
+            parts[j, 0], parts[j, 1] = starts[f], counts[f + 1]
+            keys[j] = -counts[f + 1] * (n_feedbacks + 1) + f
+            j += 1
+    return ordered, parts[np.argsort(keys)]
+
+
+@njit(cache=True)
+def _allowed(n_guesses, candidates, secret_guess, consistent):
+    if consistent:
+        return secret_guess[candidates]
+    return np.arange(n_guesses)
+
+
+@njit(cache=True)
+def _is_candidate(guess, candidates, guess_secret):
+    secret = guess_secret[guess]
+    if secret < 0:
+        return False
+    i = np.searchsorted(candidates, secret)
+    return i < candidates.shape[0] and candidates[i] == secret
+
+
+@njit(cache=True)
+def _same_answers(matrix, a, b, candidates):
+    ra, rb = matrix[a], matrix[b]
+    for c in candidates:
+        if ra[c] != rb[c]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _answers_hash(matrix, guess, candidates):
+    row = matrix[guess]
+    h = _GOLD
+    for c in candidates:
+        h = (h ^ np.uint64(row[c])) * _M1
+    return h
+
+
+@njit(cache=True)
+def _perfect_candidate(matrix, candidates, secret_guess, n_feedbacks):
+    """The lowest-numbered candidate whose guess puts every candidate in a part of its own, or -1."""
+    seen = np.zeros(n_feedbacks, np.bool_)
+    best = -1
+    for s in candidates:
+        g = secret_guess[s]
+        if best >= 0 and g >= best:
+            continue
+        row = matrix[g]
+        seen[:] = False
+        perfect = True
+        for c in candidates:
+            f = row[c]
+            if seen[f]:
+                perfect = False
+                break
+            seen[f] = True
+        if perfect:
+            best = g
+    return best
+
+
+@njit(cache=True)
+def guess_bounds(matrix, candidates, guesses, n_feedbacks, win, least, reach, budget):
+    """Per guess: the counting bound of the total after it (INF: a part cannot be won within
+    ``budget - 1`` more guesses), its number of parts, whether it is a candidate, and its
+    largest part other than the win."""
+    m = guesses.shape[0]
+    bounds = np.empty(m, np.int64)
+    parts = np.empty(m, np.int64)
+    largest = np.empty(m, np.int64)
+    candidate = np.empty(m, np.bool_)
+    counts = np.zeros(n_feedbacks, np.int64)
+    n = candidates.shape[0]
+    for i in range(m):
+        row = matrix[guesses[i]]
+        counts[:] = 0
+        for c in candidates:
+            counts[row[c]] += 1
+        p, big, total = 0, 0, n
+        for f in range(n_feedbacks):
+            x = counts[f]
+            if x:
+                p += 1
+                if f != win:
+                    total += least_total(least, reach, x, budget - 1)
+                    big = max(big, x)
+        bounds[i], parts[i], largest[i], candidate[i] = min(total, INF), p, big, counts[win] > 0
+    return bounds, parts, candidate, largest
+
+
+# -- minimum total -----------------------------------------------------------------------------
+
+CANDIDATES_FIRST = 48  # up to this many candidates, try them as guesses before the other guesses
+
+
+@njit(cache=True)
+def min_total(matrix, candidates, budget, cutoff, mask, secret_guess, guess_secret,
+              consistent, n_feedbacks, win, least, least_blind, reach, table, counters):
+    """The smallest total of any tree that wins every candidate within ``budget`` guesses,
+    if it is below ``cutoff``; otherwise some lower bound that is at least ``cutoff``.
+
+    ``mask`` (empty: all guesses) restricts this node's guesses to symmetry classes'
+    representatives. Among guesses of equal total the best is, canonically, a candidate
+    first and then the lowest guess; an exact result is stored with that guess.
+    """
+    n = candidates.shape[0]
+    if n == 1:
+        return 1 if budget >= 1 else INF
+    if budget < 2:
+        return INF
+    if n == 2:
+        return 3
+    bound = least_total(least, reach, n, budget)
+    if bound >= cutoff:
+        return bound
+    key_budget = budget if budget < n else UNLIMITED
+    h1, h2 = set_key(candidates, key_budget)
+    data = probe(table, h1, h2)
+    if data != 0:
+        counters[HITS] += 1
+        if data_exact(data):
+            return data_value(data)
+        bound = max(bound, data_value(data))
+        if bound >= cutoff:
+            return bound
+    if n <= n_feedbacks and n <= PERFECT_MAX and bound == 2 * n - 1:
+        g = _perfect_candidate(matrix, candidates, secret_guess, n_feedbacks)
+        if g >= 0:  # nothing beats 2n - 1; a lower guess would be a lower perfect candidate
+            store(table, h1, h2, pack(2 * n - 1, True, g, n))
+            return 2 * n - 1
+    counters[NODES] += 1
+    n_guesses = matrix.shape[0]
+    # phases: the candidates first when they are few (a good total from them may spare
+    # scoring every other guess), then the rest
+    if consistent or n > CANDIDATES_FIRST:
+        first_phase, last_phase = 1, 1
+    else:
+        first_phase, last_phase = 0, 1
+    blind = least_blind[n]  # no guess outside the candidates does better
+    counts = np.zeros(n_feedbacks, np.int64)
+    best, best_key, best_guess = INF, 0, -1
+    floor = INF  # the least bound among guesses not tried
+    order_keys = np.empty(n_guesses, np.int64)
+    order_ids = np.empty(n_guesses, np.int64)
+    order_bounds = np.empty(n_guesses, np.int64)
+    tried = np.empty(n_guesses, np.int64)
+    tried_hash = np.empty(n_guesses, np.uint64)
+    n_tried = 0
+    for phase in range(first_phase, last_phase + 1):
+        if phase == 1 and first_phase == 0 and best_guess >= 0 and best <= blind:
+            break
+        if phase == 0 or consistent:
+            guesses = secret_guess[candidates]
+        else:
+            guesses = np.arange(n_guesses)
+        scan_limit = cutoff if best_guess < 0 else min(cutoff, best + 1)  # ties may still win
+        m = 0
+        for g in guesses:
+            if mask.shape[0] and not mask[g]:
+                continue
+            if phase == 1 and first_phase == 0 and _is_candidate(g, candidates, guess_secret):
+                continue  # done in phase 0
+            row = matrix[g]
+            counts[:] = 0
+            for c in candidates:
+                counts[row[c]] += 1
+            parts = 0
+            total = n
+            for f in range(n_feedbacks):
+                x = counts[f]
+                if x:
+                    parts += 1
+                    if f != win:
+                        total += least_total(least, reach, x, budget - 1)
+            candidate = counts[win] > 0
+            total = min(total, INF)
+            if total >= scan_limit:
+                floor = min(floor, total)
+                continue
+            if parts < 2 and not candidate:
+                continue  # learns nothing
+            order_keys[m] = (total * 2 + (0 if candidate else 1)) * n_guesses + g
+            order_ids[m] = g
+            order_bounds[m] = total
+            m += 1
+        order = np.argsort(order_keys[:m])
+        for i in order:
+            g, low, own_key = order_ids[i], order_bounds[i], order_keys[i] % (2 * n_guesses)
+            limit = cutoff
+            if best_guess >= 0:
+                limit = min(cutoff, best + 1 if own_key < best_key else best)
+                if low >= min(cutoff, best + 1):
+                    break
+            if low >= limit:
+                floor = min(floor, low)
+                continue
+            # a guess with the same answer on every candidate as one tried before is worth the same
+            answers = _answers_hash(matrix, g, candidates)
+            repeat = False
+            for t in range(n_tried):
+                if tried_hash[t] == answers and _same_answers(matrix, tried[t], g, candidates):
+                    repeat = True
+                    break
+            if repeat:
+                continue
+            tried[n_tried], tried_hash[n_tried] = g, answers
+            n_tried += 1
+            ordered, parts = split(matrix, g, candidates, n_feedbacks, win)
+            total = low
+            for p in range(parts.shape[0]):
+                start, size = parts[p, 0], parts[p, 1]
+                if size <= 2:
+                    continue  # its bound is exact
+                rest = total - least[size]
+                value = min_total(matrix, ordered[start:start + size], budget - 1, limit - rest,
+                                  mask[:0], secret_guess, guess_secret, consistent, n_feedbacks, win,
+                                  least, least_blind, reach, table, counters)
+                total = min(rest + value, INF)
+                if total >= limit:
+                    break
+            if total < limit:
+                best, best_key, best_guess = total, own_key, g
+            else:
+                floor = min(floor, total)
+    if best_guess >= 0:
+        store(table, h1, h2, pack(best, True, best_guess, n))
+        counters[STORES] += 1
+        return best
+    bound = max(bound, floor)
+    store(table, h1, h2, pack(min(bound, INF), bound >= INF, -1, n))
+    counters[STORES] += 1
+    return bound
+
+
+# -- minimum worst case ------------------------------------------------------------------------
+
+# A worst-case entry knows low <= (fewest guesses that win every candidate) <= high (0: unknown)
+# and the guess that achieved ``high``: value = low | high << 12.
+@njit(cache=True, inline="always")
+def depths(data):
+    value = data_value(data)
+    return value & 0xFFF, value >> 12
+
+
+@njit(cache=True)
+def remember_depths(table, h1, h2, low, high, guess, n):
+    old = probe(table, h1, h2)
+    if old != 0:
+        old_low, old_high = depths(old)
+        low = max(low, old_low)
+        if high == 0 or (old_high and old_high < high):
+            high, guess = old_high, data_guess(old)
+    store(table, h1, h2, pack(min(low, 0xFFF) | (min(high, 0xFFF) << 12), False, guess, n))
+
+
+@njit(cache=True)
+def any_perfect(matrix, guesses, candidates, n_feedbacks):
+    seen = np.zeros(n_feedbacks, np.bool_)
+    for g in guesses:
+        row = matrix[g]
+        seen[:] = False
+        perfect = True
+        for c in candidates:
+            f = row[c]
+            if seen[f]:
+                perfect = False
+                break
+            seen[f] = True
+        if perfect:
+            return g
+    return -1
+
+
+@njit(cache=True)
+def within(matrix, candidates, depth, mask, secret_guess, consistent, n_feedbacks, win,
+           reach, table, counters):
+    """Is there a tree that wins every candidate within ``depth`` guesses? Branch and bound:
+    the guesses with the smallest largest part first, a guess dropped as soon as one of its
+    parts cannot be won in the guesses left (by counting, or by searching that part: the
+    largest part first, so that failures come fast). ``mask`` (empty: all guesses) restricts
+    this node's guesses to symmetry classes' representatives.
+    """
+    n = candidates.shape[0]
+    if n == 1:
+        return depth >= 1
+    if n > reachable(reach, depth) or depth < 2:
+        return False
+    n_guesses = matrix.shape[0]
+    guesses = _allowed(n_guesses, candidates, secret_guess, consistent)
+    if depth == 2:  # only a guess that tells every candidate apart will do
+        if mask.shape[0]:
+            guesses = guesses[mask[guesses]]
+        return any_perfect(matrix, guesses, candidates, n_feedbacks) >= 0
+    h1, h2 = set_key(candidates, FEASIBLE_TAG)
+    data = probe(table, h1, h2)
+    if data != 0:
+        counters[HITS] += 1
+        low, high = depths(data)
+        if high and high <= depth:
+            return True
+        if low > depth:
+            return False
+    counters[NODES] += 1
+    room = reachable(reach, depth - 1)
+    counts = np.zeros(n_feedbacks, np.int64)
+    order_keys = np.empty(guesses.shape[0], np.int64)
+    order_ids = np.empty(guesses.shape[0], np.int64)
+    m = 0
+    for g in guesses:
+        if mask.shape[0] and not mask[g]:
+            continue
+        row = matrix[g]
+        counts[:] = 0
+        for c in candidates:
+            counts[row[c]] += 1
+        parts, largest = 0, 0
+        for f in range(n_feedbacks):
+            x = counts[f]
+            if x:
+                parts += 1
+                if f != win and x > largest:
+                    largest = x
+        candidate = counts[win] > 0
+        if (parts < 2 and not candidate) or largest > room:
+            continue
+        # smallest largest part, then most parts, then a candidate, then the lowest guess
+        order_keys[m] = ((largest * (n_feedbacks + 1) + n_feedbacks - parts) * 2 + (0 if candidate else 1)) * n_guesses + g
+        order_ids[m] = g
+        m += 1
+    order = np.argsort(order_keys[:m])
+    tried = np.empty(m, np.int64)
+    tried_hash = np.empty(m, np.uint64)
+    n_tried = 0
+    for i in order:
+        g = order_ids[i]
+        answers = _answers_hash(matrix, g, candidates)
+        repeat = False
+        for t in range(n_tried):
+            if tried_hash[t] == answers and _same_answers(matrix, tried[t], g, candidates):
+                repeat = True
+                break
+        if repeat:
+            continue
+        tried[n_tried], tried_hash[n_tried] = g, answers
+        n_tried += 1
+        ordered, parts = split(matrix, g, candidates, n_feedbacks, win)
+        ok = True
+        for p in range(parts.shape[0]):
+            start, size = parts[p, 0], parts[p, 1]
+            if size > 1 and not within(matrix, ordered[start:start + size], depth - 1, mask[:0],
+                                       secret_guess, consistent, n_feedbacks, win, reach, table, counters):
+                ok = False
+                break
+        if ok:
+            remember_depths(table, h1, h2, 0, depth, g, n)
+            return True
+    remember_depths(table, h1, h2, depth + 1, 0, -1, n)
+    return False
+
+
+# -- symmetry ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def canonical_under(codes, perms, maps, used):
+    """Mark each code that is the lowest of its class under a group of symmetries that fix the
+    history. Symmetry p moves position ``perms[p, h]`` to h and renames each colour c that
+    the history used to ``maps[p, c]``; the other colours may be renamed freely, so they take
+    the lowest free names in order of first appearance. Codes are in lexicographic order, so
+    the lowest of a class is its canonical representative."""
+    n_codes, holes = codes.shape
+    colours = used.shape[0]
+    free = np.empty(colours, np.int64)
+    n_free = 0
+    for c in range(colours):
+        if not used[c]:
+            free[n_free] = c
+            n_free += 1
+    keep = np.ones(n_codes, np.bool_)
+    named = np.empty(colours, np.int64)
+    for g in range(n_codes):
+        for p in range(perms.shape[0]):
+            named[:] = -1
+            fresh = 0
+            for h in range(holes):
+                c = codes[g, perms[p, h]]
+                if used[c]:
+                    image = maps[p, c]
+                else:
+                    if named[c] < 0:
+                        named[c] = free[fresh]
+                        fresh += 1
+                    image = named[c]
+                if image != codes[g, h]:
+                    if image < codes[g, h]:
+                        keep[g] = False
+                    break
+            if not keep[g]:
+                break
+    return keep

@@ -1,0 +1,402 @@
+"""The exhaustive strategies and ``bound``: checked against a brute force over all trees on tiny
+games, against published results on the classic games, and for the same tree whatever the
+number of workers, the table size, or an interruption."""
+from __future__ import annotations
+
+import itertools
+import json
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+import compiler
+import player
+from compiler import Options
+from compiler import exact
+from compiler.exact import counting_tables
+from compiler.optimal import Infeasible, Interrupted, Solver, bound, prepared_search, solver_for
+from player.games import make_game
+from player.verify import verify
+
+INF = float("inf")
+
+
+def brute_force(game, consistent: bool = False):
+    """``(total, worst, choose)`` by plain recursion over candidate sets with the game's own
+    scorer: ``total(candidates, budget)`` the least total of any tree within ``budget`` guesses,
+    ``worst(candidates)`` the fewest guesses that win them all, ``choose`` the canonical guess
+    (least total, then a possible secret, then the lowest guess). Shares no code with compiler/."""
+    secrets, guesses = game.secrets, game.guesses
+    index = {g: i for i, g in enumerate(guesses)}
+    secret_guess = [index[s] for s in secrets]
+    answers = [[game.score(g, s) for s in secrets] for g in guesses]
+
+    def parts_of(guess, candidates):
+        parts: dict = {}
+        for s in candidates:
+            parts.setdefault(answers[guess][s], []).append(s)
+        return parts
+
+    def options(candidates):
+        for guess in ([secret_guess[s] for s in candidates] if consistent else range(len(guesses))):
+            parts = parts_of(guess, candidates)
+            if len(parts) > 1 or game.win in parts:
+                yield guess, [tuple(p) for f, p in parts.items() if f != game.win]
+
+    @lru_cache(maxsize=None)
+    def total(candidates, budget):
+        if len(candidates) == 1:
+            return 1 if budget >= 1 else INF
+        if budget < 2:
+            return INF
+        return min(len(candidates) + sum(total(p, min(budget - 1, len(p))) for p in parts)
+                   for _, parts in options(candidates))
+
+    @lru_cache(maxsize=None)
+    def worst(candidates):
+        if len(candidates) == 1:
+            return 1
+        return min(1 + max((worst(p) for p in parts), default=0) for _, parts in options(candidates))
+
+    def choose(candidates, budget):
+        budget = min(budget, len(candidates))
+        best = total(candidates, budget)
+        return min((guess not in [secret_guess[s] for s in candidates], guess)
+                   for guess, parts in options(candidates)
+                   if len(candidates) + sum(total(p, min(budget - 1, len(p))) for p in parts) == best)[1]
+
+    return total, worst, choose
+
+
+def brute_paths(game, choose, budget):
+    """Each secret's path (guess codes) through the canonical brute-force tree."""
+    paths = {}
+    for secret in range(len(game.secrets)):
+        candidates, left, path = tuple(range(len(game.secrets))), budget, []
+        while True:
+            guess = choose(candidates, left)
+            path.append(game.guesses[guess])
+            feedback = game.score(game.guesses[guess], game.secrets[secret])
+            if feedback == game.win:
+                break
+            candidates = tuple(s for s in candidates if game.score(game.guesses[guess], game.secrets[s]) == feedback)
+            left -= 1
+        paths[game.secrets[secret]] = path
+    return paths
+
+
+def as_tree(built):
+    return player.loads(compiler.to_bytes(built))
+
+
+TINY = [
+    ("mastermind", {"colours": 3, "holes": 3}, "all"),
+    ("mastermind", {"colours": 3, "holes": 3}, "consistent"),
+    ("mastermind", {"colours": 4, "holes": 3, "secret_repeats": False}, "all"),  # guesses that are never secrets
+    ("mastermind", {"colours": 4, "holes": 3, "secret_repeats": False}, "consistent"),
+    ("mastermind", {"colours": 2, "holes": 5}, "all"),
+    ("bulls-cows", {"digits": 4, "length": 3}, "all"),
+    ("twod", {"size": 5}, "all"),
+    ("twod", {"size": 7}, "all"),  # the only one here where the least total needs more than the fewest guesses
+]
+
+
+@pytest.mark.parametrize("name, params, candidates", TINY, ids=lambda v: v if isinstance(v, str) else
+                         "-".join(f"{k}{w}" for k, w in v.items()))
+def test_minimum_total_and_worst_case_match_a_brute_force(name, params, candidates):
+    game = make_game(name, **params)
+    total, worst, _ = brute_force(game, candidates == "consistent")
+    root = tuple(range(len(game.secrets)))
+    solver = solver_for(prepared_search(game, Options(strategy="optimal-expected", candidates=candidates), workers=1))
+    fewest = worst(root)
+    assert solver.minimum_worst().worst == fewest
+    assert solver.minimum_total() == total(root, len(root))
+    assert solver.minimum_total(fewest) == total(root, fewest)
+    assert solver.minimum_total(fewest + 1) == total(root, fewest + 1)
+    assert solver.minimum_total(fewest - 1) == exact.INF  # no tree: the search says so too
+
+
+@pytest.mark.parametrize("name, params, strategy, max_depth", [
+    ("mastermind", {"colours": 3, "holes": 3}, "optimal-expected", None),
+    ("mastermind", {"colours": 4, "holes": 3, "secret_repeats": False}, "optimal-worst", None),
+    ("twod", {"size": 5}, "optimal-worst", None),
+    ("twod", {"size": 7}, "optimal-expected", None),
+    ("twod", {"size": 7}, "optimal-expected", 5),
+])
+def test_optimal_trees_are_the_canonical_brute_force_trees(name, params, strategy, max_depth):
+    game = make_game(name, **params)
+    total, worst, choose = brute_force(game)
+    root = tuple(range(len(game.secrets)))
+    budget = worst(root) if strategy == "optimal-worst" else (max_depth or len(root))
+    built = compiler.build(game, Options(strategy=strategy, max_depth=max_depth))
+    tree = as_tree(built)
+    expected = brute_paths(game, choose, budget)
+    assert {s: [g for g, _ in tree.path(s)] for s in game.secrets} == expected
+    assert built.stats["total"] == total(root, budget)
+
+
+def test_optimal_worst_beats_greedy_entropy_on_twod():
+    game = make_game("twod", size=5)
+    entropy = compiler.build(game, Options(strategy="entropy")).stats
+    optimal = compiler.build(game, Options(strategy="optimal-worst"))
+    assert (entropy["worst"], entropy["total"]) == (5, 83)
+    assert (optimal.stats["worst"], optimal.stats["total"]) == (4, 83)  # one guess less, no cost in total
+    report = verify(as_tree(optimal), max_depth=4)
+    assert report.ok, report.errors
+
+
+def test_a_depth_bound_costs_guesses_on_twod_7():
+    game = make_game("twod", size=7)
+    free = compiler.build(game, Options(strategy="optimal-expected"))
+    bounded = compiler.build(game, Options(strategy="optimal-expected", max_depth=5))
+    worst = compiler.build(game, Options(strategy="optimal-worst"))
+    assert (free.stats["total"], free.stats["worst"]) == (191, 6)
+    assert (bounded.stats["total"], bounded.stats["worst"]) == (193, 5)
+    assert (worst.stats["total"], worst.stats["worst"]) == (193, 5)
+    arrays = (worst.node_guess, worst.edge_counts, worst.edge_feedback)
+    assert arrays == (bounded.node_guess, bounded.edge_counts, bounded.edge_feedback)  # the same search
+
+
+def test_the_header_records_what_was_proven():
+    game = make_game("twod", size=7)
+    tree = as_tree(compiler.build(game, Options(strategy="optimal-expected", max_depth=5)))
+    assert tree.strategy == {
+        "name": "optimal-expected", "candidates": "all", "max_depth": 5, "optimal": True, "minimum_total": 193,
+        "proven": "exhaustive search: no tree takes fewer than 193 guesses in all over the 49 secrets "
+                  "among trees that win every secret within 5 guesses"}
+    assert verify(tree, max_depth=5).ok
+    worst = as_tree(compiler.build(game, Options(strategy="optimal-worst"))).strategy
+    assert (worst["optimal"], worst["minimum_worst"], worst["minimum_total"]) == (True, 5, 193)
+    assert "no tree wins every secret within 4 guesses" in worst["proven"]
+    heuristic = as_tree(compiler.build(game, Options(strategy="entropy"))).strategy
+    assert "optimal" not in heuristic
+
+
+def test_a_fixed_first_guess_is_optimal_after_it():
+    game = make_game("mastermind", colours=3, holes=3)
+    total, _, _ = brute_force(game)
+    built = compiler.build(game, Options(strategy="optimal-expected", first="ABC"))
+    first = game.guesses.index((0, 1, 2))
+    parts: dict = {}
+    for s, secret in enumerate(game.secrets):
+        parts.setdefault(game.score((0, 1, 2), secret), []).append(s)
+    expected = len(game.secrets) + sum(total(tuple(p), len(p)) for f, p in parts.items() if f != game.win)
+    assert built.node_guess[0] == first
+    assert built.stats["total"] == expected > 73  # ABC is a worse opening than AAB
+    assert "opening with ABC" in built.proof["proven"]
+
+
+def test_an_impossible_depth_bound_is_a_clear_error():
+    with pytest.raises(Infeasible, match="no tree wins every secret of TwoD\\(size=7\\) within 4 guesses"):
+        compiler.build(make_game("twod", size=7), Options(strategy="optimal-expected", max_depth=4))
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"strategy": "entropy", "max_depth": 5}, "--max-depth applies to --strategy optimal-expected only"),
+    ({"strategy": "optimal-worst", "max_depth": 5}, "--max-depth applies to --strategy optimal-expected only"),
+    ({"strategy": "optimal-expected", "max_depth": 0}, "--max-depth must be a whole number of at least 1"),
+])
+def test_bad_depth_options(options, words):
+    with pytest.raises(ValueError, match=words):
+        Options(**options)
+
+
+def test_the_spec_and_default_path_name_the_depth_bound():
+    from compiler.output import default_path
+
+    options = Options(strategy="optimal-expected", max_depth=5)
+    assert options.spec() == {"name": "optimal-expected", "candidates": "all", "max_depth": 5}
+    assert Options(strategy="optimal-worst").spec() == {"name": "optimal-worst", "candidates": "all"}
+    assert str(default_path(make_game("mastermind"), options)) == "trees/mastermind-c6-h4-optimal-expected-depth5.msgpack.zst"
+
+
+# -- the same tree, however it is computed --------------------------------------------------------
+
+def build_with(game, options, **settings):
+    return compiler.build(game, options, search=prepared_search(game, options, **settings))
+
+
+def test_the_tree_does_not_depend_on_the_number_of_workers():
+    game = make_game("mastermind", colours=5, holes=4)  # 625 secrets: big enough for the workers
+    options = Options(strategy="optimal-expected")
+    one, two = build_with(game, options, workers=1), build_with(game, options, workers=2)
+    assert compiler.to_bytes(one) == compiler.to_bytes(two)
+    assert one.stats["total"] == 2463
+
+
+def test_a_tiny_table_loses_entries_but_not_the_tree():
+    game = make_game("mastermind", colours=4, holes=3)
+    options = Options(strategy="optimal-expected")
+    roomy = build_with(game, options, workers=1)
+    tiny = compiler.build(game, options, search=_search_with_slots(game, options, 16))
+    assert compiler.to_bytes(tiny) == compiler.to_bytes(roomy)
+    assert roomy.stats["total"] == 206
+
+
+def _search_with_slots(game, options, slots):
+    from compiler.build import Search
+    from compiler.feedback import Scorer
+
+    search = Search(game, options, Scorer(game, options.max_memory))
+    search.memo["optimal"] = Solver(search, workers=1, slots=slots)
+    return search
+
+
+def test_a_checkpoint_resumes_the_search(tmp_path):
+    game = make_game("mastermind", colours=4, holes=4)
+    path = tmp_path / "mm.checkpoint"
+    options = Options(strategy="optimal-expected")
+    first = solver_for(prepared_search(game, options, workers=1, checkpoint=path))
+    assert first.minimum_total() == 905
+    assert path.exists() and first.nodes > 100
+    again = solver_for(prepared_search(game, options, workers=1, checkpoint=path, resume=True))
+    assert again.minimum_total() == 905
+    assert again.nodes < first.nodes / 10  # the solved sets came from the file
+    other = prepared_search(make_game("mastermind", colours=3, holes=4), options, workers=1)
+    with pytest.raises(ValueError, match="is a checkpoint of .*not of this search"):
+        Solver(other, workers=1, checkpoint=path, resume=True)
+
+
+def test_an_interrupted_search_saves_its_work_and_resumes(tmp_path):
+    game = make_game("mastermind", colours=4, holes=4)
+    path = tmp_path / "mm.checkpoint"
+    options = Options(strategy="optimal-expected")
+    calls = []
+
+    def impatient(status):
+        calls.append(status)
+        if len(calls) == 20:
+            raise KeyboardInterrupt
+
+    search = prepared_search(game, options, workers=1, checkpoint=path, progress=impatient)
+    with pytest.raises(Interrupted) as caught:
+        compiler.build(game, options, search=search)
+    assert caught.value.checkpoint == path and path.exists()
+    resumed = build_with(game, options, workers=1, checkpoint=path, resume=True)
+    assert compiler.to_bytes(resumed) == compiler.to_bytes(build_with(game, options, workers=1))
+
+
+# -- symmetry --------------------------------------------------------------------------------------
+
+def test_history_symmetry_classes_are_exact():
+    """Against a plain enumeration of the position and colour permutations that fix the history:
+    the mask keeps exactly the lowest guess of each class."""
+    from compiler.optimal import HistorySymmetry
+
+    game = make_game("mastermind", colours=4, holes=3)
+    codes = np.array(game.guesses)
+    symmetry = HistorySymmetry(game, codes)
+    for history in [(), ((0, 0, 1),), ((0, 1, 2),), ((0, 1, 2), (1, 0, 3)), ((0, 0, 0), (1, 1, 2))]:
+        group = []
+        for perm in itertools.permutations(range(3)):
+            for colours in itertools.permutations(range(4)):
+                if all(tuple(colours[h[perm[i]]] for i in range(3)) == h for h in history):
+                    group.append((perm, colours))
+        lowest = {g: min(tuple(colours[g[perm[i]]] for i in range(3)) for perm, colours in group) == g
+                  for g in game.guesses}
+        mask = symmetry.canonical(tuple(game.guesses.index(h) for h in history))
+        kept = set(game.guesses) if mask is None else {g for g, keep in zip(game.guesses, mask) if keep}
+        assert kept == {g for g, keep in lowest.items() if keep}, history
+
+
+def test_classic_first_guess_classes():
+    from compiler.optimal import HistorySymmetry
+
+    mastermind, bulls = make_game("mastermind"), make_game("bulls-cows")
+    classes = HistorySymmetry(mastermind, np.array(mastermind.guesses)).canonical(())
+    assert [mastermind.format_code(g) for g, keep in zip(mastermind.guesses, classes) if keep] == [
+        "AAAA", "AAAB", "AABB", "AABC", "ABCD"]
+    assert HistorySymmetry(bulls, np.array(bulls.guesses)).canonical(()).sum() == 1
+
+
+def test_counting_bounds():
+    least, blind, reach = counting_tables(1296, 14)
+    assert reach.tolist() == [0, 1, 14, 183, 1297]  # capped past the secrets
+    assert least[1:5].tolist() == [1, 3, 5, 7]  # one guess wins one; the rest need two each
+    assert blind[1:5].tolist() == [2, 4, 6, 8]
+    assert least[15] == 1 + 2 * 13 + 3
+
+
+# -- published results and the command line ---------------------------------------------------
+
+def test_bound_of_classic_mastermind_is_five():
+    report = bound(make_game("mastermind"))
+    assert report.worst == 5
+    assert report.proof["lower"]["impossible"] == 4
+    assert report.proof["upper"]["first_guess"] == "AABB"
+
+
+@pytest.mark.slow
+def test_bound_of_bulls_and_cows_is_seven():
+    report = bound(make_game("bulls-cows"))
+    assert report.worst == 7
+    assert report.proof["lower"]["impossible"] == 6
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("max_depth, total, worst", [(None, 5625, 6), (5, 5626, 5)])
+def test_classic_mastermind_optimal_expected(max_depth, total, worst):
+    built = compiler.build(make_game("mastermind"), Options(strategy="optimal-expected", max_depth=max_depth))
+    assert (built.stats["total"], built.stats["worst"]) == (total, worst)
+    report = verify(as_tree(built), max_depth=worst)
+    assert report.ok and report.total == total
+
+
+def test_bound_command(cli):
+    result = cli("bound", "mastermind", "--colours", "3", "--holes", "3", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["worst"], data["proof"]["lower"]["impossible"], data["proof"]["upper"]["depth"]) == (4, 3, 4)
+    assert data["nodes"] >= 1 and data["seconds"] >= 0
+    assert data["game"] == {"name": "mastermind", "params": {"colours": 3, "holes": 3, "secret_repeats": True,
+                                                             "guess_repeats": True}}
+    text = cli("bound", "twod", "--size", "5")
+    assert text.exit_code == 0
+    assert text.stdout.startswith("TwoD(size=5): the optimal worst case is 4 guesses\n")
+
+
+def test_compile_optimal_with_a_depth_bound(cli, tmp_path):
+    path = tmp_path / "t.msgpack.zst"
+    result = cli("compile", "twod", "--size", "7", "--strategy", "optimal-expected", "--max-depth", "5", "-o", path)
+    assert result.exit_code == 0, result.output
+    assert "optimal: exhaustive search: no tree takes fewer than 193 guesses" in result.stdout
+    assert cli("verify", path, "--max-depth", "5").exit_code == 0
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--strategy", "entropy", "--max-depth", "3"], "--max-depth applies to --strategy optimal-expected only"),
+    (["--strategy", "entropy", "--checkpoint", "x"], "--checkpoint and --resume apply to the optimal strategies"),
+    (["--strategy", "optimal-expected", "--max-depth", "4"], "no tree wins every secret of TwoD(size=7) within 4"),
+])
+def test_compile_refuses_bad_optimal_options(cli, clean_error, tmp_path, args, words):
+    result = cli("compile", "twod", "--size", "7", *args, "-o", tmp_path / "t.msgpack.zst")
+    assert words in clean_error(result, 2)
+
+
+def test_an_interrupted_compile_says_how_to_resume(cli, tmp_path, monkeypatch):
+    def interrupted(self, *args):
+        raise Interrupted(tmp_path / "cp")
+    monkeypatch.setattr(Solver, "solve", interrupted)
+    result = cli("compile", "twod", "--size", "5", "--strategy", "optimal-worst", "--checkpoint", tmp_path / "cp",
+                 "-o", tmp_path / "t.msgpack.zst")
+    assert result.exit_code == 130
+    assert f"saved in {tmp_path / 'cp'}; run the same compile command with --resume" in result.stderr
+    assert not (tmp_path / "t.msgpack.zst").exists()
+
+
+@pytest.mark.parametrize("key, value, words", [
+    ("minimum_total", 192, "the header claims minimum_total = 192, but the tree gives 193"),
+    ("minimum_worst", 4, "the header claims minimum_worst = 4, but the tree gives 5"),
+    ("max_depth", 4, "the header's max_depth is 4, but a secret takes 5 guesses"),
+])
+def test_verify_notices_a_false_optimality_claim(key, value, words):
+    from player.artifact import decode, encode
+
+    built = compiler.build(make_game("twod", size=7), Options(strategy="optimal-worst"))
+    header, body = decode(compiler.to_bytes(built))
+    assert verify(player.loads(encode(header, body))).ok
+    header = {k: v for k, v in header.items() if k not in ("format", "version", "body_sha256", "body")}
+    header["strategy"] = {**header["strategy"], key: value}
+    report = verify(player.loads(encode(header, body)))
+    assert not report.ok and words in report.errors
