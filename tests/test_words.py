@@ -169,3 +169,31 @@ def test_the_original_wordle_lists():
     report = verify(tree)
     assert report.ok and report.worst <= 6
     assert tree.next_guess([]) == game.parse_code("salet")
+
+
+@pytest.mark.parametrize("strategy, max_depth", [("optimal-worst", None), ("optimal-expected", None),
+                                                  ("optimal-expected", 3)])
+def test_exact_strategies_on_a_word_game(strategy, max_depth):
+    built = build(words(), Options(strategy, max_depth=max_depth))
+    report = verify(player.loads(to_bytes(built)), max_depth=max_depth)
+    assert report.ok, report.errors
+    entropy = build(words(), Options("entropy")).stats
+    assert built.stats["total"] <= entropy["total"] and built.stats["worst"] <= entropy["worst"]
+
+
+def test_exact_strategies_in_hard_mode_need_consistent_guesses():
+    with pytest.raises(ValueError, match="--candidates consistent"):
+        build(words(hard=True), Options("optimal-expected"))
+    built = build(words(hard=True), Options("optimal-expected", candidates="consistent"))
+    assert verify(player.loads(to_bytes(built))).ok
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HIDDEN.exists(), reason="../shared/data/wordle is not beside the checkout")
+def test_optimal_wordle_tree_opening_with_salet_takes_7920_guesses():
+    """Selby (2022), Bertsimas and Paskov (2022): 7920 guesses over the 2315 answers, worst case 5."""
+    game = make_game("words", answers=str(HIDDEN), guesses=str(ALL))
+    built = build(game, Options("optimal-expected", first="salet"))
+    assert (built.stats["total"], built.stats["worst"]) == (7920, 5)
+    assert built.proof["optimal"] is True
+    assert verify(player.loads(to_bytes(built))).ok
