@@ -4,12 +4,13 @@
 The compiled searches of ``exact.py`` do the work below the second guess. The two levels
 above it run here, where they can afford more: guesses are reduced to one per class of the
 symmetries that fix the history (renaming colours and moving positions together, e.g. after
-ABCD every reordering of A-D with the matching reordering of the positions), and the
-second-level guesses are evaluated in parallel by forked workers that share one
-transposition table. Each job's answer is a fact that does not depend on which worker
-computed it or when, and the choice among guesses follows the canonical tie-break (the least
-total, then a possible secret, then the lowest guess), so the tree is the same for any
-number of workers.
+ABCD every reordering of A-D with the matching reordering of the positions; the third level
+gets its classes too, handed to the compiled search), and the parts that the second-level
+guesses leave are solved as jobs by forked workers that share one transposition table. Each
+job's answer is a fact (a part's exact total, or a proof that it exceeds the job's cutoff)
+that does not depend on which worker computed it or when, and the choice among guesses
+follows the canonical tie-break (the least total, then a possible secret, then the lowest
+guess), so the tree is the same for any number of workers.
 
 What was solved is kept in the table; a checkpoint file holds its entries, so an
 interrupted search resumes where it stopped.
@@ -744,9 +745,12 @@ class Solver:
         can start now), on the workers when it pays, and feed each result to ``on_result``
         until nothing is left to start or running."""
         if not self._parallel():
+            done = 0
             while (job := next_job()) is not None:
                 key, method, args = job
                 on_result(key, getattr(self, method)(*args))
+                done += 1
+                self._note(jobs_done=done)
             return
         pool = self._start_pool()
         results: queue.Queue = queue.Queue()

@@ -99,6 +99,8 @@ TINY = [
     ("bulls-cows", {"digits": 4, "length": 3}, "all"),
     ("twod", {"size": 5}, "all"),
     ("twod", {"size": 7}, "all"),  # the only one here where the least total needs more than the fewest guesses
+    pytest.param("bulls-cows", {"digits": 5, "length": 3}, "all", marks=pytest.mark.slow),
+    pytest.param("mastermind", {"colours": 4, "holes": 3}, "all", marks=pytest.mark.slow),
 ]
 
 
