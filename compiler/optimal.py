@@ -456,6 +456,7 @@ class Solver:
             elif trial.sent == len(trial.groups) and trial.running == 0:  # every part exact
                 choice.consider(trial.bound(), trial.key)
                 trial.settled = True
+                self._note(second_level_best=choice.value)
 
         self._note(guesses=len(order), guess_index=0)
         self._schedule(next_job, on_result)
