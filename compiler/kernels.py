@@ -100,51 +100,6 @@ def peg_matrix_packed(guess_positions, guess_counts, secret_positions, secret_co
 
 
 @njit(cache=True)
-def canonical_guesses(guesses, perms, used):
-    """Mark each guess that is the lowest of its class under the symmetries that fix the
-    history: the position permutations in ``perms`` and any permutation of the colours
-    not ``used`` so far. Guesses of one class partition the candidates alike."""
-    n_guesses, holes = guesses.shape
-    colours = used.shape[0]
-    unused = np.empty(colours, np.int64)
-    n_unused = 0
-    for c in range(colours):
-        if not used[c]:
-            unused[n_unused] = c
-            n_unused += 1
-    keep = np.zeros(n_guesses, np.bool_)
-    mapping = np.empty(colours, np.int64)
-    moved = np.empty(holes, np.int64)
-    relabeled = np.empty(holes, np.int64)
-    for g in range(n_guesses):
-        lowest = True
-        for p in range(perms.shape[0]):
-            for h in range(holes):
-                moved[h] = guesses[g, perms[p, h]]
-            mapping[:] = -1
-            fresh = 0
-            for h in range(holes):
-                c = moved[h]
-                if used[c]:
-                    relabeled[h] = c
-                else:
-                    if mapping[c] < 0:
-                        mapping[c] = unused[fresh]
-                        fresh += 1
-                    relabeled[h] = mapping[c]
-            # is relabeled < guess (lexicographically)? then guess is not the class minimum
-            for h in range(holes):
-                if relabeled[h] != guesses[g, h]:
-                    if relabeled[h] < guesses[g, h]:
-                        lowest = False
-                    break
-            if not lowest:
-                break
-        keep[g] = lowest
-    return keep
-
-
-@njit(cache=True)
 def first_perfect(matrix, guess_ids, candidates, n_feedbacks):
     """The first of ``guess_ids`` that puts every candidate in a part of its own, or -1."""
     seen = np.zeros(n_feedbacks, np.bool_)

@@ -35,7 +35,7 @@ class Symmetry:
         return self._cache[played]
 
     def _compute(self, played: tuple[int, ...]) -> np.ndarray | None:
-        from .kernels import canonical_guesses
+        from .exact import canonical_under
 
         holes = self.codes.shape[1]
         history = self.codes[list(played)] if played else np.zeros((0, holes), dtype=np.uint8)
@@ -56,4 +56,5 @@ class Symmetry:
             perms.append(perm)
             if len(perms) > MAX_PERMUTATIONS:
                 break
-        return canonical_guesses(self.codes, np.array(perms, dtype=np.int64), used)
+        identity = np.tile(np.arange(self.colours, dtype=np.int64), (len(perms), 1))  # played colours keep their names
+        return canonical_under(self.codes, np.array(perms, dtype=np.int64), identity, used)
