@@ -107,6 +107,7 @@ class Search:
         # columns[secret, guess]: a symmetric score makes the matrix its own transpose
         symmetric = getattr(game, "symmetric_score", False) and game.guesses == game.secrets
         self.columns = matrix if symmetric and matrix is not None else None
+        self.ruled = type(game).allows is not Game.allows  # guesses allowed depend on the history (hard mode)
         self.shortcuts = options.engine == "fast"  # the reference engine scores every guess at every node
         self.memo: dict = {}  # what a strategy keeps for the whole build (the optimal solver and its proof)
         self._symmetry = Symmetry(game, scorer.guess_codes) if Symmetry.applies(game) else None
@@ -157,6 +158,8 @@ class Search:
         the node's history) or only the candidates, which every rule allows."""
         if self.options.candidates == "consistent":
             return self.secret_guess[node.candidates]
+        if not self.ruled:
+            return self.all_guesses
         history = [(self.game.guesses[g], self.feedbacks[f]) for g, f in zip(node.played, node.path)]
         mask = allowed_mask(self.game, self.scorer.guess_codes, history)
         return self.all_guesses if mask is None else self.all_guesses[mask]

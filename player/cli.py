@@ -54,6 +54,12 @@ SIZE = typer.Option(None, "--size", help="twod: side of the grid (default 5)")
 ANSWERS = typer.Option(None, "--answers", help="words: file of the possible secrets, one word per line")
 GUESSES = typer.Option(None, "--guesses", help="words: file of the allowed guesses (default: the answers)")
 HARD = typer.Option(None, "--hard/--no-hard", help="words: hard mode, every guess keeps the hints so far")
+# -- strategy options, shared by compile and compare ------------------------
+CANDIDATES = typer.Option("all", "--candidates", help="guesses a heuristic may play: all, or consistent (possible secrets only)")
+SEED = typer.Option(0, "--seed", help="seed of the randomised strategies")
+GUESS_SAMPLE = typer.Option(500, "--guess-sample", help="sampled-entropy: guesses scored per node")
+SECRET_SAMPLE = typer.Option(1000, "--secret-sample", help="sampled-entropy: secrets each guess is scored on")
+MAX_MEMORY = typer.Option(8.0, "--max-memory", help="GiB the feedback matrix may use; a bigger game is scored in blocks on demand")
 GAME_OPTIONS = {
     "mastermind": {"colours", "holes", "secret_repeats", "guess_repeats"},
     "bulls-cows": {"digits", "length"},
@@ -84,13 +90,13 @@ def memory_budget(gib: float) -> int:
 def compile_command(
     game: str = typer.Argument(..., help=GAME_HELP),
     strategy: str = typer.Option(..., "--strategy", "-s", help="first, random, entropy, worst-entropy, sampled-entropy, minimax, most-parts, expected-size, optimal-worst, optimal-expected"),
-    candidates: str = typer.Option("all", "--candidates", help="guesses a heuristic may play: all, or consistent (possible secrets only)"),
-    seed: int = typer.Option(0, "--seed", help="seed of the randomised strategies"),
-    guess_sample: int = typer.Option(500, "--guess-sample", help="sampled-entropy: guesses scored per node"),
-    secret_sample: int = typer.Option(1000, "--secret-sample", help="sampled-entropy: secrets each guess is scored on"),
+    candidates: str = CANDIDATES,
+    seed: int = SEED,
+    guess_sample: int = GUESS_SAMPLE,
+    secret_sample: int = SECRET_SAMPLE,
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="artifact path (default: trees/<game>-<strategy>.msgpack.zst)"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print nothing on success"),
-    max_memory: float = typer.Option(8.0, "--max-memory", help="GiB the feedback matrix may use; bigger games are refused"),
+    max_memory: float = MAX_MEMORY,
     engine: str = typer.Option("fast", "--engine", help="fast (compiled kernels) or reference (plain numpy); same tree"),
     first: Optional[str] = typer.Option(None, "--first", help="fix the opening guess (e.g. ABCD, 0123, salet); the strategy plays the rest"),
     max_depth: Optional[int] = typer.Option(None, "--max-depth", help="optimal-expected: the most guesses any secret may take"),
@@ -338,14 +344,14 @@ def play(
 def compare_command(
     game: str = typer.Argument(..., help=GAME_HELP),
     strategies: Optional[str] = typer.Option(None, "--strategies", help="comma-separated strategies (default: first,minimax,entropy,expected-size,most-parts)"),
-    candidates: str = typer.Option("all", "--candidates", help="guesses a heuristic may play: all, or consistent (possible secrets only)"),
-    seed: int = typer.Option(0, "--seed", help="seed of the randomised strategies"),
-    guess_sample: int = typer.Option(500, "--guess-sample", help="sampled-entropy: guesses scored per node"),
-    secret_sample: int = typer.Option(1000, "--secret-sample", help="sampled-entropy: secrets each guess is scored on"),
+    candidates: str = CANDIDATES,
+    seed: int = SEED,
+    guess_sample: int = GUESS_SAMPLE,
+    secret_sample: int = SECRET_SAMPLE,
     trees: Optional[Path] = typer.Option(None, "--trees", help="directory of trees to reuse (named as compile names them); compiled ones are saved there"),
     plot: Optional[Path] = typer.Option(None, "--plot", help="write the distributions side by side as an SVG picture"),
     as_json: bool = typer.Option(False, "--json", help="print the comparison as JSON"),
-    max_memory: float = typer.Option(8.0, "--max-memory", help="GiB the feedback matrix may use; bigger games are refused"),
+    max_memory: float = MAX_MEMORY,
     colours: Optional[int] = COLOURS, holes: Optional[int] = HOLES,
     secret_repeats: Optional[bool] = SECRET_REPEATS, guess_repeats: Optional[bool] = GUESS_REPEATS,
     digits: Optional[int] = DIGITS, length: Optional[int] = LENGTH, size: Optional[int] = SIZE,
@@ -455,7 +461,7 @@ def bound_command(
     workers: Optional[int] = typer.Option(None, "--workers", help="processes to search with (default: one per core)"),
     checkpoint: Optional[Path] = typer.Option(None, "--checkpoint", help="keep the search's work in this file (Ctrl-C saves it)"),
     resume: bool = typer.Option(False, "--resume", help="continue from the --checkpoint file"),
-    max_memory: float = typer.Option(8.0, "--max-memory", help="GiB the feedback matrix may use; bigger games are refused"),
+    max_memory: float = MAX_MEMORY,
     colours: Optional[int] = COLOURS, holes: Optional[int] = HOLES,
     secret_repeats: Optional[bool] = SECRET_REPEATS, guess_repeats: Optional[bool] = GUESS_REPEATS,
     digits: Optional[int] = DIGITS, length: Optional[int] = LENGTH, size: Optional[int] = SIZE,
