@@ -16,11 +16,11 @@ import numpy as np
 from player.games import Game
 
 from . import reference
-from .feedback import Scorer, allowed_mask
+from .feedback import Scorer, allowed_mask, backend_for, kernels
 from .strategies import clog_table, get_strategy
 from .symmetry import Symmetry
 
-ENGINES = ("fast", "reference")
+ENGINES = ("fast", "numba", "numpy", "reference")  # fast: numpy kernels for small games, numba for the rest
 SYMMETRY_MIN_CANDIDATES = 64  # below this, scoring every guess is cheaper than finding classes
 COLUMN_MAX_CANDIDATES = 1024  # below this, read the transposed matrix
 PERFECT_CHUNK = 4096  # guesses scored at a time while looking for a perfect split
@@ -108,9 +108,10 @@ class Search:
         symmetric = getattr(game, "symmetric_score", False) and game.guesses == game.secrets
         self.columns = matrix if symmetric and matrix is not None else None
         self.ruled = type(game).allows is not Game.allows  # guesses allowed depend on the history (hard mode)
-        self.shortcuts = options.engine == "fast"  # the reference engine scores every guess at every node
+        self.shortcuts = options.engine != "reference"  # the reference engine scores every guess at every node
+        self.kernels = kernels(scorer.backend)
         self.memo: dict = {}  # what a strategy keeps for the whole build (the optimal solver and its proof)
-        self._symmetry = Symmetry(game, scorer.guess_codes) if Symmetry.applies(game) else None
+        self._symmetry = Symmetry(game, scorer.guess_codes, scorer.backend) if Symmetry.applies(game) else None
         self.first = None if options.first is None else self._opening(options.first)
 
     def _opening(self, text: str) -> int:
@@ -143,8 +144,7 @@ class Search:
 
     def first_perfect(self, candidates: np.ndarray) -> int | None:
         """The lowest candidate that puts every candidate in a part of its own, if any."""
-        from .kernels import first_perfect
-
+        first_perfect = self.kernels.first_perfect
         guess_ids = self.secret_guess[candidates]
         if self.matrix is None:
             every = np.arange(len(candidates))
@@ -173,9 +173,8 @@ class Search:
 
     def partition_stats(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int):
         """Per guess: the strategy's statistic of its partition of ``candidates``, and its part count."""
-        from . import kernels
-
-        if self.options.engine == "reference":
+        kernels = self.kernels
+        if self.options.engine == "reference" or self.scorer.backend == "numpy":
             count = reference.partition_stats
         elif self.columns is not None and len(candidates) < COLUMN_MAX_CANDIDATES:
             return kernels.partition_stats(self.columns, guess_ids, candidates, self.n_feedbacks,
@@ -299,7 +298,7 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
     core); the tree is the same for any number of workers. ``search``: one made beforehand
     (e.g. with an optimal solver set up to report progress and keep checkpoints).
     """
-    search = search or Search(game, options, Scorer(game, options.max_memory))
+    search = search or Search(game, options, Scorer(game, options.max_memory, backend_for(game, options.engine)))
     scorer = search.scorer
     strategy = get_strategy(options.strategy)
     if hasattr(strategy, "prepare"):

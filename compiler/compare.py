@@ -18,6 +18,7 @@ import player
 from player.games import Game, make_game
 
 from .build import Options, build
+from .feedback import backend_for
 from .output import default_path, save
 from .strategies import get_strategy
 
@@ -95,7 +96,7 @@ def compare(game: Game, strategies, settings: dict | None = None, trees: str | P
         if path is not None and path.exists():
             rows.append(_loaded(game, options, path))
             continue
-        _warm_up()
+        _warm_up(backend_for(game, options.engine))
         started = time.perf_counter()
         built = build(game, options)
         seconds = time.perf_counter() - started
@@ -107,10 +108,10 @@ def compare(game: Game, strategies, settings: dict | None = None, trees: str | P
 
 
 @functools.cache
-def _warm_up() -> None:
-    """The first build in a process loads the compiled kernels (about half a second): pay for
-    it on a tiny game, so that the first row's compile time is the strategy's own."""
-    build(make_game("mastermind", colours=2, holes=2), Options(strategy="entropy"))
+def _warm_up(backend: str) -> None:
+    """The first build in a process loads the backend's kernels (numba: about half a second):
+    pay for it on a tiny game, so that the first row's compile time is the strategy's own."""
+    build(make_game("mastermind", colours=2, holes=2), Options(strategy="entropy", engine=backend))
 
 
 def _loaded(game: Game, settings: Options, path: Path) -> Row:

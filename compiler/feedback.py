@@ -5,6 +5,10 @@ or vectorised code.
 A ``Scorer`` keeps the whole guesses x secrets matrix when it fits the memory budget
 (lookups are then one byte each) and otherwise computes blocks on demand, so that games
 too big for a matrix still run in bounded memory.
+
+Kernels come from one of two backends: ``numba`` (compiled, cached on disk) or ``numpy``
+(vectorised). They give the same numbers; numpy wins for small games, whose whole build
+takes less time than loading numba into the process.
 """
 from __future__ import annotations
 
@@ -15,6 +19,26 @@ from player.words import Words
 
 GIB = 1 << 30
 BLOCK_CELLS = 1 << 24  # cells per on-demand block
+BACKENDS = ("numba", "numpy")
+NUMPY_MAX_CELLS = 1 << 22  # guesses x secrets up to which the numpy backend is the faster one
+
+
+def backend_for(game: Game, engine: str) -> str:
+    """The kernels' backend for an engine: ``fast`` picks by the game's size."""
+    if engine in BACKENDS:
+        return engine
+    if engine == "reference" or len(game.guesses) * len(game.secrets) <= NUMPY_MAX_CELLS:
+        return "numpy"
+    return "numba"
+
+
+def kernels(backend: str):
+    """The module holding ``backend``'s kernels (importing numba only when asked for)."""
+    if backend == "numba":
+        from . import kernels as compiled
+        return compiled
+    from . import vectorised
+    return vectorised
 
 
 def codes_array(codes) -> np.ndarray:
@@ -22,13 +46,13 @@ def codes_array(codes) -> np.ndarray:
 
 
 class Scorer:
-    def __init__(self, game: Game, max_memory: int):
+    def __init__(self, game: Game, max_memory: int, backend: str = "numba"):
         feedbacks = game.feedbacks()
         if len(feedbacks) > 255:
             raise ValueError(f"{game!r} has {len(feedbacks)} feedback values; at most 255 are supported")
-        self.game = game
+        self.game, self.backend = game, backend
         self.guess_codes, self.secret_codes = codes_array(game.guesses), codes_array(game.secrets)
-        self._block = _block_function(game, self.guess_codes, self.secret_codes)
+        self._block = _block_function(game, self.guess_codes, self.secret_codes, backend)
         cells = len(game.guesses) * len(game.secrets)
         codes_bytes = 64 * (len(game.guesses) + len(game.secrets))
         if 2 * codes_bytes > max_memory:
@@ -60,7 +84,7 @@ class Scorer:
         return ids
 
 
-def _block_function(game: Game, guess_codes: np.ndarray, secret_codes: np.ndarray):
+def _block_function(game: Game, guess_codes: np.ndarray, secret_codes: np.ndarray, backend: str):
     feedbacks = game.feedbacks()
     index = {f: i for i, f in enumerate(feedbacks)}
 
@@ -68,12 +92,13 @@ def _block_function(game: Game, guess_codes: np.ndarray, secret_codes: np.ndarra
         return codes if ids is None else codes[ids]
 
     if isinstance(game, (Mastermind, BullsCows)):
-        from .kernels import pack_nibbles, peg_matrix, peg_matrix_packed
-
         table = np.full((game.length + 1, game.length + 1), 255, dtype=np.uint8)
         for i, (right, moved) in enumerate(feedbacks):
             table[right, moved] = i
-        if game.symbols <= 16 and game.length <= 7:
+        peg_matrix = kernels(backend).peg_matrix
+        if backend == "numba" and game.symbols <= 16 and game.length <= 7:
+            from .kernels import pack_nibbles, peg_matrix_packed
+
             guess_words = pack_nibbles(guess_codes, game.symbols)
             secret_words = pack_nibbles(secret_codes, game.symbols)
 
@@ -87,8 +112,7 @@ def _block_function(game: Game, guess_codes: np.ndarray, secret_codes: np.ndarra
         return pegs
 
     if isinstance(game, Words):
-        from .kernels import word_matrix
-
+        word_matrix = kernels(backend).word_matrix
         table = np.full(3 ** game.length, 255, dtype=np.uint8)
         for i, feedback in enumerate(feedbacks):
             table[int("".join(map(str, feedback)), 3)] = i
@@ -122,11 +146,6 @@ def _block_function(game: Game, guess_codes: np.ndarray, secret_codes: np.ndarra
                                  "which is not in the game's feedbacks()") from None
         return out
     return generic
-
-
-def feedback_matrix(game: Game) -> np.ndarray:
-    """The whole guesses x secrets matrix (tests and small games)."""
-    return _block_function(game, codes_array(game.guesses), codes_array(game.secrets))(None, None)
 
 
 def allowed_mask(game: Game, guess_codes: np.ndarray, history: list[tuple]) -> np.ndarray | None:

@@ -1,6 +1,6 @@
 """Compiled inner loops (numba, cached on disk): feedback matrices and partition statistics.
 
-Each kernel has a plain numpy twin in ``reference.py``; the test suite checks that both
+Each kernel has a plain numpy twin in ``vectorised.py`` (partition statistics: ``reference.py``); the test suite checks that both
 give identical trees, byte for byte.
 """
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-# What a partition is reduced to, per guess (each heuristic in strategies.py names one).
-CLOG_SUM, MAX_PART, SUM_SQUARES, PARTS = 0, 1, 2, 3
+from .exact import canonical_under  # noqa: F401  (symmetry classes, also used by the exact search)
+from .reference import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
 
 
 @njit(cache=True, parallel=True)

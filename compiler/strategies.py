@@ -11,7 +11,7 @@ from typing import Callable
 
 import numpy as np
 
-from . import kernels
+from .reference import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
 
 CLOG_SCALE = float(1 << 32)  # fixed point for c*log2(c): exact integer sums, same for equal multisets
 TIE = 1e-9  # scores within this relative distance of the best are a tie
@@ -35,7 +35,7 @@ class Heuristic:
     """Scores guesses by their partitions; the best score is the largest."""
 
     name: str
-    statistic: int  # which reduction of the partition counts (kernels.CLOG_SUM, ...)
+    statistic: int  # which reduction of the partition counts (reference.CLOG_SUM, ...)
     score: Callable[[np.ndarray, int], np.ndarray]  # (statistic per guess, candidates) -> score
     doc: str
     sampled: bool = False
@@ -153,15 +153,15 @@ STRATEGIES = {
     for s in (
         Simple("first", False, "the first consistent candidate in canonical order (Shapiro)"),
         Simple("random", True, "a uniformly random consistent candidate (--seed)"),
-        Heuristic("entropy", kernels.CLOG_SUM, _entropy, "maximise the partition's Shannon entropy (Neuwirth)"),
-        Heuristic("worst-entropy", kernels.CLOG_SUM, _neg_entropy, "minimise entropy among guesses that make progress",
+        Heuristic("entropy", CLOG_SUM, _entropy, "maximise the partition's Shannon entropy (Neuwirth)"),
+        Heuristic("worst-entropy", CLOG_SUM, _neg_entropy, "minimise entropy among guesses that make progress",
                   perfect_is_best=False),
-        Heuristic("sampled-entropy", kernels.CLOG_SUM, _entropy,
+        Heuristic("sampled-entropy", CLOG_SUM, _entropy,
                   "maximise entropy over sampled guesses scored on sampled secrets (--seed)",
                   sampled=True, perfect_is_best=False),
-        Heuristic("minimax", kernels.MAX_PART, _neg_max, "minimise the largest part (Knuth)"),
-        Heuristic("most-parts", kernels.PARTS, _parts, "maximise the number of parts (Kooi)"),
-        Heuristic("expected-size", kernels.SUM_SQUARES, _neg_expected, "minimise the expected part size (Irving)"),
+        Heuristic("minimax", MAX_PART, _neg_max, "minimise the largest part (Knuth)"),
+        Heuristic("most-parts", PARTS, _parts, "maximise the number of parts (Kooi)"),
+        Heuristic("expected-size", SUM_SQUARES, _neg_expected, "minimise the expected part size (Irving)"),
         Exhaustive("optimal-worst", "a tree of the fewest guesses in the worst case (branch and bound, with proof)"),
         Exhaustive("optimal-expected", "a tree of the fewest guesses in total (exhaustive, with proof; --max-depth)"),
     )

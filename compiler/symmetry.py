@@ -19,8 +19,8 @@ MAX_PERMUTATIONS = 5040
 
 
 class Symmetry:
-    def __init__(self, game: Game, guess_codes: np.ndarray):
-        self.codes = guess_codes
+    def __init__(self, game: Game, guess_codes: np.ndarray, backend: str = "numba"):
+        self.codes, self.backend = guess_codes, backend
         self.colours = game.symbols
         self._cache: dict[tuple, np.ndarray | None] = {}
 
@@ -35,7 +35,7 @@ class Symmetry:
         return self._cache[played]
 
     def _compute(self, played: tuple[int, ...]) -> np.ndarray | None:
-        from .exact import canonical_under
+        from .feedback import kernels
 
         holes = self.codes.shape[1]
         history = self.codes[list(played)] if played else np.zeros((0, holes), dtype=np.uint8)
@@ -57,4 +57,4 @@ class Symmetry:
             if len(perms) > MAX_PERMUTATIONS:
                 break
         identity = np.tile(np.arange(self.colours, dtype=np.int64), (len(perms), 1))  # played colours keep their names
-        return canonical_under(self.codes, np.array(perms, dtype=np.int64), identity, used)
+        return kernels(self.backend).canonical_under(self.codes, np.array(perms, dtype=np.int64), identity, used)

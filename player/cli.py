@@ -97,7 +97,8 @@ def compile_command(
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="artifact path (default: trees/<game>-<strategy>.msgpack.zst)"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print nothing on success"),
     max_memory: float = MAX_MEMORY,
-    engine: str = typer.Option("fast", "--engine", help="fast (compiled kernels) or reference (plain numpy); same tree"),
+    engine: str = typer.Option("fast", "--engine", help="fast (numpy kernels for small games, compiled numba kernels for big ones), "
+                                "numba, numpy, or reference (plain numpy, every guess at every node); same tree"),
     first: Optional[str] = typer.Option(None, "--first", help="fix the opening guess (e.g. ABCD, 0123, salet); the strategy plays the rest"),
     max_depth: Optional[int] = typer.Option(None, "--max-depth", help="optimal-expected: the most guesses any secret may take"),
     checkpoint: Optional[Path] = typer.Option(None, "--checkpoint", help="optimal strategies: keep the search's work in this file (Ctrl-C saves it)"),

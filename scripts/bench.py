@@ -255,7 +255,7 @@ def warm_up(scratch: Path, timeout: float) -> None:
     """Small compiles of each game family, so that numba's on-disk cache is valid before
     anything is timed (after an edit of compiler/kernels.py, the first run recompiles)."""
     for game in WARM_UP:
-        result = run([GUESSTREE, "compile", *game, "--strategy", "entropy",
+        result = run([GUESSTREE, "compile", *game, "--strategy", "entropy", "--engine", "numba",
                       "-o", str(scratch / "warm-up.msgpack.zst"), "--quiet"], timeout)
         if result.status != "ok":
             print(f"warm-up compile {game[0]} {result.status}: {result.stderr.strip()[-500:]}", file=sys.stderr)

@@ -74,7 +74,7 @@ def test_compile_seed_changes_the_tree(cli, tmp_path):
     (["twod", "--holes", "3", "--colours", "2", "--strategy", "entropy"], "error: --colours, --holes does not apply to twod"),
     (["bulls-cows", "--no-secret-repeats", "--strategy", "entropy"], "error: --secret-repeats does not apply to bulls-cows"),
     (["mastermind", "--strategy", "entropy", "--candidates", "some"], "error: --candidates must be 'all' or 'consistent', not 'some'"),
-    (["mastermind", "--strategy", "entropy", "--engine", "gpu"], "error: unknown engine: 'gpu'; choose from fast, reference"),
+    (["mastermind", "--strategy", "entropy", "--engine", "gpu"], "error: unknown engine: 'gpu'; choose from fast, numba, numpy, reference"),
     (["mastermind", "--colours", "3", "--holes", "4", "--no-secret-repeats", "--strategy", "entropy"],
      "error: --no-secret-repeats needs at least as many colours as holes (3 < 4)"),
     (["no_such_module_xyz:make", "--strategy", "entropy"], "error: cannot import game plugin module 'no_such_module_xyz'"),

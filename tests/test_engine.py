@@ -1,12 +1,16 @@
-"""Speed may never change a tree: worker processes and on-demand feedback blocks give the
-same bytes as one process with the whole feedback matrix."""
+"""Speed may never change a tree: worker processes, on-demand feedback blocks and either
+kernel backend give the same bytes as one process with the whole feedback matrix."""
 import sys
+from pathlib import Path
 
+import numpy as np
 import pytest
 
-from compiler import Options, build, to_bytes
-from compiler.feedback import Scorer
+from compiler import Options, build, exact, kernels, to_bytes, vectorised
+from compiler.feedback import Scorer, _block_function, backend_for
 from player.games import make_game
+
+WORDLE = Path(__file__).resolve().parents[2] / "shared" / "data" / "wordle"
 
 build_module = sys.modules["compiler.build"]
 
@@ -17,12 +21,13 @@ GAMES = [
 ]
 
 
+@pytest.mark.parametrize("engine", ["numba", "numpy"])
 @pytest.mark.parametrize("name, params", GAMES)
 @pytest.mark.parametrize("strategy", ["entropy", "minimax", "sampled-entropy"])
-def test_worker_processes_build_the_same_tree(monkeypatch, name, params, strategy):
+def test_worker_processes_build_the_same_tree(monkeypatch, name, params, strategy, engine):
     monkeypatch.setattr(build_module, "PARALLEL_MIN_SECRETS", 1)  # small games too, to check it
     game = make_game(name, **params)
-    options = Options(strategy=strategy, guess_sample=20, secret_sample=15)
+    options = Options(strategy=strategy, guess_sample=20, secret_sample=15, engine=engine)
     one = to_bytes(build(game, options, workers=1))
     assert to_bytes(build(game, options, workers=2)) == one
     assert to_bytes(build(game, options, workers=3)) == one
@@ -33,10 +38,11 @@ def test_worker_processes_build_the_same_tree(monkeypatch, name, params, strateg
     ("bulls-cows", {"digits": 7, "length": 3}, 60_000),
 ])
 @pytest.mark.parametrize("strategy", ["entropy", "most-parts", "sampled-entropy", "first"])
-def test_feedback_blocks_on_demand_build_the_same_tree(name, params, budget, strategy):
+@pytest.mark.parametrize("engine", ["numba", "numpy"])
+def test_feedback_blocks_on_demand_build_the_same_tree(name, params, budget, strategy, engine):
     game = make_game(name, **params)
     assert Scorer(game, budget).matrix is None  # the budget is too small for the whole matrix
-    options = dict(strategy=strategy, guess_sample=20, secret_sample=15)
+    options = dict(strategy=strategy, guess_sample=20, secret_sample=15, engine=engine)
     whole = build(game, Options(**options))
     blocks = build(game, Options(max_memory=budget, **options))
     assert to_bytes(blocks) == to_bytes(whole)
@@ -45,3 +51,61 @@ def test_feedback_blocks_on_demand_build_the_same_tree(name, params, budget, str
 def test_a_budget_too_small_for_the_codes_is_refused_clearly():
     with pytest.raises(ValueError, match="--max-memory budget"):
         build(make_game("mastermind"), Options(max_memory=1000))
+
+
+# -- the numpy kernels give exactly the compiled kernels' numbers ----------------------------
+
+KERNEL_GAMES = [
+    ("mastermind", {}),
+    ("mastermind", {"colours": 5, "holes": 3, "secret_repeats": False}),
+    ("mastermind", {"colours": 3, "holes": 6}),
+    ("mastermind", {"colours": 20, "holes": 2}),  # beyond the packed kernel's 16 colours
+    ("bulls-cows", {"digits": 7, "length": 3}),
+    ("digits", {"length": 3}),
+]
+
+
+@pytest.mark.parametrize("name, params", KERNEL_GAMES)
+def test_numpy_and_numba_feedback_matrices_are_equal(name, params):
+    game = make_game(name, **params)
+    compiled = Scorer(game, 1 << 30, "numba").matrix
+    assert np.array_equal(Scorer(game, 1 << 30, "numpy").matrix, compiled)
+    assert compiled[0, 0] == game.feedbacks().index(game.score(game.guesses[0], game.secrets[0]))
+
+
+@pytest.mark.skipif(not WORDLE.is_dir(), reason="needs ../shared/data/wordle")
+def test_numpy_and_numba_word_matrices_are_equal():
+    """Every guess of the original list against a sample of answers (repeated letters abound)."""
+    game = make_game("words", answers=str(WORDLE / "wordlist_orig_hidden"), guesses=str(WORDLE / "wordlist_orig_all"))
+    secret_ids = np.random.default_rng(0).choice(len(game.secrets), 40, replace=False)
+    scorer = Scorer(game, 1 << 24, "numba")  # no whole matrix: blocks
+    numpy_block = _block_function(game, scorer.guess_codes, scorer.secret_codes, "numpy")
+    assert np.array_equal(numpy_block(None, secret_ids), scorer.block(None, secret_ids))
+
+
+@pytest.mark.parametrize("name, params", KERNEL_GAMES[:3] + KERNEL_GAMES[4:])
+def test_numpy_and_numba_symmetry_classes_and_perfect_splits_are_equal(name, params):
+    game = make_game(name, **params)
+    scorer = Scorer(game, 1 << 30, "numba")
+    codes, matrix = scorer.guess_codes, scorer.matrix
+    n_feedbacks = len(game.feedbacks())
+    rng = np.random.default_rng(7)
+    holes, colours = codes.shape[1], game.symbols
+    for _ in range(40):
+        perms = np.array([rng.permutation(holes) for _ in range(4)])
+        maps = np.array([rng.permutation(colours) for _ in range(4)])
+        used = rng.random(colours) < 0.5
+        classes = exact.canonical_under(codes, perms, maps, used)
+        assert np.array_equal(vectorised.canonical_under(codes, perms, maps, used), classes)
+        candidates = np.sort(rng.choice(len(game.secrets), rng.integers(2, 12), replace=False))
+        guess_ids = rng.choice(len(game.guesses), min(300, len(game.guesses)), replace=False)
+        found = kernels.first_perfect(matrix, guess_ids, candidates, n_feedbacks)
+        assert vectorised.first_perfect(matrix, guess_ids, candidates, n_feedbacks) == found
+    assert vectorised.canonical_under(codes, perms[:0], maps[:0], used).all()  # no symmetry: every code alone
+
+
+def test_the_fast_engine_picks_numpy_for_small_games_and_numba_for_big_ones():
+    assert backend_for(make_game("mastermind"), "fast") == "numpy"
+    assert backend_for(make_game("bulls-cows"), "fast") == "numba"
+    assert backend_for(make_game("bulls-cows"), "reference") == "numpy"
+    assert backend_for(make_game("mastermind"), "numba") == "numba"

@@ -175,7 +175,7 @@ def test_exhaustive_strategies_exist(name):
     compiler.get_strategy(name)
 
 
-# -- the fast engine gives the reference engine's tree, byte for byte -----------
+# -- the fast engines give the reference engine's tree, byte for byte -----------
 
 ENGINE_GAMES = [
     ("mastermind", {}),
@@ -190,11 +190,12 @@ ENGINE_GAMES = [
 @pytest.mark.parametrize("strategy", [s for s in STRATEGIES if not s.startswith("optimal-")])  # they score nothing
 @pytest.mark.parametrize("name, params", ENGINE_GAMES, ids=lambda v: v if isinstance(v, str) else
                          "-".join(f"{k}{w}" for k, w in v.items()) or "default")
-def test_fast_engine_equals_reference_engine(build_cached, name, params, strategy):
+@pytest.mark.parametrize("engine", ["numba", "numpy"])
+def test_fast_engines_equal_the_reference_engine(build_cached, name, params, strategy, engine):
     options = {"seed": 4} if strategy in ("random", "sampled-entropy") else {}
     if strategy == "sampled-entropy" and name != "mastermind":
         options.update(guess_sample=10, secret_sample=20)  # make the small games sample too
-    fast = build_cached(name, strategy, engine="fast", **options, **params)
+    fast = build_cached(name, strategy, engine=engine, **options, **params)
     reference = build_cached(name, strategy, engine="reference", **options, **params)
     assert compiler.to_bytes(fast) == compiler.to_bytes(reference)
     assert fast.stats == reference.stats

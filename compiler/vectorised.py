@@ -1,0 +1,72 @@
+"""Numpy twins of the compiled kernels, for games small enough that loading numba (about half
+a second per process) costs more than the compiled loops save.
+
+Each function gives exactly what its twin in ``kernels.py`` (or ``exact.canonical_under``)
+gives; the test suite compares them, and the trees built with each, byte for byte.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .reference import partition_stats  # noqa: F401  (the plain bincount is the numpy kernel)
+
+
+def peg_matrix(guesses: np.ndarray, secrets: np.ndarray, colours: int, table: np.ndarray) -> np.ndarray:
+    """``kernels.peg_matrix``: black pegs are equal positions, the common pegs the sum over
+    colours of the smaller count in guess and secret."""
+    black = (guesses[:, None, :] == secrets[None, :, :]).sum(axis=2, dtype=np.intp)
+    common = np.zeros_like(black)
+    for colour in range(colours):
+        in_guess = (guesses == colour).sum(axis=1, dtype=np.intp)
+        in_secret = (secrets == colour).sum(axis=1, dtype=np.intp)
+        common += np.minimum(in_guess[:, None], in_secret[None, :])
+    return table[black, common - black]
+
+
+def word_matrix(guesses: np.ndarray, secrets: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """``kernels.word_matrix``: a letter off its place is present when fewer of the guess's
+    earlier unmatched copies of it came before than the secret holds unmatched."""
+    exact = guesses[:, None, :] == secrets[None, :, :]  # (G, S, L)
+    length = guesses.shape[1]
+    code = np.zeros(exact.shape[:2], dtype=np.intp)
+    for i in range(length):
+        letter = guesses[:, i][:, None]  # (G, 1)
+        unmatched = ((secrets[None, :, :] == letter[:, :, None]) & ~exact).sum(axis=2)
+        earlier = ((guesses[:, :i] == letter)[:, None, :] & ~exact[:, :, :i]).sum(axis=2)
+        mark = np.where(exact[:, :, i], 2, (earlier < unmatched).astype(np.intp))
+        code = code * 3 + mark
+    return table[code]
+
+
+def first_perfect(matrix: np.ndarray, guess_ids: np.ndarray, candidates: np.ndarray, n_feedbacks: int) -> int:
+    """``kernels.first_perfect``: the first guess whose answers are all different, or -1."""
+    answers = np.sort(matrix[np.ix_(guess_ids, candidates)], axis=1)
+    perfect = (np.diff(answers, axis=1) != 0).all(axis=1)
+    hits = np.flatnonzero(perfect)
+    return int(hits[0]) if len(hits) else -1
+
+
+def canonical_under(codes: np.ndarray, perms: np.ndarray, maps: np.ndarray, used: np.ndarray) -> np.ndarray:
+    """``exact.canonical_under``: mark each code that is the lowest of its class (see there)."""
+    n_codes, holes = codes.shape
+    codes = codes.astype(np.int64)
+    free = np.flatnonzero(~used)
+    keep = np.ones(n_codes, dtype=bool)
+    rows = np.arange(n_codes)
+    for perm, colour_map in zip(perms, maps):
+        moved = codes[:, perm]
+        image = np.empty_like(moved)
+        fresh = np.zeros(n_codes, dtype=np.int64)  # free colours named so far
+        for h in range(holes):
+            c = moved[:, h]
+            earlier = moved[:, :h] == c[:, None]
+            seen = earlier.any(axis=1)
+            first = earlier.argmax(axis=1) if h else 0  # (unused where not seen)  # where this colour first appeared
+            new = ~used[c] & ~seen
+            named = np.where(new, free[np.minimum(fresh, max(len(free) - 1, 0))] if len(free) else 0, 0)
+            image[:, h] = np.where(used[c], colour_map[c], np.where(seen, image[rows, first], named))
+            fresh += new
+        differs = image != codes
+        at = differs.argmax(axis=1)
+        keep &= ~(differs.any(axis=1) & (image[rows, at] < codes[rows, at]))
+    return keep
