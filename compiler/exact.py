@@ -100,10 +100,11 @@ def _mix(x):
 
 
 @njit(cache=True)
-def set_key(candidates, tag):
-    """Two independent 64-bit hashes of (candidate set, tag)."""
-    h1 = _mix(np.uint64(tag) + _GOLD)
-    h2 = _mix(np.uint64(tag) ^ _SEED2)
+def set_key(candidates, tag, salt):
+    """Two independent 64-bit hashes of (candidate set, tag, salt); ``salt`` stands for what
+    else decides the node's value (a hard-mode state), 0 for nothing."""
+    h1 = _mix(np.uint64(tag) + _GOLD) ^ salt
+    h2 = _mix(np.uint64(tag) ^ _SEED2) ^ salt
     for c in candidates:
         v = np.uint64(c)
         h1 = _mix(h1 ^ (v + _GOLD))
@@ -183,6 +184,75 @@ def restore(table, entries):
         data = entries[i, 2]
         if data != 0:
             store(table, entries[i, 0] ^ data, entries[i, 1] ^ data, data)
+
+
+# -- hint rules (hard mode) ---------------------------------------------------------------------
+#
+# A hint rule (Wordle's hard mode) lets a guess follow a history only if it keeps every green
+# in place and holds each revealed letter at least as often as one guess revealed it. Its
+# state is one array: per position the green letter (-1: none), then per letter the least
+# count. An empty state means no rule. ``codes[g]`` are guess g's letters, ``counts[g]`` its
+# letter counts, ``marks[f]`` feedback f's marks per position (2 green, 1 present, 0 absent).
+
+def rule_start(holes: int, letters: int) -> np.ndarray:
+    state = np.zeros(holes + letters, dtype=np.int64)
+    state[:holes] = -1
+    return state
+
+
+@njit(cache=True)
+def rule_next(state, codes, marks, guess, feedback):
+    """The state after ``guess`` got ``feedback``."""
+    child = state.copy()
+    holes = codes.shape[1]
+    for i in range(holes):
+        if marks[feedback, i] == 2:
+            child[i] = codes[guess, i]
+        if marks[feedback, i] > 0:
+            letter = codes[guess, i]
+            revealed = 0
+            for j in range(holes):
+                if codes[guess, j] == letter and marks[feedback, j] > 0:
+                    revealed += 1
+            if revealed > child[holes + letter]:
+                child[holes + letter] = revealed
+    return child
+
+
+@njit(cache=True)
+def rule_allowed(state, codes, letter_counts):
+    """Which guesses the state allows."""
+    n_guesses, holes = codes.shape
+    allowed = np.ones(n_guesses, np.bool_)
+    needed = np.empty(state.shape[0] - holes, np.int64)
+    n_needed = 0
+    for letter in range(state.shape[0] - holes):
+        if state[holes + letter] > 0:
+            needed[n_needed] = letter
+            n_needed += 1
+    for g in range(n_guesses):
+        for i in range(holes):
+            if state[i] >= 0 and codes[g, i] != state[i]:
+                allowed[g] = False
+                break
+        if allowed[g]:
+            for k in range(n_needed):
+                letter = needed[k]
+                if letter_counts[g, letter] < state[holes + letter]:
+                    allowed[g] = False
+                    break
+    return allowed
+
+
+@njit(cache=True)
+def rule_salt(state):
+    """The state's share of a table key (0 without a rule)."""
+    if state.shape[0] == 0:
+        return np.uint64(0)
+    h = _SEED2
+    for x in state:
+        h = _mix(h ^ np.uint64(x + 2))
+    return h
 
 
 # -- partitions --------------------------------------------------------------------------------
@@ -310,14 +380,16 @@ CANDIDATES_FIRST = 48  # up to this many candidates, try them as guesses before 
 
 
 @njit(cache=True)
-def min_total(matrix, candidates, budget, cutoff, mask, secret_guess, guess_secret,
+def min_total(matrix, candidates, budget, cutoff, mask, state, codes, letter_counts, marks, secret_guess, guess_secret,
               consistent, n_feedbacks, win, least, least_blind, reach, table, counters):
     """The smallest total of any tree that wins every candidate within ``budget`` guesses,
     if it is below ``cutoff``; otherwise some lower bound that is at least ``cutoff``.
 
     ``mask`` (empty: all guesses) restricts this node's guesses to symmetry classes'
-    representatives. Among guesses of equal total the best is, canonically, a candidate
-    first and then the lowest guess; an exact result is stored with that guess.
+    representatives; ``state`` (empty: none) is the node's hint-rule state, which allows
+    only some guesses (the candidates always) and is part of the node's key. Among guesses
+    of equal total the best is, canonically, a candidate first and then the lowest guess;
+    an exact result is stored with that guess.
     """
     n = candidates.shape[0]
     if n == 1:
@@ -330,7 +402,8 @@ def min_total(matrix, candidates, budget, cutoff, mask, secret_guess, guess_secr
     if bound >= cutoff:
         return bound
     key_budget = budget if budget < n else UNLIMITED
-    h1, h2 = set_key(candidates, key_budget)
+    ruled = state.shape[0] > 0
+    h1, h2 = set_key(candidates, key_budget, rule_salt(state))
     data = probe(table, h1, h2)
     if data != 0:
         counters[HITS] += 1
@@ -346,6 +419,7 @@ def min_total(matrix, candidates, budget, cutoff, mask, secret_guess, guess_secr
             return 2 * n - 1
     counters[NODES] += 1
     n_guesses = matrix.shape[0]
+    allowed = rule_allowed(state, codes, letter_counts) if ruled and not consistent else np.zeros(0, np.bool_)
     # phases: the candidates first when they are few (a good total from them may spare
     # scoring every other guess), then the rest
     if consistent or n > CANDIDATES_FIRST:
@@ -372,7 +446,7 @@ def min_total(matrix, candidates, budget, cutoff, mask, secret_guess, guess_secr
         scan_limit = cutoff if best_guess < 0 else min(cutoff, best + 1)  # ties may still win
         m = 0
         for g in guesses:
-            if mask.shape[0] and not mask[g]:
+            if (mask.shape[0] and not mask[g]) or (allowed.shape[0] and not allowed[g]):
                 continue
             if phase == 1 and first_phase == 0 and _is_candidate(g, candidates, guess_secret):
                 continue  # done in phase 0
@@ -410,17 +484,19 @@ def min_total(matrix, candidates, budget, cutoff, mask, secret_guess, guess_secr
             if low >= limit:
                 floor = min(floor, low)
                 continue
-            # a guess with the same answer on every candidate as one tried before is worth the same
-            answers = _answers_hash(matrix, g, candidates)
-            repeat = False
-            for t in range(n_tried):
-                if tried_hash[t] == answers and _same_answers(matrix, tried[t], g, candidates):
-                    repeat = True
-                    break
-            if repeat:
-                continue
-            tried[n_tried], tried_hash[n_tried] = g, answers
-            n_tried += 1
+            # a guess with the same answer on every candidate as one tried before is worth the
+            # same (unless a hint rule makes what they reveal matter)
+            if not ruled:
+                answers = _answers_hash(matrix, g, candidates)
+                repeat = False
+                for t in range(n_tried):
+                    if tried_hash[t] == answers and _same_answers(matrix, tried[t], g, candidates):
+                        repeat = True
+                        break
+                if repeat:
+                    continue
+                tried[n_tried], tried_hash[n_tried] = g, answers
+                n_tried += 1
             ordered, parts = split(matrix, g, candidates, n_feedbacks, win)
             total = low
             for p in range(parts.shape[0]):
@@ -428,9 +504,11 @@ def min_total(matrix, candidates, budget, cutoff, mask, secret_guess, guess_secr
                 if size <= 2:
                     continue  # its bound is exact
                 rest = total - least[size]
-                value = min_total(matrix, ordered[start:start + size], budget - 1, limit - rest,
-                                  mask[:0], secret_guess, guess_secret, consistent, n_feedbacks, win,
-                                  least, least_blind, reach, table, counters)
+                part = ordered[start:start + size]
+                child = rule_next(state, codes, marks, g, matrix[g, part[0]]) if ruled else state
+                value = min_total(matrix, part, budget - 1, limit - rest,
+                                  mask[:0], child, codes, letter_counts, marks, secret_guess, guess_secret, consistent,
+                                  n_feedbacks, win, least, least_blind, reach, table, counters)
                 total = min(rest + value, INF)
                 if total >= limit:
                     break
@@ -488,13 +566,14 @@ def any_perfect(matrix, guesses, candidates, n_feedbacks):
 
 
 @njit(cache=True)
-def within(matrix, candidates, depth, mask, secret_guess, consistent, n_feedbacks, win,
+def within(matrix, candidates, depth, mask, state, codes, letter_counts, marks, secret_guess, consistent, n_feedbacks, win,
            reach, table, counters):
     """Is there a tree that wins every candidate within ``depth`` guesses? Branch and bound:
     the guesses with the smallest largest part first, a guess dropped as soon as one of its
     parts cannot be won in the guesses left (by counting, or by searching that part: the
     largest part first, so that failures come fast). ``mask`` (empty: all guesses) restricts
-    this node's guesses to symmetry classes' representatives.
+    this node's guesses to symmetry classes' representatives, ``state`` (empty: none) to
+    what a hint rule allows (see ``min_total``).
     """
     n = candidates.shape[0]
     if n == 1:
@@ -503,11 +582,14 @@ def within(matrix, candidates, depth, mask, secret_guess, consistent, n_feedback
         return False
     n_guesses = matrix.shape[0]
     guesses = _allowed(n_guesses, candidates, secret_guess, consistent)
+    ruled = state.shape[0] > 0
+    if ruled and not consistent:
+        guesses = guesses[rule_allowed(state, codes, letter_counts)]
     if depth == 2:  # only a guess that tells every candidate apart will do
         if mask.shape[0]:
             guesses = guesses[mask[guesses]]
         return any_perfect(matrix, guesses, candidates, n_feedbacks) >= 0
-    h1, h2 = set_key(candidates, FEASIBLE_TAG)
+    h1, h2 = set_key(candidates, FEASIBLE_TAG, rule_salt(state))
     data = probe(table, h1, h2)
     if data != 0:
         counters[HITS] += 1
@@ -549,22 +631,27 @@ def within(matrix, candidates, depth, mask, secret_guess, consistent, n_feedback
     n_tried = 0
     for i in order:
         g = order_ids[i]
-        answers = _answers_hash(matrix, g, candidates)
-        repeat = False
-        for t in range(n_tried):
-            if tried_hash[t] == answers and _same_answers(matrix, tried[t], g, candidates):
-                repeat = True
-                break
-        if repeat:
-            continue
-        tried[n_tried], tried_hash[n_tried] = g, answers
-        n_tried += 1
+        if not ruled:
+            answers = _answers_hash(matrix, g, candidates)
+            repeat = False
+            for t in range(n_tried):
+                if tried_hash[t] == answers and _same_answers(matrix, tried[t], g, candidates):
+                    repeat = True
+                    break
+            if repeat:
+                continue
+            tried[n_tried], tried_hash[n_tried] = g, answers
+            n_tried += 1
         ordered, parts = split(matrix, g, candidates, n_feedbacks, win)
         ok = True
         for p in range(parts.shape[0]):
             start, size = parts[p, 0], parts[p, 1]
-            if size > 1 and not within(matrix, ordered[start:start + size], depth - 1, mask[:0],
-                                       secret_guess, consistent, n_feedbacks, win, reach, table, counters):
+            if size == 1:
+                continue
+            part = ordered[start:start + size]
+            child = rule_next(state, codes, marks, g, matrix[g, part[0]]) if ruled else state
+            if not within(matrix, part, depth - 1, mask[:0], child, codes, letter_counts, marks,
+                          secret_guess, consistent, n_feedbacks, win, reach, table, counters):
                 ok = False
                 break
         if ok:

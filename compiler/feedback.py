@@ -153,9 +153,9 @@ def allowed_mask(game: Game, guess_codes: np.ndarray, history: list[tuple]) -> n
     when the game allows every guess at any time (the rule itself lives in the game)."""
     if type(game).allows is Game.allows or not history:
         return None
-    if isinstance(game, Words):
-        if not game.hard:
-            return None
+    if isinstance(game, Words) and not game.hard:
+        return None
+    if game.keeps_hints:
         mask = np.ones(len(guess_codes), dtype=bool)
         for played, feedback in history:  # greens stay in place, revealed letters are reused
             revealed: dict[int, int] = {}

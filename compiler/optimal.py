@@ -232,10 +232,10 @@ class Solver:
         if search.matrix is None:
             raise ValueError(f"{search.game!r} is too big for an exact search: its feedback matrix "
                              "does not fit in --max-memory")
-        if type(search.game).allows is not Game.allows and getattr(search.game, "hard", True) \
-                and search.options.candidates != "consistent":
-            raise ValueError(f"{search.game!r} restricts guesses by what was played, which the exact search "
-                             "does not follow: use --candidates consistent")
+        ruled = type(search.game).allows is not Game.allows and getattr(search.game, "hard", True)
+        if ruled and not search.game.keeps_hints and search.options.candidates != "consistent":
+            raise ValueError(f"{search.game!r} restricts guesses by what was played in a way the exact search "
+                             "cannot follow (it follows the hint rule of hard mode): use --candidates consistent")
         if len(search.game.guesses) >= 1 << 20:
             raise ValueError(f"{search.game!r} has too many guesses for an exact search")
         self.search, self.game = search, search.game
@@ -248,6 +248,7 @@ class Solver:
         self.guess_secret = np.ascontiguousarray(search.guess_secret, dtype=np.int64)
         self.least, self.least_blind, self.reach = exact.counting_tables(self.n_secrets, self.n_feedbacks)
         self.symmetry = HistorySymmetry(self.game, search.scorer.guess_codes) if Symmetry.applies(self.game) else None
+        self._rule_arrays(ruled and self.game.keeps_hints and not self.consistent)
         self.first = getattr(search, "first", None)  # a fixed opening guess (--first), or None
         self.workers = max(1, (os.cpu_count() or 1) if workers is None else workers)
         self.checkpoint = Path(checkpoint) if checkpoint else None
@@ -274,6 +275,27 @@ class Solver:
             if self.checkpoint.exists():
                 self.load(self.checkpoint)
 
+    def _rule_arrays(self, ruled: bool) -> None:
+        """The hint rule as the compiled search reads it (see ``exact.rule_next``); empty arrays
+        when every guess is allowed at every node."""
+        if not ruled:
+            self.rule_start = np.zeros(0, dtype=np.int64)
+            self.codes = self.letter_counts = self.marks = np.zeros((0, 0), dtype=np.int64)
+            return
+        codes = np.ascontiguousarray(self.search.scorer.guess_codes, dtype=np.int64)
+        self.codes = codes
+        self.letter_counts = np.stack([(codes == letter).sum(axis=1) for letter in range(self.game.symbols)], axis=1)
+        self.marks = np.array(self.game.feedbacks(), dtype=np.int64).reshape(self.n_feedbacks, codes.shape[1])
+        self.rule_start = exact.rule_start(codes.shape[1], self.game.symbols)
+
+    def _state(self, candidates: np.ndarray, played: tuple[int, ...]) -> np.ndarray:
+        """The node's hint-rule state: every played guess's answer is that of any candidate."""
+        state = self.rule_start
+        for guess in played if len(state) else ():
+            state = exact.rule_next(state, self.codes, self.marks, np.int64(guess),
+                                    np.int64(self.matrix[guess, candidates[0]]))
+        return state
+
     # -- what the searches share ----------------------------------------------------------------
 
     @property
@@ -296,18 +318,24 @@ class Solver:
             return np.array([self.first], dtype=np.int64)
         guesses = self.secret_guess[candidates] if self.consistent else np.arange(self.n_guesses, dtype=np.int64)
         mask = self._mask(played)
-        return guesses[mask[guesses]] if len(mask) else guesses
+        if len(mask):
+            guesses = guesses[mask[guesses]]
+        state = self._state(candidates, played)
+        if len(state):
+            guesses = guesses[exact.rule_allowed(state, self.codes, self.letter_counts)[guesses]]
+        return guesses
 
-    def _key(self, candidates: np.ndarray, tag: int) -> tuple:
-        h1, h2 = exact.set_key(candidates, np.int64(tag))
+    def _key(self, candidates: np.ndarray, played: tuple, tag: int) -> tuple:
+        h1, h2 = exact.set_key(candidates, np.int64(tag), np.uint64(exact.rule_salt(self._state(candidates, played))))
         return np.uint64(h1), np.uint64(h2)
 
-    def _probe(self, candidates: np.ndarray, tag: int) -> int:
-        return int(exact.probe(self.table, *self._key(candidates, tag)))
+    def _probe(self, candidates: np.ndarray, played: tuple, tag: int) -> int:
+        return int(exact.probe(self.table, *self._key(candidates, played, tag)))
 
-    def _store(self, candidates: np.ndarray, tag: int, value: int, exact_value: bool, guess: int) -> None:
+    def _store(self, candidates: np.ndarray, played: tuple, tag: int, value: int, exact_value: bool,
+               guess: int) -> None:
         data = exact.pack(np.int64(min(value, exact.INF)), exact_value, np.int64(guess), np.int64(len(candidates)))
-        exact.store(self.table, *self._key(candidates, tag), data)
+        exact.store(self.table, *self._key(candidates, played, tag), data)
 
     def _split(self, guess: int, candidates: np.ndarray):
         ordered, parts = exact.split(self.matrix, np.int64(guess), candidates, np.int64(self.n_feedbacks),
@@ -323,6 +351,7 @@ class Solver:
     def _total_below(self, candidates: np.ndarray, played: tuple, budget: int, cutoff: int) -> int:
         """The compiled search from a node down, with this node's symmetry."""
         return int(exact.min_total(self.matrix, candidates, np.int64(budget), np.int64(cutoff), self._mask(played),
+                                   self._state(candidates, played), self.codes, self.letter_counts, self.marks,
                                    self.secret_guess, self.guess_secret, self.consistent, np.int64(self.n_feedbacks),
                                    np.int64(self.win), self.least, self.least_blind, self.reach, self.table,
                                    self.counters[self._row]))
@@ -355,7 +384,7 @@ class Solver:
         if bound >= cutoff:
             return bound
         tag = budget if budget < n else exact.UNLIMITED
-        data = self._probe(candidates, tag)
+        data = self._probe(candidates, played, tag)
         if data:
             if exact.data_exact(np.uint64(data)):
                 return int(exact.data_value(np.uint64(data)))
@@ -386,11 +415,11 @@ class Solver:
         opening = self._opening(candidates, played)  # what the root is worth after --first is not its value
         if choice.key is not None:
             if not opening:
-                self._store(candidates, tag, choice.value, True, choice.key[1])
+                self._store(candidates, played, tag, choice.value, True, choice.key[1])
             return choice.value
         bound = max(bound, choice.floor)
         if not opening:
-            self._store(candidates, tag, bound, bound >= exact.INF, -1)
+            self._store(candidates, played, tag, bound, bound >= exact.INF, -1)
         return bound
 
     def _second_level(self, candidates: np.ndarray, played: tuple, budget: int, order: list,
@@ -494,7 +523,7 @@ class Solver:
         budget = exact.UNLIMITED if budget is None else budget
         tag = budget if budget < n else exact.UNLIMITED
         for attempt in range(2):
-            data = np.uint64(self._probe(candidates, tag))
+            data = np.uint64(self._probe(candidates, played, tag))
             if data and exact.data_exact(data):
                 if exact.data_value(data) >= exact.INF:
                     raise Infeasible(f"no tree wins every secret of {self.game!r} within {budget} guesses")
@@ -511,6 +540,7 @@ class Solver:
 
     def _within_below(self, candidates: np.ndarray, played: tuple, depth: int) -> bool:
         return bool(exact.within(self.matrix, candidates, np.int64(depth), self._mask(played),
+                                 self._state(candidates, played), self.codes, self.letter_counts, self.marks,
                                  self.secret_guess, self.consistent, np.int64(self.n_feedbacks), np.int64(self.win),
                                  self.reach, self.table, self.counters[self._row]))
 
@@ -527,7 +557,7 @@ class Solver:
             return False
         if level >= 2 or depth == 2:
             return self._within_below(candidates, played, depth)
-        data = self._probe(candidates, exact.FEASIBLE_TAG)
+        data = self._probe(candidates, played, exact.FEASIBLE_TAG)
         if data:
             low, high = exact.depths(np.uint64(data))
             if high and high <= depth:
@@ -583,14 +613,14 @@ class Solver:
         if found:
             guess = min(found)[1]  # the first success in search order, as one process would find it
             if not opening:
-                self._remember_depths(candidates, 0, depth, guess)
+                self._remember_depths(candidates, played, 0, depth, guess)
             return True
         if not opening:
-            self._remember_depths(candidates, depth + 1, 0, -1)
+            self._remember_depths(candidates, played, depth + 1, 0, -1)
         return False
 
-    def _remember_depths(self, candidates, low: int, high: int, guess: int) -> None:
-        h1, h2 = self._key(candidates, exact.FEASIBLE_TAG)
+    def _remember_depths(self, candidates, played: tuple, low: int, high: int, guess: int) -> None:
+        h1, h2 = self._key(candidates, played, exact.FEASIBLE_TAG)
         exact.remember_depths(self.table, h1, h2, np.int64(low), np.int64(high), np.int64(guess),
                                np.int64(len(candidates)))
 
@@ -657,7 +687,7 @@ class Solver:
             guesses = self._guesses(candidates, played) if len(candidates) > 2 else self.secret_guess[candidates]
             return int(exact.any_perfect(self.matrix, guesses, candidates, np.int64(self.n_feedbacks)))
         for _ in range(2):
-            data = np.uint64(self._probe(candidates, exact.FEASIBLE_TAG))
+            data = np.uint64(self._probe(candidates, played, exact.FEASIBLE_TAG))
             if data:
                 low, high = exact.depths(data)
                 if high and high <= depth and exact.data_guess(data) >= 0:

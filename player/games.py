@@ -27,6 +27,10 @@ class Game:
 
     name: str = "game"
     symmetric_score: bool = False  # score(a, b) == score(b, a) for all codes
+    # ``allows`` is the hint rule (hard mode): feedbacks are per-position marks (2 exact, 1 present,
+    # 0 absent), and a guess must keep every exact symbol in place and hold each revealed symbol as
+    # often as one guess revealed it. The compiler follows this rule in compiled code.
+    keeps_hints: bool = False
     length: int  # symbols per code
     symbols: int  # symbol values are 0 .. symbols-1
     win: Feedback

@@ -62,6 +62,7 @@ class Words(Game):
         _require_int("length", length, 1, 10)
         self.answers_path, self.guesses_path = answers, guesses
         self.hard, self.length, self.symbols = bool(hard), length, len(ALPHABET)
+        self.keeps_hints = self.hard
         self.win = (2,) * length
         self._answers_sha256, self._guesses_sha256 = answers_sha256, guesses_sha256
 

@@ -39,12 +39,14 @@ MIB = 1 << 20
 BUILD_SCRIPT = """
 import json, sys, time
 from compiler import Options, build
+from compiler.feedback import backend_for
 from player.games import make_game
 name, params, strategy, small = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3], json.loads(sys.argv[4])
 options = Options(strategy=strategy)
-build(make_game(name, **small), options)  # warm-up: every kernel this game uses is loaded (or compiled)
 game = make_game(name, **params)
 game.secrets, game.guesses
+backend = backend_for(game, options.engine)  # warm-up: every kernel this game uses is loaded (or compiled)
+build(make_game(name, **small), Options(strategy=strategy, engine=backend))
 started = time.perf_counter()
 built = build(game, options)
 seconds = time.perf_counter() - started

@@ -181,9 +181,89 @@ def test_exact_strategies_on_a_word_game(strategy, max_depth):
     assert built.stats["total"] <= entropy["total"] and built.stats["worst"] <= entropy["worst"]
 
 
-def test_exact_strategies_in_hard_mode_need_consistent_guesses():
+# -- exact strategies in hard mode: the search follows the rule ------------------------------
+
+IGHT = dict(answers=str(HERE / "data" / "words-ight.txt"), guesses=str(HERE / "data" / "words-ight-guesses.txt"))
+INF = float("inf")
+
+
+def brute_force_with_rules(game, first=None):
+    """``(total, worst)`` at the root by plain recursion with the game's own ``score`` and
+    ``allows`` (memoised on the candidates and the set of allowed guesses); shares no code
+    with compiler/."""
+    guesses = game.guesses
+    answers = [[game.score(g, s) for s in game.secrets] for g in guesses]
+
+    def allowed(history):
+        return tuple(g for g in range(len(guesses)) if game.allows(guesses[g], history) is None)
+
+    def options(candidates, history):
+        for guess in allowed(history) if history or first is None else [guesses.index(game.parse_code(first))]:
+            parts: dict = {}
+            for s in candidates:
+                parts.setdefault(answers[guess][s], []).append(s)
+            if len(parts) > 1 or game.win in parts:
+                yield [(history + ((guesses[guess], f),), tuple(p)) for f, p in parts.items() if f != game.win]
+
+    totals: dict = {}
+    worsts: dict = {}
+
+    def total(candidates, budget, history=()):
+        if len(candidates) == 1:
+            return 1 if budget >= 1 else INF
+        if budget < 2:
+            return INF
+        key = (candidates, budget, allowed(history), bool(history))
+        if key not in totals:
+            totals[key] = min((len(candidates) + sum(total(p, budget - 1, h) for h, p in parts)
+                               for parts in options(candidates, history)), default=INF)
+        return totals[key]
+
+    def worst(candidates, history=()):
+        if len(candidates) == 1:
+            return 1
+        key = (candidates, allowed(history), bool(history))
+        if key not in worsts:
+            worsts[key] = min((1 + max((worst(p, h) for h, p in parts), default=0)
+                               for parts in options(candidates, history)), default=INF)
+        return worsts[key]
+
+    root = tuple(range(len(game.secrets)))
+    return (lambda budget: total(root, budget)), (lambda: worst(root))
+
+
+@pytest.mark.parametrize("first", [None, "light"])
+@pytest.mark.parametrize("hard", [False, True])
+def test_exact_searches_follow_the_hard_mode_rule(hard, first):
+    """After LIGHT, hard mode must keep -IGHT and can only try the -IGHT words one by one."""
+    from compiler.exact import INF as NONE
+    from compiler.optimal import prepared_search, solver_for
+
+    game = make_game("words", hard=hard, **IGHT)
+    total, worst = brute_force_with_rules(game, first)
+    solver = solver_for(prepared_search(game, Options("optimal-expected", first=first), workers=1))
+    assert solver.minimum_worst().worst == worst()
+    for budget in range(2, 9):
+        assert solver.minimum_total(budget) == (NONE if total(budget) == INF else total(budget))
+    expected = {(False, None): (22, 3), (False, "light"): (28, 3), (True, None): (22, 3), (True, "light"): (37, 7)}
+    assert (total(9), worst()) == expected[hard, first]
+
+
+@pytest.mark.parametrize("strategy", ["optimal-expected", "optimal-worst"])
+def test_optimal_trees_in_hard_mode_keep_the_rule_on_every_path(strategy):
+    built = build(make_game("words", hard=True, **IGHT), Options(strategy, first="light"))
+    assert (built.stats["total"], built.stats["worst"]) == (37, 7)
+    report = verify(player.loads(to_bytes(built)))
+    assert report.ok, report.errors
+
+
+def test_exact_strategies_refuse_a_rule_they_cannot_follow():
+    class Picky(type(make_game("mastermind", colours=2, holes=2))):
+        def allows(self, guess, history):
+            return None if not history or guess[0] == 0 else "guesses after the first start with A"
+
     with pytest.raises(ValueError, match="--candidates consistent"):
-        build(words(hard=True), Options("optimal-expected"))
+        build(Picky(colours=2, holes=2), Options("optimal-expected"))
     built = build(words(hard=True), Options("optimal-expected", candidates="consistent"))
     assert verify(player.loads(to_bytes(built))).ok
 
@@ -197,3 +277,15 @@ def test_optimal_wordle_tree_opening_with_salet_takes_7920_guesses():
     assert (built.stats["total"], built.stats["worst"]) == (7920, 5)
     assert built.proof["optimal"] is True
     assert verify(player.loads(to_bytes(built))).ok
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HIDDEN.exists(), reason="../shared/data/wordle is not beside the checkout")
+def test_optimal_hard_mode_wordle_tree_opening_with_salet_takes_8122_guesses():
+    """Selby (2022), Bertsimas and Paskov (2022): 8122 guesses in hard mode, within Wordle's 6."""
+    game = make_game("words", answers=str(HIDDEN), guesses=str(ALL), hard=True)
+    built = build(game, Options("optimal-expected", first="salet", max_depth=6))
+    assert (built.stats["total"], built.stats["worst"]) == (8122, 6)
+    assert built.proof["minimum_total"] == 8122
+    report = verify(player.loads(to_bytes(built)), max_depth=6)  # the hard-mode rule on every path
+    assert report.ok, report.errors
