@@ -2,8 +2,8 @@
 
 Both searches work on candidate sets (ascending secret indices) over the feedback matrix
 ``matrix[guess, secret]`` and remember what they learn in a transposition table: a flat
-array of entries keyed by a 128-bit hash of (candidate set, depth budget). The table may
-live in shared memory, so that worker processes pool what they solve; an entry is three
+array of entries keyed by a 128-bit hash of (candidate set, depth budget, hint-rule state).
+The table may live in shared memory, so that worker processes pool what they solve; an entry is three
 words ``(key1 ^ data, key2 ^ data, data)``, so a torn write from two processes at once
 reads as a miss, never as a wrong answer. Losing an entry costs time, not correctness.
 
