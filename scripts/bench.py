@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 GUESSTREE = str(Path(sys.executable).parent / "guesstree")
 ENTROPY_TREE = ROOT / "trees" / "mastermind-c6-h4-entropy.msgpack.zst"
+WORDLE = ROOT.parent / "shared" / "data" / "wordle"  # the original lists (not committed)
 MIB = 1 << 20
 
 # In-process build: imports and one small build first, so only the build itself is timed.
@@ -242,6 +243,18 @@ def jobs(scratch: Path) -> list[tuple[Job, Path | None]]:
                        shown="tree.next_guess(first 3 steps towards each secret), median per call of 50 rounds"), None))
     listed.append((Job("artifact bytes per secret mastermind 6x4 entropy", [], "size",
                        shown="size of trees/mastermind-c6-h4-entropy.msgpack.zst / secrets"), None))
+    if WORDLE.is_dir():
+        lists = ["words", "--answers", str(WORDLE / "wordlist_orig_hidden"), "--guesses", str(WORDLE / "wordlist_orig_all")]
+        job, wordle_tree = compile_job("wordle", lists, "entropy", scratch)
+        listed.append((job, wordle_tree))
+        listed.append((Job("player next_guess wordle entropy (3-step history)",
+                           [PYTHON, "-c", NEXT_GUESS_SCRIPT, str(wordle_tree), "20"], "next_guess",
+                           shown="tree.next_guess(first 3 steps towards each answer) on the tree built above, "
+                                 "median per call of 20 rounds"), None))
+        listed.append(compile_job("wordle salet", lists, "optimal-expected", scratch, heavy=True,
+                                  extra_args=("--first", "salet")))
+        listed.append(compile_job("wordle hard salet depth 6", [*lists, "--hard"], "optimal-expected", scratch,
+                                  heavy=True, extra_args=("--first", "salet", "--max-depth", "6")))
     for strategy in ("entropy", "minimax", "most-parts", "expected-size"):
         listed.append(compile_job("mastermind 8x5", ["mastermind", "--colours", "8", "--holes", "5"],
                                   strategy, scratch, heavy=True))
