@@ -270,8 +270,8 @@ def _split(search: "Search", strategy, node: Node, subtree: Subtree) -> tuple[in
     answers = search.scorer.answers(guess, node.candidates)
     order = np.argsort(answers, kind="stable")
     answers, candidates = answers[order], node.candidates[order]
-    cuts = np.flatnonzero(np.diff(answers)) + 1
-    if not len(cuts) and answers[0] != search.win_index:
+    cuts = (np.flatnonzero(answers[1:] != answers[:-1]) + 1).tolist()
+    if not cuts and answers[0] != search.win_index:
         if not node.path and search.first is not None:
             raise ValueError(f"--first {search.options.first} tells nothing about the secret: every secret "
                              "gives it the same answer")
@@ -279,9 +279,10 @@ def _split(search: "Search", strategy, node: Node, subtree: Subtree) -> tuple[in
     depth = len(node.path) + 1
     played = node.played + (guess,)
     children = []
-    for first, part in zip(np.concatenate(([0], cuts)), np.split(candidates, cuts)):
-        answer = int(answers[first])
-        if len(part) == 1:
+    starts = [0, *cuts]
+    for answer, start, end in zip(answers[starts].tolist(), starts, [*cuts, len(candidates)]):
+        part = candidates[start:end]
+        if end - start == 1:
             subtree.determined.append((int(part[0]), depth))
         if answer == search.win_index:
             subtree.wins.append((int(part[0]), depth))
