@@ -191,8 +191,8 @@ def restore(table, entries):
 # A hint rule (Wordle's hard mode) lets a guess follow a history only if it keeps every green
 # in place and holds each revealed letter at least as often as one guess revealed it. Its
 # state is one array: per position the green letter (-1: none), then per letter the least
-# count. An empty state means no rule. ``codes[g]`` are guess g's letters, ``counts[g]`` its
-# letter counts, ``marks[f]`` feedback f's marks per position (2 green, 1 present, 0 absent).
+# count. An empty state means no rule. ``codes[g]`` are guess g's letters, ``letter_counts[g]``
+# its letter counts, ``marks[f]`` feedback f's marks per position (2 green, 1 present, 0 absent).
 
 def rule_start(holes: int, letters: int) -> np.ndarray:
     state = np.zeros(holes + letters, dtype=np.int64)

@@ -1,7 +1,7 @@
 """Compiled inner loops (numba, cached on disk): feedback matrices and partition statistics.
 
-Each kernel has a plain numpy twin in ``vectorised.py`` (partition statistics: ``reference.py``); the test suite checks that both
-give identical trees, byte for byte.
+Each kernel has a plain numpy twin in ``vectorised.py`` (partition statistics: ``reference.py``);
+the test suite checks that both give the same numbers and identical trees, byte for byte.
 """
 from __future__ import annotations
 
