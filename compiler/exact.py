@@ -322,6 +322,18 @@ def _answers_hash(matrix, guess, candidates):
     return h
 
 
+@njit(cache=True, inline="always")
+def _repeats(matrix, guess, candidates, tried, tried_hash, n_tried):
+    """Was a guess with the same answer on every candidate (so worth the same) tried before?
+    ``(repeat, n_tried)``; a new guess is added to ``tried``."""
+    answers = _answers_hash(matrix, guess, candidates)
+    for t in range(n_tried):
+        if tried_hash[t] == answers and _same_answers(matrix, tried[t], guess, candidates):
+            return True, n_tried
+    tried[n_tried], tried_hash[n_tried] = guess, answers
+    return False, n_tried + 1
+
+
 @njit(cache=True)
 def _perfect_candidate(matrix, candidates, secret_guess, n_feedbacks):
     """The lowest-numbered candidate whose guess puts every candidate in a part of its own, or -1."""
@@ -484,19 +496,10 @@ def min_total(matrix, candidates, budget, cutoff, mask, state, codes, letter_cou
             if low >= limit:
                 floor = min(floor, low)
                 continue
-            # a guess with the same answer on every candidate as one tried before is worth the
-            # same (unless a hint rule makes what they reveal matter)
-            if not ruled:
-                answers = _answers_hash(matrix, g, candidates)
-                repeat = False
-                for t in range(n_tried):
-                    if tried_hash[t] == answers and _same_answers(matrix, tried[t], g, candidates):
-                        repeat = True
-                        break
+            if not ruled:  # with a hint rule, what a guess reveals matters beyond its partition
+                repeat, n_tried = _repeats(matrix, g, candidates, tried, tried_hash, n_tried)
                 if repeat:
                     continue
-                tried[n_tried], tried_hash[n_tried] = g, answers
-                n_tried += 1
             ordered, parts = split(matrix, g, candidates, n_feedbacks, win)
             total = low
             for p in range(parts.shape[0]):
@@ -632,16 +635,9 @@ def within(matrix, candidates, depth, mask, state, codes, letter_counts, marks, 
     for i in order:
         g = order_ids[i]
         if not ruled:
-            answers = _answers_hash(matrix, g, candidates)
-            repeat = False
-            for t in range(n_tried):
-                if tried_hash[t] == answers and _same_answers(matrix, tried[t], g, candidates):
-                    repeat = True
-                    break
+            repeat, n_tried = _repeats(matrix, g, candidates, tried, tried_hash, n_tried)
             if repeat:
                 continue
-            tried[n_tried], tried_hash[n_tried] = g, answers
-            n_tried += 1
         ordered, parts = split(matrix, g, candidates, n_feedbacks, win)
         ok = True
         for p in range(parts.shape[0]):

@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-import tempfile
 from array import array
 from pathlib import Path
 
@@ -72,6 +71,8 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> Path:
     path = Path(path)
     directory = path.parent if str(path.parent) else Path(".")
     directory.mkdir(parents=True, exist_ok=True)
+    import tempfile  # only writers need it: the player's import stays small
+
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as handle:
