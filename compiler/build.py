@@ -23,7 +23,6 @@ from .symmetry import Symmetry
 ENGINES = ("fast", "numba", "numpy", "reference")  # fast: numpy kernels for small games, numba for the rest
 SYMMETRY_MIN_CANDIDATES = 64  # below this, scoring every guess is cheaper than finding classes
 COLUMN_MAX_CANDIDATES = 1024  # below this, read the transposed matrix
-PERFECT_CHUNK = 4096  # guesses scored at a time while looking for a perfect split
 PARALLEL_MIN_SECRETS = 8192  # smaller games build faster than worker processes start
 
 
@@ -128,30 +127,25 @@ class Search:
         mask = self._symmetry.canonical(node.played)
         return guess_ids if mask is None else guess_ids[mask[guess_ids]]
 
-    def partition_stats_until_perfect(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int):
-        """``partition_stats`` in chunks of guesses, stopping at the first guess that puts
-        every candidate in a part of its own: ``(stats, parts, that guess or None)``."""
-        stats, parts = [], []
-        for start in range(0, len(guess_ids), PERFECT_CHUNK):
-            chunk = guess_ids[start:start + PERFECT_CHUNK]
-            chunk_stats, chunk_parts = self.partition_stats(chunk, candidates, statistic)
-            perfect = np.flatnonzero(chunk_parts == len(candidates))
-            if len(perfect):
-                return None, None, int(chunk[perfect[0]])
-            stats.append(chunk_stats)
-            parts.append(chunk_parts)
-        return np.concatenate(stats), np.concatenate(parts), None
-
-    def first_perfect(self, candidates: np.ndarray) -> int | None:
-        """The lowest candidate that puts every candidate in a part of its own, if any."""
+    def first_perfect(self, candidates: np.ndarray, guess_ids: np.ndarray | None = None) -> int | None:
+        """The first of ``guess_ids`` (default: the candidates themselves) that puts every
+        candidate in a part of its own, if any."""
         first_perfect = self.kernels.first_perfect
-        guess_ids = self.secret_guess[candidates]
-        if self.matrix is None:
-            every = np.arange(len(candidates))
-            index = first_perfect(self.scorer.block(guess_ids, candidates), every, every, self.n_feedbacks)
-        else:
+        guess_ids = self.secret_guess[candidates] if guess_ids is None else guess_ids
+        if self.columns is not None:
+            index = first_perfect(self.columns, guess_ids, candidates, self.n_feedbacks, True)
+            return None if index < 0 else int(guess_ids[index])
+        if self.matrix is not None:
             index = first_perfect(self.matrix, guess_ids, candidates, self.n_feedbacks)
-        return None if index < 0 else int(guess_ids[index])
+            return None if index < 0 else int(guess_ids[index])
+        every = np.arange(len(candidates))
+        step = max(1, self.scorer.block_cells // len(candidates))
+        for start in range(0, len(guess_ids), step):  # no matrix: blocks on demand
+            chunk = guess_ids[start:start + step]
+            index = first_perfect(self.scorer.block(chunk, candidates), np.arange(len(chunk)), every, self.n_feedbacks)
+            if index >= 0:
+                return int(chunk[index])
+        return None
 
     def allowed(self, node: "Node") -> np.ndarray:
         """The guesses a strategy may play at ``node``: all (that the game's rules allow after

@@ -101,10 +101,13 @@ def _block_function(game: Game, guess_codes: np.ndarray, secret_codes: np.ndarra
 
             guess_words = pack_nibbles(guess_codes, game.symbols)
             secret_words = pack_nibbles(secret_codes, game.symbols)
+            by_common = np.full(256, 255, dtype=np.uint8)  # [black << 4 | common]
+            for i, (right, moved) in enumerate(feedbacks):
+                by_common[right << 4 | (right + moved)] = i
 
             def packed(guess_ids, secret_ids):
                 return peg_matrix_packed(*(pick(w, guess_ids) for w in guess_words),
-                                         *(pick(w, secret_ids) for w in secret_words), game.length, table)
+                                         *(pick(w, secret_ids) for w in secret_words), game.length, by_common)
             return packed
 
         def pegs(guess_ids, secret_ids):

@@ -74,7 +74,7 @@ def pack_nibbles(codes: np.ndarray, colours: int) -> tuple[np.ndarray, np.ndarra
 def peg_matrix_packed(guess_positions, guess_counts, secret_positions, secret_counts, holes, table):
     """``peg_matrix`` for up to 16 colours and 7 holes, branch-free on 64-bit words:
     blacks are the zero nibbles of the XOR of positions, the common colours the sum
-    of per-nibble minimums of the counts."""
+    of per-nibble minimums of the counts; ``table[black << 4 | common]`` is the feedback's index."""
     n_guesses, n_secrets = guess_positions.shape[0], secret_positions.shape[0]
     low = np.uint64(0)
     for h in range(holes):
@@ -84,7 +84,6 @@ def peg_matrix_packed(guess_positions, guess_counts, secret_positions, secret_co
     out = np.empty((n_guesses, n_secrets), np.uint8)
     for g in prange(n_guesses):
         position, count = guess_positions[g], guess_counts[g]
-        row = out[g]
         for s in range(n_secrets):
             z = ~(position ^ secret_positions[s])
             t = z & (z >> one) & (z >> two) & (z >> three) & low
@@ -95,24 +94,35 @@ def peg_matrix_packed(guess_positions, guess_counts, secret_positions, secret_co
             least = (other & m) | (count & ~m)
             y = (least & BYTES_LOW) + ((least >> four) & BYTES_LOW)
             common = (y * BYTES_ONE) >> bottom
-            row[s] = table[black, common - black]
+            out[g, s] = table[(black << four) | common]
     return out
 
 
 @njit(cache=True)
-def first_perfect(matrix, guess_ids, candidates, n_feedbacks):
-    """The first of ``guess_ids`` that puts every candidate in a part of its own, or -1."""
+def first_perfect(matrix, guess_ids, candidates, n_feedbacks, by_column=False):
+    """The first of ``guess_ids`` that puts every candidate in a part of its own, or -1
+    (``by_column``: ``matrix`` is read as ``matrix[secret, guess]``, see ``partition_stats``)."""
     seen = np.zeros(n_feedbacks, np.bool_)
+    one = np.uint64(1)
     for i in range(guess_ids.shape[0]):
-        row = matrix[guess_ids[i]]
-        seen[:] = False
+        g = guess_ids[i]
         perfect = True
-        for c in candidates:
-            f = row[c]
-            if seen[f]:
-                perfect = False
-                break
-            seen[f] = True
+        if n_feedbacks <= 64:  # the answers seen so far as bits of one word
+            bits = np.uint64(0)
+            for c in candidates:
+                bit = one << np.uint64(matrix[c, g] if by_column else matrix[g, c])
+                if bits & bit:
+                    perfect = False
+                    break
+                bits |= bit
+        else:
+            seen[:] = False
+            for c in candidates:
+                f = matrix[c, g] if by_column else matrix[g, c]
+                if seen[f]:
+                    perfect = False
+                    break
+                seen[f] = True
         if perfect:
             return i
     return -1
@@ -150,33 +160,15 @@ def _rows_block(matrix, guess_ids, candidates, n_feedbacks, statistic, clog, sta
 
 @njit(cache=True)
 def _columns_block(columns, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts, lo, hi):
-    counts = np.zeros((hi - lo, n_feedbacks), np.int32)
-    if candidates.shape[0] <= 2 * n_feedbacks:  # few candidates: update as parts grow
+    """``_rows_block`` on the transposed matrix: for each guess the few candidates' rows are
+    read at the guess's column, and as the guesses advance those rows stream through cache."""
+    counts = np.zeros(n_feedbacks, np.int64)
+    for i in range(lo, hi):
+        g = guess_ids[i]
+        counts[:] = 0
         for c in candidates:
-            column = columns[c]
-            for i in range(lo, hi):
-                f = column[guess_ids[i]]
-                x = counts[i - lo, f]
-                counts[i - lo, f] = x + 1
-                if x == 0:
-                    parts[i] += 1
-                if statistic == CLOG_SUM:  # clog[x + 1] - clog[x]: the sums telescope exactly
-                    stats[i] += clog[x + 1] - clog[x]
-                elif statistic == MAX_PART:
-                    if x + 1 > stats[i]:
-                        stats[i] = x + 1
-                elif statistic == SUM_SQUARES:
-                    stats[i] += 2 * x + 1
-        if statistic == PARTS:
-            for i in range(lo, hi):
-                stats[i] = parts[i]
-    else:  # many: count first, then reduce each guess's counts once
-        for c in candidates:
-            column = columns[c]
-            for i in range(lo, hi):
-                counts[i - lo, column[guess_ids[i]]] += 1
-        for i in range(lo, hi):
-            stats[i], parts[i] = _reduce(counts[i - lo], statistic, clog)
+            counts[columns[c, g]] += 1
+        stats[i], parts[i] = _reduce(counts, statistic, clog)
 
 
 BLOCK = 2048  # guesses per block
@@ -211,8 +203,8 @@ def partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog,
 
     ``matrix[guess, secret]`` holds feedback indices; with ``by_column`` it is read as
     ``matrix[secret, guess]`` (the transposed matrix, or the matrix itself when the score is
-    symmetric): for few candidates that streams a few contiguous rows instead of gathering
-    one scattered byte per pair, and updates each statistic as the parts grow.
+    symmetric): for few candidates that streams a few rows through cache instead of
+    gathering one scattered byte per pair from every guess's row.
 
     ``clog[c]`` is ``c * log2(c)`` in fixed point, so that sums are exact integers and two
     partitions with the same multiset of part sizes get exactly the same statistic.

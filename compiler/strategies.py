@@ -48,7 +48,7 @@ class Heuristic:
     def choose(self, search, node) -> int:
         candidates = node.candidates
         guess_ids = search.allowed(node)
-        scored, stats = candidates, None
+        scored = candidates
         if self.sampled:
             rng = search.rng(node.path)
             options = search.options
@@ -63,13 +63,11 @@ class Heuristic:
             if self.perfect_is_best and len(candidates) <= search.n_feedbacks:
                 # a partition into singletons scores best; a candidate achieving it beats the rest
                 perfect = search.first_perfect(candidates)
+                if perfect is None:
+                    perfect = search.first_perfect(candidates, guess_ids)
                 if perfect is not None:
                     return perfect
-                stats, parts, perfect = search.partition_stats_until_perfect(guess_ids, candidates, self.statistic)
-                if perfect is not None:
-                    return perfect
-        if stats is None:
-            stats, parts = search.partition_stats(guess_ids, scored, self.statistic)
+        stats, parts = search.partition_stats(guess_ids, scored, self.statistic)
         scores = self.score(stats, len(scored))
         is_candidate = search.is_candidate(guess_ids, candidates)
         useful = (parts > 1) | is_candidate

@@ -38,9 +38,11 @@ def word_matrix(guesses: np.ndarray, secrets: np.ndarray, table: np.ndarray) -> 
     return table[code]
 
 
-def first_perfect(matrix: np.ndarray, guess_ids: np.ndarray, candidates: np.ndarray, n_feedbacks: int) -> int:
+def first_perfect(matrix: np.ndarray, guess_ids: np.ndarray, candidates: np.ndarray, n_feedbacks: int,
+                  by_column: bool = False) -> int:
     """``kernels.first_perfect``: the first guess whose answers are all different, or -1."""
-    answers = np.sort(matrix[np.ix_(guess_ids, candidates)], axis=1)
+    answers = matrix[np.ix_(candidates, guess_ids)].T if by_column else matrix[np.ix_(guess_ids, candidates)]
+    answers = np.sort(answers, axis=1)
     perfect = (np.diff(answers, axis=1) != 0).all(axis=1)
     hits = np.flatnonzero(perfect)
     return int(hits[0]) if len(hits) else -1
