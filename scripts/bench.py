@@ -36,9 +36,10 @@ ENTROPY_TREE = ROOT / "trees" / "mastermind-c6-h4-entropy.msgpack.zst"
 WORDLE = ROOT.parent / "shared" / "data" / "wordle"  # the original lists (not committed)
 MIB = 1 << 20
 
-# In-process build: imports and one small build first, so only the build itself is timed.
+# In-process build: imports and one small build first, so only the build itself is timed
+# (the median of five builds, with the fastest and slowest).
 BUILD_SCRIPT = """
-import json, sys, time
+import json, statistics, sys, time
 from compiler import Options, build
 from compiler.feedback import backend_for
 from player.games import make_game
@@ -48,10 +49,13 @@ game = make_game(name, **params)
 game.secrets, game.guesses
 backend = backend_for(game, options.engine)  # warm-up: every kernel this game uses is loaded (or compiled)
 build(make_game(name, **small), Options(strategy=strategy, engine=backend))
-started = time.perf_counter()
-built = build(game, options)
-seconds = time.perf_counter() - started
-print(json.dumps({"seconds": seconds, "total": built.stats["total"], "worst": built.stats["worst"]}))
+times = []
+for _ in range(5):
+    started = time.perf_counter()
+    built = build(game, options)
+    times.append(time.perf_counter() - started)
+print(json.dumps({"seconds": statistics.median(times), "seconds_min": round(min(times), 4), "seconds_max": round(max(times), 4),
+                  "total": built.stats["total"], "worst": built.stats["worst"]}))
 """
 
 LOAD_SCRIPT = """
@@ -180,6 +184,8 @@ def measure_compile(job: Job, output: Path, timeout: float, repeat: int) -> dict
     last = runs[-1]
     values = {"seconds": round(statistics.median(r.seconds for r in runs), 3),
               "peak_rss_mib": max(r.peak_rss_mib for r in runs), "status": last.status, **failure(last)}
+    if len(runs) > 1:
+        values.update(seconds_min=round(min(r.seconds for r in runs), 3), seconds_max=round(max(r.seconds for r in runs), 3))
     if last.status == "ok":
         values.update(artifact_stats(output))
     return row(job, **values)
@@ -231,7 +237,7 @@ def jobs(scratch: Path) -> list[tuple[Job, Path | None]]:
     listed.append(compile_job("bulls-cows", ["bulls-cows"], "entropy", scratch))
     build_command = [PYTHON, "-c", BUILD_SCRIPT, "bulls-cows", "{}", "entropy", json.dumps({"digits": 6, "length": 3})]
     listed.append((Job("build in-process bulls-cows entropy", build_command, "script",
-                       shown="python -c 'build(make_game(\"bulls-cows\"), Options(\"entropy\"))' (timed after imports and a bulls-cows 6x3 warm-up build)"), None))
+                       shown="python -c 'build(make_game(\"bulls-cows\"), Options(\"entropy\"))' (median of 5, after imports and a bulls-cows 6x3 warm-up build)"), None))
     listed.append(compile_job("digits 4", ["digits", "--length", "4"], "entropy", scratch))
     listed.append((Job("player import", [PYTHON, "-c", "import player"], "import",
                        shown="python -c 'import player' minus python -c pass"), None))
