@@ -257,6 +257,44 @@ def test_optimal_trees_in_hard_mode_keep_the_rule_on_every_path(strategy):
     assert report.ok, report.errors
 
 
+def test_the_compiled_hint_rule_allows_exactly_what_the_game_allows():
+    """The exact search's rule state, folded over random histories, against ``Words.allows``."""
+    import numpy as np
+
+    from compiler import exact
+    from compiler.feedback import codes_array
+
+    game = make_game("words", answers=str(HIDDEN), guesses=str(ALL), hard=True) if HIDDEN.exists() \
+        else make_game("words", hard=True, **IGHT)
+    codes = codes_array(game.guesses).astype(np.int64)
+    counts = np.stack([(codes == letter).sum(axis=1) for letter in range(game.symbols)], axis=1)
+    marks = np.array(game.feedbacks(), dtype=np.int64)
+    index = {f: i for i, f in enumerate(game.feedbacks())}
+    rng = random.Random(5)
+    sample = rng.sample(range(len(game.guesses)), min(400, len(game.guesses)))
+    for _ in range(60):
+        secret = rng.choice(game.secrets)
+        state, history = exact.rule_start(game.length, game.symbols), []
+        for _ in range(rng.randint(1, 3)):
+            allowed = exact.rule_allowed(state, codes, counts)
+            guess = rng.choice([g for g in sample if allowed[g]] or [game.guesses.index(secret)])
+            feedback = game.score(game.guesses[guess], secret)
+            history.append((game.guesses[guess], feedback))
+            state = exact.rule_next(state, codes, marks, guess, index[feedback])
+        allowed = exact.rule_allowed(state, codes, counts)
+        assert [bool(allowed[g]) for g in sample] == [game.allows(game.guesses[g], history) is None for g in sample]
+
+
+def test_cli_compiles_and_verifies_an_optimal_hard_mode_tree(cli, tmp_path):
+    path = tmp_path / "ight.msgpack.zst"
+    result = cli("compile", "words", "--answers", IGHT["answers"], "--guesses", IGHT["guesses"], "--hard",
+                 "--first", "light", "--strategy", "optimal-expected", "-o", path)
+    assert result.exit_code == 0, result.output
+    assert "total 37" in result.output and "worst 7" in result.output
+    result = cli("verify", path, "--max-depth", "6")  # hard mode leaves the -IGHT words one by one
+    assert result.exit_code == 1 and "secret TIGHT takes 7 guesses, over the bound of 6" in result.output
+
+
 def test_exact_strategies_refuse_a_rule_they_cannot_follow():
     class Picky(type(make_game("mastermind", colours=2, holes=2))):
         def allows(self, guess, history):
