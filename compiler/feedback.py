@@ -58,11 +58,23 @@ class Scorer:
         if 2 * codes_bytes > max_memory:
             raise ValueError(f"{game!r} needs at least {2 * codes_bytes / (1 << 20):.1f} MiB, "
                              f"over the --max-memory budget of {max_memory / (1 << 20):.1f} MiB")
-        self.block_cells = max(1 << 12, min(BLOCK_CELLS, max_memory // 16))  # on-demand block size
+        # cells per block computed at once: numpy's temporaries take tens of bytes per cell
+        per_cell = 16 if backend == "numba" else 64
+        self.block_cells = max(1 << 12, min(BLOCK_CELLS, max_memory // per_cell))
         # the whole matrix only when it leaves room for the rest of the build
         self.matrix = None
         if cells + codes_bytes <= max_memory * 0.8:
-            self.matrix = self._block(None, None)
+            self.matrix = self._whole()
+
+    def _whole(self) -> np.ndarray:
+        if self.backend == "numba":  # compiled kernels need no temporaries
+            return self._block(None, None)
+        n_guesses, n_secrets = len(self.game.guesses), len(self.game.secrets)
+        matrix = np.empty((n_guesses, n_secrets), dtype=np.uint8)
+        step = max(1, self.block_cells // n_secrets)
+        for start in range(0, n_guesses, step):
+            matrix[start:start + step] = self._block(np.arange(start, min(n_guesses, start + step)), None)
+        return matrix
 
     def block(self, guess_ids: np.ndarray | None, secret_ids: np.ndarray | None) -> np.ndarray:
         """Feedback indices for every (guess, secret) pair; ``None`` means all of them."""

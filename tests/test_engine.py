@@ -70,6 +70,10 @@ def test_numpy_and_numba_feedback_matrices_are_equal(name, params):
     game = make_game(name, **params)
     compiled = Scorer(game, 1 << 30, "numba").matrix
     assert np.array_equal(Scorer(game, 1 << 30, "numpy").matrix, compiled)
+    budget = 2 * (compiled.size + 64 * sum(compiled.shape))  # room for the matrix, filled in blocks
+    chunked = Scorer(game, budget, "numpy")
+    assert chunked.block_cells < compiled.size or compiled.size < 1 << 14
+    assert np.array_equal(chunked.matrix, compiled)
     assert compiled[0, 0] == game.feedbacks().index(game.score(game.guesses[0], game.secrets[0]))
 
 
