@@ -84,7 +84,14 @@ def test_numpy_and_numba_word_matrices_are_equal():
     secret_ids = np.random.default_rng(0).choice(len(game.secrets), 40, replace=False)
     scorer = Scorer(game, 1 << 24, "numba")  # no whole matrix: blocks
     numpy_block = _block_function(game, scorer.guess_codes, scorer.secret_codes, "numpy")
-    assert np.array_equal(numpy_block(None, secret_ids), scorer.block(None, secret_ids))
+    block = scorer.block(None, secret_ids)
+    assert np.array_equal(numpy_block(None, secret_ids), block)
+    rng = np.random.default_rng(1)  # perfect splits with more feedback values than bits in a word
+    guess_ids = np.arange(len(game.guesses))
+    for size in (2, 4, 6, 12, 24):
+        candidates = np.sort(rng.choice(len(secret_ids), size, replace=False))
+        found = kernels.first_perfect(block, guess_ids, candidates, len(game.feedbacks()))
+        assert vectorised.first_perfect(block, guess_ids, candidates, len(game.feedbacks())) == found
 
 
 @pytest.mark.parametrize("name, params", KERNEL_GAMES[:3] + KERNEL_GAMES[4:])
@@ -105,6 +112,10 @@ def test_numpy_and_numba_symmetry_classes_and_perfect_splits_are_equal(name, par
         guess_ids = rng.choice(len(game.guesses), min(300, len(game.guesses)), replace=False)
         found = kernels.first_perfect(matrix, guess_ids, candidates, n_feedbacks)
         assert vectorised.first_perfect(matrix, guess_ids, candidates, n_feedbacks) == found
+        if matrix.shape[0] == matrix.shape[1]:  # read by columns: the transposed matrix
+            transposed = np.ascontiguousarray(matrix.T)
+            assert kernels.first_perfect(transposed, guess_ids, candidates, n_feedbacks, True) == found
+            assert vectorised.first_perfect(transposed, guess_ids, candidates, n_feedbacks, True) == found
     assert vectorised.canonical_under(codes, perms[:0], maps[:0], used).all()  # no symmetry: every code alone
 
 
