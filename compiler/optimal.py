@@ -648,8 +648,11 @@ class Solver:
         if depth == counted:
             lower = (f"{self.n_secrets} secrets are more than any tree of {depth - 1} guesses can win "
                      f"({int(exact.reachable(self.reach, depth - 1))} with {self.n_feedbacks} feedback values)")
+        elif depth - 1 == 2:  # refuted by the compiled search at once: no first guess splits all apart
+            lower = "exhaustive search: no first guess gives every secret a different answer"
         else:
-            lower = (f"exhaustive search: none of the {refuted['root_guesses']} first guesses (one per symmetry class) "
+            classes = " (one per symmetry class)" if self.symmetry is not None else ""
+            lower = (f"exhaustive search: none of the {refuted['root_guesses']} first guesses{classes} "
                      f"leaves parts that can all be won within {depth - 2} more guesses")
         proof = {
             "upper": {"depth": depth, "first_guess": self.game.format_code(self.game.guesses[witness["first"]]),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from pathlib import Path
 from functools import lru_cache
 
 import numpy as np
@@ -327,6 +328,16 @@ def test_bound_of_classic_mastermind_is_five():
     assert report.worst == 5
     assert report.proof["lower"]["impossible"] == 4
     assert report.proof["upper"]["first_guess"] == "AABB"
+    assert report.proof["lower"]["by"] == ("exhaustive search: none of the 5 first guesses (one per symmetry "
+                                           "class) leaves parts that can all be won within 3 more guesses")
+
+
+def test_bound_says_how_a_depth_of_two_is_refuted():
+    words = Path(__file__).parent / "data"
+    game = make_game("words", answers=str(words / "words-ight.txt"), guesses=str(words / "words-ight-guesses.txt"))
+    report = bound(game)
+    assert (report.worst, report.proof["upper"]["first_guess"]) == (3, "FMNRS")
+    assert report.proof["lower"]["by"] == "exhaustive search: no first guess gives every secret a different answer"
 
 
 @pytest.mark.slow
