@@ -15,6 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .kernels import canonical_under  # noqa: F401  (symmetry classes of a node's guesses)
+
 INF = (1 << 24) - 1  # "no tree within the budget", and the largest total an entry can hold
 BUCKET = 4  # slots probed per key
 UNLIMITED = 1 << 20  # depth budget that never binds
@@ -655,44 +657,3 @@ def within(matrix, candidates, depth, mask, state, codes, letter_counts, marks, 
             return True
     remember_depths(table, h1, h2, depth + 1, 0, -1, n)
     return False
-
-
-# -- symmetry ----------------------------------------------------------------------------------
-
-@njit(cache=True)
-def canonical_under(codes, perms, maps, used):
-    """Mark each code that is the lowest of its class under a group of symmetries that fix the
-    history. Symmetry p moves position ``perms[p, h]`` to h and renames each colour c that
-    the history used to ``maps[p, c]``; the other colours may be renamed freely, so they take
-    the lowest free names in order of first appearance. Codes are in lexicographic order, so
-    the lowest of a class is its canonical representative."""
-    n_codes, holes = codes.shape
-    colours = used.shape[0]
-    free = np.empty(colours, np.int64)
-    n_free = 0
-    for c in range(colours):
-        if not used[c]:
-            free[n_free] = c
-            n_free += 1
-    keep = np.ones(n_codes, np.bool_)
-    named = np.empty(colours, np.int64)
-    for g in range(n_codes):
-        for p in range(perms.shape[0]):
-            named[:] = -1
-            fresh = 0
-            for h in range(holes):
-                c = codes[g, perms[p, h]]
-                if used[c]:
-                    image = maps[p, c]
-                else:
-                    if named[c] < 0:
-                        named[c] = free[fresh]
-                        fresh += 1
-                    image = named[c]
-                if image != codes[g, h]:
-                    if image < codes[g, h]:
-                        keep[g] = False
-                    break
-            if not keep[g]:
-                break
-    return keep

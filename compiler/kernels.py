@@ -8,7 +8,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .exact import canonical_under  # noqa: F401  (symmetry classes, also used by the exact search)
 from .reference import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
 
 
@@ -247,3 +246,44 @@ def word_matrix(guesses, secrets, table):
                 unmatched[secret[i]] = 0
             out[g, s] = table[code]
     return out
+
+
+# -- symmetry (the builder's classes, and the exact search's) ---------------------------------
+
+@njit(cache=True)
+def canonical_under(codes, perms, maps, used):
+    """Mark each code that is the lowest of its class under a group of symmetries that fix the
+    history. Symmetry p moves position ``perms[p, h]`` to h and renames each colour c that
+    the history used to ``maps[p, c]``; the other colours may be renamed freely, so they take
+    the lowest free names in order of first appearance. Codes are in lexicographic order, so
+    the lowest of a class is its canonical representative."""
+    n_codes, holes = codes.shape
+    colours = used.shape[0]
+    free = np.empty(colours, np.int64)
+    n_free = 0
+    for c in range(colours):
+        if not used[c]:
+            free[n_free] = c
+            n_free += 1
+    keep = np.ones(n_codes, np.bool_)
+    named = np.empty(colours, np.int64)
+    for g in range(n_codes):
+        for p in range(perms.shape[0]):
+            named[:] = -1
+            fresh = 0
+            for h in range(holes):
+                c = codes[g, perms[p, h]]
+                if used[c]:
+                    image = maps[p, c]
+                else:
+                    if named[c] < 0:
+                        named[c] = free[fresh]
+                        fresh += 1
+                    image = named[c]
+                if image != codes[g, h]:
+                    if image < codes[g, h]:
+                        keep[g] = False
+                    break
+            if not keep[g]:
+                break
+    return keep

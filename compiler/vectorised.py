@@ -1,8 +1,8 @@
 """Numpy twins of the compiled kernels, for games small enough that loading numba (about half
 a second per process) costs more than the compiled loops save.
 
-Each function gives exactly what its twin in ``kernels.py`` (or ``exact.canonical_under``)
-gives; the test suite compares them, and the trees built with each, byte for byte.
+Each function gives exactly what its twin in ``kernels.py`` gives; the test suite compares
+them, and the trees built with each, byte for byte.
 """
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def first_perfect(matrix: np.ndarray, guess_ids: np.ndarray, candidates: np.ndar
 
 
 def canonical_under(codes: np.ndarray, perms: np.ndarray, maps: np.ndarray, used: np.ndarray) -> np.ndarray:
-    """``exact.canonical_under``: mark each code that is the lowest of its class (see there)."""
+    """``kernels.canonical_under``: mark each code that is the lowest of its class (see there)."""
     n_codes, holes = codes.shape
     codes = codes.astype(np.int64)
     free = np.flatnonzero(~used)
