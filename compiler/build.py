@@ -5,7 +5,6 @@ node's children are consecutive and every child comes after its parent.
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections import Counter, deque
 from dataclasses import dataclass, field
@@ -331,6 +330,8 @@ def _expand_in_parallel(search: "Search", root: Node, workers: int, progress: Pr
     largest_first = sorted(range(len(children)), key=lambda i: -len(children[i][1].candidates))
     subtrees: list[Subtree | None] = [None] * len(children)
     solved, n = len(tree.wins), len(root.candidates)
+    import multiprocessing  # only big games start workers; small ones skip the import
+
     context = multiprocessing.get_context("fork")
     with context.Pool(min(workers, len(children)) or 1, initializer=_start_worker, initargs=(search,)) as pool:
         jobs = [(i, children[i][1]) for i in largest_first]
