@@ -63,9 +63,9 @@ def canonical_under(codes: np.ndarray, perms: np.ndarray, maps: np.ndarray, used
             c = moved[:, h]
             earlier = moved[:, :h] == c[:, None]
             seen = earlier.any(axis=1)
-            first = earlier.argmax(axis=1) if h else 0  # (unused where not seen)  # where this colour first appeared
-            new = ~used[c] & ~seen
-            named = np.where(new, free[np.minimum(fresh, max(len(free) - 1, 0))] if len(free) else 0, 0)
+            first = earlier.argmax(axis=1) if h else 0  # where the colour first appeared (if seen)
+            new = ~used[c] & ~seen  # a free colour met for the first time takes the next free name
+            named = free[np.minimum(fresh, len(free) - 1)] if len(free) else fresh
             image[:, h] = np.where(used[c], colour_map[c], np.where(seen, image[rows, first], named))
             fresh += new
         differs = image != codes
