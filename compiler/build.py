@@ -14,8 +14,7 @@ import numpy as np
 
 from player.games import Game
 
-from . import reference
-from .feedback import Scorer, allowed_mask, backend_for, kernels
+from .feedback import HintRule, Scorer, backend_for, kernels
 from .strategies import clog_table, get_strategy
 from .symmetry import Symmetry
 
@@ -105,9 +104,10 @@ class Search:
         # columns[secret, guess]: a symmetric score makes the matrix its own transpose
         symmetric = getattr(game, "symmetric_score", False) and game.guesses == game.secrets
         self.columns = matrix if symmetric and matrix is not None else None
-        self.ruled = type(game).allows is not Game.allows  # guesses allowed depend on the history (hard mode)
+        self.ruled = game.restricts_guesses  # guesses allowed depend on the history (hard mode)
+        self.rule = HintRule(game, scorer.guess_codes) if game.keeps_hints else None  # that, vectorised
         self.shortcuts = options.engine != "reference"  # the reference engine scores every guess at every node
-        self.kernels = kernels(scorer.backend)
+        self.kernels = kernels("numpy" if options.engine == "reference" else scorer.backend)
         self.memo: dict = {}  # what a strategy keeps for the whole build (the optimal solver and its proof)
         self._symmetry = Symmetry(game, scorer.guess_codes, scorer.backend) if Symmetry.applies(game) else None
         self.first = None if options.first is None else self._opening(options.first)
@@ -151,11 +151,12 @@ class Search:
         the node's history) or only the candidates, which every rule allows."""
         if self.options.candidates == "consistent":
             return self.secret_guess[node.candidates]
-        if not self.ruled:
+        if not self.ruled or not node.played:
             return self.all_guesses
+        if self.rule is not None:
+            return self.all_guesses[self.rule.allowed(self.rule.state(node.played, node.path))]
         history = [(self.game.guesses[g], self.feedbacks[f]) for g, f in zip(node.played, node.path)]
-        mask = allowed_mask(self.game, self.scorer.guess_codes, history)
-        return self.all_guesses if mask is None else self.all_guesses[mask]
+        return self.all_guesses[[self.game.allows(guess, history) is None for guess in self.game.guesses]]
 
     def is_candidate(self, guess_ids: np.ndarray, candidates: np.ndarray) -> np.ndarray:
         self._in_candidates[candidates] = True
@@ -167,14 +168,12 @@ class Search:
     def partition_stats(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int):
         """Per guess: the strategy's statistic of its partition of ``candidates``, and its part count."""
         kernels = self.kernels
-        if self.options.engine == "reference" or self.scorer.backend == "numpy":
-            count = reference.partition_stats
-        elif self.columns is not None and len(candidates) < COLUMN_MAX_CANDIDATES:
+        if self.columns is not None and len(candidates) < COLUMN_MAX_CANDIDATES:
             return kernels.partition_stats(self.columns, guess_ids, candidates, self.n_feedbacks,
                                            statistic, self.clog, by_column=True, threads=self.threads)
-        else:
-            def count(*args):
-                return kernels.partition_stats(*args, threads=self.threads)
+
+        def count(*args):
+            return kernels.partition_stats(*args, threads=self.threads)
         if self.matrix is not None:
             return count(self.matrix, guess_ids, candidates, self.n_feedbacks, statistic, self.clog)
         stats, parts = [], []  # no matrix: score blocks of guesses on demand

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .kernels import canonical_under  # noqa: F401  (symmetry classes of a node's guesses)
+from .kernels import first_perfect
 
 INF = (1 << 24) - 1  # "no tree within the budget", and the largest total an entry can hold
 BUCKET = 4  # slots probed per key
@@ -190,17 +190,9 @@ def restore(table, entries):
 
 # -- hint rules (hard mode) ---------------------------------------------------------------------
 #
-# A hint rule (Wordle's hard mode) lets a guess follow a history only if it keeps every green
-# in place and holds each revealed letter at least as often as one guess revealed it. Its
-# state is one array: per position the green letter (-1: none), then per letter the least
-# count. An empty state means no rule. ``codes[g]`` are guess g's letters, ``letter_counts[g]``
-# its letter counts, ``marks[f]`` feedback f's marks per position (2 green, 1 present, 0 absent).
-
-def rule_start(holes: int, letters: int) -> np.ndarray:
-    state = np.zeros(holes + letters, dtype=np.int64)
-    state[:holes] = -1
-    return state
-
+# The compiled twin of ``feedback.HintRule``: its state (per position the green letter, -1 for
+# none, then per letter the least count), its arrays ``codes``, ``letter_counts`` and ``marks``.
+# An empty state means no rule.
 
 @njit(cache=True)
 def rule_next(state, codes, marks, guess, feedback):
@@ -337,29 +329,6 @@ def _repeats(matrix, guess, candidates, tried, tried_hash, n_tried):
 
 
 @njit(cache=True)
-def _perfect_candidate(matrix, candidates, secret_guess, n_feedbacks):
-    """The lowest-numbered candidate whose guess puts every candidate in a part of its own, or -1."""
-    seen = np.zeros(n_feedbacks, np.bool_)
-    best = -1
-    for s in candidates:
-        g = secret_guess[s]
-        if best >= 0 and g >= best:
-            continue
-        row = matrix[g]
-        seen[:] = False
-        perfect = True
-        for c in candidates:
-            f = row[c]
-            if seen[f]:
-                perfect = False
-                break
-            seen[f] = True
-        if perfect:
-            best = g
-    return best
-
-
-@njit(cache=True)
 def guess_bounds(matrix, candidates, guesses, n_feedbacks, win, least, reach, budget):
     """Per guess: the counting bound of the total after it (INF: a part cannot be won within
     ``budget - 1`` more guesses), its number of parts, whether it is a candidate, and its
@@ -427,9 +396,10 @@ def min_total(matrix, candidates, budget, cutoff, mask, state, codes, letter_cou
         if bound >= cutoff:
             return bound
     if n <= n_feedbacks and n <= PERFECT_MAX and bound == 2 * n - 1:
-        g = _perfect_candidate(matrix, candidates, secret_guess, n_feedbacks)
-        if g >= 0:  # nothing beats 2n - 1; a lower guess would be a lower perfect candidate
-            store(table, h1, h2, pack(2 * n - 1, True, g, n))
+        own = np.sort(secret_guess[candidates])  # the candidates as guesses, lowest first
+        i = first_perfect(matrix, own, candidates, n_feedbacks)
+        if i >= 0:  # nothing beats 2n - 1, and the lowest perfect candidate is the canonical pick
+            store(table, h1, h2, pack(2 * n - 1, True, own[i], n))
             return 2 * n - 1
     counters[NODES] += 1
     n_guesses = matrix.shape[0]
@@ -554,20 +524,9 @@ def remember_depths(table, h1, h2, low, high, guess, n):
 
 @njit(cache=True)
 def any_perfect(matrix, guesses, candidates, n_feedbacks):
-    seen = np.zeros(n_feedbacks, np.bool_)
-    for g in guesses:
-        row = matrix[g]
-        seen[:] = False
-        perfect = True
-        for c in candidates:
-            f = row[c]
-            if seen[f]:
-                perfect = False
-                break
-            seen[f] = True
-        if perfect:
-            return g
-    return -1
+    """The first of ``guesses`` that puts every candidate in a part of its own, or -1."""
+    i = first_perfect(matrix, guesses, candidates, n_feedbacks)
+    return guesses[i] if i >= 0 else -1
 
 
 @njit(cache=True)

@@ -163,23 +163,31 @@ def _block_function(game: Game, guess_codes: np.ndarray, secret_codes: np.ndarra
     return generic
 
 
-def allowed_mask(game: Game, guess_codes: np.ndarray, history: list[tuple]) -> np.ndarray | None:
-    """Which guesses ``game.allows`` after ``history`` ((guess code, feedback) pairs), or None
-    when the game allows every guess at any time (the rule itself lives in the game)."""
-    if type(game).allows is Game.allows or not history:
-        return None
-    if isinstance(game, Words) and not game.hard:
-        return None
-    if game.keeps_hints:
-        mask = np.ones(len(guess_codes), dtype=bool)
-        for played, feedback in history:  # greens stay in place, revealed letters are reused
-            revealed: dict[int, int] = {}
-            for position, (letter, mark) in enumerate(zip(played, feedback)):
-                if mark == 2:
-                    mask &= guess_codes[:, position] == letter
-                if mark:
-                    revealed[letter] = revealed.get(letter, 0) + 1
-            for letter, times in revealed.items():
-                mask &= (guess_codes == letter).sum(axis=1) >= times
-        return mask
-    return np.array([game.allows(guess, history) is None for guess in game.guesses])
+class HintRule:
+    """The hint rule of hard mode (``Game.keeps_hints``) in arrays. A node's state is one int
+    array: per position the exact symbol (-1: none), then per symbol the least count any one
+    guess revealed. The compiled search carries the same state (``exact.rule_next``,
+    ``exact.rule_allowed``); the tests hold both to the game's own ``allows``."""
+
+    def __init__(self, game: Game, guess_codes: np.ndarray):
+        self.codes = np.ascontiguousarray(guess_codes, dtype=np.int64)
+        self.holes = self.codes.shape[1]
+        self.counts = np.stack([(self.codes == symbol).sum(axis=1) for symbol in range(game.symbols)], axis=1)
+        self.marks = np.array(game.feedbacks(), dtype=np.int64).reshape(-1, self.holes)  # per position: 2, 1 or 0
+        self.start = np.concatenate([np.full(self.holes, -1), np.zeros(game.symbols)]).astype(np.int64)
+
+    def state(self, played, feedbacks) -> np.ndarray:
+        """The state after each guess of ``played`` got the feedback (index) beside it."""
+        state = self.start.copy()
+        exact, least = state[:self.holes], state[self.holes:]
+        for guess, feedback in zip(played, feedbacks):
+            marks, symbols = self.marks[feedback], self.codes[guess]
+            exact[marks == 2] = symbols[marks == 2]
+            np.maximum(least, np.bincount(symbols[marks > 0], minlength=len(least)), out=least)
+        return state
+
+    def allowed(self, state: np.ndarray) -> np.ndarray:
+        """Which guesses the state allows."""
+        exact, least = state[:self.holes], state[self.holes:]
+        fixed, needed = exact >= 0, least > 0
+        return (self.codes[:, fixed] == exact[fixed]).all(axis=1) & (self.counts[:, needed] >= least[needed]).all(axis=1)

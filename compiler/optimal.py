@@ -32,9 +32,8 @@ from typing import Callable
 
 import numpy as np
 
-from player.games import Game
-
-from . import exact
+from . import exact, kernels
+from .feedback import HintRule
 from .symmetry import Symmetry
 
 PARALLEL_MIN_SECRETS = 500  # smaller games are solved in-process: faster than starting workers
@@ -108,7 +107,7 @@ class HistorySymmetry:
         identity = perms == [tuple(range(self.codes.shape[1]))]
         if identity and used.all():
             return None
-        return exact.canonical_under(self.codes, np.array(perms, dtype=np.int64),
+        return kernels.canonical_under(self.codes, np.array(perms, dtype=np.int64),
                                      np.array(maps, dtype=np.int64), used)
 
 
@@ -232,8 +231,7 @@ class Solver:
         if search.matrix is None:
             raise ValueError(f"{search.game!r} is too big for an exact search: its feedback matrix "
                              "does not fit in --max-memory")
-        ruled = type(search.game).allows is not Game.allows and getattr(search.game, "hard", True)
-        if ruled and not search.game.keeps_hints and search.options.candidates != "consistent":
+        if search.game.restricts_guesses and not search.game.keeps_hints and search.options.candidates != "consistent":
             raise ValueError(f"{search.game!r} restricts guesses by what was played in a way the exact search "
                              "cannot follow (it follows the hint rule of hard mode): use --candidates consistent")
         if len(search.game.guesses) >= 1 << 20:
@@ -248,7 +246,11 @@ class Solver:
         self.guess_secret = np.ascontiguousarray(search.guess_secret, dtype=np.int64)
         self.least, self.least_blind, self.reach = exact.counting_tables(self.n_secrets, self.n_feedbacks)
         self.symmetry = HistorySymmetry(self.game, search.scorer.guess_codes) if Symmetry.applies(self.game) else None
-        self._rule_arrays(ruled and self.game.keeps_hints and not self.consistent)
+        # hard mode's rule, which the compiled search carries as a state (empty arrays: no rule)
+        self.rule = HintRule(self.game, search.scorer.guess_codes) if self.game.keeps_hints and not self.consistent \
+            else None
+        self._no_state, nothing = np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.int64)
+        self._rule_arrays = (self.rule.codes, self.rule.counts, self.rule.marks) if self.rule else (nothing,) * 3
         self.first = getattr(search, "first", None)  # a fixed opening guess (--first), or None
         self.workers = max(1, (os.cpu_count() or 1) if workers is None else workers)
         self.checkpoint = Path(checkpoint) if checkpoint else None
@@ -275,26 +277,11 @@ class Solver:
             if self.checkpoint.exists():
                 self.load(self.checkpoint)
 
-    def _rule_arrays(self, ruled: bool) -> None:
-        """The hint rule as the compiled search reads it (see ``exact.rule_next``); empty arrays
-        when every guess is allowed at every node."""
-        if not ruled:
-            self.rule_start = np.zeros(0, dtype=np.int64)
-            self.codes = self.letter_counts = self.marks = np.zeros((0, 0), dtype=np.int64)
-            return
-        codes = np.ascontiguousarray(self.search.scorer.guess_codes, dtype=np.int64)
-        self.codes = codes
-        self.letter_counts = np.stack([(codes == letter).sum(axis=1) for letter in range(self.game.symbols)], axis=1)
-        self.marks = np.array(self.game.feedbacks(), dtype=np.int64).reshape(self.n_feedbacks, codes.shape[1])
-        self.rule_start = exact.rule_start(codes.shape[1], self.game.symbols)
-
     def _state(self, candidates: np.ndarray, played: tuple[int, ...]) -> np.ndarray:
         """The node's hint-rule state: every played guess's answer is that of any candidate."""
-        state = self.rule_start
-        for guess in played if len(state) else ():
-            state = exact.rule_next(state, self.codes, self.marks, np.int64(guess),
-                                    np.int64(self.matrix[guess, candidates[0]]))
-        return state
+        if self.rule is None:
+            return self._no_state
+        return self.rule.state(played, [self.matrix[guess, candidates[0]] for guess in played])
 
     # -- what the searches share ----------------------------------------------------------------
 
@@ -320,9 +307,8 @@ class Solver:
         mask = self._mask(played)
         if len(mask):
             guesses = guesses[mask[guesses]]
-        state = self._state(candidates, played)
-        if len(state):
-            guesses = guesses[exact.rule_allowed(state, self.codes, self.letter_counts)[guesses]]
+        if self.rule is not None:
+            guesses = guesses[self.rule.allowed(self._state(candidates, played))[guesses]]
         return guesses
 
     def _key(self, candidates: np.ndarray, played: tuple, tag: int) -> tuple:
@@ -351,7 +337,7 @@ class Solver:
     def _total_below(self, candidates: np.ndarray, played: tuple, budget: int, cutoff: int) -> int:
         """The compiled search from a node down, with this node's symmetry."""
         return int(exact.min_total(self.matrix, candidates, np.int64(budget), np.int64(cutoff), self._mask(played),
-                                   self._state(candidates, played), self.codes, self.letter_counts, self.marks,
+                                   self._state(candidates, played), *self._rule_arrays,
                                    self.secret_guess, self.guess_secret, self.consistent, np.int64(self.n_feedbacks),
                                    np.int64(self.win), self.least, self.least_blind, self.reach, self.table,
                                    self.counters[self._row]))
@@ -540,7 +526,7 @@ class Solver:
 
     def _within_below(self, candidates: np.ndarray, played: tuple, depth: int) -> bool:
         return bool(exact.within(self.matrix, candidates, np.int64(depth), self._mask(played),
-                                 self._state(candidates, played), self.codes, self.letter_counts, self.marks,
+                                 self._state(candidates, played), *self._rule_arrays,
                                  self.secret_guess, self.consistent, np.int64(self.n_feedbacks), np.int64(self.win),
                                  self.reach, self.table, self.counters[self._row]))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .reference import partition_stats  # noqa: F401  (the plain bincount is the numpy kernel)
+from . import reference
 
 
 def peg_matrix(guesses: np.ndarray, secrets: np.ndarray, colours: int, table: np.ndarray) -> np.ndarray:
@@ -36,6 +36,12 @@ def word_matrix(guesses: np.ndarray, secrets: np.ndarray, table: np.ndarray) -> 
         mark = np.where(exact[:, :, i], 2, (earlier < unmatched).astype(np.intp))
         code = code * 3 + mark
     return table[code]
+
+
+def partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog, by_column=False, threads=True):
+    """``kernels.partition_stats`` by the plain bincount of ``reference.py`` (one thread)."""
+    return reference.partition_stats(matrix.T if by_column else matrix, guess_ids, candidates, n_feedbacks,
+                                     statistic, clog)
 
 
 def first_perfect(matrix: np.ndarray, guess_ids: np.ndarray, candidates: np.ndarray, n_feedbacks: int,

@@ -526,7 +526,7 @@ def _optimal_search(rules, options, checkpoint, resume, quiet):
 
 def _stopped(interrupted, command: str) -> typer.Exit:
     if interrupted is None or interrupted.checkpoint is None:
-        typer.echo(f"\ninterrupted: the search's work is lost (give --checkpoint FILE to keep it)", err=True)
+        typer.echo("\ninterrupted: the search's work is lost (give --checkpoint FILE to keep it)", err=True)
     else:
         typer.echo(f"\ninterrupted: the search's work is saved in {interrupted.checkpoint}; run the same "
                    f"{command} command with --resume to continue", err=True)

@@ -265,23 +265,22 @@ def game_title(game) -> str:
     return repr(game)
 
 
+HELP = {
+    "mastermind": "Think of a code. For each guess, give the black pegs (right colour in the right hole) "
+                  "and the white pegs (right colour in the wrong hole).",
+    "digits": "Think of a number. For each guess, give the strikes (right digit in the right place) "
+              "and the balls (right digit in the wrong place).",
+    "bulls-cows": "Think of a number with different digits. For each guess, give the bulls (A: right digit "
+                  "in the right place) and the cows (B: right digit in the wrong place).",
+    "words": "Think of a word. For each guess, type one mark per letter: G if the letter is right and in the "
+             "right place, Y if it is in the word elsewhere, - if it is not (e.g. GY---; also GYBBB, 21000).",
+    "twod": "Think of a point (x, y). For each guess, say <= if your point is at most the guess in both "
+            "coordinates, >= if at least, none if neither, == if it is the guess.",
+}
+
+
 def _help(game) -> str:
-    if game.name == "mastermind":
-        return ("Think of a code. For each guess, give the black pegs (right colour in the right hole) "
-                "and the white pegs (right colour in the wrong hole).")
-    if game.name == "digits":
-        return ("Think of a number. For each guess, give the strikes (right digit in the right place) "
-                "and the balls (right digit in the wrong place).")
-    if game.name == "bulls-cows":
-        return ("Think of a number with different digits. For each guess, give the bulls (A: right digit "
-                "in the right place) and the cows (B: right digit in the wrong place).")
-    if game.name == "words":
-        return ("Think of a word. For each guess, type one mark per letter: G if the letter is right and in the "
-                "right place, Y if it is in the word elsewhere, - if it is not (e.g. GY---; also GYBBB, 21000).")
-    if game.name == "twod":
-        return ("Think of a point (x, y). For each guess, say <= if your point is at most the guess in both "
-                "coordinates, >= if at least, none if neither, == if it is the guess.")
-    return "Think of a secret. For each guess, give the feedback your secret gets."
+    return HELP.get(game.name, "Think of a secret. For each guess, give the feedback your secret gets.")
 
 
 def _describe(game, feedback) -> str:

@@ -75,6 +75,11 @@ class Game:
     def score(self, guess: Code, secret: Code) -> Feedback:
         raise NotImplementedError
 
+    @property
+    def restricts_guesses(self) -> bool:
+        """Can ``allows`` ever refuse a guess? (so: does a game that overrides it have a rule now)"""
+        return type(self).allows is not Game.allows
+
     def allows(self, guess: Code, history) -> str | None:
         """Why ``guess`` may not follow ``history`` (a list of (guess, feedback)), or None.
 

@@ -54,7 +54,7 @@ class Session:
             fits = self.consistent(others)
             if fits and (best is None or len(fits) > len(best[1])):
                 best = (step, fits, guess, given)
-        message = f"no secret gives all these answers"
+        message = "no secret gives all these answers"
         if best is not None:
             step, fits, guess, given = best
             likely = Counter(self.game.score(guess, s) for s in fits).most_common(1)[0][0]

@@ -64,7 +64,7 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
     determined = [0 if len(secrets) == 1 else -1] * len(secrets)
     reached = [False] * tree.nodes
     level = {0: list(range(len(secrets)))}  # node -> indices of the secrets that reach it
-    ruled = type(game).allows is not Game.allows  # e.g. hard mode: guesses depend on the hints so far
+    ruled = game.restricts_guesses  # e.g. hard mode: guesses depend on the hints so far
     history_of: dict[int, list] = {0: []}
     depth = 0
     while level:

@@ -62,7 +62,6 @@ class Words(Game):
         _require_int("length", length, 1, 10)
         self.answers_path, self.guesses_path = answers, guesses
         self.hard, self.length, self.symbols = bool(hard), length, len(ALPHABET)
-        self.keeps_hints = self.hard
         self.win = (2,) * length
         self._answers_sha256, self._guesses_sha256 = answers_sha256, guesses_sha256
 
@@ -136,6 +135,14 @@ class Words(Game):
                 result[i] = 1
                 unmatched[g] -= 1
         return tuple(result)
+
+    @property
+    def restricts_guesses(self) -> bool:
+        return self.hard
+
+    @property
+    def keeps_hints(self) -> bool:  # hard mode's rule is the hint rule the compiler follows
+        return self.hard
 
     def allows(self, guess: Code, history) -> str | None:
         """Hard mode: greens stay in place, revealed letters are reused as often as revealed."""

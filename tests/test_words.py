@@ -2,6 +2,7 @@
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import player
@@ -257,32 +258,34 @@ def test_optimal_trees_in_hard_mode_keep_the_rule_on_every_path(strategy):
     assert report.ok, report.errors
 
 
-def test_the_compiled_hint_rule_allows_exactly_what_the_game_allows():
-    """The exact search's rule state, folded over random histories, against ``Words.allows``."""
-    import numpy as np
-
+def test_the_hint_rule_allows_exactly_what_the_game_allows():
+    """The rule's state, folded over random histories by ``HintRule`` (numpy) and by the exact
+    search's compiled twin, against ``Words.allows``."""
     from compiler import exact
-    from compiler.feedback import codes_array
+    from compiler.feedback import HintRule, codes_array
 
     game = make_game("words", answers=str(HIDDEN), guesses=str(ALL), hard=True) if HIDDEN.exists() \
         else make_game("words", hard=True, **IGHT)
-    codes = codes_array(game.guesses).astype(np.int64)
-    counts = np.stack([(codes == letter).sum(axis=1) for letter in range(game.symbols)], axis=1)
-    marks = np.array(game.feedbacks(), dtype=np.int64)
+    rule = HintRule(game, codes_array(game.guesses))
     index = {f: i for i, f in enumerate(game.feedbacks())}
     rng = random.Random(5)
     sample = rng.sample(range(len(game.guesses)), min(400, len(game.guesses)))
     for _ in range(60):
         secret = rng.choice(game.secrets)
-        state, history = exact.rule_start(game.length, game.symbols), []
+        compiled, played, answers, history = rule.start, [], [], []
         for _ in range(rng.randint(1, 3)):
-            allowed = exact.rule_allowed(state, codes, counts)
+            allowed = exact.rule_allowed(compiled, rule.codes, rule.counts)
             guess = rng.choice([g for g in sample if allowed[g]] or [game.guesses.index(secret)])
             feedback = game.score(game.guesses[guess], secret)
+            played.append(guess)
+            answers.append(index[feedback])
             history.append((game.guesses[guess], feedback))
-            state = exact.rule_next(state, codes, marks, guess, index[feedback])
-        allowed = exact.rule_allowed(state, codes, counts)
-        assert [bool(allowed[g]) for g in sample] == [game.allows(game.guesses[g], history) is None for g in sample]
+            compiled = exact.rule_next(compiled, rule.codes, rule.marks, guess, index[feedback])
+        state = rule.state(played, answers)
+        assert np.array_equal(state, compiled)
+        expected = [game.allows(game.guesses[g], history) is None for g in sample]
+        assert rule.allowed(state)[sample].tolist() == expected
+        assert exact.rule_allowed(compiled, rule.codes, rule.counts)[sample].tolist() == expected
 
 
 def test_cli_compiles_and_verifies_an_optimal_hard_mode_tree(cli, tmp_path):
