@@ -1,6 +1,20 @@
-"""guesstree's offline compiler: expand a strategy's whole tree and write it as an artifact."""
-from .build import Built, Options, build
-from .output import save, to_bytes
-from .strategies import STRATEGIES, get_strategy
+"""guesstree's offline compiler: expand a strategy's whole tree and write it as an artifact.
 
-__all__ = ["Built", "Options", "build", "save", "to_bytes", "STRATEGIES", "get_strategy"]
+    from compiler import Options, build, save
+    save(build(make_game("mastermind"), Options("entropy")), "mm.msgpack.zst")
+
+The names below are loaded on first use, so that ``compiler.cli`` (the compiler's commands in
+the one ``guesstree`` program) imports without numpy and numba.
+"""
+from importlib import import_module
+
+_HOMES = {"Built": "builder", "build": "builder", "Options": "options", "save": "output", "to_bytes": "output",
+          "STRATEGIES": "strategies", "get_strategy": "strategies"}
+
+__all__ = list(_HOMES)
+
+
+def __getattr__(name: str):
+    if name not in _HOMES:
+        raise AttributeError(f"module 'compiler' has no attribute {name!r}")
+    return getattr(import_module(f"compiler.{_HOMES[name]}"), name)

@@ -17,7 +17,7 @@ from xml.sax.saxutils import escape
 import player
 from player.games import Game, make_game
 
-from .build import Options, build
+from .builder import Options, build
 from .feedback import backend_for
 from .output import default_path, save
 from .strategies import get_strategy

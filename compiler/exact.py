@@ -12,6 +12,8 @@ other), and a guess at a node adds one guess for every candidate still there.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -82,17 +84,6 @@ def least_total(least, reach, n, budget):
 
 
 # -- the transposition table ------------------------------------------------------------------
-
-def new_table(slots: int, buffer=None) -> np.ndarray:
-    """An empty table of ``slots`` entries (a power of two), over ``buffer`` if given (shared memory)."""
-    if slots & (slots - 1) or slots < BUCKET:
-        raise ValueError(f"table slots must be a power of two, at least {BUCKET}")
-    if buffer is None:
-        return np.zeros((slots, 3), dtype=np.uint64)
-    table = np.frombuffer(buffer, dtype=np.uint64, count=3 * slots).reshape(slots, 3)
-    table[:] = 0
-    return table
-
 
 @njit(cache=True, inline="always")
 def _mix(x):
@@ -188,14 +179,14 @@ def restore(table, entries):
             store(table, entries[i, 0] ^ data, entries[i, 1] ^ data, data)
 
 
-# -- hint rules (hard mode) ---------------------------------------------------------------------
+# -- the hint rule (hard mode) ------------------------------------------------------------------
 #
-# The compiled twin of ``feedback.HintRule``: its state (per position the green letter, -1 for
+# The compiled twin of ``hint_rule.HintRule``: its state (per position the green letter, -1 for
 # none, then per letter the least count), its arrays ``codes``, ``letter_counts`` and ``marks``.
 # An empty state means no rule.
 
 @njit(cache=True)
-def rule_next(state, codes, marks, guess, feedback):
+def hint_next(state, codes, marks, guess, feedback):
     """The state after ``guess`` got ``feedback``."""
     child = state.copy()
     holes = codes.shape[1]
@@ -214,7 +205,7 @@ def rule_next(state, codes, marks, guess, feedback):
 
 
 @njit(cache=True)
-def rule_allowed(state, codes, letter_counts):
+def hint_allowed(state, codes, letter_counts):
     """Which guesses the state allows."""
     n_guesses, holes = codes.shape
     allowed = np.ones(n_guesses, np.bool_)
@@ -239,7 +230,7 @@ def rule_allowed(state, codes, letter_counts):
 
 
 @njit(cache=True)
-def rule_salt(state):
+def hint_salt(state):
     """The state's share of a table key (0 without a rule)."""
     if state.shape[0] == 0:
         return np.uint64(0)
@@ -247,6 +238,52 @@ def rule_salt(state):
     for x in state:
         h = _mix(h ^ np.uint64(x + 2))
     return h
+
+
+# -- one search's shared data --------------------------------------------------------------------
+
+class Problem(NamedTuple):
+    """What every node of one exhaustive search reads: the game's matrix and index maps, the
+    counting tables, the hint rule's arrays (empty: no rule), and the table and this process's
+    counters that it writes."""
+
+    matrix: np.ndarray  # matrix[guess, secret]: feedback index
+    secret_guess: np.ndarray  # secret index -> its guess index
+    guess_secret: np.ndarray  # guess index -> its secret index, or -1
+    consistent: bool  # only candidates may be guessed
+    n_feedbacks: int
+    win: int  # the winning feedback's index
+    least: np.ndarray  # see counting_tables
+    least_blind: np.ndarray
+    reach: np.ndarray
+    hint_codes: np.ndarray  # see hint_next, hint_allowed
+    letter_counts: np.ndarray
+    marks: np.ndarray
+    table: np.ndarray  # the transposition table
+    counters: np.ndarray  # this process's row: NODES, HITS, STORES
+
+
+@njit(cache=True, inline="always")
+def _count(matrix, guess, candidates, counts):
+    """``counts[f]``: how many candidates answer feedback f to ``guess``."""
+    counts[:] = 0
+    row = matrix[guess]
+    for c in candidates:
+        counts[row[c]] += 1
+
+
+@njit(cache=True, inline="always")
+def _summary(counts, win, least, reach, budget):
+    """A partition's (parts, counting bound of the guesses after it, largest part but the win)."""
+    parts, bound, largest = 0, 0, 0
+    for f in range(counts.shape[0]):
+        x = counts[f]
+        if x:
+            parts += 1
+            if f != win:
+                bound += least_total(least, reach, x, budget - 1)
+                largest = max(largest, x)
+    return parts, bound, largest
 
 
 # -- partitions --------------------------------------------------------------------------------
@@ -329,7 +366,7 @@ def _repeats(matrix, guess, candidates, tried, tried_hash, n_tried):
 
 
 @njit(cache=True)
-def guess_bounds(matrix, candidates, guesses, n_feedbacks, win, least, reach, budget):
+def guess_bounds(problem, candidates, guesses, budget):
     """Per guess: the counting bound of the total after it (INF: a part cannot be won within
     ``budget - 1`` more guesses), its number of parts, whether it is a candidate, and its
     largest part other than the win."""
@@ -338,22 +375,11 @@ def guess_bounds(matrix, candidates, guesses, n_feedbacks, win, least, reach, bu
     parts = np.empty(m, np.int64)
     largest = np.empty(m, np.int64)
     candidate = np.empty(m, np.bool_)
-    counts = np.zeros(n_feedbacks, np.int64)
-    n = candidates.shape[0]
+    counts = np.zeros(problem.n_feedbacks, np.int64)
     for i in range(m):
-        row = matrix[guesses[i]]
-        counts[:] = 0
-        for c in candidates:
-            counts[row[c]] += 1
-        p, big, total = 0, 0, n
-        for f in range(n_feedbacks):
-            x = counts[f]
-            if x:
-                p += 1
-                if f != win:
-                    total += least_total(least, reach, x, budget - 1)
-                    big = max(big, x)
-        bounds[i], parts[i], largest[i], candidate[i] = min(total, INF), p, big, counts[win] > 0
+        _count(problem.matrix, guesses[i], candidates, counts)
+        parts[i], bound, largest[i] = _summary(counts, problem.win, problem.least, problem.reach, budget)
+        bounds[i], candidate[i] = min(candidates.shape[0] + bound, INF), counts[problem.win] > 0
     return bounds, parts, candidate, largest
 
 
@@ -363,8 +389,7 @@ CANDIDATES_FIRST = 48  # up to this many candidates, try them as guesses before 
 
 
 @njit(cache=True)
-def min_total(matrix, candidates, budget, cutoff, mask, state, codes, letter_counts, marks, secret_guess, guess_secret,
-              consistent, n_feedbacks, win, least, least_blind, reach, table, counters):
+def min_total(problem, candidates, budget, cutoff, mask, state):
     """The smallest total of any tree that wins every candidate within ``budget`` guesses,
     if it is below ``cutoff``; otherwise some lower bound that is at least ``cutoff``.
 
@@ -374,6 +399,8 @@ def min_total(matrix, candidates, budget, cutoff, mask, state, codes, letter_cou
     of equal total the best is, canonically, a candidate first and then the lowest guess;
     an exact result is stored with that guess.
     """
+    matrix, table, counters, win = problem.matrix, problem.table, problem.counters, problem.win
+    least, reach, consistent = problem.least, problem.reach, problem.consistent
     n = candidates.shape[0]
     if n == 1:
         return 1 if budget >= 1 else INF
@@ -386,7 +413,7 @@ def min_total(matrix, candidates, budget, cutoff, mask, state, codes, letter_cou
         return bound
     key_budget = budget if budget < n else UNLIMITED
     ruled = state.shape[0] > 0
-    h1, h2 = set_key(candidates, key_budget, rule_salt(state))
+    h1, h2 = set_key(candidates, key_budget, hint_salt(state))
     data = probe(table, h1, h2)
     if data != 0:
         counters[HITS] += 1
@@ -395,23 +422,21 @@ def min_total(matrix, candidates, budget, cutoff, mask, state, codes, letter_cou
         bound = max(bound, data_value(data))
         if bound >= cutoff:
             return bound
-    if n <= n_feedbacks and n <= PERFECT_MAX and bound == 2 * n - 1:
-        own = np.sort(secret_guess[candidates])  # the candidates as guesses, lowest first
-        i = first_perfect(matrix, own, candidates, n_feedbacks)
+    if n <= problem.n_feedbacks and n <= PERFECT_MAX and bound == 2 * n - 1:
+        own = np.sort(problem.secret_guess[candidates])  # the candidates as guesses, lowest first
+        i = first_perfect(matrix, own, candidates, problem.n_feedbacks)
         if i >= 0:  # nothing beats 2n - 1, and the lowest perfect candidate is the canonical pick
             store(table, h1, h2, pack(2 * n - 1, True, own[i], n))
             return 2 * n - 1
     counters[NODES] += 1
     n_guesses = matrix.shape[0]
-    allowed = rule_allowed(state, codes, letter_counts) if ruled and not consistent else np.zeros(0, np.bool_)
+    allowed = hint_allowed(state, problem.hint_codes, problem.letter_counts) if ruled and not consistent \
+        else np.zeros(0, np.bool_)
     # phases: the candidates first when they are few (a good total from them may spare
     # scoring every other guess), then the rest
-    if consistent or n > CANDIDATES_FIRST:
-        first_phase, last_phase = 1, 1
-    else:
-        first_phase, last_phase = 0, 1
-    blind = least_blind[n]  # no guess outside the candidates does better
-    counts = np.zeros(n_feedbacks, np.int64)
+    first_phase = 1 if consistent or n > CANDIDATES_FIRST else 0
+    blind = problem.least_blind[n]  # no guess outside the candidates does better
+    counts = np.zeros(problem.n_feedbacks, np.int64)
     best, best_key, best_guess = INF, 0, -1
     floor = INF  # the least bound among guesses not tried
     order_keys = np.empty(n_guesses, np.int64)
@@ -420,34 +445,21 @@ def min_total(matrix, candidates, budget, cutoff, mask, state, codes, letter_cou
     tried = np.empty(n_guesses, np.int64)
     tried_hash = np.empty(n_guesses, np.uint64)
     n_tried = 0
-    for phase in range(first_phase, last_phase + 1):
+    for phase in range(first_phase, 2):
         if phase == 1 and first_phase == 0 and best_guess >= 0 and best <= blind:
             break
-        if phase == 0 or consistent:
-            guesses = secret_guess[candidates]
-        else:
-            guesses = np.arange(n_guesses)
+        guesses = problem.secret_guess[candidates] if phase == 0 or consistent else np.arange(n_guesses)
         scan_limit = cutoff if best_guess < 0 else min(cutoff, best + 1)  # ties may still win
         m = 0
         for g in guesses:
             if (mask.shape[0] and not mask[g]) or (allowed.shape[0] and not allowed[g]):
                 continue
-            if phase == 1 and first_phase == 0 and _is_candidate(g, candidates, guess_secret):
+            if phase == 1 and first_phase == 0 and _is_candidate(g, candidates, problem.guess_secret):
                 continue  # done in phase 0
-            row = matrix[g]
-            counts[:] = 0
-            for c in candidates:
-                counts[row[c]] += 1
-            parts = 0
-            total = n
-            for f in range(n_feedbacks):
-                x = counts[f]
-                if x:
-                    parts += 1
-                    if f != win:
-                        total += least_total(least, reach, x, budget - 1)
+            _count(matrix, g, candidates, counts)
+            parts, after, _ = _summary(counts, win, least, reach, budget)
             candidate = counts[win] > 0
-            total = min(total, INF)
+            total = min(n + after, INF)
             if total >= scan_limit:
                 floor = min(floor, total)
                 continue
@@ -472,7 +484,7 @@ def min_total(matrix, candidates, budget, cutoff, mask, state, codes, letter_cou
                 repeat, n_tried = _repeats(matrix, g, candidates, tried, tried_hash, n_tried)
                 if repeat:
                     continue
-            ordered, parts = split(matrix, g, candidates, n_feedbacks, win)
+            ordered, parts = split(matrix, g, candidates, problem.n_feedbacks, win)
             total = low
             for p in range(parts.shape[0]):
                 start, size = parts[p, 0], parts[p, 1]
@@ -480,10 +492,8 @@ def min_total(matrix, candidates, budget, cutoff, mask, state, codes, letter_cou
                     continue  # its bound is exact
                 rest = total - least[size]
                 part = ordered[start:start + size]
-                child = rule_next(state, codes, marks, g, matrix[g, part[0]]) if ruled else state
-                value = min_total(matrix, part, budget - 1, limit - rest,
-                                  mask[:0], child, codes, letter_counts, marks, secret_guess, guess_secret, consistent,
-                                  n_feedbacks, win, least, least_blind, reach, table, counters)
+                child = hint_next(state, problem.hint_codes, problem.marks, g, matrix[g, part[0]]) if ruled else state
+                value = min_total(problem, part, budget - 1, limit - rest, mask[:0], child)
                 total = min(rest + value, INF)
                 if total >= limit:
                     break
@@ -530,8 +540,7 @@ def any_perfect(matrix, guesses, candidates, n_feedbacks):
 
 
 @njit(cache=True)
-def within(matrix, candidates, depth, mask, state, codes, letter_counts, marks, secret_guess, consistent, n_feedbacks, win,
-           reach, table, counters):
+def within(problem, candidates, depth, mask, state):
     """Is there a tree that wins every candidate within ``depth`` guesses? Branch and bound:
     the guesses with the smallest largest part first, a guess dropped as soon as one of its
     parts cannot be won in the guesses left (by counting, or by searching that part: the
@@ -539,21 +548,23 @@ def within(matrix, candidates, depth, mask, state, codes, letter_counts, marks, 
     this node's guesses to symmetry classes' representatives, ``state`` (empty: none) to
     what a hint rule allows (see ``min_total``).
     """
+    matrix, table, counters, win, n_feedbacks = problem.matrix, problem.table, problem.counters, problem.win, \
+        problem.n_feedbacks
     n = candidates.shape[0]
     if n == 1:
         return depth >= 1
-    if n > reachable(reach, depth) or depth < 2:
+    if n > reachable(problem.reach, depth) or depth < 2:
         return False
     n_guesses = matrix.shape[0]
-    guesses = _allowed(n_guesses, candidates, secret_guess, consistent)
+    guesses = _allowed(n_guesses, candidates, problem.secret_guess, problem.consistent)
     ruled = state.shape[0] > 0
-    if ruled and not consistent:
-        guesses = guesses[rule_allowed(state, codes, letter_counts)]
+    if ruled and not problem.consistent:
+        guesses = guesses[hint_allowed(state, problem.hint_codes, problem.letter_counts)]
     if depth == 2:  # only a guess that tells every candidate apart will do
         if mask.shape[0]:
             guesses = guesses[mask[guesses]]
         return any_perfect(matrix, guesses, candidates, n_feedbacks) >= 0
-    h1, h2 = set_key(candidates, FEASIBLE_TAG, rule_salt(state))
+    h1, h2 = set_key(candidates, FEASIBLE_TAG, hint_salt(state))
     data = probe(table, h1, h2)
     if data != 0:
         counters[HITS] += 1
@@ -563,7 +574,7 @@ def within(matrix, candidates, depth, mask, state, codes, letter_counts, marks, 
         if low > depth:
             return False
     counters[NODES] += 1
-    room = reachable(reach, depth - 1)
+    room = reachable(problem.reach, depth - 1)
     counts = np.zeros(n_feedbacks, np.int64)
     order_keys = np.empty(guesses.shape[0], np.int64)
     order_ids = np.empty(guesses.shape[0], np.int64)
@@ -571,17 +582,8 @@ def within(matrix, candidates, depth, mask, state, codes, letter_counts, marks, 
     for g in guesses:
         if mask.shape[0] and not mask[g]:
             continue
-        row = matrix[g]
-        counts[:] = 0
-        for c in candidates:
-            counts[row[c]] += 1
-        parts, largest = 0, 0
-        for f in range(n_feedbacks):
-            x = counts[f]
-            if x:
-                parts += 1
-                if f != win and x > largest:
-                    largest = x
+        _count(matrix, g, candidates, counts)
+        parts, _, largest = _summary(counts, win, problem.least, problem.reach, depth)
         candidate = counts[win] > 0
         if (parts < 2 and not candidate) or largest > room:
             continue
@@ -606,9 +608,8 @@ def within(matrix, candidates, depth, mask, state, codes, letter_counts, marks, 
             if size == 1:
                 continue
             part = ordered[start:start + size]
-            child = rule_next(state, codes, marks, g, matrix[g, part[0]]) if ruled else state
-            if not within(matrix, part, depth - 1, mask[:0], child, codes, letter_counts, marks,
-                          secret_guess, consistent, n_feedbacks, win, reach, table, counters):
+            child = hint_next(state, problem.hint_codes, problem.marks, g, matrix[g, part[0]]) if ruled else state
+            if not within(problem, part, depth - 1, mask[:0], child):
                 ok = False
                 break
         if ok:

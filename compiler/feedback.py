@@ -12,12 +12,15 @@ takes less time than loading numba into the process.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
-from player.games import BullsCows, Game, Mastermind, TwoD
+from player.game import Game
+from player.pegs import PegGame
+from player.twod import TwoD
 from player.words import Words
 
-GIB = 1 << 30
 BLOCK_CELLS = 1 << 24  # cells per on-demand block
 BACKENDS = ("numba", "numpy")
 NUMPY_MAX_CELLS = 1 << 22  # guesses x secrets up to which the numpy backend is the faster one
@@ -45,32 +48,56 @@ def codes_array(codes) -> np.ndarray:
     return np.array(codes, dtype=np.uint8).reshape(len(codes), -1)
 
 
+LISTED_BYTES = 128  # memory per code while the game lists it (a Python tuple of small ints, and its row)
+
+
+def size(nbytes: float) -> str:
+    """A memory size for people: ``512 bytes``, ``3.5 KiB``, ``1.2 GiB``."""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if nbytes >= scale:
+            return f"{nbytes / scale:.1f} {unit}"
+    return f"{int(nbytes)} bytes"
+
+
 class Scorer:
-    def __init__(self, game: Game, max_memory: int, backend: str = "numba"):
+    """Feedback indices of (guess, secret) pairs: the whole matrix when it fits ``max_memory``,
+    blocks on demand otherwise. ``shared``: keep the matrix in shared memory, for worker
+    processes (``pool.py``); ``matrix``: one made before (a worker's view of the shared one)."""
+
+    def __init__(self, game: Game, max_memory: int, backend: str = "numba", shared: bool = False,
+                 matrix: np.ndarray | None = None):
+        n_guesses, n_secrets = game.guess_count(), game.secret_count()
+        listing = LISTED_BYTES * (n_guesses + n_secrets)
+        if listing > max_memory:  # before listing them: a game may have more codes than memory
+            raise ValueError(f"{game!r} has {n_secrets} secrets and {n_guesses} guesses: listing them takes "
+                             f"about {size(listing)}, over the --max-memory budget of {size(max_memory)}")
         feedbacks = game.feedbacks()
         if len(feedbacks) > 255:
             raise ValueError(f"{game!r} has {len(feedbacks)} feedback values; at most 255 are supported")
         self.game, self.backend = game, backend
         self.guess_codes, self.secret_codes = codes_array(game.guesses), codes_array(game.secrets)
         self._block = _block_function(game, self.guess_codes, self.secret_codes, backend)
-        cells = len(game.guesses) * len(game.secrets)
-        codes_bytes = 64 * (len(game.guesses) + len(game.secrets))
-        if 2 * codes_bytes > max_memory:
-            raise ValueError(f"{game!r} needs at least {2 * codes_bytes / (1 << 20):.1f} MiB, "
-                             f"over the --max-memory budget of {max_memory / (1 << 20):.1f} MiB")
+        cells = n_guesses * n_secrets
         # cells per block computed at once: numpy's temporaries take tens of bytes per cell
         per_cell = 16 if backend == "numba" else 64
         self.block_cells = max(1 << 12, min(BLOCK_CELLS, max_memory // per_cell))
-        # the whole matrix only when it leaves room for the rest of the build
-        self.matrix = None
-        if cells + codes_bytes <= max_memory * 0.8:
-            self.matrix = self._whole()
+        self.shared = None  # the matrix's shared memory, if any
+        self.matrix = matrix
+        # the whole matrix only when it leaves room for the rest of the build (and the codes' arrays)
+        if matrix is None and cells + 64 * (n_guesses + n_secrets) <= max_memory * 0.8:
+            self.matrix = self._whole(shared)
 
-    def _whole(self) -> np.ndarray:
-        if self.backend == "numba":  # compiled kernels need no temporaries
-            return self._block(None, None)
+    def _whole(self, shared: bool) -> np.ndarray:
         n_guesses, n_secrets = len(self.game.guesses), len(self.game.secrets)
-        matrix = np.empty((n_guesses, n_secrets), dtype=np.uint8)
+        if self.backend == "numba" and not shared:  # compiled kernels need no temporaries
+            return self._block(None, None)
+        if shared:
+            from .pool import SharedArray
+
+            self.shared = SharedArray((n_guesses, n_secrets), np.uint8)
+            matrix = self.shared.array
+        else:
+            matrix = np.empty((n_guesses, n_secrets), dtype=np.uint8)
         step = max(1, self.block_cells // n_secrets)
         for start in range(0, n_guesses, step):
             matrix[start:start + step] = self._block(np.arange(start, min(n_guesses, start + step)), None)
@@ -95,61 +122,104 @@ class Scorer:
             return np.arange(len(self.game.guesses if guesses else self.game.secrets))
         return ids
 
+    def release(self) -> None:
+        """Free the shared matrix (a matrix in this process's own memory goes with the scorer)."""
+        if self.shared is not None:
+            self.matrix = None
+            self.shared.release()
+            self.shared = None
 
-def _block_function(game: Game, guess_codes: np.ndarray, secret_codes: np.ndarray, backend: str):
+
+# -- kernels by game type ----------------------------------------------------------------------
+#
+# ``KERNELS[type](game, guess_codes, secret_codes, backend)`` returns ``block(guess_ids, secret_ids)``
+# (``None``: all of them), the feedback indices as uint8. A game type without an entry (or whose
+# base classes have none) is scored through its own pure-Python ``score``. A plugin game may add
+# its own: ``@register(MyGame)``.
+
+BlockFunction = Callable[[np.ndarray | None, np.ndarray | None], np.ndarray]
+KERNELS: dict[type, Callable[..., BlockFunction]] = {}
+
+
+def register(game_type: type):
+    """Decorator: the kernel factory for ``game_type`` and its subclasses."""
+    def add(factory):
+        KERNELS[game_type] = factory
+        return factory
+    return add
+
+
+def _block_function(game: Game, guess_codes: np.ndarray, secret_codes: np.ndarray, backend: str) -> BlockFunction:
+    for kind in type(game).__mro__:
+        if kind in KERNELS:
+            return KERNELS[kind](game, guess_codes, secret_codes, backend)
+    return _generic(game)
+
+
+def _pick(codes, ids):
+    return codes if ids is None else codes[ids]
+
+
+@register(PegGame)
+def _pegs(game, guess_codes, secret_codes, backend) -> BlockFunction:
+    """(black, white) feedback: compiled on packed nibbles up to 16 colours and 7 holes."""
     feedbacks = game.feedbacks()
-    index = {f: i for i, f in enumerate(feedbacks)}
+    table = np.full((game.length + 1, game.length + 1), 255, dtype=np.uint8)
+    for i, (right, moved) in enumerate(feedbacks):
+        table[right, moved] = i
+    peg_matrix = kernels(backend).peg_matrix
+    if backend == "numba" and game.symbols <= 16 and game.length <= 7:
+        from .kernels import pack_nibbles, peg_matrix_packed
 
-    def pick(codes, ids):
-        return codes if ids is None else codes[ids]
-
-    if isinstance(game, (Mastermind, BullsCows)):
-        table = np.full((game.length + 1, game.length + 1), 255, dtype=np.uint8)
+        guess_words = pack_nibbles(guess_codes, game.symbols)
+        secret_words = pack_nibbles(secret_codes, game.symbols)
+        by_common = np.full(256, 255, dtype=np.uint8)  # [black << 4 | common]
         for i, (right, moved) in enumerate(feedbacks):
-            table[right, moved] = i
-        peg_matrix = kernels(backend).peg_matrix
-        if backend == "numba" and game.symbols <= 16 and game.length <= 7:
-            from .kernels import pack_nibbles, peg_matrix_packed
+            by_common[right << 4 | (right + moved)] = i
 
-            guess_words = pack_nibbles(guess_codes, game.symbols)
-            secret_words = pack_nibbles(secret_codes, game.symbols)
-            by_common = np.full(256, 255, dtype=np.uint8)  # [black << 4 | common]
-            for i, (right, moved) in enumerate(feedbacks):
-                by_common[right << 4 | (right + moved)] = i
+        def packed(guess_ids, secret_ids):
+            return peg_matrix_packed(*(_pick(w, guess_ids) for w in guess_words),
+                                     *(_pick(w, secret_ids) for w in secret_words), game.length, by_common)
+        return packed
 
-            def packed(guess_ids, secret_ids):
-                return peg_matrix_packed(*(pick(w, guess_ids) for w in guess_words),
-                                         *(pick(w, secret_ids) for w in secret_words), game.length, by_common)
-            return packed
+    def pegs(guess_ids, secret_ids):
+        return peg_matrix(_pick(guess_codes, guess_ids), _pick(secret_codes, secret_ids), game.symbols, table)
+    return pegs
 
-        def pegs(guess_ids, secret_ids):
-            return peg_matrix(pick(guess_codes, guess_ids), pick(secret_codes, secret_ids), game.symbols, table)
-        return pegs
 
-    if isinstance(game, Words):
-        word_matrix = kernels(backend).word_matrix
-        table = np.full(3 ** game.length, 255, dtype=np.uint8)
-        for i, feedback in enumerate(feedbacks):
-            table[int("".join(map(str, feedback)), 3)] = i
+@register(Words)
+def _words(game, guess_codes, secret_codes, backend) -> BlockFunction:
+    """Per-letter marks, as a base-3 number looked up in a table."""
+    word_matrix = kernels(backend).word_matrix
+    table = np.full(3 ** game.length, 255, dtype=np.uint8)
+    for i, feedback in enumerate(game.feedbacks()):
+        table[int("".join(map(str, feedback)), 3)] = i
 
-        def words(guess_ids, secret_ids):
-            return word_matrix(pick(guess_codes, guess_ids), pick(secret_codes, secret_ids), table)
-        return words
+    def words(guess_ids, secret_ids):
+        return word_matrix(_pick(guess_codes, guess_ids), _pick(secret_codes, secret_ids), table)
+    return words
 
-    if isinstance(game, TwoD):
-        table = np.zeros((2, 2, 2), dtype=np.uint8)
-        for (below, above, equal), i in index.items():
-            table[below, above, equal] = i
 
-        def twod(guess_ids, secret_ids):
-            g = pick(guess_codes, guess_ids)[:, None, :]
-            s = pick(secret_codes, secret_ids)[None, :, :]
-            return table[np.all(s <= g, axis=2).astype(np.intp), np.all(s >= g, axis=2).astype(np.intp),
-                         np.all(s == g, axis=2).astype(np.intp)]
-        return twod
+@register(TwoD)
+def _twod(game, guess_codes, secret_codes, backend) -> BlockFunction:
+    """(below, above, equal), vectorised."""
+    table = np.zeros((2, 2, 2), dtype=np.uint8)
+    for i, (below, above, equal) in enumerate(game.feedbacks()):
+        table[below, above, equal] = i
+
+    def twod(guess_ids, secret_ids):
+        g = _pick(guess_codes, guess_ids)[:, None, :]
+        s = _pick(secret_codes, secret_ids)[None, :, :]
+        return table[np.all(s <= g, axis=2).astype(np.intp), np.all(s >= g, axis=2).astype(np.intp),
+                     np.all(s == g, axis=2).astype(np.intp)]
+    return twod
+
+
+def _generic(game: Game) -> BlockFunction:
+    """Any game, through its own pure-Python ``score``: slow, but needs nothing more."""
+    index = {f: i for i, f in enumerate(game.feedbacks())}
 
     def generic(guess_ids, secret_ids):
-        """Any game, through its own pure-Python ``score``: slow, but needs nothing more."""
         guesses = game.guesses if guess_ids is None else [game.guesses[i] for i in guess_ids]
         secrets = game.secrets if secret_ids is None else [game.secrets[i] for i in secret_ids]
         out = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
@@ -161,33 +231,3 @@ def _block_function(game: Game, guess_codes: np.ndarray, secret_codes: np.ndarra
                                  "which is not in the game's feedbacks()") from None
         return out
     return generic
-
-
-class HintRule:
-    """The hint rule of hard mode (``Game.keeps_hints``) in arrays. A node's state is one int
-    array: per position the exact symbol (-1: none), then per symbol the least count any one
-    guess revealed. The compiled search carries the same state (``exact.rule_next``,
-    ``exact.rule_allowed``); the tests hold both to the game's own ``allows``."""
-
-    def __init__(self, game: Game, guess_codes: np.ndarray):
-        self.codes = np.ascontiguousarray(guess_codes, dtype=np.int64)
-        self.holes = self.codes.shape[1]
-        self.counts = np.stack([(self.codes == symbol).sum(axis=1) for symbol in range(game.symbols)], axis=1)
-        self.marks = np.array(game.feedbacks(), dtype=np.int64).reshape(-1, self.holes)  # per position: 2, 1 or 0
-        self.start = np.concatenate([np.full(self.holes, -1), np.zeros(game.symbols)]).astype(np.int64)
-
-    def state(self, played, feedbacks) -> np.ndarray:
-        """The state after each guess of ``played`` got the feedback (index) beside it."""
-        state = self.start.copy()
-        exact, least = state[:self.holes], state[self.holes:]
-        for guess, feedback in zip(played, feedbacks):
-            marks, symbols = self.marks[feedback], self.codes[guess]
-            exact[marks == 2] = symbols[marks == 2]
-            np.maximum(least, np.bincount(symbols[marks > 0], minlength=len(least)), out=least)
-        return state
-
-    def allowed(self, state: np.ndarray) -> np.ndarray:
-        """Which guesses the state allows."""
-        exact, least = state[:self.holes], state[self.holes:]
-        fixed, needed = exact >= 0, least > 0
-        return (self.codes[:, fixed] == exact[fixed]).all(axis=1) & (self.counts[:, needed] >= least[needed]).all(axis=1)

@@ -7,14 +7,15 @@ from pathlib import Path
 import player
 from player.artifact import encode, pack_uints, write_atomic
 
-from .build import Built
-from .strategies import get_strategy
+from .builder import Built
 
 
 def header(built: Built) -> dict:
+    guesses = built.game.guesses
+    played = {guesses[g] for g in set(built.node_guess)}
     return {
         "producer": f"guesstree {player.__version__}",
-        "game": built.game.spec(),
+        "game": built.game.portable(played).spec(),  # a game that needs nothing beside the artifact
         "strategy": {**built.options.spec(), **built.proof},
         "stats": {key: [[k, v] for k, v in value.items()] if key.endswith("histogram") else value
                   for key, value in built.stats.items()},  # histograms as pairs: string-keyed readers open it
@@ -46,24 +47,6 @@ def save(built: Built, path: str | os.PathLike) -> Path:
 
 
 def default_path(game, options) -> Path:
-    """``trees/<game>-<strategy>.msgpack.zst``, e.g. ``trees/mastermind-c6-h4-entropy.msgpack.zst``."""
-    params = game.params()
-    if game.name == "mastermind":
-        slug = f"mastermind-c{params['colours']}-h{params['holes']}"
-        slug += "" if params["secret_repeats"] else "-distinct"
-        slug += "" if params["guess_repeats"] else "-distinct-guesses"
-    elif game.name in ("bulls-cows", "digits", "twod"):
-        letters = {"digits": "d", "length": "l", "size": "s"}
-        slug = "-".join([game.name] + [f"{letters[k]}{v}" for k, v in params.items()])
-    else:
-        slug = "".join(c if c.isalnum() else "-" for c in game.name).strip("-")
-        slug = "-".join([slug] + [f"{k}{v}" for k, v in params.items()])
-    spec = options.spec()
-    name = spec["name"]
-    if spec.get("candidates") == "consistent" and hasattr(get_strategy(name), "statistic"):
-        name += "-consistent"
-    if "seed" in spec:
-        name += f"-seed{spec['seed']}"
-    if "max_depth" in spec:
-        name += f"-depth{spec['max_depth']}"
-    return Path("trees") / f"{slug}-{name}.msgpack.zst"
+    """``trees/<game>-<strategy>.msgpack.zst``, e.g. ``trees/mastermind-c6-h4-entropy.msgpack.zst``:
+    flat, short, and different for trees that differ."""
+    return Path("trees") / f"{game.slug()}-{options.slug()}.msgpack.zst"

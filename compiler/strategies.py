@@ -40,39 +40,41 @@ class Heuristic:
     doc: str
     sampled: bool = False
     perfect_is_best: bool = True  # a candidate that splits all candidates apart is the pick
+    any_guess = True  # may play a guess that is not a candidate (so --candidates matters)
+    exhaustive = False
 
     @property
     def randomised(self) -> bool:
         return self.sampled
 
-    def choose(self, search, node) -> int:
+    def choose(self, context, node) -> int:
         candidates = node.candidates
-        guess_ids = search.allowed(node)
+        guess_ids = context.allowed(node)
         scored = candidates
         if self.sampled:
-            rng = search.rng(node.path)
-            options = search.options
+            rng = context.rng(node.path)
+            options = context.options
             if len(guess_ids) > options.guess_sample:
                 guess_ids = np.sort(rng.choice(guess_ids, options.guess_sample, replace=False))
             if len(candidates) > options.secret_sample:
                 scored = np.sort(rng.choice(candidates, options.secret_sample, replace=False))
-        elif search.shortcuts:  # each provably picks what full scoring would pick (tests compare)
+        elif context.shortcuts:  # each provably picks what full scoring would pick (tests compare)
             if len(candidates) <= 2:  # every useful guess splits them; the lowest candidate wins the tie
-                return int(search.secret_guess[candidates[0]])
-            guess_ids = search.symmetric(guess_ids, node)
-            if self.perfect_is_best and len(candidates) <= search.n_feedbacks:
+                return int(context.secret_guess[candidates[0]])
+            guess_ids = context.symmetric(guess_ids, node)
+            if self.perfect_is_best and len(candidates) <= context.n_feedbacks:
                 # a partition into singletons scores best; a candidate achieving it beats the rest
-                perfect = search.first_perfect(candidates)
+                perfect = context.first_perfect(candidates)
                 if perfect is None:
-                    perfect = search.first_perfect(candidates, guess_ids)
+                    perfect = context.first_perfect(candidates, guess_ids)
                 if perfect is not None:
                     return perfect
-        stats, parts = search.partition_stats(guess_ids, scored, self.statistic)
+        stats, parts = context.partition_stats(guess_ids, scored, self.statistic)
         scores = self.score(stats, len(scored))
-        is_candidate = search.is_candidate(guess_ids, candidates)
+        is_candidate = context.is_candidate(guess_ids, candidates)
         useful = (parts > 1) | is_candidate
         if not useful.any():
-            return int(search.secret_guess[candidates[0]])
+            return int(context.secret_guess[candidates[0]])
         return canonical_pick(guess_ids, scores, is_candidate, useful)
 
 
@@ -95,35 +97,39 @@ class Simple:
     randomised: bool
     doc: str
     sampled = False
+    any_guess = False
+    exhaustive = False
 
-    def choose(self, search, node) -> int:
+    def choose(self, context, node) -> int:
         if self.randomised:
-            return int(search.secret_guess[search.rng(node.path).choice(node.candidates)])
-        return int(search.secret_guess[node.candidates[0]])
+            return int(context.secret_guess[context.rng(node.path).choice(node.candidates)])
+        return int(context.secret_guess[node.candidates[0]])
 
 
 @dataclass(frozen=True)
 class Exhaustive:
-    """Plays the guess of an optimal tree, found by exhaustive search with proof (optimal.py):
+    """Plays the guess of an optimal tree, found by exhaustive search with proof (solver.py):
     the least total within the fewest guesses in the worst case (``optimal-worst``), or the
     least total (``optimal-expected``, within ``--max-depth`` if given)."""
 
     name: str
     doc: str
-    statistic = None  # it searches instead of scoring one statistic; it takes --candidates all|consistent
     randomised = False
     sampled = False
+    any_guess = True
+    exhaustive = True
 
-    def prepare(self, search) -> None:
+    # The solver is imported when an exhaustive strategy runs: its compiled searches load numba.
+    def prepare(self, context) -> None:
         """Solve the whole game once, before the builder asks node by node."""
-        from .optimal import solver_for
+        from .solver import solver_for
 
-        solver_for(search).solve(self.name, search.options.max_depth)
+        solver_for(context).solve(self.name, context.options.max_depth)
 
-    def choose(self, search, node) -> int:
-        from .optimal import solver_for
+    def choose(self, context, node) -> int:
+        from .solver import solver_for
 
-        return solver_for(search).choose(node, self.name, search.options.max_depth)
+        return solver_for(context).choose(node, self.name, context.options.max_depth)
 
 
 def _entropy(stats, n):

@@ -1,60 +1,97 @@
 """Symmetry: guesses that the history cannot tell apart partition the candidates alike.
 
-For games whose secrets and guesses are closed under renaming colours and reordering
-positions (mastermind in all its variants, digits, bulls-and-cows), any permutation of
-the colours not played so far, combined with any permutation of positions on which
-every played guess agrees, fixes the history and so the candidate set. Scoring only the
-lowest guess of each class changes no choice: classmates score exactly the same, are all
-candidates or all not, and the tie-break prefers the lowest index.
+For a permutable game (``Game.permutable``: mastermind in all its variants, digits, bulls and
+cows), a reordering of the positions together with a renaming of the colours maps secrets to
+secrets and keeps every score; one that maps each played guess to itself fixes the candidate
+set of every node below, so guesses of one class score exactly the same, are all candidates or
+all not, and only the lowest of each class need be scored: the canonical tie-break prefers it.
+
+Two groups are used: the builder's keeps the played colours' names (reorderings on which every
+played guess agrees, with any renaming of the colours not played yet); the exhaustive search's
+also renames played colours (after ABCD, every reordering of A-D with the matching reordering of
+the positions). Any subset of a group is sound too (a guess dropped for a lower classmate leads,
+step by step, to a kept one), which is what bounds the cost: a node enumerates at most as many
+symmetries as it has candidates, so finding classes never costs more than one scoring pass.
 """
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
-from player.games import BullsCows, Game, Mastermind
+from player.games import Game
 
-MAX_PERMUTATIONS = 5040
+MAX_SYMMETRIES = 5040  # symmetries enumerated per history at most
 
 
 class Symmetry:
-    def __init__(self, game: Game, guess_codes: np.ndarray, backend: str = "numba"):
-        self.codes, self.backend = guess_codes, backend
-        self.colours = game.symbols
+    """Per history (the guesses played, as indices into ``codes``), a mask of the guesses that are
+    the lowest of their class. ``rename_played``: may played colours be renamed (the search's group)."""
+
+    def __init__(self, game: Game, codes: np.ndarray, backend: str = "numba", rename_played: bool = False):
+        self.codes = np.ascontiguousarray(codes, dtype=np.int64)
+        self.colours, self.backend, self.rename_played = game.symbols, backend, rename_played
         self._cache: dict[tuple, np.ndarray | None] = {}
 
-    @staticmethod
-    def applies(game: Game) -> bool:
-        return isinstance(game, (Mastermind, BullsCows))
-
-    def canonical(self, played: tuple[int, ...]) -> np.ndarray | None:
-        """Mask of the guesses that are lowest in their class, or None if nothing is symmetric."""
+    def canonical(self, played: tuple[int, ...], candidates: int = MAX_SYMMETRIES) -> np.ndarray | None:
+        """Mask of the guesses lowest in their class, or None when no symmetry is left.
+        ``candidates``: how many the node has, which bounds the symmetries worth enumerating."""
         if played not in self._cache:
-            self._cache[played] = self._compute(played)
+            self._cache[played] = self._compute(played, max(1, min(candidates, MAX_SYMMETRIES)))
         return self._cache[played]
 
-    def _compute(self, played: tuple[int, ...]) -> np.ndarray | None:
+    def _compute(self, played: tuple[int, ...], limit: int) -> np.ndarray | None:
         from .feedback import kernels
 
-        holes = self.codes.shape[1]
-        history = self.codes[list(played)] if played else np.zeros((0, holes), dtype=np.uint8)
+        history = self.codes[list(played)] if played else np.zeros((0, self.codes.shape[1]), dtype=np.int64)
         used = np.zeros(self.colours, dtype=np.bool_)
         used[np.unique(history)] = True
-        classes: dict[tuple, list[int]] = {}
-        for position in range(holes):
-            classes.setdefault(tuple(history[:, position]), []).append(position)
-        groups = [group for group in classes.values() if len(group) > 1]
-        if used.all() and not groups:
+        perms, maps = self._symmetries(history, limit)
+        if len(perms) == 1 and used.all():  # only the identity, and no colour left to rename
             return None
-        perms = []
-        for choice in itertools.product(*(itertools.permutations(g) for g in groups)):
-            perm = list(range(holes))
-            for group, image in zip(groups, choice):
-                for source, target in zip(group, image):
-                    perm[source] = target
-            perms.append(perm)
-            if len(perms) > MAX_PERMUTATIONS:
-                break
-        identity = np.tile(np.arange(self.colours, dtype=np.int64), (len(perms), 1))  # played colours keep their names
-        return kernels(self.backend).canonical_under(self.codes, np.array(perms, dtype=np.int64), identity, used)
+        return kernels(self.backend).canonical_under(self.codes, np.array(perms, dtype=np.int64),
+                                                     np.array(maps, dtype=np.int64), used)
+
+    def _symmetries(self, history: np.ndarray, limit: int) -> tuple[list, list]:
+        """Up to ``limit`` (position reordering, colour map) pairs that map every played guess to
+        itself, the identity first. ``perm[h]`` is the position moved to h; ``rename[c]`` the
+        new name of played colour c (-1 for the others, which the kernel names freely)."""
+        holes = self.codes.shape[1]
+        columns = [tuple(history[:, h]) for h in range(holes)]
+        perms, maps = [], []
+        perm = [-1] * holes
+        taken = [False] * holes
+        rename = [-1] * self.colours
+        named = [False] * self.colours
+
+        def place(h: int) -> None:  # depth first over the positions; sources in increasing order
+            if len(perms) >= limit:
+                return
+            if h == holes:
+                perms.append(list(perm))
+                maps.append(list(rename) if self.rename_played else list(range(self.colours)))
+                return
+            for source in range(holes):
+                if taken[source]:
+                    continue
+                if not self.rename_played:
+                    if columns[source] != columns[h]:
+                        continue
+                    taken[source], perm[h] = True, source
+                    place(h + 1)
+                    taken[source] = False
+                    continue
+                added, ok = [], True
+                for a, b in zip(columns[source], columns[h]):
+                    if rename[a] < 0 and not named[b]:
+                        rename[a], named[b] = b, True
+                        added.append(a)
+                    elif rename[a] != b:
+                        ok = False
+                        break
+                if ok:
+                    taken[source], perm[h] = True, source
+                    place(h + 1)
+                    taken[source] = False
+                for a in added:
+                    named[rename[a]], rename[a] = False, -1
+        place(0)
+        return perms, maps

@@ -15,7 +15,7 @@ import msgpack
 import zstandard
 
 FORMAT_NAME = "guesstree"
-VERSION = (1, 0)  # (major, minor): a reader refuses another major and ignores unknown keys
+VERSION = (1, 1)  # (major, minor): a reader refuses another major and ignores unknown keys
 MAX_BODY_BYTES = 64 << 20  # inflated size cap: a frame claiming more is refused before inflating
 MAX_FILE_BYTES = MAX_BODY_BYTES + (1 << 20)  # a compressed artifact larger than this is refused unread
 # msgpack bytes that are not ``bin`` payloads (maps, arrays, numbers, strings): a few bytes of
@@ -183,6 +183,18 @@ def _check_structure(raw: bytes, limits: dict, fail, what: str) -> None:
             raise fail(f"{what} holds more than {MAX_STRUCTURE_BYTES} bytes of msgpack structure")
     if unpacker.tell() != len(raw):
         raise fail(f"{what} has {len(raw) - unpacker.tell()} bytes after its msgpack map")
+
+
+def jsonable(value):
+    """A header value as JSON can hold it: string keys, lists, and bytes (an unknown key of a
+    newer minor version) said as their size instead of written out."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, bytes):
+        return f"<{len(value)} bytes>"
+    return value
 
 
 def read_file(path: str | os.PathLike) -> bytes:

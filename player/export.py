@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
 from importlib import resources
 
 from . import __version__
+from .artifact import jsonable
 from .tree import Tree
 
 FORMATS = ("json", "dot", "text", "html")
 JSON_FORMAT = "guesstree-json"
 JSON_VERSION = (1, 0)  # (major, minor) of the nested JSON document below
-PEG_GAMES = {"mastermind": "pegs", "digits": "digits", "bulls-cows": "digits", "twod": "pair", "words": "letters"}
 
 
 def export(tree: Tree, fmt: str, max_depth: int | None = None) -> str:
@@ -97,7 +96,7 @@ def to_document(tree: Tree) -> dict:
         "producer": f"guesstree {__version__}",
         "game": game.spec(),
         "strategy": tree.strategy,
-        "stats": _jsonable(tree.stats),
+        "stats": jsonable(tree.stats),
         "nodes": tree.nodes,
         "win": game.format_feedback(game.win),
         "feedbacks": {text: list(value) for text, value in zip(texts, game.feedbacks())},
@@ -119,14 +118,6 @@ def to_json(tree: Tree) -> str:
 
 _NUMBERS = re.compile(r"\[\n\s*(-?\d+(?:,\n\s*-?\d+)*)\n\s*\]")
 _LEAF = re.compile(r'\{\n\s*"guess": ("(?:[^"\\\n]|\\.)*")\n\s*\}')
-
-
-def _jsonable(value):
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return value
 
 
 # -- dot -------------------------------------------------------------------
@@ -209,17 +200,17 @@ def page_data(tree: Tree) -> dict:
     below = children(tree)
     _, wins = reach(tree)
     return {
-        "title": f"{game_title(game)}: {tree.strategy['name']}",
+        "title": f"{game.title()}: {tree.strategy['name']}",
         "game": game.spec(),
-        "kind": PEG_GAMES.get(game.name, "text"),
+        "kind": game.page_kind,
         "symbols": game.symbols,
-        "help": _help(game),
+        "help": game.instructions(),
         "strategy": tree.strategy,
         "stats": {"secrets": tree.stats["secrets"], "average": tree.stats["average"],
                   "worst": tree.stats["worst"]},
         "feedbacks": [game.format_feedback(f) for f in feedbacks],
         "values": [list(f) for f in feedbacks],
-        "describe": [_describe(game, f) for f in feedbacks],
+        "describe": [game.describe_feedback(f) for f in feedbacks],
         "win": feedbacks.index(game.win),
         "guesses": [game.format_code(tree.guess_of(node)) for node in range(tree.nodes)],
         "counts": [len(edges) for edges in below],
@@ -238,60 +229,10 @@ def to_html(tree: Tree) -> str:
         "/*STYLE*/": (web / "player.css").read_text(encoding="utf-8"),
         "/*SCRIPT*/": (web / "player.js").read_text(encoding="utf-8"),
         "/*DATA*/": data,
-        "<!--TITLE-->": html.escape(f"guesstree: {game_title(tree.game)}, {tree.strategy['name']}"),
+        "<!--TITLE-->": html.escape(f"guesstree: {tree.game.title()}, {tree.strategy['name']}"),
     }
     # One pass over the template: text put in is never searched for markers itself.
     return re.sub("|".join(map(re.escape, parts)), lambda match: parts[match[0]], page)
 
 
-def game_title(game) -> str:
-    """A short name for people: ``Mastermind, 6 colours, 4 holes``."""
-    p = game.params()
-    if game.name == "mastermind":
-        rules = [] if p["secret_repeats"] else ["distinct colours"]
-        if p["secret_repeats"] != p["guess_repeats"] or not p["guess_repeats"]:
-            rules.append("guesses " + ("may repeat" if p["guess_repeats"] else "distinct"))
-        extra = f" ({', '.join(rules)})" if rules else ""
-        return f"Mastermind, {p['colours']} colours, {p['holes']} holes{extra}"
-    if game.name == "bulls-cows":
-        return f"Bulls and cows, {p['length']} of {p['digits']} digits"
-    if game.name == "digits":
-        return f"Digits, {p['length']} digits"
-    if game.name == "twod":
-        return f"Twod, {p['size']}x{p['size']} grid"
-    if game.name == "words":
-        lists = os.path.basename(p["answers"]) + (f" / {os.path.basename(p['guesses'])}" if p["guesses"] else "")
-        return f"Words of {p['length']} letters ({lists}{', hard mode' if p['hard'] else ''})"
-    return repr(game)
-
-
-HELP = {
-    "mastermind": "Think of a code. For each guess, give the black pegs (right colour in the right hole) "
-                  "and the white pegs (right colour in the wrong hole).",
-    "digits": "Think of a number. For each guess, give the strikes (right digit in the right place) "
-              "and the balls (right digit in the wrong place).",
-    "bulls-cows": "Think of a number with different digits. For each guess, give the bulls (A: right digit "
-                  "in the right place) and the cows (B: right digit in the wrong place).",
-    "words": "Think of a word. For each guess, type one mark per letter: G if the letter is right and in the "
-             "right place, Y if it is in the word elsewhere, - if it is not (e.g. GY---; also GYBBB, 21000).",
-    "twod": "Think of a point (x, y). For each guess, say <= if your point is at most the guess in both "
-            "coordinates, >= if at least, none if neither, == if it is the guess.",
-}
-
-
-def _help(game) -> str:
-    return HELP.get(game.name, "Think of a secret. For each guess, give the feedback your secret gets.")
-
-
-def _describe(game, feedback) -> str:
-    names = getattr(game, "peg_names", ("bulls", "cows") if game.name == "bulls-cows" else None)
-    if names and len(feedback) == 2:
-        return ", ".join(f"{n} {name[:-1] if n == 1 and name.endswith('s') else name}"
-                         for n, name in zip(feedback, names))
-    if game.name == "twod":
-        return {(1, 0, 0): "at most the guess in both coordinates", (0, 1, 0): "at least the guess in both coordinates",
-                (0, 0, 0): "neither", (1, 1, 1): "it is the guess"}[tuple(feedback)]
-    return " ".join(str(x) for x in feedback)
-
-
-__all__ = ["FORMATS", "export", "game_title", "to_json", "to_document", "to_dot", "to_text", "to_html", "page_data", "walk", "reach"]
+__all__ = ["FORMATS", "export", "to_json", "to_document", "to_dot", "to_text", "to_html", "page_data", "walk", "reach"]

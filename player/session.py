@@ -36,14 +36,16 @@ class Session:
             return self.diagnose(attempt), False
         if feedback == self.game.win:
             self.history = attempt
-            return f"solved in {len(attempt)} guess{'' if len(attempt) == 1 else 'es'}", True
+            return (f"solved: your secret is {self.game.format_code(guess)}, found in {len(attempt)} "
+                    f"guess{'' if len(attempt) == 1 else 'es'}"), True
         try:
             self.tree.next_guess(attempt)
         except InconsistentHistory as error:
             return f"the tree cannot follow that answer ({error})", False
         self.history = attempt
-        left = "1 secret is" if len(remaining) == 1 else f"{len(remaining)} secrets are"
-        return f"{left} still possible", False
+        if len(remaining) == 1:
+            return f"1 secret is still possible: {self.game.format_code(remaining[0])}", False
+        return f"{len(remaining)} secrets are still possible", False
 
     def diagnose(self, attempt: History) -> str:
         """Say that no secret fits, and which answer was most likely mistyped."""

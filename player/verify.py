@@ -6,12 +6,9 @@ against what the replay measures.
 """
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from typing import Callable
 
-from .games import BullsCows, Code, Digits, Game, Mastermind, TwoD
 from .tree import Tree
 
 MAX_ERRORS = 20
@@ -48,8 +45,8 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
 
     # Each secret is won at its own node (the one guessing it), so a game with more secrets than
     # the tree has nodes cannot be solved: say so before listing a possibly astronomic game.
-    count = _secret_count(game)
-    if count is not None and count > tree.nodes:
+    count = game.secret_count()
+    if count > tree.nodes:
         error(f"{game!r} has {count} secrets, but the tree only {tree.nodes} nodes: "
               "each secret needs its own winning node")
         return Report(ok=False, secrets=count, worst=0, total=0, average=0.0,
@@ -59,7 +56,6 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
         error(f"{game!r} has no secrets")
         return Report(ok=False, secrets=0, worst=0, total=0, average=0.0,
                       histogram={}, determined_histogram={}, errors=errors)
-    allowed = _allowed_guess(game)
     wins: dict[int, int] = {}
     determined = [0 if len(secrets) == 1 else -1] * len(secrets)
     reached = [False] * tree.nodes
@@ -73,7 +69,7 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
         for node, members in sorted(level.items()):
             reached[node] = True
             guess = tree.guess_of(node)
-            if not allowed(guess):
+            if not game.is_guess(guess):
                 error(f"node {node}: {tree._code(guess)} is not an allowed guess of {game!r}")
             elif ruled and (reason := game.allows(guess, history_of[node])):
                 error(f"node {node}: {tree._code(guess)} may not follow "
@@ -143,27 +139,6 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
         average=round(total / len(secrets), 6),
         histogram=histogram, determined_histogram=determined_histogram, errors=errors,
     )
-
-
-# The built-in games, counted and checked from their parameters instead of by listing them: a
-# hostile header may name one with 26**12 secrets or guesses. Plugins are listed (their code is
-# trusted: the loader only builds plugins the caller trusts).
-def _secret_count(game: Game) -> int | None:
-    if type(game) in (Mastermind, Digits):
-        return game.colours ** game.holes if game.secret_repeats else math.perm(game.colours, game.holes)
-    if type(game) is BullsCows:
-        return math.perm(game.digits, game.length)
-    if type(game) is TwoD:
-        return game.size ** 2
-    return None
-
-
-def _allowed_guess(game: Game) -> Callable[[Code], bool]:
-    if type(game) in (Mastermind, Digits, BullsCows, TwoD):
-        repeats = game.guess_repeats if isinstance(game, Mastermind) else type(game) is TwoD
-        return lambda guess: (len(guess) == game.length and all(0 <= s < game.symbols for s in guess)
-                              and (repeats or len(set(guess)) == len(guess)))
-    return set(game.guesses).__contains__
 
 
 def _check_claims(strategy: dict, total: int, worst: int, error) -> None:

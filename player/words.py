@@ -2,18 +2,19 @@
 
 Feedback per position is 2 (exact, green), 1 (present elsewhere, yellow) or 0 (absent), with
 the official rule for repeated letters: a letter is marked present at most as many times as it
-occurs unmatched in the secret. The lists are read lazily, so that a tree loads without them;
-whatever needs the secrets (verifying, tracking candidates) reads them and refuses files whose
-canonical list does not match the sha256 the tree recorded.
+occurs unmatched in the secret. A tree carries its words (the answers, and the other guesses it
+plays), so it works away from the lists it was compiled from; a tree written before it did so
+names its files, which are read when needed and refused unless they match the recorded sha256.
 """
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections import Counter
 from functools import cached_property
 
-from .games import Code, Feedback, Game, _require_int
+from .game import Code, Feedback, Game, require_int
 
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 EMOJI = {"🟩": "2", "🟨": "1", "⬛": "0", "⬜": "0"}
@@ -43,37 +44,118 @@ def read_words(path: str, length: int) -> list[str]:
     return sorted(words)
 
 
+def _carried(text: str, length: int, key: str, empty: bool = False) -> list[str]:
+    """Words carried in a spec: sorted, distinct, of ``length`` letters a-z, separated by spaces."""
+    words = text.split(" ") if text else []
+    if not words and not empty:
+        raise ValueError(f"{key} is empty")
+    if words != sorted(set(words)) or not all(len(w) == length and set(w) <= set(ALPHABET) for w in words):
+        raise ValueError(f"{key} is not a sorted list of distinct words of {length} letters a-z")
+    return words
+
+
 def list_sha256(words: list[str]) -> str:
     """The sha256 of the canonical list (sorted, lower case, one word per line)."""
     return hashlib.sha256("".join(w + "\n" for w in words).encode()).hexdigest()
 
 
 class Words(Game):
-    """Guess a word of ``length`` letters; ``hard`` mode makes every guess keep the hints so far."""
+    """Guess a word of ``length`` letters; ``hard`` mode makes every guess keep the hints so far.
+
+    The words come from files (``answers``, ``guesses``: what ``guesstree compile words`` reads) or
+    are carried in the spec itself (``answer_words``, ``guess_words``: what an artifact records, so
+    that a tree works away from its lists). ``guess_words`` holds only the guesses that are not
+    answers, and in an artifact only those its tree plays; the lists' sha256 stay as provenance.
+    """
 
     name = "words"
+    page_kind = "letters"
+    options = {
+        "answers": (str, "words: file of the possible secrets, one word per line"),
+        "guesses": (str, "words: file of the allowed guesses (default: the answers)"),
+        "hard": (bool, "words: hard mode, every guess keeps the hints so far"),
+        "length": (int, "words: word length (default 5)"),
+    }
 
-    def __init__(self, answers: str, guesses: str | None = None, hard: bool = False, length: int = 5,
-                 answers_sha256: str | None = None, guesses_sha256: str | None = None):
-        if not isinstance(answers, str) or not answers:
-            raise ValueError("words needs --answers FILE, a list of the possible secrets")
-        if guesses is not None and not isinstance(guesses, str):
-            raise ValueError(f"--guesses must be a file name, not {guesses!r}")
-        _require_int("length", length, 1, 10)
+    def __init__(self, answers: str | None = None, guesses: str | None = None, hard: bool = False, length: int = 5,
+                 answers_sha256: str | None = None, guesses_sha256: str | None = None,
+                 answer_words: str | None = None, guess_words: str | None = None):
+        require_int("length", length, 1, 10)
+        embedded = answer_words is not None
+        if embedded:
+            if answers is not None or guesses is not None:
+                raise ValueError("words takes its lists from files or from answer_words, not both")
+            if not (isinstance(answers_sha256, str) and isinstance(guesses_sha256, str)
+                    and isinstance(answer_words, str) and isinstance(guess_words, str)):
+                raise ValueError("embedded word lists need answer_words, guess_words and both sha256 as text")
+        else:
+            if not isinstance(answers, str) or not answers:
+                raise ValueError("words needs --answers FILE, a list of the possible secrets")
+            if guesses is not None and not isinstance(guesses, str):
+                raise ValueError(f"--guesses must be a file name, not {guesses!r}")
+            if guess_words is not None:
+                raise ValueError("guess_words needs answer_words")
         self.answers_path, self.guesses_path = answers, guesses
         self.hard, self.length, self.symbols = bool(hard), length, len(ALPHABET)
         self.win = (2,) * length
         self._answers_sha256, self._guesses_sha256 = answers_sha256, guesses_sha256
+        self._embedded = (answer_words, guess_words) if embedded else None
+        if embedded:  # carried in a file we read back: checked now, not at first use
+            self._answer_words, self._guess_words
 
     def params(self) -> dict:
+        if self._embedded is not None:
+            answer_words, guess_words = self._embedded
+            return {"hard": self.hard, "length": self.length, "answers_sha256": self.answers_sha256,
+                    "guesses_sha256": self.guesses_sha256, "answer_words": answer_words, "guess_words": guess_words}
         return {"answers": self.answers_path, "guesses": self.guesses_path, "hard": self.hard,
                 "length": self.length, "answers_sha256": self.answers_sha256,
                 "guesses_sha256": self.guesses_sha256}
 
+    def identity(self) -> dict:  # the same lists make the same game, from files or carried along
+        return {"name": self.name, "hard": self.hard, "length": self.length,
+                "answers_sha256": self.answers_sha256, "guesses_sha256": self.guesses_sha256}
+
+    def portable(self, played: set[Code] | None = None) -> "Words":
+        """The same game carrying its words: the answers, and the other guesses (only ``played``
+        ones, if given)."""
+        answers = set(self._answer_words)
+        extra = [w for w in self._guess_words if w not in answers
+                 and (played is None or self._code(w) in played)]
+        return Words(hard=self.hard, length=self.length, answers_sha256=self.answers_sha256,
+                     guesses_sha256=self.guesses_sha256, answer_words=" ".join(self._answer_words),
+                     guess_words=" ".join(extra))
+
     def __repr__(self) -> str:  # the lists' digests and the defaults would only hide the call
+        if self._embedded is not None:
+            hard = ", hard=True" if self.hard else ""
+            return f"Words({len(self.secrets)} answers, {len(self.guesses)} guesses{hard})"
         shown = {"answers": self.answers_path, "guesses": self.guesses_path, "hard": self.hard, "length": self.length}
         defaults = {"guesses": None, "hard": False, "length": 5}
         return "Words(" + ", ".join(f"{k}={v!r}" for k, v in shown.items() if defaults.get(k, object()) != v) + ")"
+
+    def title(self) -> str:
+        hard = ", hard mode" if self.hard else ""
+        return f"Words of {self.length} letters ({len(self.secrets)} answers{hard})"
+
+    def slug(self) -> str:
+        digest = hashlib.sha256(f"{self.answers_sha256} {self.guesses_sha256}".encode()).hexdigest()[:8]
+        stem = ""
+        if self.answers_path is not None:
+            stem = re.sub(r"[^a-z0-9]+", "-", os.path.basename(self.answers_path).rsplit(".", 1)[0].lower()).strip("-")
+        parts = ["words", stem[:24], "" if self.length == 5 else f"l{self.length}", digest, "hard" if self.hard else ""]
+        return "-".join(part for part in parts if part)
+
+    def instructions(self) -> str:
+        n = self.length
+        return (f"Think of a word of {n} letters. For each guess, type one mark per letter: G if the letter is "
+                f"right and in the right place, Y if it is in the word elsewhere, - if it is not "
+                f"(e.g. GY{'-' * (n - 2)}; also GYB{'B' * (n - 3)}, 210{'0' * (n - 3)} or the coloured squares); "
+                f"{'G' * n} when the guess is your word.")
+
+    def describe_feedback(self, feedback: Feedback) -> str:
+        names = {2: "exact", 1: "present", 0: "absent"}
+        return ", ".join(f"{names[m]}" for m in feedback)
 
     @property
     def answers_sha256(self) -> str:
@@ -85,18 +167,27 @@ class Words(Game):
 
     @cached_property
     def _answer_words(self) -> list[str]:
+        if self._embedded is not None:
+            words = _carried(self._embedded[0], self.length, "answer_words")
+            if list_sha256(words) != self._answers_sha256:
+                raise ValueError("the answer words it carries do not match their sha256")
+            return words
         return self._checked(read_words(self.answers_path, self.length), self.answers_path, self._answers_sha256)
 
     @cached_property
     def _guess_words(self) -> list[str]:
+        if self._embedded is not None:
+            extra = _carried(self._embedded[1], self.length, "guess_words", empty=True)
+            return sorted(set(extra) | set(self._answer_words))
         if self.guesses_path is None:
             return self._answer_words
         words = read_words(self.guesses_path, self.length)
         words = self._checked(words, self.guesses_path, self._guesses_sha256)
         missing = sorted(set(self._answer_words) - set(words))
         if missing:  # an answer that may not be guessed could never be won
-            raise ValueError(f"{self.guesses_path}: the answer {missing[0]!r} (of {len(missing)}) is not "
-                             "an allowed guess, so it could never be won")
+            more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+            raise ValueError(f"{self.answers_path}: the answer {missing[0]!r}{more} is not in the guess list "
+                             f"{self.guesses_path}, so it could never be won")
         return words
 
     @staticmethod
@@ -141,7 +232,7 @@ class Words(Game):
         return self.hard
 
     @property
-    def keeps_hints(self) -> bool:  # hard mode's rule is the hint rule the compiler follows
+    def hint_rule(self) -> bool:  # hard mode's rule is the hint rule the compiler follows
         return self.hard
 
     def allows(self, guess: Code, history) -> str | None:

@@ -33,7 +33,8 @@ MIB = 1 << 20
 CAPPED_SCRIPT = """
 import json, sys, time
 from compiler import Options
-from compiler.optimal import Interrupted, prepared_search, solver_for
+from compiler.optimal import prepared_context
+from compiler.solver import Interrupted, solver_for
 from player.games import make_game
 name, params, log, checkpoint, workers = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 last = [0.0]
@@ -43,7 +44,7 @@ def progress(status):
         with open(log, "a") as f:
             f.write(json.dumps(status) + "\\n")
 options = Options(strategy="optimal-expected")
-search = prepared_search(make_game(name, **params), options, workers=int(workers) if workers != "0" else None,
+search = prepared_context(make_game(name, **params), options, workers=int(workers) if workers != "0" else None,
                          checkpoint=checkpoint, progress=progress)
 solver = solver_for(search)
 try:

@@ -73,12 +73,30 @@ class WebPlayer:
 
     def answer(self, feedback) -> None:
         text = self.game.format_feedback(feedback)
-        button = f'#answers button[data-feedback="{text}"]'
+        button = f'#answers button[data-feedback="{text}"]:not([disabled])'
         if self.page.query_selector(button):
             self.page.click(button)
-        else:  # too many feedback values for buttons (words): type it, in another spelling
-            self.page.fill("#feedback-input", text.replace("-", "b").lower())
-            self.page.click("#typed button[type=submit]")
+        else:  # too many feedback values for buttons (words), or one disabled: type it, in another spelling
+            self.type(text.replace("-", "b").lower())
+
+    def type(self, text: str) -> None:
+        self.page.fill("#feedback-input", text)
+        self.page.click("#typed button[type=submit]")
+
+    def offered(self) -> tuple[set[str], set[str]]:
+        """The feedback buttons shown (enabled) and those shown disabled as impossible."""
+        buttons = self.page.query_selector_all("#answers button[data-feedback]")
+        enabled = {b.get_attribute("data-feedback") for b in buttons if b.is_enabled()}
+        disabled = {b.get_attribute("data-feedback") for b in buttons if not b.is_enabled()}
+        impossible = {b.get_attribute("data-feedback") for b in buttons
+                      if "impossible" in (b.get_attribute("class") or "").split()}
+        assert impossible == (disabled if self.state() == "playing" else set())  # styled as such
+        return enabled, disabled
+
+    def state_now(self) -> tuple:
+        """Everything the player sees of the game, to compare two ways of answering."""
+        return (self.state(), self.guess(), self.history(), self.message(),
+                self.page.text_content("#turn"), self.page.text_content("#remaining"))
 
     def play(self, secret) -> None:
         """Play one whole game for ``secret``, checking each guess against the Python player."""
@@ -145,6 +163,7 @@ def test_page_refuses_impossible_feedback_and_undoes(browser, trees, tmp_path):
         web.answer(feedback)
     here, before = web.guess(), web.history()
     assert here == game.format_code(tree.guess_of(node)) and len(before) == len(steps)
+    assert game.format_feedback(missing(node)[0]) in web.offered()[1]  # its button is disabled: type it
     web.answer(missing(node)[0])
     assert web.message() == (
         f"No secret fits: no secret that gives your earlier answers gives {game.format_feedback(missing(node)[0])} "
@@ -201,4 +220,101 @@ def test_page_shows_the_path_of_a_typed_secret(browser, trees, tmp_path):
     page.click("#secret-go")
     assert page.text_content("#path-message").startswith('"ZZZ" is not a secret of this game')
     assert page.query_selector_all("#path li") == []
+    web.close()
+
+
+MM64 = Path(__file__).parent.parent / "trees" / "mastermind-c6-h4-entropy.msgpack.zst"
+
+
+def fitting(tree: player.Tree, wins: list[bool], node: int) -> set[str]:
+    """The feedback some secret still possible at ``node`` gives: its edges, and the win if it can win."""
+    game = tree.game
+    return {game.format_feedback(f) for f, _ in tree.edges(node)} | (
+        {game.format_feedback(game.win)} if wins[node] else set())
+
+
+def test_page_enables_only_the_feedback_that_fits(browser, tmp_path):
+    tree = player.load(MM64)
+    game, (_, wins) = tree.game, reach(tree)
+    web = WebPlayer(browser, tree, tmp_path)
+    every = {game.format_feedback(f) for f in game.feedbacks()}
+    assert len(every) == 14
+    narrowed = 0
+    for secret in some(game.secrets, 5):
+        web.page.click("#restart")
+        node = 0
+        for guess, feedback in tree.path(secret):
+            assert web.guess() == game.format_code(guess)
+            enabled, disabled = web.offered()
+            assert enabled == fitting(tree, wins, node) and disabled == every - enabled, (secret, node)
+            narrowed += bool(disabled)
+            if disabled:  # a disabled button does nothing, even when clicked anyway
+                before = web.state_now()
+                web.page.click(f'#answers button[data-feedback="{sorted(disabled)[0]}"]', force=True)
+                assert web.state_now() == before
+            web.page.click(f'#answers button[data-feedback="{game.format_feedback(feedback)}"]')
+            node = tree.child(node, feedback)
+        assert web.state() == "won"
+        assert web.offered() == (set(), every)  # the game is over: no answer is offered
+    assert narrowed
+    web.close()
+
+
+def test_words_page_takes_marks_from_the_letter_tiles(browser, trees, tmp_path):
+    web = WebPlayer(browser, trees("words", "entropy", answers=str(Path(__file__).parent / "data" / "words-small.txt")),
+                    tmp_path)
+    tree, game, page = web.tree, web.game, web.page
+    _, wins = reach(tree)
+
+    def tiles():
+        return page.query_selector_all("#guess button.mark")
+
+    def click_marks(feedback) -> None:
+        assert len(tiles()) == len(feedback)
+        for tile, mark in zip(tiles(), feedback):  # each click: grey -> yellow -> green -> grey
+            for _ in range((mark - int(tile.get_attribute("data-mark"))) % 3):
+                tile.click()
+        assert [tile.get_attribute("data-mark") for tile in tiles()] == [str(mark) for mark in feedback]
+        page.click("#marks-go")
+
+    # A tile cycles grey, yellow, green and back, and says so.
+    first = tiles()[0]
+    for mark, colour in ((0, "grey"), (1, "yellow"), (2, "green"), (0, "grey")):
+        assert first.get_attribute("data-mark") == str(mark) and colour in first.get_attribute("aria-label")
+        first.click()
+    page.click("#restart")
+
+    # Clicking the tiles plays exactly like typing the same marks.
+    for secret in some(game.secrets, 6):
+        seen = {}
+        for how in ("tiles", "typed"):
+            page.click("#restart")
+            seen[how] = []
+            node = 0
+            for guess, feedback in tree.path(secret):
+                assert web.guess() == game.format_code(guess)
+                assert web.offered()[0] == fitting(tree, wins, node) & {game.format_feedback(game.win)}
+                if how == "tiles":
+                    click_marks(feedback)
+                else:
+                    web.type("".join(map(str, feedback)))
+                seen[how].append(web.state_now())
+                node = tree.child(node, feedback)
+        assert seen["tiles"] == seen["typed"]
+        assert web.state() == "won" and web.message().endswith(f"your secret is {game.format_code(secret)}.")
+        assert tiles() == [] and page.is_disabled("#marks-go")
+
+    # Impossible marks are refused, from the tiles as when typed, and nothing changes.
+    page.click("#restart")
+    root = web.guess()
+    never = (2,) * (game.length - 1) + (1,)  # all green but one yellow: that letter has nowhere to be
+    unfit = next(f for f in game.feedbacks() if game.format_feedback(f) not in fitting(tree, wins, 0))
+    for marks, expected in ((never, f"{game.format_feedback(never)} cannot occur in this game."),
+                            (unfit, f"No secret fits: no secret gives {game.format_feedback(unfit)} to {root}.")):
+        before = web.state_now()[:3]
+        click_marks(marks)
+        assert web.message() == expected and web.state_now()[:3] == before
+        assert [tile.get_attribute("data-mark") for tile in tiles()] == [str(m) for m in marks]  # kept, to fix
+        web.type(game.format_feedback(marks).lower())
+        assert web.message() == expected and web.state_now()[:3] == before
     web.close()

@@ -16,7 +16,8 @@ MM32 = ["mastermind", "--colours", "3", "--holes", "2"]
 
 
 def command_names() -> list[str]:
-    return sorted(typer.main.get_command(app).commands)
+    """The player's commands and those the compiler adds through the entry points."""
+    return sorted(typer.main.get_command(app).list_commands(None))
 
 
 # -- compile -------------------------------------------------------------------
@@ -133,7 +134,7 @@ def test_info_json(cli, mm32_path):
     result = cli("info", mm32_path, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["format"] == "guesstree" and data["version"] == [1, 0]
+    assert data["format"] == "guesstree" and data["version"] == [1, 1]
     assert data["game"] == {"name": "mastermind", "params": {
         "colours": 3, "holes": 2, "secret_repeats": True, "guess_repeats": True}}
     assert data["strategy"] == {"name": "entropy", "candidates": "all"}
@@ -202,8 +203,8 @@ def test_verify_valid_tree(cli, mm32_path):
 def test_verify_json(cli, mm32_path):
     result = cli("verify", mm32_path, "--json", "--max-depth", "3")
     assert result.exit_code == 0, result.output
-    report = json.loads(result.stdout)
-    assert VERIFY_KEYS <= set(report)
+    report, = json.loads(result.stdout)  # an array, one report per tree, however many
+    assert VERIFY_KEYS <= set(report) and report["unusable"] is False
     assert {k: report[k] for k in VERIFY_KEYS} == {
         "ok": True, "secrets": 9, "worst": 3, "total": 21, "average": pytest.approx(21 / 9, abs=1e-6),
         "histogram": {"1": 1, "2": 4, "3": 4}, "determined_histogram": {"1": 3, "2": 6}, "errors": []}
@@ -221,7 +222,7 @@ def test_verify_max_depth_below_the_worst_exits_1(cli, mm32_path):
     result = cli("verify", mm32_path, "--max-depth", "2")
     assert result.exit_code == 1
     assert result.stderr == f"INVALID {mm32_path}:\n  secret AA takes 3 guesses, over the bound of 2\n"
-    report = json.loads(cli("verify", mm32_path, "--max-depth", "2", "--json").stdout)
+    report, = json.loads(cli("verify", mm32_path, "--max-depth", "2", "--json").stdout)
     assert report["ok"] is False and report["errors"] == ["secret AA takes 3 guesses, over the bound of 2"]
 
 
@@ -232,7 +233,7 @@ def test_verify_a_broken_tree_exits_1(cli, mm32_path, tmp_path):
     path.write_bytes(encode(header, body))
     result = cli("verify", path, "--json")
     assert result.exit_code == 1
-    report = json.loads(result.stdout)
+    report, = json.loads(result.stdout)
     assert report["ok"] is False
     assert report["errors"] == ["the header says total = 20, but the tree gives 21"]
 
@@ -244,8 +245,9 @@ def test_verify_an_unusable_file_exits_2(cli, tmp_path, mm32_path, content):
         path.write_bytes(content)
     result = cli("verify", path, "--json")
     assert result.exit_code == 2
-    report = json.loads(result.stdout)
-    assert report["ok"] is False and report["errors"][0].startswith(f"{path}: ")
+    report, = json.loads(result.stdout)
+    assert report["ok"] is False and report["unusable"] is True and report["errors"][0].startswith(f"{path}: ")
+    assert VERIFY_KEYS <= set(report)  # the same shape as a usable tree's report
     assert "Traceback" not in result.output
     # a valid tree next to it does not hide the failure
     assert cli("verify", mm32_path, path).exit_code == 2
@@ -269,7 +271,17 @@ def test_play_to_a_win(cli, mm32_path):
     assert result.exit_code == 0
     out = result.stdout
     assert "guess 1: AB  feedback? " in out and "guess 2: AC  feedback? " in out and "guess 3: CB  feedback? " in out
-    assert out.rstrip().endswith("solved in 3 guesses")
+    assert out.rstrip().endswith("solved: your secret is CB, found in 3 guesses")
+    assert out.startswith("Mastermind, 3 colours, 2 holes, 9 secrets: ")  # a title, not a Python repr
+    assert "1 secret is still possible: CB" in out  # the last secret left is named
+    assert "'quit' to stop" in out and "right colour in the right place" in out
+
+
+def test_play_explains_itself_on_help(cli, golden_path):
+    result = play(cli, golden_path("twod-s3-minimax.msgpack.zst"), "help", "quit")
+    assert result.exit_code == 0
+    assert result.stdout.count("answer <= if your point is at most the guess") == 2  # at the start, on help
+    assert "try again" not in result.stdout  # help is not bad feedback
 
 
 def test_play_refuses_malformed_feedback_and_asks_again(cli, mm32_path):
@@ -280,7 +292,7 @@ def test_play_refuses_malformed_feedback_and_asks_again(cli, mm32_path):
     assert "'3B' is impossible: 3 black + 0 white exceed 2 positions; try again" in out
     assert "'1B1W' is impossible: with 1 black the last symbol cannot be misplaced; try again" in out
     assert out.count("guess 1: AB") == 4
-    assert out.rstrip().endswith("solved in 1 guess")
+    assert out.rstrip().endswith("solved: your secret is AB, found in 1 guess")
 
 
 def test_play_impossible_feedback_then_undo(cli, mm32_path):
@@ -291,7 +303,7 @@ def test_play_impossible_feedback_then_undo(cli, mm32_path):
             "perhaps it was 1B0W (this answer was not taken; type 'undo' to take earlier answers back)") in out
     assert "took back 0B0W for AB" in out
     assert out.count("guess 2: CC") == 2  # asked again after the refused answer
-    assert out.rstrip().endswith("solved in 3 guesses")
+    assert out.rstrip().endswith("solved: your secret is CB, found in 3 guesses")
 
 
 def test_play_end_of_input_stops_cleanly(cli, mm32_path):
@@ -309,9 +321,9 @@ def test_play_quit(cli, mm32_path):
 def test_play_bulls_cows_feedback_as_the_game_writes_it(cli, golden_path):
     result = play(cli, golden_path("bulls-cows-d4-l2-first.msgpack.zst"), "0A1B", "1A0B", "2A")
     assert result.exit_code == 0
-    assert "(e.g. 0A0B)" in result.stdout
+    assert "right digit in the right place" in result.stdout and "e.g. 2A1B" in result.stdout
     assert "guess 2: 12" in result.stdout and "guess 3: 13" in result.stdout
-    assert result.stdout.rstrip().endswith("solved in 3 guesses")
+    assert result.stdout.rstrip().endswith("solved: your secret is 13, found in 3 guesses")
 
 
 # -- help and documentation -------------------------------------------------------
@@ -324,7 +336,7 @@ def test_every_command_is_there():
 def test_every_command_has_help_with_an_example(cli, name):
     result = cli(name, "--help")
     assert result.exit_code == 0
-    assert typer.main.get_command(app).commands[name].help
+    assert typer.main.get_command(app).get_command(None, name).help
     assert f"Example: guesstree {name}" in result.stdout
 
 

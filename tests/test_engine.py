@@ -12,7 +12,7 @@ from player.games import make_game
 
 WORDLE = Path(__file__).resolve().parents[2] / "shared" / "data" / "wordle"
 
-build_module = sys.modules["compiler.build"]
+build_module = sys.modules["compiler.builder"]
 
 GAMES = [
     ("mastermind", {"colours": 5, "holes": 3}),

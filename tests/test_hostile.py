@@ -5,12 +5,15 @@ compile killed at any moment leaves its destination as it was.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import select
 import signal
 import struct
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import msgpack
@@ -26,10 +29,11 @@ from player.artifact import MAX_BODY_BYTES, MAX_STRUCTURE_BYTES, pack_uints, wri
 from player.cli import app
 from player.games import make_game
 from player.tree import MAX_NODES
-from player.verify import _allowed_guess, _secret_count, verify
+from player.verify import verify
 
 NAME = "hostile.msgpack.zst"
-HANG = 5  # seconds: the time checks below catch hangs and inflation, they are not benchmarks
+HANG = 60  # seconds a subprocess gets before it counts as hung: generous, not a benchmark
+MEMORY = 2 << 30  # bytes of address space it may use: far above any artifact, far below an inflated bomb
 FUZZ = settings(max_examples=150, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -77,6 +81,86 @@ def same_play(a: player.Tree, b: player.Tree) -> bool:
 
 def same_tree(a: player.Tree, b: player.Tree) -> bool:
     return a.header == b.header and same_play(a, b)
+
+
+# -- hostile input in a subprocess: a hang or a blow-up fails by timeout, never by a stopwatch --
+LOADER = r"""
+import json, sys, traceback
+from pathlib import Path
+try:
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+except (ImportError, ValueError, OSError):
+    pass
+import player
+from player.verify import verify
+
+for line in sys.stdin:
+    operation, path, name = json.loads(line)
+    try:
+        tree = player.load(path) if operation == "load" else player.loads(Path(path).read_bytes(), name)
+        report = verify(tree) if operation == "verify" else None
+        reply = {"ok": report.ok, "errors": report.errors} if report else {"loaded": tree.nodes}
+    except player.FormatError as error:
+        reply = {"refused": str(error)}
+    except BaseException:
+        reply = {"crashed": traceback.format_exc()}
+    print(json.dumps(reply), flush=True)
+""".replace("MEMORY", str(MEMORY))
+
+
+class Loader:
+    """A Python subprocess that loads (and verifies) artifacts on request, one at a time.
+
+    Each request must be answered within ``HANG`` seconds, and within ``MEMORY`` bytes of
+    address space: a load that loops forever or inflates a bomb fails the test by timeout (or by
+    a MemoryError), and the worker is replaced. Crafted bytes go through a file.
+    """
+
+    def __init__(self, directory: Path):
+        self.file = directory / "input.msgpack.zst"
+        self.process: subprocess.Popen | None = None
+
+    def ask(self, operation: str, data: bytes | None = None, path: str | None = None) -> dict:
+        if data is not None:
+            self.file.write_bytes(data)
+            path = str(self.file)
+        if self.process is None or self.process.poll() is not None:
+            self.process = subprocess.Popen([sys.executable, "-c", LOADER], stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, text=True)
+        self.process.stdin.write(json.dumps([operation, path, NAME]) + "\n")
+        self.process.stdin.flush()
+        answered, _, _ = select.select([self.process.stdout], [], [], HANG)
+        line = self.process.stdout.readline() if answered else ""
+        if not line:
+            self.close()
+            pytest.fail(f"{operation} of {path} gave no answer within {HANG} s: it hangs or died", pytrace=False)
+        reply = json.loads(line)
+        assert "crashed" not in reply, reply["crashed"]
+        return reply
+
+    def refused(self, data: bytes, *words: str) -> str:
+        """Like ``refused``: the bytes are refused with a FormatError naming the file (and ``words``)."""
+        reply = self.ask("loads", data)
+        assert "refused" in reply, f"loaded, with {reply['loaded']} nodes"
+        message = reply["refused"]
+        assert message.startswith(f"{NAME}: "), message
+        for word in words:
+            assert word in message, message
+        return message
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.communicate()
+            self.process = None
+
+
+@pytest.fixture(scope="module")
+def loader(tmp_path_factory):
+    worker = Loader(tmp_path_factory.mktemp("loader"))
+    yield worker
+    worker.close()
 
 
 def test_the_helpers_round_trip(artifact):
@@ -128,11 +212,10 @@ def test_unreadable_paths_are_refused(tmp_path, make):
 
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
-def test_an_endless_file_is_read_only_up_to_the_cap():
-    started = time.perf_counter()
-    with pytest.raises(FormatError, match="larger than any artifact"):
-        player.load("/dev/zero")
-    assert time.perf_counter() - started < HANG
+def test_an_endless_file_is_read_only_up_to_the_cap(loader):
+    reply = loader.ask("load", path="/dev/zero")
+    assert "refused" in reply, reply
+    assert reply["refused"].startswith("/dev/zero: ") and "larger than any artifact" in reply["refused"], reply
 
 
 def test_valid_zstd_holding_something_else_is_refused():
@@ -391,56 +474,50 @@ def streamed_bomb(size: int) -> bytes:
     return b"".join(writer.compress(chunk) for _ in range(size >> 20)) + writer.flush()
 
 
-def quick(data: bytes, *words: str) -> None:
-    started = time.perf_counter()
-    refused(data, *words)
-    assert time.perf_counter() - started < HANG
-
-
-def test_a_frame_declaring_8_gib_is_refused_before_inflating():
+def test_a_frame_declaring_8_gib_is_refused_before_inflating(loader):
     bomb = declared_bomb(8 << 30)
     assert zstandard.get_frame_parameters(bomb).content_size == 8 << 30 and len(bomb) < 32
-    quick(bomb, "claims 8589934592 bytes")
-    quick(declared_bomb(MAX_BODY_BYTES + 1), "claims")
+    loader.refused(bomb, "claims 8589934592 bytes")
+    loader.refused(declared_bomb(MAX_BODY_BYTES + 1), "claims")
 
 
-def test_a_frame_declaring_nothing_that_inflates_hugely_is_refused():
+def test_a_frame_declaring_nothing_that_inflates_hugely_is_refused(loader):
     bomb = streamed_bomb(256 << 20)
     assert len(bomb) < 64 << 10
-    quick(bomb, "does not declare its content size")
+    loader.refused(bomb, "does not declare its content size")
 
 
-def test_a_frame_that_lies_about_its_size_is_refused():
+def test_a_frame_that_lies_about_its_size_is_refused(loader):
     honest = zstandard.ZstdCompressor(write_checksum=True).compress(b"\0" * (8 << 20))
     descriptor = honest[4]
     assert descriptor >> 6 == 2 and descriptor & 3 == 0  # a 4-byte content size, no dictionary
     at = 5 + (0 if descriptor & 0x20 else 1)  # after the window byte unless single-segment
     liar = honest[:at] + struct.pack("<I", 1000) + honest[at + 4:]
     assert zstandard.get_frame_parameters(liar).content_size == 1000
-    quick(liar, "damaged")
+    loader.refused(liar, "damaged")
 
 
-def test_trailing_data_extra_frames_and_frames_without_checksum_are_refused(artifact):
-    quick(artifact + b"\0", "damaged")
-    quick(artifact + artifact, "damaged")
+def test_trailing_data_extra_frames_and_frames_without_checksum_are_refused(artifact, loader):
+    loader.refused(artifact + b"\0", "damaged")
+    loader.refused(artifact + artifact, "damaged")
     skippable = struct.pack("<II", 0x184D2A50, 4) + b"abcd"
-    quick(skippable + artifact)
-    quick(artifact + skippable, "damaged")
+    loader.refused(skippable + artifact)
+    loader.refused(artifact + skippable, "damaged")
     document, body = unpack(artifact)
-    quick(pack(document, body, write_checksum=False), "checksum")
-    quick(pack(document, body, write_content_size=False), "content size")
+    loader.refused(pack(document, body, write_checksum=False), "checksum")
+    loader.refused(pack(document, body, write_content_size=False), "content size")
 
 
-def test_msgpack_structure_bombs_are_refused(artifact):
+def test_msgpack_structure_bombs_are_refused(artifact, loader):
     document, body = unpack(artifact)
     # Nine bytes per million empty lists would become ~64 MB of Python objects.
-    quick(pack({**document, "junk": [[]] * (2 * MAX_STRUCTURE_BYTES)}), "structure")
-    quick(pack(document, {**body, "junk": [{}] * (2 * MAX_STRUCTURE_BYTES)}), "structure")
+    loader.refused(pack({**document, "junk": [[]] * (2 * MAX_STRUCTURE_BYTES)}), "structure")
+    loader.refused(pack(document, {**body, "junk": [{}] * (2 * MAX_STRUCTURE_BYTES)}), "structure")
     compress = zstandard.ZstdCompressor(write_content_size=True, write_checksum=True).compress
     nested_claims = b"\x81\xa1x" + (b"\xdd" + (1 << 20).to_bytes(4, "big")) * 2000
-    quick(compress(nested_claims), "msgpack")
-    quick(compress(b"\xdf\xff\xff\xff\xff" + b"\xc0" * 100), "msgpack")  # a map claiming 4 billion pairs
-    quick(compress(b"\x81\xa1x\xdb\xff\xff\xff\xff"), "msgpack")  # a string claiming 4 GiB
+    loader.refused(compress(nested_claims), "msgpack")
+    loader.refused(compress(b"\xdf\xff\xff\xff\xff" + b"\xc0" * 100), "msgpack")  # a map claiming 4 billion pairs
+    loader.refused(compress(b"\x81\xa1x\xdb\xff\xff\xff\xff"), "msgpack")  # a string claiming 4 GiB
 
 
 def test_a_large_payload_under_the_caps_still_loads_fast(artifact):
@@ -500,38 +577,37 @@ def mutated_bytes(artifact: bytes, data) -> bytes:
     return artifact[:at] + patch + artifact[at + len(patch):]
 
 
-def loads_or_refuses(data: bytes) -> player.Tree | None:
+def loads_or_refuses(loader: Loader, data: bytes) -> player.Tree | None:
     """The property: FormatError naming the file, or a tree the verifier judges without crashing."""
-    started = time.perf_counter()
-    try:
-        tree = player.loads(data, NAME)
-    except FormatError as error:
-        assert str(error).startswith(f"{NAME}: ")
-        tree = None
-    assert time.perf_counter() - started < HANG
-    if tree is not None:
-        report = verify(tree)
-        assert report.ok or report.errors
+    reply = loader.ask("loads", data)  # first in the subprocess: a load that never ends fails there
+    if "refused" in reply:
+        assert reply["refused"].startswith(f"{NAME}: "), reply["refused"]
+        with pytest.raises(FormatError):
+            player.loads(data, NAME)
+        return None
+    tree = player.loads(data, NAME)
+    report = verify(tree)
+    assert report.ok or report.errors
     return tree
 
 
 @FUZZ
 @given(data=st.data())
-def test_fuzz_mutated_bytes(artifact, data):
-    tree = loads_or_refuses(mutated_bytes(artifact, data))
+def test_fuzz_mutated_bytes(artifact, loader, data):
+    tree = loads_or_refuses(loader, mutated_bytes(artifact, data))
     if tree is not None:
         assert same_tree(tree, player.loads(artifact))
 
 
 @settings(FUZZ, max_examples=100)
 @given(data=st.data())
-def test_fuzz_mutated_fields_with_a_correct_sha256(artifact, data):
-    loads_or_refuses(mutated_fields(artifact, data))
+def test_fuzz_mutated_fields_with_a_correct_sha256(artifact, loader, data):
+    loads_or_refuses(loader, mutated_fields(artifact, data))
 
 
 @FUZZ
 @given(nodes=st.integers(1, 60), data=st.data())
-def test_fuzz_edge_counts(artifact, nodes, data):
+def test_fuzz_edge_counts(artifact, loader, nodes, data):
     """Edge counts that add up (placed anywhere, so mostly cycles) or not, random edges and guesses."""
     document, body = unpack(artifact)
     edges = nodes - 1 + data.draw(st.sampled_from([0, 0, 0, 1, -1]))
@@ -540,8 +616,8 @@ def test_fuzz_edge_counts(artifact, nodes, data):
     table = len(body["feedbacks"])
     answers = data.draw(st.lists(st.integers(0, table), min_size=nodes - 1, max_size=nodes - 1))
     guess = bytes(data.draw(st.lists(st.integers(0, 3), min_size=nodes * 3, max_size=nodes * 3)))
-    tree = loads_or_refuses(pack(document, {**body, "nodes": nodes, "guess": guess,
-                                            "edge_count": pack_uints(counts, 1), "edge_feedback": bytes(answers)}))
+    tree = loads_or_refuses(loader, pack(document, {**body, "nodes": nodes, "guess": guess, "edge_count":
+                                                    pack_uints(counts, 1), "edge_feedback": bytes(answers)}))
     if tree is not None:  # then it is a tree: every node's children come after it
         for node in range(tree.nodes):
             assert all(child > node for _, child in tree.edges(node))
@@ -644,15 +720,13 @@ def chain(document: dict, body: dict, nodes: int, guess: bytes) -> bytes:
                            "edge_feedback": bytes([none] * (nodes - 1))})
 
 
-def test_a_tree_that_makes_no_progress_is_stopped_at_once(artifact):
+def test_a_tree_that_makes_no_progress_is_stopped_at_once(artifact, loader):
     document, body = unpack(artifact)
-    tree = player.loads(chain(document, body, 1_000_000, bytes([0, 0, 0])), NAME)
-    started = time.perf_counter()
-    report = verify(tree)  # walking the chain would score 27 secrets at each of a million nodes
-    assert time.perf_counter() - started < HANG
-    assert not report.ok
-    assert "secret BBB: guess 2 (AAA at node 1) is useless: all 27 secrets left answer 0B0W" in report.errors
-    assert "63 secrets are never won, e.g. AAB" in report.errors
+    # Walking the chain would score 27 secrets at each of a million nodes: the verifier must stop.
+    report = loader.ask("verify", chain(document, body, 1_000_000, bytes([0, 0, 0])))
+    assert not report["ok"]
+    assert "secret BBB: guess 2 (AAA at node 1) is useless: all 27 secrets left answer 0B0W" in report["errors"]
+    assert "63 secrets are never won, e.g. AAB" in report["errors"]
 
 
 def test_a_secret_that_is_never_won_is_named(artifact):
@@ -677,7 +751,7 @@ def test_a_game_far_bigger_than_the_tree_is_not_listed(artifact):
                                   "guess": bytes(params["holes"] * unpack(artifact)[1]["nodes"]),
                                   "feedbacks": [list(f) for f in make_game("mastermind", **params).feedbacks()]}))
         report = verify(tree)  # listing 26**12 secrets would never end
-        assert report.errors == [f"{tree.game!r} has {_secret_count(tree.game)} secrets, but the tree only "
+        assert report.errors == [f"{tree.game!r} has {tree.game.secret_count()} secrets, but the tree only "
                                  f"{tree.nodes} nodes: each secret needs its own winning node"]
 
 
@@ -690,8 +764,8 @@ def test_counting_and_guess_rules_match_the_games_own_lists(name, params):
     import itertools
 
     game = make_game(name, **params)
-    assert _secret_count(game) == len(game.secrets)
-    allowed, listed = _allowed_guess(game), set(game.guesses)
+    assert game.secret_count() == len(game.secrets) and game.guess_count() == len(game.guesses)
+    allowed, listed = game.is_guess, set(game.guesses)
     for code in itertools.product(range(game.symbols + 1), repeat=game.length):
         assert allowed(code) == (code in listed), code
 
@@ -739,25 +813,93 @@ def check_destination(directory: Path, destination: Path, before: bytes | None):
         assert entry == destination.name or entry.startswith(f".{destination.name}.") and entry.endswith(".tmp"), entry
 
 
+SLOW_RENAME = """
+# The kill test's compiles load this as their sitecustomize: a rename onto a file named
+# $GUESSTREE_TEST_SLOW_RENAME waits $GUESSTREE_TEST_RENAME_PAUSE seconds before and after it,
+# so that each moment of the atomic write lasts long enough for a kill to land in it.
+import os, time
+
+def _slowed(rename):
+    def slowed(source, target, *args, **kwargs):
+        if os.path.basename(os.fsdecode(target)) != os.environ.get("GUESSTREE_TEST_SLOW_RENAME"):
+            return rename(source, target, *args, **kwargs)
+        pause = float(os.environ["GUESSTREE_TEST_RENAME_PAUSE"])
+        time.sleep(pause)
+        rename(source, target, *args, **kwargs)
+        time.sleep(pause)
+    return slowed
+
+os.replace, os.rename = _slowed(os.replace), _slowed(os.rename)
+"""
+PAUSE = 1.0  # seconds: the width of each moment of the write that the kill test aims at
+
+
+@dataclass
+class KilledCompile:
+    kill: str | float | None  # "at once", seconds after the temporary file appears, or never
+    process: subprocess.Popen
+    directory: Path
+    destination: Path
+    before: bytes | None
+    writing: float | None = None  # when the temporary file was first seen
+
+
 def test_a_compile_killed_at_any_moment_leaves_the_destination_as_it_was(artifact, tmp_path):
+    # Compiles whose rename onto the destination is held PAUSE s on each side are killed: at
+    # once (before they write); as soon as their temporary file appears (while they write); PAUSE/2
+    # later (the temporary is written, not yet renamed); 3 PAUSE/2 later (renamed, not yet exited);
+    # or never. What each kill hit is read from what it left, and every moment must be hit.
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(SLOW_RENAME)
+    environment = {**os.environ, "GUESSTREE_TEST_SLOW_RENAME": "tree.msgpack.zst",
+                   "GUESSTREE_TEST_RENAME_PAUSE": str(PAUSE),
+                   "PYTHONPATH": os.pathsep.join(filter(None, [str(hooks), os.environ.get("PYTHONPATH")]))}
     runs = []
-    for delay in (0.05, 0.4, 1.0, 2.0):
+    for index, kill in enumerate(["at once", 0.0, PAUSE / 2, PAUSE * 3 / 2, None]):
         for prefilled in (True, False):
-            directory = tmp_path / f"{delay}-{prefilled}"
+            directory = tmp_path / f"{index}-{prefilled}"
             directory.mkdir()
             destination = directory / "tree.msgpack.zst"
             if prefilled:
                 destination.write_bytes(artifact)
-            process = subprocess.Popen(guesstree("compile", "bulls-cows", "--strategy", "entropy",
-                                                 "-o", str(destination), "-q"), stderr=subprocess.DEVNULL)
-            runs.append((delay, process, directory, destination, artifact if prefilled else None))
-    started = time.monotonic()
-    for delay, process, *_ in sorted(runs, key=lambda run: run[0]):
-        time.sleep(max(0.0, started + delay - time.monotonic()))
-        process.send_signal(signal.SIGKILL)
-    for _, process, directory, destination, before in runs:
-        process.wait()
-        check_destination(directory, destination, before)
+            process = subprocess.Popen(guesstree("compile", "mastermind", "--strategy", "entropy",
+                                                 "-o", str(destination), "-q"),
+                                       env=environment, stderr=subprocess.DEVNULL)
+            runs.append(KilledCompile(kill, process, directory, destination, artifact if prefilled else None))
+    deadline = time.monotonic() + HANG
+    try:
+        while any(run.process.poll() is None for run in runs):
+            assert time.monotonic() < deadline, "the compiles did not finish"
+            for run in runs:
+                if run.process.poll() is None and run.kill is not None:
+                    if run.kill != "at once" and run.writing is None:
+                        if any(entry.endswith(".tmp") for entry in os.listdir(run.directory)):
+                            run.writing = time.monotonic()
+                    elif run.kill == "at once" or time.monotonic() >= run.writing + run.kill:
+                        run.process.send_signal(signal.SIGKILL)
+            time.sleep(0.001)
+    finally:
+        for run in runs:
+            run.process.kill()  # (only if still running)
+            run.process.wait()
+    hit = set()
+    for run in runs:
+        check_destination(run.directory, run.destination, run.before)
+        temporaries = [entry for entry in os.listdir(run.directory) if entry != run.destination.name]
+        renamed = run.destination.exists() and run.destination.read_bytes() != run.before
+        if renamed:
+            assert verify(player.load(run.destination)).ok
+        if run.process.returncode == 0:  # finished: the new artifact and nothing else
+            assert renamed and not temporaries, os.listdir(run.directory)
+        else:
+            assert run.process.returncode == -signal.SIGKILL, run.process.returncode
+            hit.add("after the rename, before exiting" if renamed else
+                    "while writing, before the rename" if temporaries else "before writing")
+        if run.kill is None:
+            assert run.process.returncode == 0
+    assert hit == {"before writing", "while writing, before the rename", "after the rename, before exiting"}, \
+        "the kills did not land in every moment of the write"
 
 
 def test_a_compile_killed_while_it_writes_leaves_the_destination_as_it_was(artifact, tmp_path):

@@ -16,7 +16,8 @@ import player
 from compiler import Options
 from compiler import exact
 from compiler.exact import counting_tables
-from compiler.optimal import Infeasible, Interrupted, Solver, bound, prepared_search, solver_for
+from compiler.optimal import bound, prepared_context
+from compiler.solver import Infeasible, Interrupted, Solver, solver_for
 from player.games import make_game
 from player.verify import verify
 
@@ -111,7 +112,7 @@ def test_minimum_total_and_worst_case_match_a_brute_force(name, params, candidat
     game = make_game(name, **params)
     total, worst, _ = brute_force(game, candidates == "consistent")
     root = tuple(range(len(game.secrets)))
-    solver = solver_for(prepared_search(game, Options(strategy="optimal-expected", candidates=candidates), workers=1))
+    solver = solver_for(prepared_context(game, Options(strategy="optimal-expected", candidates=candidates), workers=1))
     fewest = worst(root)
     assert solver.minimum_worst().worst == fewest
     assert solver.minimum_total() == total(root, len(root))
@@ -217,7 +218,7 @@ def test_the_spec_and_default_path_name_the_depth_bound():
 # -- the same tree, however it is computed --------------------------------------------------------
 
 def build_with(game, options, **settings):
-    return compiler.build(game, options, search=prepared_search(game, options, **settings))
+    return compiler.build(game, options, context=prepared_context(game, options, **settings))
 
 
 def test_the_tree_does_not_depend_on_the_number_of_workers():
@@ -232,16 +233,16 @@ def test_a_tiny_table_loses_entries_but_not_the_tree():
     game = make_game("mastermind", colours=4, holes=3)
     options = Options(strategy="optimal-expected")
     roomy = build_with(game, options, workers=1)
-    tiny = compiler.build(game, options, search=_search_with_slots(game, options, 16))
+    tiny = compiler.build(game, options, context=_search_with_slots(game, options, 16))
     assert compiler.to_bytes(tiny) == compiler.to_bytes(roomy)
     assert roomy.stats["total"] == 206
 
 
 def _search_with_slots(game, options, slots):
-    from compiler.build import Search
+    from compiler.context import BuildContext
     from compiler.feedback import Scorer
 
-    search = Search(game, options, Scorer(game, options.max_memory))
+    search = BuildContext(game, options, Scorer(game, options.max_memory))
     search.memo["optimal"] = Solver(search, workers=1, slots=slots)
     return search
 
@@ -250,14 +251,14 @@ def test_a_checkpoint_resumes_the_search(tmp_path):
     game = make_game("mastermind", colours=4, holes=4)
     path = tmp_path / "mm.checkpoint"
     options = Options(strategy="optimal-expected")
-    first = solver_for(prepared_search(game, options, workers=1, checkpoint=path))
+    first = solver_for(prepared_context(game, options, workers=1, checkpoint=path))
     assert first.minimum_total() == 905
     assert path.exists() and first.nodes > 100
-    again = solver_for(prepared_search(game, options, workers=1, checkpoint=path, resume=True))
+    again = solver_for(prepared_context(game, options, workers=1, checkpoint=path, resume=True))
     assert again.minimum_total() == 905
     assert again.nodes < first.nodes / 10  # the solved sets came from the file
-    other = prepared_search(make_game("mastermind", colours=3, holes=4), options, workers=1)
-    with pytest.raises(ValueError, match="is a checkpoint of .*not of this search"):
+    other = prepared_context(make_game("mastermind", colours=3, holes=4), options, workers=1)
+    with pytest.raises(ValueError, match="this checkpoint is of another search"):
         Solver(other, workers=1, checkpoint=path, resume=True)
 
 
@@ -272,9 +273,9 @@ def test_an_interrupted_search_saves_its_work_and_resumes(tmp_path):
         if len(calls) == 20:
             raise KeyboardInterrupt
 
-    search = prepared_search(game, options, workers=1, checkpoint=path, progress=impatient)
+    search = prepared_context(game, options, workers=1, checkpoint=path, progress=impatient)
     with pytest.raises(Interrupted) as caught:
-        compiler.build(game, options, search=search)
+        compiler.build(game, options, context=search)
     assert caught.value.checkpoint == path and path.exists()
     resumed = build_with(game, options, workers=1, checkpoint=path, resume=True)
     assert compiler.to_bytes(resumed) == compiler.to_bytes(build_with(game, options, workers=1))
@@ -285,11 +286,11 @@ def test_an_interrupted_search_saves_its_work_and_resumes(tmp_path):
 def test_history_symmetry_classes_are_exact():
     """Against a plain enumeration of the position and colour permutations that fix the history:
     the mask keeps exactly the lowest guess of each class."""
-    from compiler.optimal import HistorySymmetry
+    from compiler.symmetry import Symmetry
 
     game = make_game("mastermind", colours=4, holes=3)
     codes = np.array(game.guesses)
-    symmetry = HistorySymmetry(game, codes)
+    symmetry = Symmetry(game, codes, rename_played=True)
     for history in [(), ((0, 0, 1),), ((0, 1, 2),), ((0, 1, 2), (1, 0, 3)), ((0, 0, 0), (1, 1, 2))]:
         group = []
         for perm in itertools.permutations(range(3)):
@@ -304,13 +305,13 @@ def test_history_symmetry_classes_are_exact():
 
 
 def test_classic_first_guess_classes():
-    from compiler.optimal import HistorySymmetry
+    from compiler.symmetry import Symmetry
 
     mastermind, bulls = make_game("mastermind"), make_game("bulls-cows")
-    classes = HistorySymmetry(mastermind, np.array(mastermind.guesses)).canonical(())
+    classes = Symmetry(mastermind, np.array(mastermind.guesses), rename_played=True).canonical(())
     assert [mastermind.format_code(g) for g, keep in zip(mastermind.guesses, classes) if keep] == [
         "AAAA", "AAAB", "AABB", "AABC", "ABCD"]
-    assert HistorySymmetry(bulls, np.array(bulls.guesses)).canonical(()).sum() == 1
+    assert Symmetry(bulls, np.array(bulls.guesses), rename_played=True).canonical(()).sum() == 1
 
 
 def test_counting_bounds():

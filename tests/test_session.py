@@ -19,14 +19,14 @@ def test_a_whole_game(session):
     assert session.guess() == (0, 1)
     assert session.answer("1B") == ("4 secrets are still possible", False)
     assert session.guess() == (0, 2)
-    assert session.answer("0 1") == ("1 secret is still possible", False)
+    assert session.answer("0 1") == ("1 secret is still possible: CB", False)
     assert session.guess() == (2, 1)
-    assert session.answer("2B") == ("solved in 3 guesses", True)
+    assert session.answer("2B") == ("solved: your secret is CB, found in 3 guesses", True)
     assert session.history == [((0, 1), (1, 0)), ((0, 2), (0, 1)), ((2, 1), (2, 0))]
 
 
 def test_winning_at_once_says_one_guess(session):
-    assert session.answer("2B0W") == ("solved in 1 guess", True)
+    assert session.answer("2B0W") == ("solved: your secret is AB, found in 1 guess", True)
 
 
 @pytest.mark.parametrize("text, reason", [
@@ -43,7 +43,7 @@ def test_malformed_feedback_raises_with_a_reason(session, text, reason):
 
 
 def test_feedback_no_secret_gives_names_the_likely_mistake(session):
-    assert session.answer("0B0W") == ("1 secret is still possible", False)
+    assert session.answer("0B0W") == ("1 secret is still possible: CC", False)
     assert session.guess() == (2, 2)
     before = list(session.history)
     message, done = session.answer("1B0W")  # CC cannot be answered 1B0W if AB got 0B0W
@@ -73,7 +73,7 @@ def test_undo_takes_answers_back_one_at_a_time(session):
     assert session.guess() == (0, 2)
     assert session.undo() == "took back 1B0W for AB"
     assert session.history == [] and session.guess() == (0, 1)
-    assert session.answer("0B2W") == ("1 secret is still possible", False)
+    assert session.answer("0B2W") == ("1 secret is still possible: BA", False)
     assert session.guess() == (1, 0)
 
 
@@ -82,7 +82,7 @@ def test_after_a_mistake_undo_then_the_right_answer(session):
     session.answer("1B0W")  # refused: no secret
     session.undo()
     assert session.answer("1B0W") == ("4 secrets are still possible", False)
-    assert session.answer("2B") == ("solved in 2 guesses", True)
+    assert session.answer("2B") == ("solved: your secret is AC, found in 2 guesses", True)
 
 
 def test_consistent_lists_the_secrets_left(session):

@@ -130,14 +130,28 @@ def _histories(tree):
             stack.append((child, history + [(tree.guess_of(node), feedback)]))
 
 
-def test_verify_refuses_other_word_files(tmp_path):
+def test_a_tree_carries_its_words_and_an_older_one_checks_its_files(tmp_path):
+    """A tree (format 1.1) needs no word list; one written before (1.0) names its files and
+    refuses a list whose sha256 differs."""
+    from compiler.output import body, header
+    from player.artifact import encode
+
     answers = tmp_path / "answers.txt"
     answers.write_text(SMALL.read_text())
-    data = to_bytes(build(make_game("words", answers=str(answers)), Options("entropy")))
-    assert verify(player.loads(data)).ok
+    game = make_game("words", answers=str(answers))
+    built = build(game, Options("entropy"))
+    data = to_bytes(built)
+    answers.unlink()  # moved away from its list: the tree still stands alone
+    tree = player.loads(data)
+    assert "answers" not in tree.game.params() and tree.game.params()["answer_words"].split() == sorted(
+        w.strip() for w in SMALL.read_text().split())
+    assert verify(tree).ok and tree.game == game
+    older = {**header(built), "game": game.spec()}  # the file names, as 1.0 wrote them
     answers.write_text(SMALL.read_text().replace("lemon", "lemma"))
     with pytest.raises(ValueError, match="not the one the tree was built from"):
-        verify(player.loads(data))
+        verify(player.loads(encode(older, body(built))))
+    answers.write_text(SMALL.read_text())
+    assert verify(player.loads(encode(older, body(built)))).ok
 
 
 def test_a_fixed_opener_on_any_game():
@@ -238,11 +252,12 @@ def brute_force_with_rules(game, first=None):
 def test_exact_searches_follow_the_hard_mode_rule(hard, first):
     """After LIGHT, hard mode must keep -IGHT and can only try the -IGHT words one by one."""
     from compiler.exact import INF as NONE
-    from compiler.optimal import prepared_search, solver_for
+    from compiler.optimal import prepared_context
+    from compiler.solver import solver_for
 
     game = make_game("words", hard=hard, **IGHT)
     total, worst = brute_force_with_rules(game, first)
-    solver = solver_for(prepared_search(game, Options("optimal-expected", first=first), workers=1))
+    solver = solver_for(prepared_context(game, Options("optimal-expected", first=first), workers=1))
     assert solver.minimum_worst().worst == worst()
     for budget in range(2, 9):
         assert solver.minimum_total(budget) == (NONE if total(budget) == INF else total(budget))
@@ -262,7 +277,8 @@ def test_the_hint_rule_allows_exactly_what_the_game_allows():
     """The rule's state, folded over random histories by ``HintRule`` (numpy) and by the exact
     search's compiled twin, against ``Words.allows``."""
     from compiler import exact
-    from compiler.feedback import HintRule, codes_array
+    from compiler.feedback import codes_array
+    from compiler.hint_rule import HintRule
 
     game = make_game("words", answers=str(HIDDEN), guesses=str(ALL), hard=True) if HIDDEN.exists() \
         else make_game("words", hard=True, **IGHT)
@@ -274,18 +290,18 @@ def test_the_hint_rule_allows_exactly_what_the_game_allows():
         secret = rng.choice(game.secrets)
         compiled, played, answers, history = rule.start, [], [], []
         for _ in range(rng.randint(1, 3)):
-            allowed = exact.rule_allowed(compiled, rule.codes, rule.counts)
+            allowed = exact.hint_allowed(compiled, rule.codes, rule.counts)
             guess = rng.choice([g for g in sample if allowed[g]] or [game.guesses.index(secret)])
             feedback = game.score(game.guesses[guess], secret)
             played.append(guess)
             answers.append(index[feedback])
             history.append((game.guesses[guess], feedback))
-            compiled = exact.rule_next(compiled, rule.codes, rule.marks, guess, index[feedback])
+            compiled = exact.hint_next(compiled, rule.codes, rule.marks, guess, index[feedback])
         state = rule.state(played, answers)
         assert np.array_equal(state, compiled)
         expected = [game.allows(game.guesses[g], history) is None for g in sample]
         assert rule.allowed(state)[sample].tolist() == expected
-        assert exact.rule_allowed(compiled, rule.codes, rule.counts)[sample].tolist() == expected
+        assert exact.hint_allowed(compiled, rule.codes, rule.counts)[sample].tolist() == expected
 
 
 def test_cli_compiles_and_verifies_an_optimal_hard_mode_tree(cli, tmp_path):

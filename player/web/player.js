@@ -2,7 +2,8 @@
 // The guesstree web player. The tree is embedded as parallel arrays (see player/export.py:
 // page_data): node k's guess is guesses[k]; its edges are first[k] .. first[k+1]-1, edge e
 // carries feedback edges[e] and leads to node e + 1; wins[k] is "1" where the guess can be the
-// secret. No game rules run here: every answer is a lookup in the tree.
+// secret. No game rules run here: every answer is a lookup in the tree, and the answers offered
+// at node k are its edges' feedbacks, plus the win where wins[k] is "1".
 (function () {
   const data = JSON.parse(document.getElementById("tree-data").textContent);
   const n = data.guesses.length;
@@ -27,6 +28,12 @@
   function child(node, feedback) {
     for (let e = first[node]; e < first[node + 1]; e++) if (data.edges[e] === feedback) return e + 1;
     return -1;
+  }
+
+  function fits(node) {  // the feedback indexes some secret still possible at node gives its guess
+    const found = new Set(data.edges.slice(first[node], first[node + 1]));
+    if (data.wins[node] === "1") found.add(data.win);
+    return found;
   }
 
   function el(tag, className, text) {
@@ -80,6 +87,32 @@
     }
     box.appendChild(el("span", "", data.feedbacks[index]));
     return box;
+  }
+
+  // Words: each letter of the guess is a button that cycles grey, yellow, green, as in Wordle.
+  const MARKS = ["-", "Y", "G"];
+  const MARK_NAMES = ["grey, not in the word", "yellow, elsewhere in the word", "green, right place"];
+
+  function markTile(letter, i) {
+    const tile = el("button", "tile mark", letter);
+    tile.type = "button";
+    const show = (mark) => {
+      tile.dataset.mark = String(mark);
+      tile.setAttribute("aria-label", `letter ${i + 1}, ${letter}: ${MARK_NAMES[mark]}`);
+    };
+    show(0);
+    tile.addEventListener("click", () => show((Number(tile.dataset.mark) + 1) % 3));
+    return tile;
+  }
+
+  function submitMarks() {
+    const marks = [...$("guess").querySelectorAll(".mark")].map((tile) => Number(tile.dataset.mark));
+    const index = data.values.findIndex((v) => v.join("") === marks.join(""));
+    if (index < 0 && !won) {
+      say($("message"), `${marks.map((m) => MARKS[m]).join("")} cannot occur in this game.`, "error");
+      return;
+    }
+    answer(index);
   }
 
   function say(target, text, kind) {
@@ -153,10 +186,17 @@
     $("turn").textContent = won ? `Solved in ${plural(step, "guess")}` : `Guess ${step}`;
     $("remaining").textContent = won ? "" : `${plural(possible[node], "secret")} possible`;
     const guess = $("guess");
-    guess.replaceChildren(...renderCode(data.guesses[node], true).childNodes);
+    if (data.kind === "letters" && !won) guess.replaceChildren(...[...data.guesses[node]].map(markTile));
+    else guess.replaceChildren(...renderCode(data.guesses[node], true).childNodes);
     guess.dataset.code = data.guesses[node];
     guess.dataset.step = String(step);
-    for (const button of $("answers").children) button.disabled = won;
+    const offered = fits(node);
+    for (const button of $("answers").querySelectorAll("button[data-feedback]")) {
+      const impossible = !offered.has(Number(button.dataset.index));
+      button.disabled = won || impossible;
+      button.classList.toggle("impossible", impossible && !won);
+    }
+    if (data.kind === "letters") $("marks-go").disabled = won;
     $("feedback-input").disabled = won;
     $("feedback-go").disabled = won;
     $("undo").disabled = !answers.length;
@@ -184,6 +224,9 @@
     }
     const found = data.feedbacks.findIndex((f) => normal(f) === wanted);
     if (found >= 0) return found;
+    if (data.kind === "letters" && /^[GY-]+$/.test(wanted) && wanted.length === data.feedbacks[0].length) {
+      throw new Error(`${wanted} cannot occur in this game.`);
+    }
     const digits = text.replace(/[\s,/-]+/g, "");
     if (/^\d+$/.test(digits) && data.values.every((v) => v.every((x) => x < 10))) {  // the values themselves: "21" or "2 1" for 2B1W, "100" for twod's <=
       const index = data.values.findIndex((v) => v.join("") === digits);
@@ -238,6 +281,14 @@
     $("summary").textContent = `${s.secrets} secrets · ${s.average.toFixed(3)} guesses on average · worst case ${s.worst}`;
     $("help").textContent = data.help;
     const buttons = $("answers");
+    if (data.kind === "letters") {
+      $("help").textContent += " Or click each letter of the guess to colour it (grey, yellow, green) and press Enter.";
+      const enter = el("button", "enter", "Enter");
+      enter.type = "button";
+      enter.id = "marks-go";
+      enter.addEventListener("click", submitMarks);
+      buttons.appendChild(enter);
+    }
     const many = data.feedbacks.length > MAX_BUTTONS;  // e.g. 238 for five-letter words: type them
     if (many) $("feedback-input").placeholder = data.feedbacks[0].replace(/./g, "-").replace(/^--/, "GY");
     data.feedbacks.forEach((text, index) => {
@@ -245,6 +296,7 @@
       const button = el("button", index === data.win ? "win" : "");
       button.type = "button";
       button.dataset.feedback = text;
+      button.dataset.index = String(index);
       button.title = data.describe[index];
       button.setAttribute("aria-label", `${text}: ${data.describe[index]}`);
       button.appendChild(renderFeedback(index));

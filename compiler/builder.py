@@ -1,0 +1,218 @@
+"""The tree builder: expands a strategy over every secret, breadth first.
+
+Nodes are numbered in the order they are expanded, children in feedback order, so a
+node's children are consecutive and every child comes after its parent. Big games expand
+the first guess's subtrees in worker processes (``pool.py``) and splice them level by level:
+the tree is the same for any number of workers.
+"""
+from __future__ import annotations
+
+import os
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from player.games import Game, game_from_spec
+
+from .context import BuildContext, Node
+from .feedback import Scorer, backend_for
+from .options import Options
+from .pool import SharedArray, WorkerPool
+from .strategies import get_strategy
+
+PARALLEL_MIN_SECRETS = 8192  # smaller games build faster than worker processes start
+
+
+@dataclass
+class Built:
+    """A complete tree in memory, ready to be written (see trees/FORMAT.md for the arrays)."""
+
+    game: Game
+    options: Options
+    node_guess: list[int] = field(default_factory=list)  # guess index per node
+    edge_counts: list[int] = field(default_factory=list)  # children per node
+    edge_feedback: list[int] = field(default_factory=list)  # feedback index per edge; edge e leads to node e + 1
+    stats: dict = field(default_factory=dict)
+    proof: dict = field(default_factory=dict)  # what an exhaustive strategy proved (joins the strategy spec)
+
+    @property
+    def nodes(self) -> int:
+        return len(self.node_guess)
+
+
+Progress = Callable[[int, int], None]  # (secrets solved so far, all secrets)
+
+
+@dataclass
+class Subtree:
+    """The nodes below one node, breadth first, level by level, and what they settle."""
+
+    levels: list[tuple[list[int], list[int], list[int]]] = field(default_factory=list)  # (guesses, edge counts, edge feedbacks)
+    wins: list[tuple[int, int]] = field(default_factory=list)  # (secret, guesses to win)
+    determined: list[tuple[int, int]] = field(default_factory=list)  # (secret, guesses to determine)
+
+    def level(self, index: int):
+        while len(self.levels) <= index:
+            self.levels.append(([], [], []))
+        return self.levels[index]
+
+
+def expand(context: BuildContext, start: Node, progress: Callable[[int], None] | None = None) -> Subtree:
+    """Expand the strategy below ``start``, breadth first; children in feedback order."""
+    strategy = get_strategy(context.options.strategy)
+    subtree = Subtree()
+    queue = deque([start])
+    top = len(start.path)
+    while queue:
+        node = queue.popleft()
+        candidates = node.candidates
+        depth = len(node.path) + 1
+        guesses, counts, feedbacks = subtree.level(depth - 1 - top)
+        if len(candidates) == 1:  # a leaf: play the secret
+            guesses.append(int(context.secret_guess[candidates[0]]))
+            counts.append(0)
+            subtree.wins.append((int(candidates[0]), depth))
+            if progress is not None:
+                progress(len(subtree.wins))
+            continue
+        guess, parts = _split(context, strategy, node, subtree)
+        guesses.append(guess)
+        counts.append(len(parts))
+        for answer, child in parts:
+            feedbacks.append(answer)
+            queue.append(child)
+        if progress is not None:
+            progress(len(subtree.wins))
+    return subtree
+
+
+def _split(context: BuildContext, strategy, node: Node, subtree: Subtree) -> tuple[int, list[tuple[int, Node]]]:
+    """Choose the node's guess and partition its candidates: ``(guess, [(feedback, child)])``,
+    recording in ``subtree`` the secrets that the guess wins or determines."""
+    guess = context.first if context.first is not None and not node.path else int(strategy.choose(context, node))
+    answers = context.scorer.answers(guess, node.candidates)
+    order = np.argsort(answers, kind="stable")
+    answers, candidates = answers[order], node.candidates[order]
+    cuts = (np.flatnonzero(answers[1:] != answers[:-1]) + 1).tolist()
+    if not cuts and answers[0] != context.win_index:
+        if not node.path and context.first is not None:
+            raise ValueError(f"--first {context.options.first} tells nothing about the secret: every secret "
+                             "gives it the same answer")
+        raise RuntimeError(f"strategy {strategy.name} made no progress at path {node.path}")
+    depth = len(node.path) + 1
+    played = node.played + (guess,)
+    children = []
+    starts = [0, *cuts]
+    for answer, start, end in zip(answers[starts].tolist(), starts, [*cuts, len(candidates)]):
+        part = candidates[start:end]
+        if end - start == 1:
+            subtree.determined.append((int(part[0]), depth))
+        if answer == context.win_index:
+            subtree.wins.append((int(part[0]), depth))
+        else:
+            children.append((answer, Node(part, node.path + (answer,), played)))
+    return guess, children
+
+
+def build(game: Game, options: Options, progress: Progress | None = None, workers: int | None = None,
+          context: BuildContext | None = None) -> Built:
+    """Expand ``options.strategy`` over every secret of ``game``.
+
+    Big games expand the first guess's subtrees in ``workers`` processes (default: one per
+    core); the tree is the same for any number of workers. ``context``: one made beforehand
+    (e.g. with an optimal solver set up to report progress and keep checkpoints).
+    """
+    strategy = get_strategy(options.strategy)
+    workers = (os.cpu_count() or 1) if workers is None else workers
+    # an exhaustive strategy's choices are lookups in its solver's table: one process does them
+    parallel = workers > 1 and not strategy.exhaustive and game.secret_count() >= PARALLEL_MIN_SECRETS
+    own = context is None
+    if own:
+        scorer = Scorer(game, options.max_memory, backend_for(game, options.engine), shared=parallel)
+        context = BuildContext(game, options, scorer)
+    try:
+        if hasattr(strategy, "prepare"):
+            strategy.prepare(context)  # a whole-game search (the optimal strategies), before any node
+        n = len(game.secrets)
+        root = Node(np.arange(n, dtype=np.int64), (), ())
+        if parallel and context.scorer.shared is not None:
+            tree = _expand_in_parallel(context, root, workers, progress)
+        else:
+            tree = expand(context, root, None if progress is None else (lambda solved: progress(solved, n)))
+    finally:
+        if own:
+            context.close()
+    built = Built(game, options)
+    for guesses, counts, feedbacks in tree.levels:
+        built.node_guess += guesses
+        built.edge_counts += counts
+        built.edge_feedback += feedbacks
+    wins = np.zeros(n, dtype=np.int64)
+    determined = np.full(n, 0 if n == 1 else -1, dtype=np.int64)
+    for secret, depth in tree.wins:
+        wins[secret] = depth
+    for secret, depth in tree.determined:
+        determined[secret] = depth
+    built.stats = statistics(wins, determined)
+    built.proof = dict(context.memo.get("proof", {}))
+    return built
+
+
+def _expand_in_parallel(context: BuildContext, root: Node, workers: int, progress: Progress | None) -> Subtree:
+    """Split the root here, expand its children's subtrees in worker processes, and splice them
+    level by level in feedback order: exactly the breadth-first tree that one process builds."""
+    options = context.options
+    with WorkerPool(workers, _worker_context, context.game.spec(), options, context.scorer.backend,
+                    context.scorer.shared) as pool:
+        tree = Subtree()  # the workers start while the root is split here
+        guess, children = _split(context, get_strategy(options.strategy), root, tree)
+        tree.levels.append(([guess], [len(children)], [answer for answer, _ in children]))
+        largest_first = sorted(range(len(children)), key=lambda i: -len(children[i][1].candidates))
+        subtrees: list[Subtree | None] = [None] * len(children)
+        solved, n = len(tree.wins), len(root.candidates)
+        jobs = [(children[i][1],) for i in largest_first]
+        for k, subtree in pool.map_unordered(_expand_job, jobs):
+            subtrees[largest_first[k]] = subtree
+            solved += len(subtree.wins)
+            if progress is not None:
+                progress(solved, n)
+    for subtree in subtrees:
+        for depth, (guesses, counts, feedbacks) in enumerate(subtree.levels, 1):
+            level = tree.level(depth)
+            level[0].extend(guesses)
+            level[1].extend(counts)
+            level[2].extend(feedbacks)
+        tree.wins += subtree.wins
+        tree.determined += subtree.determined
+    return tree
+
+
+def _worker_context(spec: dict, options: Options, backend: str, matrix: SharedArray) -> BuildContext:
+    """A worker's build context: the same game and options, over the parent's matrix."""
+    game = game_from_spec(spec)
+    context = BuildContext(game, options, Scorer(game, options.max_memory, backend, matrix=matrix.array))
+    context.threads = False  # one process per core already
+    return context
+
+
+def _expand_job(context: BuildContext, node: Node) -> Subtree:
+    return expand(context, node)
+
+
+def statistics(wins: np.ndarray, determined: np.ndarray) -> dict:
+    """The header's statistics from guesses-to-win and guesses-to-determine per secret."""
+    n = len(wins)
+    win_hist, det_hist = Counter(wins.tolist()), Counter(determined.tolist())
+    return {
+        "secrets": n,
+        "total": int(wins.sum()),
+        "average": float(wins.sum()) / n,
+        "worst": int(wins.max()),
+        "histogram": {int(k): win_hist[k] for k in sorted(win_hist)},
+        "determined_total": int(determined.sum()),
+        "determined_average": float(determined.sum()) / n,
+        "determined_worst": int(determined.max()),
+        "determined_histogram": {int(k): det_hist[k] for k in sorted(det_hist)},
+    }

@@ -1,0 +1,410 @@
+"""The compiler's commands (compile, bound, compare), added to the one ``guesstree`` program
+through the ``guesstree.commands`` entry points (see ``player/cli.py``).
+
+Importing this module imports neither numpy nor numba: a base install (the player alone) lists
+these commands in its help, and running one says which extra to install.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from player.cli import Command, fail
+from player.games import GAMES, Game, make_game
+
+app = typer.Typer(rich_markup_mode=None)
+EXTRA = "guesstree[compiler]"
+
+
+def commands() -> dict:
+    """This module's commands as click commands, by name (what the entry points load)."""
+    return dict(typer.main.get_command(app).commands)
+
+
+def _engine():
+    """The compiler's library, or one line saying which extra brings its dependencies."""
+    try:
+        import numpy  # noqa: F401
+        import numba  # noqa: F401
+    except ImportError as error:
+        raise fail(f"this command needs the compiler's dependencies ({error.name} is missing): "
+                   f"pip install '{EXTRA}'") from None
+
+
+# -- the game argument and every game's options, declared once ----------------------------------
+
+def _game_parameters() -> list[inspect.Parameter]:
+    """The GAME argument, then one option per keyword any built-in game takes (from ``Game.options``)."""
+    helps: dict[str, list[str]] = {}
+    types: dict[str, type] = {}
+    for game in GAMES.values():
+        for key, (kind, text) in game.options.items():
+            types[key] = kind
+            if text not in helps.setdefault(key, []):
+                helps[key].append(text)
+    parameters = [inspect.Parameter(
+        "game", inspect.Parameter.KEYWORD_ONLY, annotation=str,
+        default=typer.Argument(..., metavar="GAME", help=f"{', '.join(GAMES)}, or a plugin module:factory"))]
+    for key, kind in types.items():
+        flag = "--" + key.replace("_", "-")
+        declaration = f"{flag}/--no-{flag[2:]}" if kind is bool else flag
+        metavar = None if kind is bool else ("N" if kind is int else "FILE")
+        parameters.append(inspect.Parameter(
+            key, inspect.Parameter.KEYWORD_ONLY, annotation=Optional[kind],
+            default=typer.Option(None, declaration, metavar=metavar, help="; ".join(helps[key]))))
+    return parameters
+
+
+GAME_PARAMETERS = _game_parameters()
+
+
+def game_from_options(name: str, **options) -> Game:
+    """The game a command line names; an option another game takes is refused by name."""
+    given = {key: value for key, value in options.items() if value is not None}
+    if name in GAMES:
+        stray = sorted(set(given) - set(GAMES[name].options))
+        if stray:
+            raise ValueError(f"{', '.join('--' + key.replace('_', '-') for key in stray)} does not apply to {name}")
+    game = make_game(name, **given)
+    game.secret_count()  # counted now: a bad word list is the user's mistake, named by file and line
+    return game
+
+
+def game_command(name: str):
+    """A command taking GAME and the game options; the function receives the built ``game``."""
+    def decorate(function):
+        signature = inspect.signature(function)
+        own = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in signature.parameters.values()
+               if p.name != "game"]
+        names = [p.name for p in GAME_PARAMETERS]
+
+        @functools.wraps(function)
+        def run(**arguments):
+            chosen = {key: arguments.pop(key) for key in names}
+            try:
+                game = game_from_options(chosen.pop("game"), **chosen)
+            except ValueError as error:
+                raise fail(str(error)) from None
+            return function(game=game, **arguments)
+
+        run.__signature__ = signature.replace(parameters=[GAME_PARAMETERS[0], *own, *GAME_PARAMETERS[1:]])
+        run.__annotations__ = {p.name: p.annotation for p in run.__signature__.parameters.values()}
+        return app.command(name, cls=Command)(run)
+    return decorate
+
+
+# -- options shared by compile, compare and bound --------------------------------------------------
+
+STRATEGY_NAMES = ("first, random, entropy, worst-entropy, sampled-entropy, minimax, most-parts, expected-size, "
+                  "optimal-worst, optimal-expected")
+CANDIDATES = typer.Option("all", "--candidates", metavar="all|consistent",
+                          help="guesses a strategy may play: all, or consistent (possible secrets only)")
+SEED = typer.Option(0, "--seed", metavar="N", help="seed of the randomised strategies")
+GUESS_SAMPLE = typer.Option(500, "--guess-sample", metavar="N", help="sampled-entropy: guesses scored per node")
+SECRET_SAMPLE = typer.Option(1000, "--secret-sample", metavar="N", help="sampled-entropy: secrets each guess is scored on")
+MAX_MEMORY = typer.Option(8.0, "--max-memory", metavar="GIB",
+                          help="GiB the feedback matrix may use; a bigger game is scored in blocks on demand")
+QUIET = typer.Option(False, "--quiet", "-q", help="print nothing but errors")
+CHECKPOINT = typer.Option(None, "--checkpoint", metavar="FILE",
+                          help="exhaustive searches: keep the search's work in this file (Ctrl-C saves it)")
+RESUME = typer.Option(False, "--resume", help="exhaustive searches: continue from the --checkpoint file")
+
+
+def memory_budget(gib: float) -> int:
+    """``--max-memory`` in bytes, or a clear error."""
+    if not (math.isfinite(gib) and gib > 0):
+        raise fail(f"--max-memory must be a positive number of GiB, not {gib}")
+    return int(gib * (1 << 30))
+
+
+@game_command("compile")
+def compile_command(
+    game: Game,
+    strategy: str = typer.Option(..., "--strategy", "-s", metavar="NAME", help=STRATEGY_NAMES),
+    candidates: str = CANDIDATES,
+    seed: int = SEED,
+    guess_sample: int = GUESS_SAMPLE,
+    secret_sample: int = SECRET_SAMPLE,
+    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
+                                          help="artifact path (default: trees/<game>-<strategy>.msgpack.zst)"),
+    quiet: bool = QUIET,
+    max_memory: float = MAX_MEMORY,
+    engine: str = typer.Option("fast", "--engine", metavar="NAME",
+                               help="fast (numpy kernels for small games, compiled numba kernels for big ones), "
+                                    "numba, numpy, or reference (plain numpy, every guess at every node); same tree"),
+    first: Optional[str] = typer.Option(None, "--first", metavar="GUESS",
+                                        help="fix the opening guess (e.g. ABCD, 0123, salet); the strategy plays the rest"),
+    max_depth: Optional[int] = typer.Option(None, "--max-depth", metavar="N",
+                                            help="optimal-expected: the most guesses any secret may take"),
+    checkpoint: Optional[Path] = CHECKPOINT,
+    resume: bool = RESUME,
+) -> None:
+    """Expand a strategy's whole tree and write it as an artifact.
+
+    Example: guesstree compile mastermind --strategy entropy -o trees/mm.msgpack.zst
+    """
+    _engine()
+    from .builder import build
+    from .options import Options
+    from .output import default_path, save
+
+    budget = memory_budget(max_memory)
+    try:
+        options = Options(strategy=strategy, candidates=candidates, seed=seed, guess_sample=guess_sample,
+                          secret_sample=secret_sample, engine=engine, max_memory=budget,
+                          first=first, max_depth=max_depth)
+        if (checkpoint or resume) and not options.exhaustive:
+            raise ValueError("--checkpoint and --resume apply to the optimal strategies only")
+    except ValueError as error:
+        raise fail(str(error)) from None
+    path = output or default_path(game, options)
+    started = time.perf_counter()
+    try:
+        context = None
+        if options.exhaustive:  # the exhaustive search first, with its own progress
+            context = _searched(game, options, checkpoint, resume, quiet, "compile")
+        try:
+            with Progress(quiet, game.secret_count()) as progress:
+                built = build(game, options, progress=progress, context=context)
+        finally:
+            if context is not None:
+                context.close()
+        save(built, path)
+    except MemoryError:
+        raise fail(f"out of memory building {game!r}: give a smaller --max-memory, so that the game is "
+                   "scored in blocks on demand") from None
+    except ValueError as error:
+        raise fail(str(error)) from None
+    except OSError as error:
+        raise fail(f"cannot write {path}: {error.strerror or error}") from None
+    if not quiet:
+        s = built.stats
+        typer.echo(f"wrote {path}: {game!r}, {options.strategy}, {built.nodes} nodes; "
+                   f"{s['secrets']} secrets, total {s['total']}, average {s['average']:.3f}, "
+                   f"worst {s['worst']} ({time.perf_counter() - started:.2f} s)")
+        if built.proof:
+            typer.echo(f"optimal: {built.proof['proven']}")
+
+
+class Progress:
+    """A progress bar of secrets solved, on stderr when it is a terminal (and not --quiet)."""
+
+    def __init__(self, quiet: bool, total: int):
+        self.enabled = not quiet and sys.stderr.isatty()
+        self.total, self.bar = total, None
+
+    def __enter__(self):
+        if not self.enabled:
+            return None
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress as Bar, TextColumn, TimeElapsedColumn
+
+        self.bar = Bar(TextColumn("compiling"), BarColumn(), TextColumn("{task.completed}/{task.total} secrets"),
+                       TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+        self.bar.__enter__()
+        task = self.bar.add_task("compile", total=self.total)
+        last = [0.0]
+
+        def update(solved: int, total: int) -> None:
+            now = time.monotonic()
+            if now - last[0] > 0.1 or solved == total:
+                last[0] = now
+                self.bar.update(task, completed=solved, total=total)
+
+        return update
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+        return False
+
+
+@game_command("compare")
+def compare_command(
+    game: Game,
+    strategies: Optional[str] = typer.Option(None, "--strategies", metavar="A,B,...",
+                                             help="comma-separated strategies (default: first,minimax,entropy,"
+                                                  "expected-size,most-parts)"),
+    candidates: str = CANDIDATES,
+    seed: int = SEED,
+    guess_sample: int = GUESS_SAMPLE,
+    secret_sample: int = SECRET_SAMPLE,
+    trees: Optional[Path] = typer.Option(None, "--trees", metavar="DIR",
+                                         help="directory of trees to reuse (named as compile names them); "
+                                              "compiled ones are saved there"),
+    plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE",
+                                        help="write the distributions side by side as an SVG picture"),
+    as_json: bool = typer.Option(False, "--json", help="print the comparison as JSON"),
+    max_memory: float = MAX_MEMORY,
+) -> None:
+    """Compile (or load) one tree per strategy and compare them in one table.
+
+    Columns: total and average guesses to win, worst case, the number of secrets won in
+    1, 2, ... guesses, the average number of guesses to know the secret, the compile time.
+
+    Example: guesstree compare mastermind --strategies entropy,minimax --plot mastermind.svg
+    """
+    _engine()
+    from player.artifact import write_atomic
+
+    from .compare import DEFAULT_STRATEGIES, compare, parse_strategies, plot_svg, table
+    from .options import Options
+
+    budget = memory_budget(max_memory)
+    try:
+        names = parse_strategies(strategies) if strategies is not None else list(DEFAULT_STRATEGIES)
+        settings = {"candidates": candidates, "seed": seed, "guess_sample": guess_sample,
+                    "secret_sample": secret_sample, "max_memory": budget}
+        for name in names:
+            Options(strategy=name, **settings)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    if trees is not None and trees.exists() and not trees.is_dir():
+        raise fail(f"--trees {trees} is not a directory")
+
+    def progress(name: str) -> None:
+        if sys.stderr.isatty():
+            typer.echo(f"compiling {name} ...", err=True)
+
+    try:
+        rows = compare(game, names, settings, trees, progress)
+        if plot is not None:
+            title = f"Guesses to win: {game.title()} ({len(game.secrets)} secrets)"
+            write_atomic(plot, plot_svg(rows, title).encode())
+    except ValueError as error:
+        raise fail(str(error)) from None
+    except OSError as error:
+        raise fail(f"cannot write {error.filename or plot}: {error.strerror or error}") from None
+    if as_json:
+        typer.echo(json.dumps({"game": game.spec(), "secrets": len(game.secrets),
+                               "rows": [row.to_json() for row in rows],
+                               "plot": None if plot is None else str(plot)}, indent=2))
+        return
+    typer.echo(f"{game!r}, {len(game.secrets)} secrets")
+    typer.echo(table(rows))
+    typer.echo("total, average, worst: guesses to win; to know: average guesses until one secret is left")
+    if plot is not None:
+        typer.echo(f"wrote {plot}")
+
+
+# -- the optimal worst case, and the exhaustive searches' progress -----------------------------
+
+@game_command("bound")
+def bound_command(
+    game: Game,
+    candidates: str = CANDIDATES,
+    as_json: bool = typer.Option(False, "--json", help="print the result and its proof as JSON"),
+    quiet: bool = QUIET,
+    workers: Optional[int] = typer.Option(None, "--workers", metavar="N",
+                                          help="processes to search with (default: one per core)"),
+    checkpoint: Optional[Path] = CHECKPOINT,
+    resume: bool = RESUME,
+    max_memory: float = MAX_MEMORY,
+) -> None:
+    """The optimal worst case: the fewest guesses within which some strategy wins every
+    secret, proven both ways (a tree that does it; an exhaustive search refuting one fewer).
+
+    Example: guesstree bound bulls-cows --json
+    """
+    _engine()
+    from .optimal import bound
+    from .solver import Interrupted
+
+    budget = memory_budget(max_memory)
+    if workers is not None and workers < 1:
+        raise fail("--workers must be at least 1")
+    try:
+        status = _search_status(quiet)
+        report = bound(game, candidates=candidates, max_memory=budget, workers=workers, checkpoint=checkpoint,
+                       resume=resume, progress=status)
+        _end_status(status)
+    except Interrupted as interrupted:
+        raise _stopped(interrupted, "bound") from None
+    except KeyboardInterrupt:
+        raise _stopped(None, "bound") from None
+    except ValueError as error:
+        raise fail(str(error)) from None
+    except OSError as error:
+        raise fail(f"cannot write {checkpoint}: {error.strerror or error}") from None
+    if as_json:
+        typer.echo(json.dumps({"game": game.spec(), "worst": report.worst, "nodes": report.nodes,
+                               "seconds": round(report.seconds, 3), "proof": report.proof}, indent=2))
+        return
+    upper, lower = report.proof["upper"], report.proof["lower"]
+    typer.echo(f"{game!r}: the optimal worst case is {report.worst} guesses")
+    typer.echo(f"  achieved: a tree opening with {upper['first_guess']} wins every secret within {upper['depth']} "
+               f"(total {upper['tree_total']}, {upper['tree_nodes']} nodes)")
+    typer.echo(f"  no tree within {lower['impossible']}: {lower['by']}")
+    typer.echo(f"  ({report.nodes} nodes searched, {report.seconds:.2f} s)")
+
+
+def _searched(game, options, checkpoint, resume, quiet, command: str):
+    """A build context whose exhaustive search has run, with progress, checkpoint and Ctrl-C."""
+    from .optimal import prepared_context, solver_for
+    from .solver import Interrupted
+
+    status = _search_status(quiet)
+    context = prepared_context(game, options, checkpoint=checkpoint, resume=resume, progress=status)
+    try:
+        solver_for(context).solve(options.strategy, options.max_depth)
+    except Interrupted as interrupted:
+        raise _stopped(interrupted, command) from None
+    except KeyboardInterrupt:
+        raise _stopped(None, command) from None
+    _end_status(status)
+    return context
+
+
+def _stopped(interrupted, command: str) -> typer.Exit:
+    if interrupted is None or interrupted.checkpoint is None:
+        typer.echo("\ninterrupted: the search's work is lost (give --checkpoint FILE to keep it)", err=True)
+    else:
+        typer.echo(f"\ninterrupted: the search's work is saved in {interrupted.checkpoint}; run the same "
+                   f"{command} command with --resume to continue", err=True)
+    return typer.Exit(130)
+
+
+def _search_status(quiet: bool):
+    """A one-line status of a long exhaustive search on stderr (a terminal, not --quiet), or None."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    last = [0.0]
+
+    def show(status: dict) -> None:
+        now = time.monotonic()
+        if now - last[0] < 0.25:
+            return
+        last[0] = now
+        where = [status.get("task", "searching")]
+        if "root" in status:
+            where.append(f"first guess {status['root']}")
+        if "part" in status:
+            where.append(f"part {status['part']} ({status.get('part_size', '?')} secrets)")
+        if "guess_index" in status:
+            where.append(f"second guess {status['guess_index']}/{status.get('guesses', '?')}")
+        where.append(f"{status['nodes']:,} nodes, {status['seconds']:.0f} s")
+        sys.stderr.write("\r\033[K" + ", ".join(where)[:160])
+        sys.stderr.flush()
+
+    return show
+
+
+def _end_status(status) -> None:
+    if status is not None:
+        sys.stderr.write("\r\033[K")
+        sys.stderr.flush()
+
+
+def main() -> None:
+    """``python -m compiler``: the whole program, as ``guesstree``."""
+    from player.cli import main as program
+
+    program()

@@ -1,0 +1,151 @@
+"""The build context: what strategies may ask of the game while a tree is built.
+
+The builder (``build.py``) makes one per build; the strategies (``strategies.py``) ask it for the
+guesses allowed at a node, their partitions' statistics, one guess per symmetry class, and the
+randomness of a node; the exhaustive strategies keep their solver in its ``memo``.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from player.games import Game
+
+from .feedback import Scorer, kernels
+from .hint_rule import HintRule
+from .options import Options
+from .strategies import clog_table
+from .symmetry import Symmetry
+
+SYMMETRY_MIN_CANDIDATES = 64  # below this, scoring every guess is cheaper than finding classes
+COLUMN_MAX_CANDIDATES = 1024  # below this, read the transposed matrix
+
+
+class Node(NamedTuple):
+    """A node of the tree being built."""
+
+    candidates: np.ndarray  # secret indices, ascending
+    path: tuple[int, ...]  # feedback indices from the root: the node's position in the tree
+    played: tuple[int, ...]  # guess indices from the root
+
+
+class BuildContext:
+    """What strategies may ask while a tree is built: allowed guesses, partitions, symmetry classes,
+    randomness; and what a strategy keeps for the whole build (``memo``)."""
+
+    def __init__(self, game: Game, options: Options, scorer: Scorer):
+        self.game, self.options, self.scorer = game, options, scorer
+        matrix = self.matrix = scorer.matrix  # None when the game is too big for one
+        guess_index = {g: i for i, g in enumerate(game.guesses)}
+        missing = [s for s in game.secrets if s not in guess_index]
+        if missing:
+            raise ValueError(f"{game!r}: secret {game.format_code(missing[0])} is not an allowed guess, "
+                             "so no strategy could ever win it")
+        self.secret_guess = np.array([guess_index[s] for s in game.secrets], dtype=np.int64)
+        self.guess_secret = np.full(len(game.guesses), -1, dtype=np.int64)
+        self.guess_secret[self.secret_guess] = np.arange(len(game.secrets))
+        self.all_guesses = np.arange(len(game.guesses), dtype=np.int64)
+        self.feedbacks = game.feedbacks()
+        self.n_feedbacks = len(self.feedbacks)
+        self.win_index = game.feedbacks().index(game.win)
+        self.threads = True  # may kernels start threads (not in forked workers)
+        self.clog = clog_table(len(game.secrets))
+        self._in_candidates = np.zeros(len(game.secrets), dtype=bool)
+        # columns[secret, guess]: a symmetric score makes the matrix its own transpose
+        symmetric = getattr(game, "symmetric_score", False) and game.guesses == game.secrets
+        self.columns = matrix if symmetric and matrix is not None else None
+        self.restricted = game.restricts_guesses  # guesses allowed depend on the history (hard mode)
+        self.hint_rule = HintRule(game, scorer.guess_codes) if game.hint_rule else None  # that, vectorised
+        self.shortcuts = options.engine != "reference"  # the reference engine scores every guess at every node
+        self.kernels = kernels("numpy" if options.engine == "reference" else scorer.backend)
+        self.memo: dict = {}  # what a strategy keeps for the whole build (the optimal solver and its proof)
+        self._symmetry = Symmetry(game, scorer.guess_codes, scorer.backend) if game.permutable else None
+        self.first = None if options.first is None else self._opening(options.first)
+
+    def close(self) -> None:
+        """Free what the build held outside this process's memory: a solver's workers and
+        shared table, the shared matrix."""
+        solver = self.memo.pop("optimal", None)
+        if solver is not None:
+            solver.release()
+        self.scorer.release()
+
+    def _opening(self, text: str) -> int:
+        code = self.game.parse_code(text)
+        index = {g: i for i, g in enumerate(self.game.guesses)}.get(code)
+        if index is None:
+            raise ValueError(f"--first {text}: {self.game.format_code(code)} is not an allowed guess")
+        return index
+
+    def symmetric(self, guess_ids: np.ndarray, node: Node) -> np.ndarray:
+        """Drop guesses that a lower guess of the same symmetry class stands for."""
+        if self._symmetry is None or len(node.candidates) < SYMMETRY_MIN_CANDIDATES:
+            return guess_ids
+        mask = self._symmetry.canonical(node.played, len(node.candidates))
+        return guess_ids if mask is None else guess_ids[mask[guess_ids]]
+
+    def first_perfect(self, candidates: np.ndarray, guess_ids: np.ndarray | None = None) -> int | None:
+        """The first of ``guess_ids`` (default: the candidates themselves) that puts every
+        candidate in a part of its own, if any."""
+        first_perfect = self.kernels.first_perfect
+        guess_ids = self.secret_guess[candidates] if guess_ids is None else guess_ids
+        if self.columns is not None:
+            index = first_perfect(self.columns, guess_ids, candidates, self.n_feedbacks, True)
+            return None if index < 0 else int(guess_ids[index])
+        if self.matrix is not None:
+            index = first_perfect(self.matrix, guess_ids, candidates, self.n_feedbacks)
+            return None if index < 0 else int(guess_ids[index])
+        every = np.arange(len(candidates))
+        step = max(1, self.scorer.block_cells // len(candidates))
+        for start in range(0, len(guess_ids), step):  # no matrix: blocks on demand
+            chunk = guess_ids[start:start + step]
+            index = first_perfect(self.scorer.block(chunk, candidates), np.arange(len(chunk)), every, self.n_feedbacks)
+            if index >= 0:
+                return int(chunk[index])
+        return None
+
+    def allowed(self, node: Node) -> np.ndarray:
+        """The guesses a strategy may play at ``node``: all (that the game's rules allow after
+        the node's history) or only the candidates, which every rule allows."""
+        if self.options.candidates == "consistent":
+            return self.secret_guess[node.candidates]
+        if not self.restricted or not node.played:
+            return self.all_guesses
+        if self.hint_rule is not None:
+            return self.all_guesses[self.hint_rule.allowed(self.hint_rule.state(node.played, node.path))]
+        history = [(self.game.guesses[g], self.feedbacks[f]) for g, f in zip(node.played, node.path)]
+        return self.all_guesses[[self.game.allows(guess, history) is None for guess in self.game.guesses]]
+
+    def is_candidate(self, guess_ids: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+        self._in_candidates[candidates] = True
+        secret = self.guess_secret[guess_ids]
+        result = (secret >= 0) & self._in_candidates[np.maximum(secret, 0)]
+        self._in_candidates[candidates] = False
+        return result
+
+    def partition_stats(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int):
+        """Per guess: the strategy's statistic of its partition of ``candidates``, and its part count."""
+        kernels = self.kernels
+        if self.columns is not None and len(candidates) < COLUMN_MAX_CANDIDATES:
+            return kernels.partition_stats(self.columns, guess_ids, candidates, self.n_feedbacks,
+                                           statistic, self.clog, by_column=True, threads=self.threads)
+
+        def count(*args):
+            return kernels.partition_stats(*args, threads=self.threads)
+        if self.matrix is not None:
+            return count(self.matrix, guess_ids, candidates, self.n_feedbacks, statistic, self.clog)
+        stats, parts = [], []  # no matrix: score blocks of guesses on demand
+        step = max(1, self.scorer.block_cells // len(candidates))
+        every = np.arange(len(candidates))
+        for start in range(0, len(guess_ids), step):
+            chunk = guess_ids[start:start + step]
+            block = self.scorer.block(chunk, candidates)
+            chunk_stats, chunk_parts = count(block, np.arange(len(chunk)), every, self.n_feedbacks, statistic, self.clog)
+            stats.append(chunk_stats)
+            parts.append(chunk_parts)
+        return np.concatenate(stats), np.concatenate(parts)
+
+    def rng(self, key: tuple) -> np.random.Generator:
+        """Randomness for one node: from the seed and the node's path, never from build order."""
+        return np.random.default_rng(np.random.SeedSequence([self.options.seed, len(key), *key]))

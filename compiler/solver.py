@@ -1,0 +1,795 @@
+"""Optimal trees, by exhaustive search with proof: the fewest guesses in the worst case
+(``bound``, ``optimal-worst``) and the fewest guesses in total (``optimal-expected``).
+
+The compiled searches of ``exact.py`` do the work below the second guess. The two levels
+above it run here, where they can afford more: guesses are reduced to one per class of the
+symmetries that fix the history (``symmetry.py``, renaming played colours too; the third level
+gets its classes handed to the compiled search), and the parts that the second-level guesses
+leave are solved as jobs by worker processes (``pool.py``) that share one transposition table in
+shared memory. Each job's answer is a fact (a part's exact total, or a proof that it exceeds the
+job's cutoff) that does not depend on which worker computed it or when, and the choice among
+guesses follows the canonical tie-break (the least total, then a possible secret, then the
+lowest guess), so the tree is the same for any number of workers.
+
+What was solved is kept in the table; a checkpoint file (``checkpoint.py``) holds its entries,
+so an interrupted search resumes where it stopped.
+"""
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import FIRST_COMPLETED, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from player.games import game_from_spec
+
+from . import checkpoint, exact
+from .hint_rule import HintRule
+from .pool import SharedArray, WorkerPool
+from .symmetry import Symmetry
+
+PARALLEL_MIN_SECRETS = 500  # smaller games are solved in-process: faster than starting workers
+CHECKPOINT_EVERY = 300.0  # seconds between checkpoints of a long search
+TABLE_SLOTS_MAX = 1 << 24  # 384 MiB of table at most
+TABLE_SLOTS_MIN = 1 << 12
+OBJECTIVES = ("optimal-worst", "optimal-expected")
+
+Status = dict  # what a long search is doing, for a progress display (see Solver.status)
+
+
+class Interrupted(Exception):
+    """The search was stopped (Ctrl-C); what it had solved is in ``checkpoint``, if given."""
+
+    def __init__(self, checkpoint: Path | None):
+        self.checkpoint = checkpoint
+        where = f"; its work is saved in {checkpoint}" if checkpoint else ""
+        super().__init__(f"interrupted{where}")
+
+
+class Infeasible(ValueError):
+    """No tree wins every secret within the depth asked for."""
+
+
+def table_slots(max_memory: int) -> int:
+    """The table's size: a power of two, at most a 16th of the memory budget."""
+    slots = TABLE_SLOTS_MAX
+    while slots > TABLE_SLOTS_MIN and slots * 24 > max_memory // 16:
+        slots //= 2
+    return slots
+
+
+class _Choice:
+    """Branch and bound's choice at a node: the best guess so far under the canonical tie-break
+    (least total, then a possible secret, then the lowest guess), and a lower bound on the rest."""
+
+    def __init__(self, cutoff: int, floor: int):
+        self.cutoff, self.floor = cutoff, floor
+        self.value, self.key = exact.INF, None  # key: (not a candidate, guess)
+
+    def limit(self, key: tuple) -> int:
+        """What a guess's total must stay below to be the choice."""
+        if self.key is None:
+            return self.cutoff
+        return min(self.cutoff, self.value + 1 if key < self.key else self.value)
+
+    def hopeless(self, low: int) -> bool:
+        """Can no guess whose bound is ``low`` (or more) be the choice?"""
+        return self.key is not None and low >= min(self.cutoff, self.value + 1)
+
+    def worth_trying(self, low: int, key: tuple) -> bool:
+        if low >= self.limit(key):
+            self.refute(low)
+            return False
+        return True
+
+    def consider(self, total: int, key: tuple) -> None:
+        """A guess's total: exact, or (if at least its limit) a lower bound."""
+        if total < self.limit(key):
+            self.value, self.key = total, key
+        else:
+            self.refute(total)
+
+    def refute(self, low: int) -> None:
+        self.floor = min(self.floor, low)
+
+
+BIG_PART = 64  # a part at least this big is a job of its own; a guess's smaller parts share one
+
+
+class _Trial:
+    """A second-level guess being evaluated: its parts in groups (one job each) and, per group,
+    a lower bound on its total that becomes exact when its job returns below its cutoff."""
+
+    def __init__(self, key: tuple, n: int, parts: list, least, reach, budget: int):
+        self.key = key  # (not a candidate, guess): the tie-break
+        tiny = [p for p in parts if len(p) <= 2]  # their totals are known: 1 and 3
+        small = [p for p in parts if 2 < len(p) < BIG_PART]
+        self.groups = [[p] for p in parts if len(p) >= BIG_PART] + ([small] if small else [])
+        self.base = n + sum(int(exact.least_total(least, reach, len(p), budget)) for p in tiny)
+        self.known = [sum(int(exact.least_total(least, reach, len(p), budget)) for p in group)
+                      for group in self.groups]
+        self.sent = self.running = 0
+        self.failed = self.settled = False
+
+    def bound(self) -> int:
+        return min(self.base + sum(self.known), exact.INF)
+
+    def finished(self) -> bool:
+        return self.failed or self.settled
+
+
+@dataclass
+class Report:
+    """What a search proved, with its effort (effort is not part of any artifact)."""
+
+    worst: int | None = None
+    total: int | None = None
+    nodes: int = 0
+    seconds: float = 0.0
+    proof: dict = field(default_factory=dict)
+
+
+class Solver:
+    """Exact solutions of one game (``context``: a ``BuildContext``): the fewest guesses
+    in the worst case, the fewest in total within a depth budget, and the guess that an optimal
+    tree plays at any node.
+
+    ``workers``: processes for the big searches (default: one per core); ``checkpoint``: file
+    that keeps the solved table across interruptions (read first if ``resume``); ``progress``:
+    called with a status dict now and then during long searches.
+    """
+
+    def __init__(self, context, workers: int | None = None, checkpoint: str | os.PathLike | None = None,
+                 resume: bool = False, progress: Callable[[Status], None] | None = None,
+                 slots: int | None = None, shared: tuple | None = None):
+        game = context.game
+        if context.matrix is None:
+            raise ValueError(f"{game!r} is too big for an exact search: its feedback matrix "
+                             "does not fit in --max-memory")
+        if game.restricts_guesses and not game.hint_rule and context.options.candidates != "consistent":
+            raise ValueError(f"{game!r} restricts guesses by what was played in a way the exact search "
+                             "cannot follow (it follows the hint rule of hard mode): use --candidates consistent")
+        if len(game.guesses) >= 1 << 20:
+            raise ValueError(f"{game!r} has too many guesses for an exact search")
+        self.context, self.game = context, game
+        self.matrix = np.ascontiguousarray(context.matrix)
+        self.n_secrets = len(game.secrets)
+        self.n_guesses = len(game.guesses)
+        self.n_feedbacks, self.win = int(context.n_feedbacks), int(context.win_index)
+        self.consistent = context.options.candidates == "consistent"
+        self.secret_guess = np.ascontiguousarray(context.secret_guess, dtype=np.int64)
+        self.guess_secret = np.ascontiguousarray(context.guess_secret, dtype=np.int64)
+        self.least, self.least_blind, self.reach = exact.counting_tables(self.n_secrets, self.n_feedbacks)
+        codes = context.scorer.guess_codes
+        self.symmetry = Symmetry(game, codes, context.scorer.backend, rename_played=True) if game.permutable else None
+        # hard mode's rule, which the compiled search carries as a state (empty arrays: no rule)
+        self.hint_rule = HintRule(game, codes) if game.hint_rule and not self.consistent else None
+        self._no_state = np.zeros(0, dtype=np.int64)
+        self.first = context.first  # a fixed opening guess (--first), or None
+        self.workers = max(1, (os.cpu_count() or 1) if workers is None else workers)
+        self.checkpoint = Path(checkpoint) if checkpoint else None
+        self.progress = progress
+        self._in_worker = shared is not None
+        if self._in_worker:  # a worker: the parent's table and counters, and its own row
+            self._table, self._counters, row = shared
+        else:
+            slots = slots or table_slots(context.options.max_memory)
+            share = self._parallel_possible()
+            self._table = SharedArray((slots, 3), np.uint64) if share else None
+            self._counters = SharedArray((self.workers + 1, 4), np.int64) if share else None
+            row = 0
+        self.table = self._table.array if self._table is not None else np.zeros((slots, 3), dtype=np.uint64)
+        self.counters = self._counters.array if self._counters is not None else np.zeros((1, 4), dtype=np.int64)
+        self._row = row
+        nothing = np.zeros((0, 0), dtype=np.int64)
+        hint = self.hint_rule
+        self.problem = exact.Problem(
+            self.matrix, self.secret_guess, self.guess_secret, self.consistent, self.n_feedbacks, self.win,
+            self.least, self.least_blind, self.reach, hint.codes if hint else nothing, hint.counts if hint else nothing,
+            hint.marks if hint else nothing, self.table, self.counters[row])
+        self._pool: WorkerPool | None = None
+        self._started = time.monotonic()
+        self._saved = time.monotonic()
+        self.status: Status = {}
+        self.fewest_worst: Report | None = None
+        self._solved: dict[tuple, Report] = {}
+        self._empty = np.zeros(0, dtype=np.bool_)
+        if resume:
+            if self.checkpoint is None:
+                raise ValueError("--resume needs --checkpoint FILE")
+            if self.checkpoint.exists():
+                self.load(self.checkpoint)
+
+    def _state(self, candidates: np.ndarray, played: tuple[int, ...]) -> np.ndarray:
+        """The node's hint-rule state: every played guess's answer is that of any candidate."""
+        if self.hint_rule is None:
+            return self._no_state
+        return self.hint_rule.state(played, [self.matrix[guess, candidates[0]] for guess in played])
+
+    # -- what the searches share ----------------------------------------------------------------
+
+    @property
+    def nodes(self) -> int:
+        return int(self.counters[:, exact.NODES].sum())
+
+    def _mask(self, played: tuple[int, ...]) -> np.ndarray:
+        if self.symmetry is None:
+            return self._empty
+        mask = self.symmetry.canonical(played, len(self.secret_guess))
+        return self._empty if mask is None else mask
+
+    def _opening(self, candidates: np.ndarray, played: tuple[int, ...]) -> bool:
+        """Is this the root of a search whose first guess is fixed (--first)?"""
+        return not played and self.first is not None and len(candidates) == self.n_secrets
+
+    def _guesses(self, candidates: np.ndarray, played: tuple[int, ...]) -> np.ndarray:
+        """The allowed guesses, one per symmetry class."""
+        if self._opening(candidates, played):
+            return np.array([self.first], dtype=np.int64)
+        guesses = self.secret_guess[candidates] if self.consistent else np.arange(self.n_guesses, dtype=np.int64)
+        mask = self._mask(played)
+        if len(mask):
+            guesses = guesses[mask[guesses]]
+        if self.hint_rule is not None:
+            guesses = guesses[self.hint_rule.allowed(self._state(candidates, played))[guesses]]
+        return guesses
+
+    def _key(self, candidates: np.ndarray, played: tuple, tag: int) -> tuple:
+        h1, h2 = exact.set_key(candidates, np.int64(tag), np.uint64(exact.hint_salt(self._state(candidates, played))))
+        return np.uint64(h1), np.uint64(h2)
+
+    def _probe(self, candidates: np.ndarray, played: tuple, tag: int) -> int:
+        return int(exact.probe(self.table, *self._key(candidates, played, tag)))
+
+    def _store(self, candidates: np.ndarray, played: tuple, tag: int, value: int, exact_value: bool,
+               guess: int) -> None:
+        data = exact.pack(np.int64(min(value, exact.INF)), exact_value, np.int64(guess), np.int64(len(candidates)))
+        exact.store(self.table, *self._key(candidates, played, tag), data)
+
+    def _split(self, guess: int, candidates: np.ndarray):
+        ordered, parts = exact.split(self.matrix, np.int64(guess), candidates, np.int64(self.n_feedbacks),
+                                     np.int64(self.win))
+        return [ordered[start:start + size] for start, size in parts]
+
+    def _bounds(self, candidates: np.ndarray, guesses: np.ndarray, budget: int):
+        return exact.guess_bounds(self.problem, candidates, guesses, np.int64(budget))
+
+    # -- minimum total ---------------------------------------------------------------------------
+
+    def _total_below(self, candidates: np.ndarray, played: tuple, budget: int, cutoff: int) -> int:
+        """The compiled search from a node down, with this node's symmetry."""
+        return int(exact.min_total(self.problem, candidates, np.int64(budget), np.int64(cutoff), self._mask(played),
+                                   self._state(candidates, played)))
+
+    def _parts_total(self, parts: list, played: tuple, budget: int, limit: int) -> int:
+        """The least total of some parts (each within ``budget`` guesses), if below ``limit``;
+        else a lower bound at least ``limit`` (a job)."""
+        total = sum(int(exact.least_total(self.least, self.reach, len(p), budget)) for p in parts)
+        for part in parts:
+            if total >= limit:
+                break
+            rest = total - int(self.least[len(part)])
+            value = self._total_below(part, played, budget, limit - rest)
+            total = min(rest + value, exact.INF)
+        return total
+
+    def _total_node(self, candidates: np.ndarray, played: tuple, budget: int, cutoff: int, level: int) -> int:
+        """Like ``exact.min_total`` for the top two levels: symmetry classes, and the second
+        level's guesses evaluated as parallel jobs. Stores what it solves in the table."""
+        n = len(candidates)
+        if n == 1:
+            return 1 if budget >= 1 else exact.INF
+        if budget < 2:
+            return exact.INF
+        if n == 2:
+            return 3
+        if level >= 2:
+            return self._total_below(candidates, played, budget, cutoff)
+        bound = int(exact.least_total(self.least, self.reach, n, budget))
+        if bound >= cutoff:
+            return bound
+        tag = budget if budget < n else exact.UNLIMITED
+        data = self._probe(candidates, played, tag)
+        if data:
+            if exact.data_exact(np.uint64(data)):
+                return int(exact.data_value(np.uint64(data)))
+            bound = max(bound, int(exact.data_value(np.uint64(data))))
+            if bound >= cutoff:
+                return bound
+        guesses = self._guesses(candidates, played)
+        bounds, parts, is_candidate, _ = self._bounds(candidates, guesses, budget)
+        useful = (parts > 1) | is_candidate
+        floor = exact.INF
+        if (useful & (bounds >= cutoff)).any():
+            floor = int(bounds[useful & (bounds >= cutoff)].min())
+        keep = useful & (bounds < cutoff)
+        order = sorted(zip(bounds[keep].tolist(), (~is_candidate[keep]).tolist(), guesses[keep].tolist()))
+        self.counters[self._row, exact.NODES] += 1
+        choice = _Choice(cutoff, floor)
+        if level == 0:  # the root: its guesses one after the other, each part a second-level node
+            for low, blind, guess in order:
+                if not choice.worth_trying(low, (blind, guess)):
+                    if choice.hopeless(low):
+                        break
+                    continue
+                self._note(root=self.game.format_code(self.game.guesses[guess]))
+                limit = choice.limit((blind, guess))
+                choice.consider(self._root_total(candidates, guess, budget, limit), (blind, guess))
+        else:
+            self._second_level(candidates, played, budget, order, choice)
+        opening = self._opening(candidates, played)  # what the root is worth after --first is not its value
+        if choice.key is not None:
+            if not opening:
+                self._store(candidates, played, tag, choice.value, True, choice.key[1])
+            return choice.value
+        bound = max(bound, choice.floor)
+        if not opening:
+            self._store(candidates, played, tag, bound, bound >= exact.INF, -1)
+        return bound
+
+    def _second_level(self, candidates: np.ndarray, played: tuple, budget: int, order: list,
+                      choice: "_Choice") -> None:
+        """Evaluate a second-level node's guesses (``order``: (bound, not a candidate, guess), best
+        first) as branch and bound does, with the parts of each guess as parallel jobs: the big
+        parts one job each, the small ones together. A job's cutoff leaves the other parts their
+        lower bounds, so it is exact or proves the guess too costly whatever the others give; the
+        next guess starts when the current ones have no part left to hand out."""
+        trials: list[_Trial] = []
+        position = 0
+        n = len(candidates)
+
+        def open_trial() -> bool:
+            nonlocal position
+            while position < len(order):
+                low, blind, guess = order[position]
+                position += 1
+                if not choice.worth_trying(low, (blind, guess)):
+                    if choice.hopeless(low):
+                        position = len(order)
+                        return False
+                    continue
+                trials.append(_Trial((blind, guess), n, self._split(guess, candidates), self.least, self.reach,
+                                     budget - 1))
+                self._note(guess_index=position)
+                return True
+            return False
+
+        def next_job():
+            while True:
+                for trial in trials:
+                    if trial.finished():
+                        continue
+                    limit = choice.limit(trial.key)
+                    if trial.bound() >= limit:
+                        trial.failed = True
+                        choice.refute(trial.bound())
+                        continue
+                    if trial.sent < len(trial.groups):
+                        index = trial.sent
+                        trial.sent += 1
+                        trial.running += 1
+                        group_cutoff = limit - (trial.bound() - trial.known[index])
+                        return ((trial, index, group_cutoff), "_parts_total",
+                                (trial.groups[index], played + (trial.key[1],), budget - 1, group_cutoff))
+                    if trial.running == 0:  # no part needed a job: its total is known
+                        choice.consider(trial.bound(), trial.key)
+                        trial.settled = True
+                if sum(not t.finished() for t in trials) >= self.workers or not open_trial():
+                    return None
+
+        def on_result(job, value) -> None:
+            trial, index, group_cutoff = job
+            trial.running -= 1
+            if value < group_cutoff:
+                trial.known[index] = value  # exact
+            else:
+                trial.known[index] = max(trial.known[index], value)  # the guess costs too much
+                trial.failed = True
+            if trial.failed:
+                choice.refute(trial.bound())
+            elif trial.sent == len(trial.groups) and trial.running == 0:  # every part exact
+                choice.consider(trial.bound(), trial.key)
+                trial.settled = True
+                self._note(second_level_best=choice.value)
+
+        self._note(guesses=len(order), guess_index=0)
+        self._schedule(next_job, on_result)
+
+    def _root_total(self, candidates: np.ndarray, guess: int, budget: int, limit: int) -> int:
+        parts = self._split(guess, candidates)
+        total = len(candidates) + sum(int(exact.least_total(self.least, self.reach, len(p), budget - 1))
+                                      for p in parts)
+        for index, part in enumerate(parts):
+            if total >= limit:
+                break
+            if len(part) <= 2:
+                continue
+            self._note(part=f"{index + 1}/{len(parts)}", part_size=len(part))
+            rest = total - int(self.least[len(part)])
+            value = self._total_node(part, (guess,), budget - 1, limit - rest, 1)
+            total = min(rest + value, exact.INF)
+            self._note(bound_after_part=total)
+        return total
+
+    def minimum_total(self, budget: int | None = None) -> int:
+        """The fewest guesses in total, over all secrets, of any tree within ``budget`` guesses
+        (None: any depth); ``exact.INF`` if no tree fits the budget."""
+        budget = exact.UNLIMITED if budget is None else budget
+        root = np.arange(self.n_secrets, dtype=np.int64)
+        return self._guarded(lambda: self._total_node(root, (), budget, exact.INF + 1, 0),
+                             task=f"minimum total{'' if budget >= exact.UNLIMITED else f' within {budget}'}")
+
+    def optimal_guess(self, candidates: np.ndarray, played: tuple, budget: int | None) -> int:
+        """The guess of the canonical optimal tree (least total within ``budget``) at a node."""
+        candidates = np.ascontiguousarray(candidates, dtype=np.int64)
+        n = len(candidates)
+        if n <= 2:
+            return int(self.secret_guess[candidates].min())
+        budget = exact.UNLIMITED if budget is None else budget
+        tag = budget if budget < n else exact.UNLIMITED
+        for attempt in range(2):
+            data = np.uint64(self._probe(candidates, played, tag))
+            if data and exact.data_exact(data):
+                if exact.data_value(data) >= exact.INF:
+                    raise Infeasible(f"no tree wins every secret of {self.game!r} within {budget} guesses")
+                return int(exact.data_guess(data))
+            if attempt == 0:
+                if len(played) == 0 and not self._in_worker:
+                    self._guarded(lambda: self._total_node(candidates, (), budget, exact.INF + 1, 0),
+                                  task="minimum total")
+                else:  # a node whose entry was lost: solve it again (its parts are in the table)
+                    self._total_below(candidates, played, budget, exact.INF + 1)
+        raise RuntimeError(f"the optimal guess for {n} candidates was not found in the table")
+
+    # -- minimum worst case ----------------------------------------------------------------------
+
+    def _within_below(self, candidates: np.ndarray, played: tuple, depth: int) -> bool:
+        return bool(exact.within(self.problem, candidates, np.int64(depth), self._mask(played),
+                                 self._state(candidates, played)))
+
+    def _within_after(self, candidates: np.ndarray, played: tuple, guess: int, depth: int) -> bool:
+        """Can every part left by ``guess`` be won within ``depth - 1`` more guesses? (a job)"""
+        return all(len(part) == 1 or self._within_below(part, played + (guess,), depth - 1)
+                   for part in self._split(guess, candidates))
+
+    def _within_node(self, candidates: np.ndarray, played: tuple, depth: int, level: int) -> bool:
+        n = len(candidates)
+        if n == 1:
+            return depth >= 1
+        if depth < 2 or n > exact.reachable(self.reach, depth):
+            return False
+        if level >= 2 or depth == 2:
+            return self._within_below(candidates, played, depth)
+        data = self._probe(candidates, played, exact.FEASIBLE_TAG)
+        if data:
+            low, high = exact.depths(np.uint64(data))
+            if high and high <= depth:
+                return True
+            if low > depth:
+                return False
+        guesses = self._guesses(candidates, played)
+        _, parts, is_candidate, largest = self._bounds(candidates, guesses, depth)
+        room = exact.reachable(self.reach, depth - 1)
+        keep = ((parts > 1) | is_candidate) & (largest <= room)
+        order = sorted(zip(largest[keep].tolist(), (-parts[keep]).tolist(), (~is_candidate[keep]).tolist(),
+                           guesses[keep].tolist()))
+        self.counters[self._row, exact.NODES] += 1
+        if level == 0:
+            self._note(root_guesses=len(guesses), root_pruned=int(len(guesses) - keep.sum()))
+        else:
+            self._note(guesses=len(order))
+        found: list = []
+        position = [0]
+
+        def next_job():
+            if found or position[0] >= len(order):
+                return None
+            index = position[0]
+            position[0] += 1
+            guess = order[index][-1]
+            if level == 0:
+                return (index, guess), None, None
+            self._note(guess_index=index + 1)
+            return (index, guess), "_within_after", (candidates, played, guess, depth)
+
+        def on_result(job, ok) -> None:
+            if ok:
+                found.append(job)
+
+        if level == 0:
+            while True:
+                job = next_job()
+                if job is None:
+                    break
+                (index, guess), _, _ = job
+                self._note(root=self.game.format_code(self.game.guesses[guess]), root_index=index + 1)
+                ok = True
+                for number, part in enumerate(self._split(guess, candidates)):
+                    self._note(part=f"{number + 1}", part_size=len(part), jobs_done=0)
+                    if len(part) > 1 and not self._within_node(part, (guess,), depth - 1, 1):
+                        ok = False
+                        break
+                on_result((index, guess), ok)
+        else:
+            self._schedule(next_job, on_result)
+        opening = self._opening(candidates, played)
+        if found:
+            guess = min(found)[1]  # the first success in search order, as one process would find it
+            if not opening:
+                self._remember_depths(candidates, played, 0, depth, guess)
+            return True
+        if not opening:
+            self._remember_depths(candidates, played, depth + 1, 0, -1)
+        return False
+
+    def _remember_depths(self, candidates, played: tuple, low: int, high: int, guess: int) -> None:
+        h1, h2 = self._key(candidates, played, exact.FEASIBLE_TAG)
+        exact.remember_depths(self.table, h1, h2, np.int64(low), np.int64(high), np.int64(guess),
+                               np.int64(len(candidates)))
+
+    def minimum_worst(self) -> Report:
+        """The fewest guesses that win every secret, proven on both sides: a tree that achieves
+        it, and an exhaustive search showing that one guess fewer cannot."""
+        if self.fewest_worst is not None:
+            return self.fewest_worst
+        started, nodes = time.monotonic(), self.nodes
+        root = np.arange(self.n_secrets, dtype=np.int64)
+        depth = 1
+        while root.size > exact.reachable(self.reach, depth):
+            depth += 1
+        counted = depth  # below this, counting alone refutes
+        refuted: dict = {}
+        while True:
+            self.status = {}
+            ok = self._guarded(lambda: self._within_node(root, (), depth, 0), task=f"worst case <= {depth}?")
+            if ok:
+                break
+            refuted = {"depth": depth, "root_guesses": self.status.get("root_guesses", 0),
+                       "root_guesses_pruned_by_counting": self.status.get("root_guesses_pruned", 0)}
+            depth += 1
+        witness = self._witness(root, depth)
+        if depth == counted:
+            lower = (f"{self.n_secrets} secrets are more than any tree of {depth - 1} guesses can win "
+                     f"({int(exact.reachable(self.reach, depth - 1))} with {self.n_feedbacks} feedback values)")
+        elif depth - 1 == 2:  # refuted by the compiled search at once: no first guess splits all apart
+            lower = "exhaustive search: no first guess gives every secret a different answer"
+        else:
+            classes = " (one per symmetry class)" if self.symmetry is not None else ""
+            lower = (f"exhaustive search: none of the {refuted['root_guesses']} first guesses{classes} "
+                     f"leaves parts that can all be won within {depth - 2} more guesses")
+        proof = {
+            "upper": {"depth": depth, "first_guess": self.game.format_code(self.game.guesses[witness["first"]]),
+                      "tree_total": witness["total"], "tree_nodes": witness["nodes"]},
+            "lower": {"impossible": depth - 1, "by": lower},
+        }
+        self.fewest_worst = Report(worst=depth, nodes=self.nodes - nodes,
+                                   seconds=time.monotonic() - started, proof=proof)
+        return self.fewest_worst
+
+    def _witness(self, root: np.ndarray, depth: int) -> dict:
+        """The tree that the worst-case search found (from the table): its first guess and size."""
+        total = nodes = 0
+        stack = [(root, (), depth, 0)]
+        first = None
+        while stack:
+            candidates, played, left, above = stack.pop()
+            if len(candidates) == 1:
+                total += above + 1
+                nodes += 1
+                continue
+            guess = self._witness_guess(candidates, played, left)
+            first = guess if first is None else first
+            nodes += 1
+            if self.guess_secret[guess] >= 0 and self.guess_secret[guess] in set(candidates.tolist()):
+                total += above + 1
+            for part in self._split(guess, candidates):
+                stack.append((part, played + (guess,), left - 1, above + 1))
+        return {"first": first, "total": total, "nodes": nodes}
+
+    def _witness_guess(self, candidates: np.ndarray, played: tuple, depth: int) -> int:
+        if self._opening(candidates, played):
+            return self.first
+        if depth == 2 or len(candidates) == 2:
+            guesses = self._guesses(candidates, played) if len(candidates) > 2 else self.secret_guess[candidates]
+            return int(exact.any_perfect(self.matrix, guesses, candidates, np.int64(self.n_feedbacks)))
+        for _ in range(2):
+            data = np.uint64(self._probe(candidates, played, exact.FEASIBLE_TAG))
+            if data:
+                low, high = exact.depths(data)
+                if high and high <= depth and exact.data_guess(data) >= 0:
+                    return int(exact.data_guess(data))
+            self._within_below(candidates, played, depth)  # lost from the table: find it again
+        raise RuntimeError("the worst-case search's tree was not found in the table")
+
+    # -- the optimal strategies -----------------------------------------------------------------
+
+    def solve(self, objective: str, max_depth: int | None = None) -> Report:
+        """Solve the game for ``objective`` (``optimal-worst``: the least total among trees of the
+        fewest guesses in the worst case; ``optimal-expected``: the least total, within
+        ``max_depth`` if given), with the proof the artifact records."""
+        if objective not in OBJECTIVES:
+            raise ValueError(f"unknown objective: {objective!r}; choose from {', '.join(OBJECTIVES)}")
+        key = (objective, max_depth)
+        if key not in self._solved:
+            started, nodes = time.monotonic(), self.nodes
+            depth = self.minimum_worst().worst if objective == "optimal-worst" else max_depth
+            total = self.minimum_total(depth)
+            opening = "" if self.first is None else \
+                f" opening with {self.game.format_code(self.game.guesses[self.first])}"
+            if total >= exact.INF and depth is None:
+                raise Infeasible(f"no tree{opening} wins every secret of {self.game!r}")
+            if total >= exact.INF:
+                raise Infeasible(f"no tree{opening} wins every secret of {self.game!r} within {depth} guesses "
+                                 "(guesstree bound finds the fewest)")
+            proof = {"optimal": True}
+            if objective == "optimal-worst":
+                proof["minimum_worst"] = depth
+                proof["minimum_total"] = total
+                proof["proven"] = (f"exhaustive search: no tree{opening} wins every secret within {depth - 1} "
+                                   f"guesses, and none within {depth} takes fewer than {total} guesses in all")
+            else:
+                proof["minimum_total"] = total
+                within = "" if depth is None else f" among trees that win every secret within {depth} guesses"
+                proof["proven"] = (f"exhaustive search: no tree{opening} takes fewer than {total} guesses in all "
+                                   f"over the {self.n_secrets} secrets{within}")
+            self._solved[key] = Report(worst=depth, total=total, nodes=self.nodes - nodes,
+                                       seconds=time.monotonic() - started, proof=proof)
+        report = self._solved[key]
+        self.context.memo["proof"] = report.proof
+        return report
+
+    def choose(self, node, objective: str, max_depth: int | None = None) -> int:
+        """The guess that the canonical optimal tree plays at ``node`` (a builder ``Node``)."""
+        report = self.solve(objective, max_depth)
+        budget = None if report.worst is None else report.worst - len(node.path)
+        return self.optimal_guess(node.candidates, node.played, budget)
+
+    # -- running: workers, progress, interruption, checkpoints ---------------------------------
+
+    def _note(self, **status) -> None:
+        self.status.update(status)
+        self._tick()
+
+    def _tick(self) -> None:
+        if self._in_worker:
+            return
+        now = time.monotonic()
+        if self.progress is not None:
+            self.progress({**self.status, "nodes": self.nodes, "seconds": now - self._started})
+        if self.checkpoint is not None and now - self._saved > CHECKPOINT_EVERY:
+            self.save(self.checkpoint)
+
+    def _guarded(self, run: Callable, task: str):
+        """Run a top-level search; on Ctrl-C stop the workers, save the table, raise Interrupted."""
+        self.status["task"] = task
+        try:
+            result = run()
+        except KeyboardInterrupt:
+            self.close()
+            if self.checkpoint is not None:
+                self.save(self.checkpoint)
+            raise Interrupted(self.checkpoint) from None
+        if self.checkpoint is not None:
+            self.save(self.checkpoint)
+        return result
+
+    def _parallel_possible(self) -> bool:
+        return self.workers > 1 and self.n_secrets >= PARALLEL_MIN_SECRETS
+
+    def _schedule(self, next_job: Callable, on_result: Callable) -> None:
+        """Run the jobs that ``next_job()`` hands out (``(key, method, args)``, or None when none
+        can start now), on the workers when it pays, and feed each result to ``on_result``
+        until nothing is left to start or running."""
+        done = 0
+        if self._in_worker or not self._parallel_possible():
+            while (job := next_job()) is not None:
+                key, method, args = job
+                on_result(key, getattr(self, method)(*args))
+                done += 1
+                self._note(jobs_done=done)
+            return
+        pool = self._start_pool()
+        running: dict = {}  # future -> key
+        while True:
+            while len(running) < self.workers:
+                job = next_job()
+                if job is None:
+                    break
+                key, method, args = job
+                running[pool.submit(_solver_job, method, args)] = key
+            if not running:
+                return
+            finished, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
+            self._tick()
+            for future in finished:
+                key = running.pop(future)
+                on_result(key, future.result())
+                done += 1
+                self._note(jobs_done=done)
+
+    def _start_pool(self) -> WorkerPool:
+        if self._pool is None:
+            context, scorer = self.context, self.context.scorer
+            matrix = scorer.shared or SharedArray(self.matrix.shape, np.uint8)
+            if scorer.shared is None:  # a context made without shared memory: copy its matrix once
+                matrix.array[:] = self.matrix
+                self._own_matrix = matrix
+            self._pool = WorkerPool(self.workers, _worker_solver, self.game.spec(), context.options, scorer.backend,
+                                    matrix, self._table, self._counters, _rows(self.workers))
+        return self._pool
+
+    def close(self) -> None:
+        """Stop the workers (the table stays)."""
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+        own = getattr(self, "_own_matrix", None)
+        if own is not None:
+            own.release()
+            self._own_matrix = None
+
+    def release(self) -> None:
+        """Stop the workers and free the shared table (a finished solver's last step)."""
+        self.close()
+        if not self._in_worker:
+            for shared in (self._table, self._counters):
+                if shared is not None:
+                    shared.release()
+
+    def __del__(self):
+        try:
+            self.release()
+        except Exception:
+            pass
+
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write the table's entries to ``path`` atomically (see trees/CHECKPOINT.md)."""
+        self._saved = time.monotonic()
+        return checkpoint.save(path, self.table, self._identity())
+
+    def load(self, path: str | os.PathLike) -> int:
+        """Add a checkpoint's entries to the table; refuses one made for another search."""
+        entries = checkpoint.load(path, self._identity())
+        exact.restore(self.table, entries)
+        return len(entries)
+
+    def _identity(self) -> dict:
+        return {"game": self.game.identity(), "candidates": "consistent" if self.consistent else "all"}
+
+
+def _rows(workers: int):
+    """A counter that gives each worker its own row of the shared counters (1 .. workers)."""
+    import multiprocessing
+
+    return multiprocessing.get_context("spawn").Value("i", 0)
+
+
+def _worker_solver(spec: dict, options, backend: str, matrix: SharedArray, table: SharedArray,
+                   counters: SharedArray, rows) -> Solver:
+    """A worker's solver: the same game and options over the parent's matrix, table and counters."""
+    from .context import BuildContext
+    from .feedback import Scorer
+
+    with rows.get_lock():
+        rows.value += 1
+        row = rows.value
+    game = game_from_spec(spec)
+    context = BuildContext(game, options, Scorer(game, options.max_memory, backend, matrix=matrix.array))
+    context.threads = False
+    return Solver(context, shared=(table, counters, row))
+
+
+def _solver_job(solver: Solver, method: str, args: tuple):
+    return getattr(solver, method)(*args)
+
+
+def solver_for(context, **settings) -> Solver:
+    """The build's solver, made on first use and kept in ``context.memo``."""
+    solver = context.memo.get("optimal")
+    if solver is None:
+        solver = context.memo["optimal"] = Solver(context, **settings)
+    return solver

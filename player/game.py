@@ -1,0 +1,198 @@
+"""What a code-breaking game is: secrets, allowed guesses, ``score`` and the winning feedback,
+with the text forms and everything the tools ask of a game.
+
+Standard library only: the player and the verifier use the game's own pure-Python scorer,
+independently of the compiler's vectorised one. Every method below has a default that works
+for any game, so a plugin game is first-class; the built-in games override what they know better.
+"""
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from typing import ClassVar
+
+Code = tuple[int, ...]  # one symbol index per position (colour, digit, coordinate, letter)
+Feedback = tuple[int, ...]  # the codemaker's answer, e.g. (black, white)
+Option = tuple[type, str]  # a command-line game option: its type and its help
+
+
+class Game:
+    """A code-breaking game: secrets, allowed guesses, ``score`` and the winning feedback.
+
+    Subclasses (and plugins) provide ``name``, ``params()``, ``length``, ``symbols``,
+    ``win``, ``_secrets()``, ``_guesses()``, ``feedbacks()`` and ``score()``; the text forms
+    below work for any game whose symbols are small ints.
+    """
+
+    name: str = "game"
+    length: int  # symbols per code
+    symbols: int  # symbol values are 0 .. symbols-1
+    win: Feedback
+    # score(a, b) == score(b, a) for all codes
+    symmetric_score: ClassVar[bool] = False
+    # Secrets and guesses are closed under renaming the symbols and reordering the positions, and
+    # ``score`` is unchanged by doing both to guess and secret: the compiler then scores one guess
+    # per class of the symmetries that fix what has been played.
+    permutable: ClassVar[bool] = False
+    # How the web page lets a person answer: "pegs", "digits", "pair", "letters" or "text".
+    page_kind: ClassVar[str] = "text"
+    # The command-line options that build the game: keyword argument -> (type, help).
+    options: ClassVar[dict[str, Option]] = {}
+
+    def params(self) -> dict:
+        return {}
+
+    def spec(self) -> dict:
+        """Enough to rebuild the game with ``player.games.game_from_spec``."""
+        return {"name": self.name, "params": self.params()}
+
+    def portable(self, played: set[Code] | None = None) -> "Game":
+        """The game as an artifact records it: one that needs nothing beside the artifact (a game
+        read from files carries their contents), knowing that the tree plays only ``played``."""
+        return self
+
+    def identity(self) -> dict:
+        """What makes two games the same game (equality, and the trees that match a game)."""
+        return self.spec()
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
+        return f"{type(self).__name__}({args})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Game) and self.identity() == other.identity()
+
+    def __hash__(self) -> int:
+        return hash(repr(self.identity()))
+
+    # -- for people: names, titles, the rules of answering -------------------------------
+    def title(self) -> str:
+        """A short name for people, e.g. ``Mastermind, 6 colours, 4 holes``."""
+        return repr(self)
+
+    def slug(self) -> str:
+        """The game's part of a default file name: short, flat, different for different games."""
+        words = [self.name] + [f"{key}{value}" for key, value in self.params().items()]
+        return re.sub(r"[^A-Za-z0-9]+", "-", "-".join(map(str, words))).strip("-").lower()[:80]
+
+    def instructions(self) -> str:
+        """How a person answers a guess, for ``play`` and the web page."""
+        examples = ", ".join(self.format_feedback(f) for f in self.feedbacks()[:3])
+        return f"Think of a secret. For each guess, give the feedback your secret gets (e.g. {examples})."
+
+    def describe_feedback(self, feedback: Feedback) -> str:
+        """Feedback in words, e.g. ``2 black, 1 white``."""
+        return self.format_feedback(feedback)
+
+    # -- the sets of codes ----------------------------------------------------------------
+    @cached_property
+    def secrets(self) -> list[Code]:
+        """Every possible secret, in canonical (lexicographic) order."""
+        return self._secrets()
+
+    @cached_property
+    def guesses(self) -> list[Code]:
+        """Every allowed guess, in canonical (lexicographic) order."""
+        return self._guesses()
+
+    def _secrets(self) -> list[Code]:
+        raise NotImplementedError
+
+    def _guesses(self) -> list[Code]:
+        raise NotImplementedError
+
+    def secret_count(self) -> int:
+        """How many secrets there are (a built-in game counts them without listing them)."""
+        return len(self.secrets)
+
+    def guess_count(self) -> int:
+        """How many allowed guesses there are (a built-in game counts them without listing them)."""
+        return len(self.guesses)
+
+    def is_guess(self, code: Code) -> bool:
+        """Is ``code`` an allowed guess (a built-in game checks without listing them)?"""
+        return code in self._guess_set
+
+    @cached_property
+    def _guess_set(self) -> frozenset:
+        return frozenset(self.guesses)
+
+    def feedbacks(self) -> list[Feedback]:
+        """Every feedback that can occur, in canonical order (the winning one included)."""
+        raise NotImplementedError
+
+    def score(self, guess: Code, secret: Code) -> Feedback:
+        raise NotImplementedError
+
+    @cached_property
+    def feedback_set(self) -> frozenset:
+        return frozenset(self.feedbacks())
+
+    # -- rules on what may be guessed --------------------------------------------------------
+    @property
+    def restricts_guesses(self) -> bool:
+        """Can ``allows`` ever refuse a guess? (so: does a game that overrides it have a rule now)"""
+        return type(self).allows is not Game.allows
+
+    @property
+    def hint_rule(self) -> bool:
+        """Does ``allows`` follow the hint rule of hard mode, which the compiler follows in compiled
+        code: feedbacks are per-position marks (2 exact, 1 present, 0 absent), and a guess must keep
+        every exact symbol in place and hold each revealed symbol as often as one guess revealed it."""
+        return False
+
+    def allows(self, guess: Code, history) -> str | None:
+        """Why ``guess`` may not follow ``history`` (a list of (guess, feedback)), or None.
+
+        Most games allow every guess at any time; a hard mode narrows them as hints come in."""
+        return None
+
+    # -- text forms -------------------------------------------------------------------------
+    def format_code(self, code: Code) -> str:
+        if self.symbols <= 10:
+            return "".join(str(s) for s in code)
+        return ",".join(str(s) for s in code)
+
+    def parse_code(self, text: str) -> Code:
+        cleaned = text.strip()
+        tokens = re.split(r"[\s,]+", cleaned) if re.search(r"[\s,]", cleaned) else list(cleaned)
+        try:
+            code = tuple(int(t) for t in tokens if t != "")
+        except ValueError:
+            raise ValueError(f"{text!r} is not a code: expected {self.length} numbers") from None
+        return self.check_code(code, text)
+
+    def check_code(self, code: Code, text: object = None) -> Code:
+        """Return ``code`` as a tuple if it has the right length and known symbols."""
+        shown = text if text is not None else code
+        code = tuple(code)
+        if len(code) != self.length:
+            raise ValueError(f"{shown!r} has {len(code)} symbols; this game's codes have {self.length}")
+        bad = [s for s in code if not isinstance(s, int) or not 0 <= s < self.symbols]
+        if bad:
+            raise ValueError(f"{shown!r} has an unknown symbol {bad[0]!r}")
+        return code
+
+    def format_feedback(self, feedback: Feedback) -> str:
+        return " ".join(str(x) for x in feedback)
+
+    def parse_feedback(self, text: str) -> Feedback:
+        tokens = re.split(r"[\s,]+", text.strip())
+        try:
+            feedback = tuple(int(t) for t in tokens if t != "")
+        except ValueError:
+            raise ValueError(f"{text!r} is not feedback for {self.name}") from None
+        return self.check_feedback(feedback, text)
+
+    def check_feedback(self, feedback: Feedback, text: object = None) -> Feedback:
+        feedback = tuple(feedback)
+        if feedback not in self.feedback_set:
+            shown = text if text is not None else feedback
+            raise ValueError(f"{shown!r} is feedback that cannot occur in {self.name}")
+        return feedback
+
+
+def require_int(name: str, value: object, low: int, high: int) -> None:
+    """A whole-number parameter in range, or a ValueError naming its option."""
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValueError(f"--{name.replace('_', '-')} must be a whole number from {low} to {high}, not {value!r}")

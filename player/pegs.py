@@ -1,0 +1,247 @@
+"""The peg games: Mastermind, its all-digits twin, and Bulls and Cows. Feedback is a pair of
+counts: symbols right in place (black, strike, bull) and right but elsewhere (white, ball, cow).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections import Counter
+
+from .game import Code, Feedback, Game, require_int
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+class PegGame(Game):
+    """What the peg games share: (right, moved) feedback, its text forms, and its symmetry."""
+
+    symmetric_score = True
+    permutable = True
+    peg_letters = ("B", "W")  # how the two counts are written: 2B1W
+    peg_names = ("black", "white")
+    thing, symbol_name = "code", "colour"  # what a person thinks of, and what it is made of
+    page_kind = "pegs"
+
+    def feedbacks(self) -> list[Feedback]:
+        n = self.length
+        return [(b, w) for b in range(n + 1) for w in range(n + 1 - b) if not (b == n - 1 and w == 1)]
+
+    def format_feedback(self, feedback: Feedback) -> str:
+        return f"{feedback[0]}{self.peg_letters[0]}{feedback[1]}{self.peg_letters[1]}"
+
+    def parse_feedback(self, text: str) -> Feedback:
+        first, second = self.peg_letters
+        cleaned = text.strip().upper()
+        numbers = re.fullmatch(r"(\d+)\s*[\s,/-]\s*(\d+)", cleaned) or re.fullmatch(r"(\d)(\d)", cleaned)
+        counted = re.fullmatch(rf"(?:(\d+)\s*{first})?\s*(?:(\d+)\s*{second})?", cleaned)
+        if numbers:
+            feedback = int(numbers[1]), int(numbers[2])
+        elif counted and cleaned:
+            feedback = int(counted[1] or 0), int(counted[2] or 0)
+        elif cleaned and re.fullmatch(rf"[{first}{second}]+", cleaned):
+            feedback = cleaned.count(first), cleaned.count(second)
+        elif cleaned in ("-", "0", "NONE"):
+            feedback = 0, 0
+        else:
+            raise ValueError(f"{text!r} is not feedback for {self.name}: write e.g. '2{first}1{second}' or '2 1'")
+        right, moved = feedback
+        names, n = self.peg_names, self.length
+        if right + moved > n:
+            raise ValueError(f"{text!r} is impossible: {right} {names[0]} + {moved} {names[1]} exceed {n} positions")
+        if right == n - 1 and moved == 1:
+            raise ValueError(f"{text!r} is impossible: with {n - 1} {names[0]} the last symbol cannot be misplaced")
+        return feedback
+
+    def describe_feedback(self, feedback: Feedback) -> str:
+        return ", ".join(f"{n} {name[:-1] if n == 1 and name.endswith('s') else name}"
+                         for n, name in zip(feedback, self.peg_names))
+
+    def instructions(self) -> str:
+        (first, second), (right, moved) = self.peg_letters, self.peg_names
+        return (f"Think of a {self.thing}. For each guess, give the {right} (right {self.symbol_name} in the right "
+                f"place) and the {moved} (right {self.symbol_name} in the wrong place): e.g. 2{first}1{second} "
+                f"for 2 {right} and 1 {moved[:-1] if moved.endswith('s') else moved}, or '2 1'; "
+                f"{self.length}{first}0{second} when the guess is your secret.")
+
+
+class Mastermind(PegGame):
+    """Codes of ``holes`` colours out of ``colours``; feedback ``(black, white)``."""
+
+    name = "mastermind"
+    options = {
+        "colours": (int, "mastermind: number of colours (default 6)"),
+        "holes": (int, "mastermind: number of holes (default 4)"),
+        "secret_repeats": (bool, "mastermind: may a secret repeat a colour (default yes)"),
+        "guess_repeats": (bool, "mastermind: may a guess repeat a colour (default yes)"),
+    }
+
+    def __init__(self, colours: int = 6, holes: int = 4, secret_repeats: bool = True, guess_repeats: bool = True):
+        require_int("colours", colours, 1, 26)
+        require_int("holes", holes, 1, 12)
+        if not secret_repeats and colours < holes:
+            raise ValueError(f"--no-secret-repeats needs at least as many colours as holes ({colours} < {holes})")
+        if secret_repeats and not guess_repeats:
+            raise ValueError("--no-guess-repeats needs --no-secret-repeats: a secret with a repeated colour could never be guessed")
+        self.colours, self.holes = colours, holes
+        self.secret_repeats, self.guess_repeats = bool(secret_repeats), bool(guess_repeats)
+        self.length, self.symbols = holes, colours
+        self.win = (holes, 0)
+
+    def params(self) -> dict:
+        return {"colours": self.colours, "holes": self.holes,
+                "secret_repeats": self.secret_repeats, "guess_repeats": self.guess_repeats}
+
+    def title(self) -> str:
+        rules = [] if self.secret_repeats else ["distinct colours"]
+        if not self.guess_repeats:
+            rules.append("guesses distinct")
+        elif not self.secret_repeats:
+            rules.append("guesses may repeat")
+        extra = f" ({', '.join(rules)})" if rules else ""
+        return f"Mastermind, {self.colours} colours, {self.holes} holes{extra}"
+
+    def slug(self) -> str:
+        slug = f"mastermind-c{self.colours}-h{self.holes}"
+        slug += "" if self.secret_repeats else "-distinct"
+        return slug + ("" if self.guess_repeats else "-distinct-guesses")
+
+    def _codes(self, repeats: bool) -> list[Code]:
+        if repeats:
+            return list(itertools.product(range(self.colours), repeat=self.holes))
+        return list(itertools.permutations(range(self.colours), self.holes))
+
+    def _secrets(self) -> list[Code]:
+        return self._codes(self.secret_repeats)
+
+    def _guesses(self) -> list[Code]:
+        return self._codes(self.guess_repeats)
+
+    def secret_count(self) -> int:
+        return self.colours ** self.holes if self.secret_repeats else math.perm(self.colours, self.holes)
+
+    def guess_count(self) -> int:
+        return self.colours ** self.holes if self.guess_repeats else math.perm(self.colours, self.holes)
+
+    def is_guess(self, code: Code) -> bool:
+        return (len(code) == self.length and all(type(s) is int and 0 <= s < self.symbols for s in code)
+                and (self.guess_repeats or len(set(code)) == len(code)))
+
+    def score(self, guess: Code, secret: Code) -> Feedback:
+        black = sum(g == s for g, s in zip(guess, secret))
+        common = Counter(guess) & Counter(secret)
+        return black, sum(common.values()) - black
+
+    def format_code(self, code: Code) -> str:
+        return "".join(LETTERS[s] for s in code)
+
+    def parse_code(self, text: str) -> Code:
+        cleaned = re.sub(r"[\s,]+", "", text.strip()).upper()
+        if cleaned.isascii() and cleaned.isdigit() and self.colours <= 9:
+            code = tuple(int(c) - 1 for c in cleaned)  # digits are 1-based colours
+        elif cleaned and all(c in LETTERS for c in cleaned):
+            code = tuple(LETTERS.index(c) for c in cleaned)
+        else:
+            raise ValueError(f"{text!r} is not a code: write {self.holes} letters A-{LETTERS[self.colours - 1]}"
+                             + (f" or digits 1-{self.colours}" if self.colours <= 9 else ""))
+        if len(code) != self.holes:
+            raise ValueError(f"{text!r} has {len(code)} colours; this game has {self.holes} holes")
+        bad = [c for c in code if not 0 <= c < self.colours]
+        if bad:
+            raise ValueError(f"{text!r} uses a colour outside A-{LETTERS[self.colours - 1]}")
+        return code
+
+
+class Digits(Mastermind):
+    """All digit strings of ``length`` (repeats allowed); feedback ``(strikes, balls)``."""
+
+    name = "digits"
+    peg_letters = ("S", "B")
+    peg_names = ("strikes", "balls")
+    thing, symbol_name = "number", "digit"
+    page_kind = "digits"
+    options = {"length": (int, "bulls-cows, digits: code length (default 4)")}
+
+    def __init__(self, length: int = 4):
+        require_int("length", length, 1, 10)
+        super().__init__(colours=10, holes=length)
+
+    def params(self) -> dict:
+        return {"length": self.holes}
+
+    def title(self) -> str:
+        return f"Digits, {self.holes} digits"
+
+    def slug(self) -> str:
+        return f"digits-l{self.holes}"
+
+    def format_code(self, code: Code) -> str:
+        return "".join(str(s) for s in code)
+
+    def parse_code(self, text: str) -> Code:
+        return _parse_digits(text, self)
+
+
+class BullsCows(PegGame):
+    """Digit strings without repeats; feedback ``(bulls, cows)`` written ``1A2B``."""
+
+    name = "bulls-cows"
+    peg_letters = ("A", "B")
+    peg_names = ("bulls", "cows")
+    thing, symbol_name = "number with different digits", "digit"
+    page_kind = "digits"
+    options = {
+        "digits": (int, "bulls-cows: number of digits (default 10)"),
+        "length": (int, "bulls-cows, digits: code length (default 4)"),
+    }
+
+    def __init__(self, digits: int = 10, length: int = 4):
+        require_int("digits", digits, 1, 10)
+        require_int("length", length, 1, digits)
+        self.digits, self.length, self.symbols = digits, length, digits
+        self.win = (length, 0)
+
+    def params(self) -> dict:
+        return {"digits": self.digits, "length": self.length}
+
+    def title(self) -> str:
+        return f"Bulls and cows, {self.length} of {self.digits} digits"
+
+    def slug(self) -> str:
+        return f"bulls-cows-d{self.digits}-l{self.length}"
+
+    def _secrets(self) -> list[Code]:
+        return list(itertools.permutations(range(self.digits), self.length))
+
+    def _guesses(self) -> list[Code]:
+        return self._secrets()
+
+    def secret_count(self) -> int:
+        return math.perm(self.digits, self.length)
+
+    def guess_count(self) -> int:
+        return self.secret_count()
+
+    def is_guess(self, code: Code) -> bool:
+        return (len(code) == self.length and all(type(s) is int and 0 <= s < self.symbols for s in code)
+                and len(set(code)) == len(code))
+
+    def score(self, guess: Code, secret: Code) -> Feedback:
+        bulls = sum(g == s for g, s in zip(guess, secret))
+        return bulls, len(set(guess) & set(secret)) - bulls
+
+    def format_code(self, code: Code) -> str:
+        return "".join(str(s) for s in code)
+
+    def parse_code(self, text: str) -> Code:
+        code = _parse_digits(text, self)
+        if len(set(code)) != len(code):
+            raise ValueError(f"{text!r} repeats a digit; bulls-and-cows codes have distinct digits")
+        return code
+
+
+def _parse_digits(text: str, game: Game) -> Code:
+    cleaned = re.sub(r"[\s,]+", "", text.strip())
+    if not cleaned.isdigit() or not cleaned.isascii():
+        raise ValueError(f"{text!r} is not a code: write {game.length} digits")
+    return game.check_code(tuple(int(c) for c in cleaned), text)
