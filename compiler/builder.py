@@ -14,12 +14,12 @@ from typing import Callable
 
 import numpy as np
 
-from player.games import Game, game_from_spec
+from player.games import Game
 
 from .context import BuildContext, Node
 from .feedback import Scorer, backend_for
 from .options import Options
-from .pool import SharedArray, WorkerPool
+from .pool import WorkerPool
 from .strategies import get_strategy
 
 PARALLEL_MIN_SECRETS = 8192  # smaller games build faster than worker processes start
@@ -164,8 +164,8 @@ def _expand_in_parallel(context: BuildContext, root: Node, workers: int, progres
     """Split the root here, expand its children's subtrees in worker processes, and splice them
     level by level in feedback order: exactly the breadth-first tree that one process builds."""
     options = context.options
-    with WorkerPool(workers, _worker_context, context.game.spec(), options, context.scorer.backend,
-                    context.scorer.shared) as pool:
+    setup, arguments = context.recipe(context.scorer.shared)
+    with WorkerPool(workers, setup, *arguments) as pool:
         tree = Subtree()  # the workers start while the root is split here
         guess, children = _split(context, get_strategy(options.strategy), root, tree)
         tree.levels.append(([guess], [len(children)], [answer for answer, _ in children]))
@@ -187,14 +187,6 @@ def _expand_in_parallel(context: BuildContext, root: Node, workers: int, progres
         tree.wins += subtree.wins
         tree.determined += subtree.determined
     return tree
-
-
-def _worker_context(spec: dict, options: Options, backend: str, matrix: SharedArray) -> BuildContext:
-    """A worker's build context: the same game and options, over the parent's matrix."""
-    game = game_from_spec(spec)
-    context = BuildContext(game, options, Scorer(game, options.max_memory, backend, matrix=matrix.array))
-    context.threads = False  # one process per core already
-    return context
 
 
 def _expand_job(context: BuildContext, node: Node) -> Subtree:

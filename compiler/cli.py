@@ -6,6 +6,7 @@ these commands in its help, and running one says which extra to install.
 """
 from __future__ import annotations
 
+import errno
 import functools
 import inspect
 import json
@@ -74,7 +75,7 @@ def game_from_options(name: str, **options) -> Game:
         if stray:
             raise ValueError(f"{', '.join('--' + key.replace('_', '-') for key in stray)} does not apply to {name}")
     game = make_game(name, **given)
-    game.secret_count()  # counted now: a bad word list is the user's mistake, named by file and line
+    game.secret_count(), game.guess_count()  # counted now: a bad word list is the user's mistake, named by file and line
     return game
 
 
@@ -177,12 +178,15 @@ def compile_command(
         finally:
             if context is not None:
                 context.close()
-        save(built, path)
-    except MemoryError:
-        raise fail(f"out of memory building {game!r}: give a smaller --max-memory, so that the game is "
-                   "scored in blocks on demand") from None
     except ValueError as error:
         raise fail(str(error)) from None
+    except (MemoryError, OSError) as error:  # OSError: a mapping or process the system refused
+        if isinstance(error, OSError) and error.errno not in (errno.ENOMEM, errno.EAGAIN):
+            raise fail(f"cannot build {game!r}: {error.strerror or error}") from None
+        raise fail(f"out of memory building {game!r}: a smaller --max-memory (now {max_memory:g} GiB) "
+                   "scores the game in blocks on demand") from None
+    try:
+        save(built, path)
     except OSError as error:
         raise fail(f"cannot write {path}: {error.strerror or error}") from None
     if not quiet:
@@ -293,6 +297,25 @@ def compare_command(
     typer.echo("total, average, worst: guesses to win; to know: average guesses until one secret is left")
     if plot is not None:
         typer.echo(f"wrote {plot}")
+
+
+@app.command("list", cls=Command)
+def list_command() -> None:
+    """List the games and the strategies, one line each.
+
+    Example: guesstree list
+    """
+    _engine()
+    from .strategies import STRATEGIES
+
+    typer.echo("games (guesstree compile GAME [options]; a plugin is module:factory):")
+    for name, game in GAMES.items():
+        summary = (game.__doc__ or "").strip().splitlines()[0].replace("``", "")
+        flags = " ".join(f"--{key.replace('_', '-')}" for key in game.options)
+        typer.echo(f"  {name:<12} {summary} [{flags}]")
+    typer.echo("strategies (--strategy NAME):")
+    for name, strategy in STRATEGIES.items():
+        typer.echo(f"  {name:<17} {strategy.doc}")
 
 
 # -- the optimal worst case, and the exhaustive searches' progress -----------------------------

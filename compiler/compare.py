@@ -17,7 +17,8 @@ from xml.sax.saxutils import escape
 import player
 from player.games import Game, make_game
 
-from .builder import Options, build
+from .builder import build
+from .options import Options
 from .feedback import backend_for
 from .output import default_path, save
 from .strategies import get_strategy
@@ -117,10 +118,15 @@ def _warm_up(backend: str) -> None:
 def _loaded(game: Game, settings: Options, path: Path) -> Row:
     module, colon, _ = game.name.partition(":")
     tree = player.load(path, plugins=[module] if colon else None)  # FormatError is a ValueError
-    if tree.game != game or tree.strategy != settings.spec():
-        raise ValueError(f"{path} holds another tree ({tree.game!r}, {tree.strategy}), not "
-                         f"{game!r} with {settings.spec()}; move it away or choose another directory")
+    wanted = settings.spec()  # what decides the tree; an exhaustive tree's header adds its proof
+    if tree.game != game or {key: tree.strategy.get(key) for key in wanted} != wanted:
+        raise ValueError(f"{path} holds another tree ({tree.game.title()}, {_said(tree.strategy)}), not "
+                         f"{game.title()} with {_said(wanted)}; move it away or choose another directory")
     return Row(settings.strategy, tree.strategy, tree.stats, tree.nodes, None, str(path))
+
+
+def _said(spec: dict) -> str:
+    return ", ".join(f"{key} {value}" for key, value in spec.items() if key not in ("proven",))
 
 
 # -- the table -----------------------------------------------------------------

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from player.games import Game
+from player.games import Game, game_from_spec
 
 from .feedback import Scorer, kernels
 from .hint_rule import HintRule
@@ -62,6 +62,11 @@ class BuildContext:
         self.memo: dict = {}  # what a strategy keeps for the whole build (the optimal solver and its proof)
         self._symmetry = Symmetry(game, scorer.guess_codes, scorer.backend) if game.permutable else None
         self.first = None if options.first is None else self._opening(options.first)
+
+    def recipe(self, matrix) -> tuple:
+        """How a worker process rebuilds this context over ``matrix`` (the matrix in shared memory,
+        a ``pool.SharedArray``): ``(function, arguments)``, both picklable."""
+        return worker_context, (self.game.spec(), self.options, self.scorer.backend, matrix)
 
     def close(self) -> None:
         """Free what the build held outside this process's memory: a solver's workers and
@@ -149,3 +154,11 @@ class BuildContext:
     def rng(self, key: tuple) -> np.random.Generator:
         """Randomness for one node: from the seed and the node's path, never from build order."""
         return np.random.default_rng(np.random.SeedSequence([self.options.seed, len(key), *key]))
+
+
+def worker_context(spec: dict, options: Options, backend: str, matrix) -> BuildContext:
+    """A worker's build context: the same game and options, over the parent's shared matrix."""
+    game = game_from_spec(spec)
+    context = BuildContext(game, options, Scorer(game, options.max_memory, backend, matrix=matrix.array))
+    context.threads = False  # one process per core already
+    return context

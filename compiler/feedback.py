@@ -30,7 +30,7 @@ def backend_for(game: Game, engine: str) -> str:
     """The kernels' backend for an engine: ``fast`` picks by the game's size."""
     if engine in BACKENDS:
         return engine
-    if engine == "reference" or len(game.guesses) * len(game.secrets) <= NUMPY_MAX_CELLS:
+    if engine == "reference" or game.guess_count() * game.secret_count() <= NUMPY_MAX_CELLS:
         return "numpy"
     return "numba"
 

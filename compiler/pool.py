@@ -8,6 +8,7 @@ big arrays reach it through named shared memory (``SharedArray``), so that every
 """
 from __future__ import annotations
 
+import mmap
 import multiprocessing
 import signal
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -23,6 +24,11 @@ class SharedArray:
     def __init__(self, shape: tuple[int, ...], dtype, name: str | None = None):
         self.shape, self.dtype = tuple(int(n) for n in shape), np.dtype(dtype)
         size = max(1, int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize)
+        if name is None:  # map that much privately first: running short is a MemoryError, not a failed segment
+            try:
+                mmap.mmap(-1, size).close()
+            except OSError:
+                raise MemoryError(f"cannot map {size} bytes") from None
         self._memory = SharedMemory(name=name, create=name is None, size=size)  # created zero-filled
         self._owner = name is None
         self.array = np.ndarray(self.shape, self.dtype, buffer=self._memory.buf)

@@ -25,8 +25,6 @@ from typing import Callable
 
 import numpy as np
 
-from player.games import game_from_spec
-
 from . import checkpoint, exact
 from .hint_rule import HintRule
 from .pool import SharedArray, WorkerPool
@@ -718,8 +716,8 @@ class Solver:
             if scorer.shared is None:  # a context made without shared memory: copy its matrix once
                 matrix.array[:] = self.matrix
                 self._own_matrix = matrix
-            self._pool = WorkerPool(self.workers, _worker_solver, self.game.spec(), context.options, scorer.backend,
-                                    matrix, self._table, self._counters, _rows(self.workers))
+            self._pool = WorkerPool(self.workers, _worker_solver, context.recipe(matrix), self._table, self._counters,
+                                    _rows(self.workers))
         return self._pool
 
     def close(self) -> None:
@@ -768,19 +766,13 @@ def _rows(workers: int):
     return multiprocessing.get_context("spawn").Value("i", 0)
 
 
-def _worker_solver(spec: dict, options, backend: str, matrix: SharedArray, table: SharedArray,
-                   counters: SharedArray, rows) -> Solver:
-    """A worker's solver: the same game and options over the parent's matrix, table and counters."""
-    from .context import BuildContext
-    from .feedback import Scorer
-
+def _worker_solver(recipe: tuple, table: SharedArray, counters: SharedArray, rows) -> Solver:
+    """A worker's solver: its context rebuilt from ``recipe``, over the parent's table and counters."""
     with rows.get_lock():
         rows.value += 1
         row = rows.value
-    game = game_from_spec(spec)
-    context = BuildContext(game, options, Scorer(game, options.max_memory, backend, matrix=matrix.array))
-    context.threads = False
-    return Solver(context, shared=(table, counters, row))
+    setup, arguments = recipe
+    return Solver(setup(*arguments), shared=(table, counters, row))
 
 
 def _solver_job(solver: Solver, method: str, args: tuple):

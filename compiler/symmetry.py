@@ -10,8 +10,10 @@ Two groups are used: the builder's keeps the played colours' names (reorderings 
 played guess agrees, with any renaming of the colours not played yet); the exhaustive search's
 also renames played colours (after ABCD, every reordering of A-D with the matching reordering of
 the positions). Any subset of a group is sound too (a guess dropped for a lower classmate leads,
-step by step, to a kept one), which is what bounds the cost: a node enumerates at most as many
-symmetries as it has candidates, so finding classes never costs more than one scoring pass.
+step by step, to a kept one), which is what bounds the cost: checking a symmetry costs about one
+pass over the codes' positions, scoring the node one pass over guesses x candidates, so a node
+enumerates at most candidates / (holes x a backend's cost per position) symmetries, and finding
+classes never costs more than one scoring pass.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ import numpy as np
 from player.games import Game
 
 MAX_SYMMETRIES = 5040  # symmetries enumerated per history at most
+COST_PER_POSITION = {"numba": 1, "numpy": 8}  # checking one code's position, in scoring one cell
 
 
 class Symmetry:
@@ -35,7 +38,8 @@ class Symmetry:
         """Mask of the guesses lowest in their class, or None when no symmetry is left.
         ``candidates``: how many the node has, which bounds the symmetries worth enumerating."""
         if played not in self._cache:
-            self._cache[played] = self._compute(played, max(1, min(candidates, MAX_SYMMETRIES)))
+            worth = candidates // (self.codes.shape[1] * COST_PER_POSITION[self.backend])
+            self._cache[played] = self._compute(played, max(1, min(worth, MAX_SYMMETRIES)))
         return self._cache[played]
 
     def _compute(self, played: tuple[int, ...], limit: int) -> np.ndarray | None:

@@ -70,18 +70,21 @@ class Tree:
         return None
 
     def next_guess(self, history) -> Code | None:
-        """The guess to play after ``history``; ``None`` once the winning feedback was given."""
+        """The guess to play after ``history``; ``None`` once the winning feedback was given.
+
+        ``history`` is a list (or any iterable) of ``(guess, feedback)`` pairs, oldest first, each
+        as the game's tuples (``((0, 1, 2, 3), (1, 1))``) or its text forms (``("ABCD", "1B1W")``).
+        """
         node = 0
         win = self.game.win
-        last = len(history)
-        for step, (guess, feedback) in enumerate(history, 1):
-            guess, feedback = tuple(guess), tuple(feedback)
+        steps = self._steps(history)
+        for step, (guess, feedback) in enumerate(steps, 1):
             expected = self.guess_of(node)
             if guess != expected:
                 raise InconsistentHistory(
                     f"step {step}: the tree plays {self._code(expected)} here, not {self._code(guess)}")
             if feedback == win:
-                if step != last:
+                if step != len(steps):
                     raise InconsistentHistory(f"step {step}: the game was already won, yet the history goes on")
                 return None
             child = self.child(node, feedback)
@@ -90,6 +93,26 @@ class Tree:
                     f"step {step}: no secret left gives {self._feedback(feedback)} to {self._code(guess)}")
             node = child
         return self.guess_of(node)
+
+    def _steps(self, history) -> list[tuple[Code, Feedback]]:
+        """``history`` as (guess, feedback) tuples; text forms parsed; anything else named."""
+        if history is None or isinstance(history, (str, bytes)) or not isinstance(history, Iterable):
+            raise TypeError(f"history must be a list of (guess, feedback) pairs, not {type(history).__name__}")
+        steps = []
+        for step, pair in enumerate(history, 1):
+            if isinstance(pair, (str, bytes)) or not isinstance(pair, Iterable) or len(pair := tuple(pair)) != 2:
+                raise TypeError(f"step {step}: expected a (guess, feedback) pair, not {pair!r}")
+            guess, feedback = pair
+            try:
+                guess = self.game.parse_code(guess) if isinstance(guess, str) else tuple(guess)
+                feedback = self.game.parse_feedback(feedback) if isinstance(feedback, str) else tuple(feedback)
+            except TypeError:
+                raise TypeError(f"step {step}: a guess and a feedback are tuples of ints or the game's text "
+                                f"(e.g. {self._code(self.guess_of(0))!r}), not {pair!r}") from None
+            except ValueError as error:
+                raise ValueError(f"step {step}: {error}") from None
+            steps.append((guess, feedback))
+        return steps
 
     def path(self, secret: Code) -> History:
         """The guesses and feedback the tree plays against ``secret``, up to the win."""

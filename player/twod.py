@@ -8,8 +8,10 @@ from .game import Code, Feedback, Game, require_int
 
 
 class TwoD(Game):
-    """Find a point ``(x, y)`` of a square grid; feedback says whether the secret lies
-    below-left of the guess, above-right of it, and whether it is the guess."""
+    """Find a point ``(x, y)`` of a square grid; feedback: below-left of the guess, above-right, or it.
+
+    Feedback is ``(secret <= guess in both coordinates, secret >= guess in both, secret == guess)``.
+    """
 
     name = "twod"
     page_kind = "pair"

@@ -30,6 +30,8 @@ TREES_DIR = ROOT / "trees"
 MANIFEST = "MANIFEST.json"
 SUFFIX = ".msgpack.zst"
 CLASSIC = {"colours": 6, "holes": 4}
+WORDLE_LISTS = ROOT.parent / "shared" / "data" / "wordle"  # the original lists (12972 guesses, 2315 answers)
+WORDLE = {"answers": str(WORDLE_LISTS / "wordlist_orig_hidden"), "guesses": str(WORDLE_LISTS / "wordlist_orig_all")}
 
 
 @dataclass(frozen=True)
@@ -39,10 +41,11 @@ class Shipped:
     game: str
     params: dict
     options: Options
+    named: str | None = None  # a file name for people, instead of compile's default
 
     @property
     def file(self) -> str:
-        return default_path(make_game(self.game, **self.params), self.options).name
+        return self.named or default_path(make_game(self.game, **self.params), self.options).name
 
     @property
     def name(self) -> str:
@@ -59,6 +62,11 @@ SHIPPED = [
     Shipped("twod", {"size": 5}, Options("entropy")),
     Shipped("digits", {"length": 4}, Options("entropy")),
     Shipped("mastermind", {"colours": 8, "holes": 5, "secret_repeats": True, "guess_repeats": True}, Options("entropy")),
+    # the trees people come for: proven optimal, ready to embed
+    Shipped("mastermind", CLASSIC, Options("optimal-expected")),
+    Shipped("words", WORDLE, Options("optimal-expected", first="salet"), "wordle-salet-optimal-expected.msgpack.zst"),
+    Shipped("words", {**WORDLE, "hard": True}, Options("optimal-expected", first="salet", max_depth=6),
+            "wordle-hard-salet-optimal-expected-depth6.msgpack.zst"),
 ]
 
 

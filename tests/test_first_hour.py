@@ -1,0 +1,204 @@
+"""What a new user met in the first hour (issue 12), each fixed at its root and held here."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import typer
+
+import player
+from player.cli import app
+from player.games import make_game
+
+REPO = Path(__file__).parent.parent
+SMALL = REPO / "tests" / "data" / "words-small.txt"
+GUESSTREE = str(Path(sys.executable).parent / "guesstree")
+
+
+# -- 1. many holes: symmetry costs at most what it saves; memory runs out cleanly -----------------
+
+def test_many_holes_compile_quickly(cli, tmp_path):
+    path = tmp_path / "mm.msgpack.zst"
+    result = cli("compile", "mastermind", "--colours", "2", "--holes", "12", "--strategy", "entropy", "-o", path)
+    assert result.exit_code == 0, result.output
+    assert player.load(path).stats["total"] == 24557  # the reference engine's tree (checked by hand)
+
+
+def test_symmetries_are_enumerated_within_their_budget():
+    from compiler.symmetry import Symmetry
+
+    game = make_game("mastermind", colours=2, holes=12)
+    symmetry = Symmetry(game, np.zeros((1, 12), dtype=np.int64), "numba")
+    perms, maps = symmetry._symmetries(np.zeros((0, 12), dtype=np.int64), 100)  # 12! are there
+    assert len(perms) == len(maps) == 100 and perms[0] == list(range(12))  # the identity first
+    assert len({tuple(p) for p in perms}) == 100
+
+
+def test_a_game_beyond_memory_is_refused_before_it_is_listed(cli, clean_error):
+    result = cli("compile", "mastermind", "--colours", "26", "--holes", "12", "--strategy", "entropy")
+    line = clean_error(result, 2)
+    assert "95428956661682176 secrets" in line and "over the --max-memory budget of 8.0 GiB" in line
+
+
+def test_running_out_of_memory_is_one_line(tmp_path):
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (700 << 20, 700 << 20))
+
+    result = subprocess.run([GUESSTREE, "compile", "mastermind", "--colours", "8", "--holes", "5", "--strategy",
+                             "entropy", "--engine", "numpy", "-o", str(tmp_path / "x.msgpack.zst")],
+                            capture_output=True, text=True, timeout=300, preexec_fn=limit)
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.strip().splitlines() == [
+        "error: out of memory building Mastermind(colours=8, holes=5, secret_repeats=True, guess_repeats=True): "
+        "a smaller --max-memory (now 8 GiB) scores the game in blocks on demand"]
+    assert not (tmp_path / "x.msgpack.zst").exists()
+
+
+def test_a_tiny_memory_budget_is_said_in_sensible_units(cli, clean_error):
+    line = clean_error(cli("compile", "mastermind", "--strategy", "entropy", "--max-memory", "0.000001"), 2)
+    assert line.endswith("listing them takes about 324.0 KiB, over the --max-memory budget of 1.0 KiB")
+
+
+# -- 2. default names: short, flat, different for different trees ----------------------------------
+
+def test_default_names_are_short_flat_and_distinct(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    answers = tmp_path / "lists" / "deep" / "answers.txt"
+    answers.parent.mkdir(parents=True)
+    answers.write_text(SMALL.read_text())
+    for extra in ([], ["--first", "lemon"], ["--hard"], ["--hard", "--first", "lemon"]):
+        result = cli("compile", "words", "--answers", answers, "--strategy", "entropy", *extra, "-q")
+        assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in (tmp_path / "trees").iterdir())
+    assert len(names) == 4 and all(len(name) < 70 for name in names), names
+    assert [p for p in (tmp_path / "trees").iterdir() if p.is_dir()] == []
+    assert names[0].startswith("words-answers-") and "-entropy-first-lemon." in " ".join(names)
+
+
+# -- 3. a words tree stands alone ------------------------------------------------------------------
+
+def test_a_words_tree_works_from_another_folder(tmp_path, monkeypatch):
+    work, elsewhere = tmp_path / "work", tmp_path / "elsewhere"
+    work.mkdir(), elsewhere.mkdir()
+    (work / "answers.txt").write_text(SMALL.read_text())
+    run = dict(capture_output=True, text=True, timeout=120)
+    made = subprocess.run([GUESSTREE, "compile", "words", "--answers", "answers.txt", "--strategy", "entropy",
+                           "-o", "../elsewhere/w.msgpack.zst", "-q"], cwd=work, **run)
+    assert made.returncode == 0, made.stderr
+    (work / "answers.txt").unlink()
+    verified = subprocess.run([GUESSTREE, "verify", "w.msgpack.zst"], cwd=elsewhere, **run)
+    assert verified.returncode == 0 and verified.stdout.startswith("ok "), verified.stderr
+    page = subprocess.run([GUESSTREE, "export", "w.msgpack.zst", "-o", "w.html"], cwd=elsewhere, **run)
+    assert page.returncode == 0 and (elsewhere / "w.html").stat().st_size > 1000
+    tree = player.load(elsewhere / "w.msgpack.zst")
+    secret = tree.game.secrets[3]
+    played = subprocess.run([GUESSTREE, "play", "w.msgpack.zst"], cwd=elsewhere, **run,
+                            input="".join(tree.game.format_feedback(f) + "\n" for _, f in tree.path(secret)))
+    assert played.stdout.rstrip().endswith(f"solved: your secret is {tree.game.format_code(secret)}, found in "
+                                           f"{len(tree.path(secret))} guesses")
+
+
+def test_the_shipped_trees_people_come_for():
+    """Ready to embed: the proven optima of classic Mastermind and of Wordle with SALET."""
+    expected = {"mastermind-c6-h4-optimal-expected.msgpack.zst": (5625, 6),
+                "wordle-salet-optimal-expected.msgpack.zst": (7920, 5),
+                "wordle-hard-salet-optimal-expected-depth6.msgpack.zst": (8122, 6)}
+    for name, (total, worst) in expected.items():
+        tree = player.load(REPO / "trees" / name)
+        assert (tree.stats["total"], tree.stats["worst"]) == (total, worst)
+        assert tree.strategy["optimal"] is True and tree.strategy["minimum_total"] == total
+    wordle = player.load(REPO / "trees" / "wordle-salet-optimal-expected.msgpack.zst")
+    assert wordle.next_guess([]) == wordle.game.parse_code("salet") and len(wordle.game.secrets) == 2315
+
+
+# -- 4. compare reuses an optimal tree ---------------------------------------------------------------
+
+def test_compare_reuses_an_optimal_tree(cli, tmp_path):
+    args = ("compare", "twod", "--size", "3", "--strategies", "optimal-expected", "--trees", tmp_path / "d", "--json")
+    first, second = cli(*args), cli(*args)
+    assert first.exit_code == 0 and second.exit_code == 0, second.output
+    assert json.loads(second.stdout)["rows"][0]["source"] == "loaded"
+    assert json.loads(second.stdout)["rows"][0]["total"] == json.loads(first.stdout)["rows"][0]["total"] == 22
+
+
+# -- 5. the progress bar knows its total from the start ----------------------------------------------
+
+def test_the_progress_bar_starts_with_its_total(monkeypatch):
+    from compiler.cli import Progress
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    progress = Progress(False, 1296)
+    with progress as update:
+        assert update is not None and progress.bar.tasks[0].total == 1296
+
+
+# -- 8. the Python API takes the game's text and names what is wrong ---------------------------------
+
+def test_next_guess_takes_text_and_names_bad_input(mm32_tree):
+    assert mm32_tree.next_guess([("AB", "1B")]) == mm32_tree.next_guess([((0, 1), (1, 0))]) == (0, 2)
+    assert mm32_tree.next_guess(pair for pair in [("AB", "1B0W")]) == (0, 2)  # any iterable
+    for history, error, message in [
+        (None, TypeError, "history must be a list of (guess, feedback) pairs, not NoneType"),
+        ([("AB",)], TypeError, "step 1: expected a (guess, feedback) pair"),
+        ([("AB", "1B", "x")], TypeError, "step 1: expected a (guess, feedback) pair"),
+        ([("AB", 5)], TypeError, "step 1: a guess and a feedback are tuples of ints or the game's text"),
+        ([("AZ", "1B")], ValueError, "step 1: 'AZ' uses a colour outside A-C"),
+    ]:
+        with pytest.raises(error, match=message.replace("(", r"\(").replace(")", r"\)")):
+            mm32_tree.next_guess(history)
+
+
+# -- 9. no Python internals in messages ----------------------------------------------------------
+
+def test_words_without_answers_says_what_is_missing(cli, clean_error):
+    assert clean_error(cli("compile", "words", "--strategy", "entropy"), 2) == (
+        "error: words needs --answers FILE, a list of the possible secrets")
+
+
+def test_an_answer_missing_from_the_guesses_names_both_files(cli, clean_error, tmp_path):
+    guesses = tmp_path / "guesses.txt"
+    guesses.write_text("\n".join(w for w in SMALL.read_text().split() if w != "lemon"))
+    line = clean_error(cli("compile", "words", "--answers", SMALL, "--guesses", guesses, "--strategy", "entropy"), 2)
+    assert line == f"error: {SMALL}: the answer 'lemon' is not in the guess list {guesses}, so it could never be won"
+
+
+# -- 10. the command line's small gaps -------------------------------------------------------------
+
+def test_version_short_help_completion_and_list(cli):
+    assert cli("--version").stdout == f"guesstree {player.__version__}\n"
+    assert cli("-h").exit_code == 0 and "--install-completion" in cli("-h").stdout
+    listed = cli("list").stdout
+    assert "mastermind   Codes of holes colours" in listed and "optimal-expected  a tree of the fewest" in listed
+
+
+@pytest.mark.parametrize("name", sorted(typer.main.get_command(app).list_commands(None)))
+def test_help_shows_no_placeholders(cli, name):
+    text = cli(name, "--help").stdout
+    assert not re.search(r"<(int|str|float|bool|path|list|Path)\b[^>]*>|\{\w", text), text
+
+
+def test_the_verify_help_example_passes_on_the_shipped_trees(cli, monkeypatch):
+    monkeypatch.chdir(REPO)
+    text = cli("verify", "--help").stdout.split("Example: guesstree ")[1].split("\n\n")[0]
+    example = re.sub(r"-\n\s*", "-", text).split()  # the help wraps long lines, at a hyphen too
+    assert cli(*example).exit_code == 0
+
+
+def test_the_readme_plugin_example_runs_from_its_folder(tmp_path):
+    readme = (REPO / "README.md").read_text()
+    code = readme.split("# mygame.py\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "mygame.py").write_text(code)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    result = subprocess.run([GUESSTREE, "compile", "mygame:make", "--strategy", "entropy", "-o", "p.msgpack.zst"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env)
+    assert result.returncode == 0, result.stderr
+    verified = subprocess.run([GUESSTREE, "verify", "p.msgpack.zst", "--plugin", "mygame"], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120, env=env)
+    assert verified.returncode == 0, verified.stderr

@@ -1,0 +1,99 @@
+"""The house's rules, read from the code: data flows games -> compiler -> artifact -> player, so
+``player`` never imports ``compiler``, no modules import each other in a circle, and the player's
+commands run (and the compiler's say what to install) without numpy and numba."""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).parent.parent
+PACKAGES = ("player", "compiler")
+
+
+def imports() -> dict[str, set[str]]:
+    """Module -> the project's modules it imports anywhere (top level or inside a function)."""
+    found: dict[str, set[str]] = {}
+    for package in PACKAGES:
+        for path in (REPO / package).rglob("*.py"):
+            module = ".".join(path.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+            targets = found.setdefault(module, set())
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if isinstance(node, ast.Import):
+                    names = [alias.name for alias in node.names]
+                elif isinstance(node, ast.ImportFrom):
+                    if node.level:  # relative: from . import x, from .x import y
+                        base = module.split(".")[:len(module.split(".")) - node.level + (path.name == "__init__.py")]
+                        stem = ".".join(base + ([node.module] if node.module else []))
+                    else:
+                        stem = node.module or ""
+                    names = [stem] + [f"{stem}.{alias.name}" for alias in node.names]
+                else:
+                    continue
+                targets.update(name for name in names if name.split(".")[0] in PACKAGES)
+    modules = set(found)
+    return {module: {t for t in targets if t in modules and t != module} for module, targets in found.items()}
+
+
+def test_the_player_never_imports_the_compiler():
+    offenders = {module: sorted(t for t in targets if t.startswith("compiler"))
+                 for module, targets in imports().items() if module.startswith("player")}
+    assert {m: t for m, t in offenders.items() if t} == {}
+
+
+def test_no_modules_import_each_other_in_a_circle():
+    graph = imports()
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    circles = []
+
+    def visit(module: str, path: list[str]) -> None:
+        state[module] = 1
+        for target in sorted(graph[module]):
+            if state.get(target) == 1:
+                circles.append(path[path.index(target):] + [target])
+            elif target not in state:
+                visit(target, path + [target])
+        state[module] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    assert circles == []
+
+
+def test_the_import_reader_sees_imports():
+    """The control: the reader finds the arrows that are there, lazy ones included."""
+    graph = imports()
+    assert "player.game" in graph["player.words"] and "compiler.solver" in graph["compiler.strategies"]
+
+
+def run_without_the_compiler_dependencies(*args: str) -> subprocess.CompletedProcess:
+    """``guesstree ARGS`` in a fresh interpreter where numpy and numba cannot be imported."""
+    code = ("import sys\n"
+            "sys.modules['numpy'] = sys.modules['numba'] = None  # as on a base install\n"
+            "from player.cli import main\n"
+            f"sys.argv = ['guesstree', *{list(args)!r}]\n"
+            "main()\n")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+
+
+def test_a_base_install_reads_trees_and_says_which_extra_compiles_them(mm32_path):
+    verified = run_without_the_compiler_dependencies("verify", str(mm32_path))
+    assert verified.returncode == 0 and verified.stdout.startswith("ok "), verified.stderr
+    listed = run_without_the_compiler_dependencies("--help")
+    assert listed.returncode == 0 and "compile" in listed.stdout and "bound" in listed.stdout
+    compiled = run_without_the_compiler_dependencies("compile", "mastermind", "--strategy", "entropy")
+    assert compiled.returncode == 2 and "Traceback" not in compiled.stderr
+    assert compiled.stderr.strip().splitlines() == [
+        "error: this command needs the compiler's dependencies (numpy is missing): pip install 'guesstree[compiler]'"]
+
+
+def test_the_player_commands_load_no_compiler_module(mm32_path):
+    code = ("import sys\n"
+            "from player.cli import main\n"
+            f"sys.argv = ['guesstree', 'verify', {str(mm32_path)!r}]\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('compiler', 'numpy', 'numba')))\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.stdout.strip().splitlines()[-1] == "[]", result.stderr
