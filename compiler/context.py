@@ -49,7 +49,7 @@ class BuildContext:
         self.feedbacks = game.feedbacks()
         self.n_feedbacks = len(self.feedbacks)
         self.win_index = game.feedbacks().index(game.win)
-        self.threads = True  # may kernels start threads (not in forked workers)
+        self.threads = True  # may kernels start threads (not in worker processes: one per core already)
         self.clog = clog_table(len(game.secrets))
         self._in_candidates = np.zeros(len(game.secrets), dtype=bool)
         # columns[secret, guess]: a symmetric score makes the matrix its own transpose
