@@ -23,7 +23,7 @@ from .feedback import backend_for
 from .output import default_path, save
 from .strategies import get_strategy
 
-DEFAULT_STRATEGIES = ("first", "minimax", "entropy", "expected-size", "most-parts")  # SPEC §3's table
+DEFAULT_STRATEGIES = ("first", "minimax", "entropy", "expected-size", "most-parts")  # the published results' table (README)
 MAX_COLUMNS = 12  # wider distributions are written as one list instead of a column per guess count
 COLOURS = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
            "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac")  # Tableau 10: tells ten series apart

@@ -412,7 +412,7 @@ def min_total(problem, candidates, budget, cutoff, mask, state):
     if bound >= cutoff:
         return bound
     key_budget = budget if budget < n else UNLIMITED
-    ruled = state.shape[0] > 0
+    hinted = state.shape[0] > 0
     h1, h2 = set_key(candidates, key_budget, hint_salt(state))
     data = probe(table, h1, h2)
     if data != 0:
@@ -430,7 +430,7 @@ def min_total(problem, candidates, budget, cutoff, mask, state):
             return 2 * n - 1
     counters[NODES] += 1
     n_guesses = matrix.shape[0]
-    allowed = hint_allowed(state, problem.hint_codes, problem.letter_counts) if ruled and not consistent \
+    allowed = hint_allowed(state, problem.hint_codes, problem.letter_counts) if hinted and not consistent \
         else np.zeros(0, np.bool_)
     # phases: the candidates first when they are few (a good total from them may spare
     # scoring every other guess), then the rest
@@ -480,7 +480,7 @@ def min_total(problem, candidates, budget, cutoff, mask, state):
             if low >= limit:
                 floor = min(floor, low)
                 continue
-            if not ruled:  # with a hint rule, what a guess reveals matters beyond its partition
+            if not hinted:  # with a hint rule, what a guess reveals matters beyond its partition
                 repeat, n_tried = _repeats(matrix, g, candidates, tried, tried_hash, n_tried)
                 if repeat:
                     continue
@@ -492,7 +492,7 @@ def min_total(problem, candidates, budget, cutoff, mask, state):
                     continue  # its bound is exact
                 rest = total - least[size]
                 part = ordered[start:start + size]
-                child = hint_next(state, problem.hint_codes, problem.marks, g, matrix[g, part[0]]) if ruled else state
+                child = hint_next(state, problem.hint_codes, problem.marks, g, matrix[g, part[0]]) if hinted else state
                 value = min_total(problem, part, budget - 1, limit - rest, mask[:0], child)
                 total = min(rest + value, INF)
                 if total >= limit:
@@ -557,8 +557,8 @@ def within(problem, candidates, depth, mask, state):
         return False
     n_guesses = matrix.shape[0]
     guesses = _allowed(n_guesses, candidates, problem.secret_guess, problem.consistent)
-    ruled = state.shape[0] > 0
-    if ruled and not problem.consistent:
+    hinted = state.shape[0] > 0
+    if hinted and not problem.consistent:
         guesses = guesses[hint_allowed(state, problem.hint_codes, problem.letter_counts)]
     if depth == 2:  # only a guess that tells every candidate apart will do
         if mask.shape[0]:
@@ -597,7 +597,7 @@ def within(problem, candidates, depth, mask, state):
     n_tried = 0
     for i in order:
         g = order_ids[i]
-        if not ruled:
+        if not hinted:
             repeat, n_tried = _repeats(matrix, g, candidates, tried, tried_hash, n_tried)
             if repeat:
                 continue
@@ -608,7 +608,7 @@ def within(problem, candidates, depth, mask, state):
             if size == 1:
                 continue
             part = ordered[start:start + size]
-            child = hint_next(state, problem.hint_codes, problem.marks, g, matrix[g, part[0]]) if ruled else state
+            child = hint_next(state, problem.hint_codes, problem.marks, g, matrix[g, part[0]]) if hinted else state
             if not within(problem, part, depth - 1, mask[:0], child):
                 ok = False
                 break

@@ -8,7 +8,6 @@ through the ``guesstree.commands`` entry points: the compiler adds compile, boun
 from __future__ import annotations
 
 import json
-import sys
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import List, Optional

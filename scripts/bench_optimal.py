@@ -44,9 +44,9 @@ def progress(status):
         with open(log, "a") as f:
             f.write(json.dumps(status) + "\\n")
 options = Options(strategy="optimal-expected")
-search = prepared_context(make_game(name, **params), options, workers=int(workers) if workers != "0" else None,
+context = prepared_context(make_game(name, **params), options, workers=int(workers) if workers != "0" else None,
                          checkpoint=checkpoint, progress=progress)
-solver = solver_for(search)
+solver = solver_for(context)
 try:
     report = solver.solve("optimal-expected")
     print(json.dumps({"finished": True, "total": report.total, "nodes": report.nodes}))
@@ -126,7 +126,7 @@ def capped_row(name: str, params: dict, cap: float, workers: int, directory: str
         return data
     command = [sys.executable, "-c", CAPPED_SCRIPT, name, json.dumps(params), str(log), str(checkpoint), str(workers)]
     entry = row(f"optimal-expected {name} (capped at {cap:.0f} s)", command, cap, parse, interrupt=True)
-    entry["command"] = f"compiler.optimal: Solver.solve('optimal-expected') on {name}, SIGINT after {cap:.0f} s"
+    entry["command"] = f"compiler.solver: Solver.solve('optimal-expected') on {name}, SIGINT after {cap:.0f} s"
     return entry
 
 

@@ -164,7 +164,7 @@ def test_no_timestamp_or_machine_data(mm32_path):
 def test_format_md_documents_every_field(mm32_path):
     format_md = REPO / "trees" / "FORMAT.md"
     if not format_md.exists():
-        pytest.fail("trees/FORMAT.md is missing: SPEC §4 requires the format documented field by field")
+        pytest.fail("trees/FORMAT.md is missing: the format must be documented field by field")
     text = format_md.read_text()
     header, body = decode(mm32_path.read_bytes())
     keys = set(header) | set(body) | set(header["stats"]) | {"body"}

@@ -3,6 +3,8 @@ games, against published results on the classic games, and for the same tree wha
 number of workers, the table size, or an interruption."""
 from __future__ import annotations
 
+import re
+
 import itertools
 import json
 from pathlib import Path
@@ -260,6 +262,46 @@ def test_a_checkpoint_resumes_the_search(tmp_path):
     other = prepared_context(make_game("mastermind", colours=3, holes=4), options, workers=1)
     with pytest.raises(ValueError, match="this checkpoint is of another search"):
         Solver(other, workers=1, checkpoint=path, resume=True)
+
+
+def test_a_damaged_or_foreign_checkpoint_is_refused_by_name(tmp_path):
+    """The checkpoint is read back: it gets an artifact's care (trees/CHECKPOINT.md)."""
+    import msgpack
+    import zstandard
+
+    from compiler import checkpoint
+
+    identity = {"game": make_game("twod", size=3).identity(), "candidates": "all"}
+    table = np.zeros((8, 3), dtype=np.uint64)
+    table[2] = (5, 6, 7)
+    good = checkpoint.save(tmp_path / "good", table, identity).read_bytes()
+    assert checkpoint.load(tmp_path / "good", identity).tolist() == [[5, 6, 7]]
+
+    def document(**changes) -> bytes:
+        fields = {"format": checkpoint.FORMAT, "version": [2, 0], "identity": identity, "entries": bytes(24), **changes}
+        return zstandard.ZstdCompressor(write_checksum=True).compress(msgpack.packb(fields))
+
+    cases = {
+        b"": "not a guesstree checkpoint (not a zstd frame)",
+        good[:-5]: "damaged",
+        good[:20] + bytes([good[20] ^ 1]) + good[21:]: "damaged",
+        good + b"x": "damaged",
+        zstandard.ZstdCompressor(write_content_size=False).compress(b"x" * 100): "lacks a size",
+        document(format="guesstree"): "not a guesstree checkpoint",
+        document(version=[1, 0]): "checkpoint version 1.0 is not readable here",
+        document(version="2.0"): "bad checkpoint version",
+        document(identity={"game": "other"}): "this checkpoint is of another search",
+        document(entries=bytes(25)): "entries are malformed",
+        document(entries="text"): "entries are malformed",
+        zstandard.ZstdCompressor(write_checksum=True).compress(msgpack.packb([1, 2])): "not a guesstree checkpoint",
+    }
+    for number, (data, reason) in enumerate(cases.items()):
+        path = tmp_path / f"bad{number}"
+        path.write_bytes(data)
+        with pytest.raises(ValueError, match=re.escape(reason)) as caught:
+            checkpoint.load(path, identity)
+        assert str(caught.value).startswith(f"{path}: ")
+    assert checkpoint.load(tmp_path / "good", identity).shape == (1, 3)  # and a good one still loads
 
 
 def test_an_interrupted_search_saves_its_work_and_resumes(tmp_path):

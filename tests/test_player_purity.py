@@ -1,4 +1,4 @@
-"""``import player`` pulls in only the standard library, msgpack and zstandard (SPEC §5)."""
+"""``import player`` pulls in only the standard library, msgpack and zstandard."""
 from __future__ import annotations
 
 import json

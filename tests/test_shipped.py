@@ -20,7 +20,7 @@ MANIFEST = json.loads((TREES / "MANIFEST.json").read_text())
 ENTRIES = {entry["file"]: entry for entry in MANIFEST["trees"]}
 CLASSIC = {"name": "mastermind", "params": {"colours": 6, "holes": 4, "secret_repeats": True, "guess_repeats": True}}
 
-# Public results on classic Mastermind, guesses to win (SPEC.md section 3):
+# Public results on classic Mastermind, guesses to win (the README's table):
 # strategy -> (total, average to 3 places, worst, distribution 1..worst or None).
 PUBLISHED = {
     "first": (7471, 5.765, 9, None),
