@@ -22,7 +22,7 @@ from .options import Options
 from .pool import WorkerPool
 from .strategies import get_strategy
 
-PARALLEL_MIN_SECRETS = 8192  # smaller games build faster than worker processes start
+PARALLEL_MIN_SECRETS = 20000  # smaller games build faster in one process (its kernels use every core)
 
 
 @dataclass

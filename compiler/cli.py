@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import functools
+import importlib.util
 import inspect
 import json
 import math
@@ -31,13 +32,15 @@ def commands() -> dict:
 
 
 def _engine():
-    """The compiler's library, or one line saying which extra brings its dependencies."""
-    try:
-        import numpy  # noqa: F401
-        import numba  # noqa: F401
-    except ImportError as error:
-        raise fail(f"this command needs the compiler's dependencies ({error.name} is missing): "
-                   f"pip install '{EXTRA}'") from None
+    """Check that the compiler's dependencies are installed (without importing them: numba takes
+    a while, and small games never load it), or say in one line which extra brings them."""
+    for name in ("numpy", "numba"):
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except ValueError:  # in sys.modules as None: blocked, as on a base install
+            found = False
+        if not found:
+            raise fail(f"this command needs the compiler's dependencies ({name} is missing): pip install '{EXTRA}'")
 
 
 # -- the game argument and every game's options, declared once ----------------------------------

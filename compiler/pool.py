@@ -11,7 +11,10 @@ from __future__ import annotations
 import mmap
 import multiprocessing
 import signal
+import sys
+import weakref
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from multiprocessing.shared_memory import SharedMemory
 from typing import Callable
 
@@ -32,6 +35,8 @@ class SharedArray:
         self._memory = SharedMemory(name=name, create=name is None, size=size)  # created zero-filled
         self._owner = name is None
         self.array = np.ndarray(self.shape, self.dtype, buffer=self._memory.buf)
+        if self._owner:  # freed with its maker, if not released before
+            self._finalizer = weakref.finalize(self, _unlink, self._memory)
 
     def __reduce__(self):
         return SharedArray, (self.shape, self.dtype.str, self._memory.name)
@@ -45,10 +50,31 @@ class SharedArray:
             pass
         if self._owner:
             self._owner = False
-            try:
-                self._memory.unlink()
-            except FileNotFoundError:
-                pass
+            self._finalizer()
+
+
+@contextmanager
+def _main_unseen():
+    """Spawn a worker without the parent's main module: by default a spawned worker imports it
+    again, which runs a script's top-level code (one without an ``if __name__ == "__main__"``
+    guard would start workers of its own) or fails for a script read from standard input. Every
+    function a worker runs lives in the compiler's modules, so it needs nothing from there."""
+    main = sys.modules.get("__main__")
+    saved = {key: main.__dict__[key] for key in ("__file__", "__spec__") if main is not None and key in main.__dict__}
+    for key in saved:
+        setattr(main, key, None) if key == "__spec__" else delattr(main, key)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            setattr(main, key, value)
+
+
+def _unlink(memory: SharedMemory) -> None:
+    try:
+        memory.unlink()
+    except FileNotFoundError:
+        pass
 
 
 _state: dict = {}  # in a worker: what its setup built
@@ -76,8 +102,9 @@ class WorkerPool:
         self.workers = workers
         self._executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_start,
                                              initargs=(setup, setup_args))
-        for _ in range(workers):  # start them all now: a spawned worker takes a while to import
-            self.submit(_ready)
+        with _main_unseen():
+            for _ in range(workers):  # start them all now: a spawned worker takes a while to import
+                self.submit(_ready)
 
     def submit(self, job: Callable, *args) -> Future:
         return self._executor.submit(_run, job, args)

@@ -31,6 +31,8 @@ from .pool import SharedArray, WorkerPool
 from .symmetry import Symmetry
 
 PARALLEL_MIN_SECRETS = 500  # smaller games are solved in-process: faster than starting workers
+POOL_AFTER = 0.5  # seconds of jobs run here before workers start (they take about that long to start);
+# by then this process has compiled the searches, so the workers load them from numba's cache
 CHECKPOINT_EVERY = 300.0  # seconds between checkpoints of a long search
 TABLE_SLOTS_MAX = 1 << 24  # 384 MiB of table at most
 TABLE_SLOTS_MIN = 1 << 12
@@ -191,6 +193,7 @@ class Solver:
             hint.marks if hint else nothing, self.table, self.counters[row])
         self._pool: WorkerPool | None = None
         self._started = time.monotonic()
+        self._serial_seconds = 0.0  # spent on jobs in this process, before workers started
         self._saved = time.monotonic()
         self.status: Status = {}
         self.fewest_worst: Report | None = None
@@ -690,7 +693,18 @@ class Solver:
                 done += 1
                 self._note(jobs_done=done)
             return
-        pool = self._start_pool()
+        while self._pool is None:  # jobs here until they have taken long enough to pay for workers
+            if (job := next_job()) is None:
+                return
+            key, method, args = job
+            started = time.monotonic()
+            on_result(key, getattr(self, method)(*args))
+            self._serial_seconds += time.monotonic() - started
+            done += 1
+            self._note(jobs_done=done)
+            if self._serial_seconds > POOL_AFTER:
+                self._start_pool()
+        pool = self._pool
         running: dict = {}  # future -> key
         while True:
             while len(running) < self.workers:
