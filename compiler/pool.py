@@ -102,9 +102,12 @@ class WorkerPool:
         self.workers = workers
         self._executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_start,
                                              initargs=(setup, setup_args))
-        with _main_unseen():
-            for _ in range(workers):  # start them all now: a spawned worker takes a while to import
-                self.submit(_ready)
+        with _main_unseen():  # start them all now: a spawned worker takes a while to import
+            self._booting = [self.submit(_ready) for _ in range(workers)]
+
+    def ready(self) -> bool:
+        """Have all the workers started (imported, and built their state)?"""
+        return all(future.done() for future in self._booting)
 
     def submit(self, job: Callable, *args) -> Future:
         return self._executor.submit(_run, job, args)

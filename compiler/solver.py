@@ -693,7 +693,8 @@ class Solver:
                 done += 1
                 self._note(jobs_done=done)
             return
-        while self._pool is None:  # jobs here until they have taken long enough to pay for workers
+        # jobs here until they have taken long enough to pay for workers, and while the workers start
+        while self._pool is None or not self._pool.ready():
             if (job := next_job()) is None:
                 return
             key, method, args = job
@@ -702,7 +703,7 @@ class Solver:
             self._serial_seconds += time.monotonic() - started
             done += 1
             self._note(jobs_done=done)
-            if self._serial_seconds > POOL_AFTER:
+            if self._pool is None and self._serial_seconds > POOL_AFTER:
                 self._start_pool()
         pool = self._pool
         running: dict = {}  # future -> key
