@@ -14,6 +14,7 @@ import json
 import math
 import sys
 import time
+from concurrent.futures import BrokenExecutor
 from pathlib import Path
 from typing import Optional
 
@@ -183,6 +184,8 @@ def compile_command(
                 context.close()
     except ValueError as error:
         raise fail(str(error)) from None
+    except BrokenExecutor:
+        raise fail(f"a worker process died while building {game!r} (out of memory, or killed)") from None
     except (MemoryError, OSError) as error:  # OSError: a mapping or process the system refused
         if isinstance(error, OSError) and error.errno not in (errno.ENOMEM, errno.EAGAIN):
             raise fail(f"cannot build {game!r}: {error.strerror or error}") from None
@@ -358,6 +361,10 @@ def bound_command(
         raise _stopped(None, "bound") from None
     except ValueError as error:
         raise fail(str(error)) from None
+    except BrokenExecutor:
+        raise fail(f"a worker process died while searching {game!r} (out of memory, or killed)") from None
+    except MemoryError:
+        raise fail(f"out of memory searching {game!r}: give a smaller --max-memory") from None
     except OSError as error:
         raise fail(f"cannot write {checkpoint}: {error.strerror or error}") from None
     if as_json:

@@ -1,6 +1,6 @@
 """The build context: what strategies may ask of the game while a tree is built.
 
-The builder (``build.py``) makes one per build; the strategies (``strategies.py``) ask it for the
+The builder (``builder.py``) makes one per build; the strategies (``strategies.py``) ask it for the
 guesses allowed at a node, their partitions' statistics, one guess per symmetry class, and the
 randomness of a node; the exhaustive strategies keep their solver in its ``memo``.
 """
@@ -53,7 +53,7 @@ class BuildContext:
         self.clog = clog_table(len(game.secrets))
         self._in_candidates = np.zeros(len(game.secrets), dtype=bool)
         # columns[secret, guess]: a symmetric score makes the matrix its own transpose
-        symmetric = getattr(game, "symmetric_score", False) and game.guesses == game.secrets
+        symmetric = game.symmetric_score and game.guesses == game.secrets
         self.columns = matrix if symmetric and matrix is not None else None
         self.restricted = game.restricts_guesses  # guesses allowed depend on the history (hard mode)
         self.hint_rule = HintRule(game, scorer.guess_codes) if game.hint_rule else None  # that, vectorised
