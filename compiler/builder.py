@@ -23,6 +23,10 @@ from .pool import WorkerPool
 from .strategies import get_strategy
 
 PARALLEL_MIN_SECRETS = 20000  # smaller games build faster in one process (its kernels use every core)
+# From this many guesses x secrets, a heuristic's tree is built without the whole matrix: the root
+# is scored in blocks, and each of its subtrees over a matrix of its own part's secrets (the
+# largest part of 8x5 Mastermind takes 231 MB instead of the whole matrix's 1 GiB).
+PART_MIN_CELLS = 1 << 28
 
 
 @dataclass
@@ -92,7 +96,7 @@ def _split(context: BuildContext, strategy, node: Node, subtree: Subtree) -> tup
     """Choose the node's guess and partition its candidates: ``(guess, [(feedback, child)])``,
     recording in ``subtree`` the secrets that the guess wins or determines."""
     guess = context.first if context.first is not None and not node.path else int(strategy.choose(context, node))
-    answers = context.scorer.answers(guess, node.candidates)
+    answers = context.answers(guess, node.candidates)
     order = np.argsort(answers, kind="stable")
     answers, candidates = answers[order], node.candidates[order]
     cuts = (np.flatnonzero(answers[1:] != answers[:-1]) + 1).tolist()
@@ -126,19 +130,24 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
     """
     strategy = get_strategy(options.strategy)
     workers = (os.cpu_count() or 1) if workers is None else workers
+    n = game.secret_count()
     # an exhaustive strategy's choices are lookups in its solver's table: one process does them
-    parallel = workers > 1 and not strategy.exhaustive and game.secret_count() >= PARALLEL_MIN_SECRETS
+    parallel = workers > 1 and not strategy.exhaustive and n >= PARALLEL_MIN_SECRETS
     own = context is None
     if own:
-        scorer = Scorer(game, options.max_memory, backend_for(game, options.engine), shared=parallel)
+        backend = backend_for(game, options.engine)
+        by_parts = not strategy.exhaustive and game.guess_count() * n >= PART_MIN_CELLS
+        scorer = Scorer(game, options.max_memory, backend, shared=parallel and not by_parts,
+                        whole=False if by_parts else None)
         context = BuildContext(game, options, scorer)
     try:
         if hasattr(strategy, "prepare"):
             strategy.prepare(context)  # a whole-game search (the optimal strategies), before any node
-        n = len(game.secrets)
         root = Node(np.arange(n, dtype=np.int64), (), ())
-        if parallel and context.scorer.shared is not None:
-            tree = _expand_in_parallel(context, root, workers, progress)
+        if own and by_parts:
+            tree = _expand_below_root(context, root, workers if parallel else 1, progress, by_parts=True)
+        elif parallel and context.scorer.shared is not None:
+            tree = _expand_below_root(context, root, workers, progress, by_parts=False)
         else:
             tree = expand(context, root, None if progress is None else (lambda solved: progress(solved, n)))
     finally:
@@ -160,24 +169,34 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
     return built
 
 
-def _expand_in_parallel(context: BuildContext, root: Node, workers: int, progress: Progress | None) -> Subtree:
-    """Split the root here, expand its children's subtrees in worker processes, and splice them
-    level by level in feedback order: exactly the breadth-first tree that one process builds."""
+def _expand_below_root(context: BuildContext, root: Node, workers: int, progress: Progress | None,
+                       by_parts: bool) -> Subtree:
+    """Split the root here, expand its children's subtrees (in worker processes if ``workers`` > 1;
+    ``by_parts``: each over a matrix of its own secrets only) and splice them level by level in
+    feedback order: exactly the breadth-first tree that one process builds."""
     options = context.options
-    setup, arguments = context.recipe(context.scorer.shared)
-    with WorkerPool(workers, setup, *arguments) as pool:
-        tree = Subtree()  # the workers start while the root is split here
+    pool = None
+    if workers > 1:  # the workers start while the root is split here
+        setup, arguments = context.recipe(None if by_parts else context.scorer.shared)
+        pool = WorkerPool(workers, setup, *arguments)
+    try:
+        tree = Subtree()
         guess, children = _split(context, get_strategy(options.strategy), root, tree)
         tree.levels.append(([guess], [len(children)], [answer for answer, _ in children]))
         largest_first = sorted(range(len(children)), key=lambda i: -len(children[i][1].candidates))
         subtrees: list[Subtree | None] = [None] * len(children)
         solved, n = len(tree.wins), len(root.candidates)
-        jobs = [(children[i][1],) for i in largest_first]
-        for k, subtree in pool.map_unordered(_expand_job, jobs):
+        jobs = [(children[i][1], by_parts) for i in largest_first]
+        done = pool.map_unordered(_expand_job, jobs) if pool is not None else \
+            ((k, _expand_job(context, *job)) for k, job in enumerate(jobs))
+        for k, subtree in done:
             subtrees[largest_first[k]] = subtree
             solved += len(subtree.wins)
             if progress is not None:
                 progress(solved, n)
+    finally:
+        if pool is not None:
+            pool.close()
     for subtree in subtrees:
         for depth, (guesses, counts, feedbacks) in enumerate(subtree.levels, 1):
             level = tree.level(depth)
@@ -189,8 +208,16 @@ def _expand_in_parallel(context: BuildContext, root: Node, workers: int, progres
     return tree
 
 
-def _expand_job(context: BuildContext, node: Node) -> Subtree:
-    return expand(context, node)
+def _expand_job(context: BuildContext, node: Node, by_parts: bool) -> Subtree:
+    """The subtree below ``node``; ``by_parts``: over a matrix of the node's secrets, made here
+    and dropped after (secrets numbered within the part, then numbered back)."""
+    if not by_parts:
+        return expand(context, node)
+    part = node.candidates
+    subtree = expand(context.for_part(part), Node(np.arange(len(part), dtype=np.int64), node.path, node.played))
+    subtree.wins = [(int(part[secret]), depth) for secret, depth in subtree.wins]
+    subtree.determined = [(int(part[secret]), depth) for secret, depth in subtree.determined]
+    return subtree
 
 
 def statistics(wins: np.ndarray, determined: np.ndarray) -> dict:

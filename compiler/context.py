@@ -6,6 +6,7 @@ randomness of a node; the exhaustive strategies keep their solver in its ``memo`
 """
 from __future__ import annotations
 
+import copy
 from typing import NamedTuple
 
 import numpy as np
@@ -53,8 +54,8 @@ class BuildContext:
         self.clog = clog_table(len(game.secrets))
         self._in_candidates = np.zeros(len(game.secrets), dtype=bool)
         # columns[secret, guess]: a symmetric score makes the matrix its own transpose
-        symmetric = game.symmetric_score and game.guesses == game.secrets
-        self.columns = matrix if symmetric and matrix is not None else None
+        self.square = game.symmetric_score and game.guesses == game.secrets  # score(a, b) == score(b, a)
+        self.columns = matrix if self.square and matrix is not None else None
         self.restricted = game.restricts_guesses  # guesses allowed depend on the history (hard mode)
         self.hint_rule = HintRule(game, scorer.guess_codes) if game.hint_rule else None  # that, vectorised
         self.shortcuts = options.engine != "reference"  # the reference engine scores every guess at every node
@@ -63,9 +64,30 @@ class BuildContext:
         self._symmetry = Symmetry(game, scorer.guess_codes, scorer.backend) if game.permutable else None
         self.first = None if options.first is None else self._opening(options.first)
 
+    def for_part(self, part: np.ndarray) -> "BuildContext":
+        """This context narrowed to the secrets ``part`` (numbered 0 .. len(part)-1 there) over a
+        matrix of every guess against them alone, if it fits the memory budget (else this one).
+        Guesses keep their numbers, so strategies choose exactly as they would here."""
+        if not self.scorer.fits(len(part)):
+            return self
+        narrow = copy.copy(self)
+        narrow.scorer = copy.copy(self.scorer)
+        narrow.scorer.shared = None
+        if self.square:  # one matrix read by columns: [secret, guess], the part's guess rows
+            narrow.scorer.matrix = narrow.matrix = None
+            narrow.columns = self.scorer.block(self.secret_guess[part], None)
+        else:
+            narrow.scorer.matrix = narrow.matrix = self.scorer.part(part)
+            narrow.columns = None
+        narrow.secret_guess = self.secret_guess[part]
+        narrow.guess_secret = np.full(len(self.guess_secret), -1, dtype=np.int64)
+        narrow.guess_secret[narrow.secret_guess] = np.arange(len(part))
+        narrow._in_candidates = np.zeros(len(part), dtype=bool)
+        return narrow
+
     def recipe(self, matrix) -> tuple:
         """How a worker process rebuilds this context over ``matrix`` (the matrix in shared memory,
-        a ``pool.SharedArray``): ``(function, arguments)``, both picklable."""
+        a ``pool.SharedArray``, or None for none): ``(function, arguments)``, both picklable."""
         return worker_context, (self.game.spec(), self.options, self.scorer.backend, matrix)
 
     def close(self) -> None:
@@ -122,6 +144,12 @@ class BuildContext:
         history = [(self.game.guesses[g], self.feedbacks[f]) for g, f in zip(node.played, node.path)]
         return self.all_guesses[[self.game.allows(guess, history) is None for guess in self.game.guesses]]
 
+    def answers(self, guess: int, candidates: np.ndarray) -> np.ndarray:
+        """Feedback indices of one guess against ``candidates``."""
+        if self.matrix is None and self.columns is not None:
+            return self.columns[candidates, guess]
+        return self.scorer.answers(guess, candidates)
+
     def is_candidate(self, guess_ids: np.ndarray, candidates: np.ndarray) -> np.ndarray:
         self._in_candidates[candidates] = True
         secret = self.guess_secret[guess_ids]
@@ -132,7 +160,7 @@ class BuildContext:
     def partition_stats(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int):
         """Per guess: the strategy's statistic of its partition of ``candidates``, and its part count."""
         kernels = self.kernels
-        if self.columns is not None and len(candidates) < COLUMN_MAX_CANDIDATES:
+        if self.columns is not None and (len(candidates) < COLUMN_MAX_CANDIDATES or self.matrix is None):
             return kernels.partition_stats(self.columns, guess_ids, candidates, self.n_feedbacks,
                                            statistic, self.clog, by_column=True, threads=self.threads)
 
@@ -157,8 +185,11 @@ class BuildContext:
 
 
 def worker_context(spec: dict, options: Options, backend: str, matrix) -> BuildContext:
-    """A worker's build context: the same game and options, over the parent's shared matrix."""
+    """A worker's build context: the same game and options, over the parent's shared matrix (or
+    none: matrices of parts, made by the worker)."""
     game = game_from_spec(spec)
-    context = BuildContext(game, options, Scorer(game, options.max_memory, backend, matrix=matrix.array))
+    scorer = Scorer(game, options.max_memory, backend, matrix=None if matrix is None else matrix.array,
+                    whole=False if matrix is None else None)
+    context = BuildContext(game, options, scorer)
     context.threads = False  # one process per core already
     return context

@@ -62,10 +62,12 @@ def size(nbytes: float) -> str:
 class Scorer:
     """Feedback indices of (guess, secret) pairs: the whole matrix when it fits ``max_memory``,
     blocks on demand otherwise. ``shared``: keep the matrix in shared memory, for worker
-    processes (``pool.py``); ``matrix``: one made before (a worker's view of the shared one)."""
+    processes (``pool.py``); ``matrix``: one made before (a worker's view of the shared one);
+    ``whole``: False for no whole matrix (parts of it are made with ``part``), None to decide by
+    the memory budget."""
 
     def __init__(self, game: Game, max_memory: int, backend: str = "numba", shared: bool = False,
-                 matrix: np.ndarray | None = None):
+                 matrix: np.ndarray | None = None, whole: bool | None = None):
         n_guesses, n_secrets = game.guess_count(), game.secret_count()
         listing = LISTED_BYTES * (n_guesses + n_secrets)
         if listing > max_memory:  # before listing them: a game may have more codes than memory
@@ -77,15 +79,31 @@ class Scorer:
         self.game, self.backend = game, backend
         self.guess_codes, self.secret_codes = codes_array(game.guesses), codes_array(game.secrets)
         self._block = _block_function(game, self.guess_codes, self.secret_codes, backend)
-        cells = n_guesses * n_secrets
         # cells per block computed at once: numpy's temporaries take tens of bytes per cell
         per_cell = 16 if backend == "numba" else 64
         self.block_cells = max(1 << 12, min(BLOCK_CELLS, max_memory // per_cell))
         self.shared = None  # the matrix's shared memory, if any
         self.matrix = matrix
+        self.max_memory = max_memory
         # the whole matrix only when it leaves room for the rest of the build (and the codes' arrays)
-        if matrix is None and cells + 64 * (n_guesses + n_secrets) <= max_memory * 0.8:
+        if matrix is None and whole is not False and self.fits(n_secrets):
             self.matrix = self._whole(shared)
+
+    def fits(self, n_secrets: int) -> bool:
+        """Does a matrix of every guess against ``n_secrets`` secrets leave room for the rest?"""
+        n_guesses = len(self.guess_codes)
+        return n_guesses * n_secrets + 64 * (n_guesses + len(self.secret_codes)) <= self.max_memory * 0.8
+
+    def part(self, secret_ids: np.ndarray) -> np.ndarray:
+        """The matrix of every guess against the secrets ``secret_ids``."""
+        step = max(1, self.block_cells // max(1, len(secret_ids)))
+        n_guesses = len(self.guess_codes)
+        if self.backend == "numba" or step >= n_guesses:
+            return self.block(None, secret_ids)
+        matrix = np.empty((n_guesses, len(secret_ids)), dtype=np.uint8)
+        for start in range(0, n_guesses, step):  # numpy's temporaries, a block at a time
+            matrix[start:start + step] = self.block(np.arange(start, min(n_guesses, start + step)), secret_ids)
+        return matrix
 
     def _whole(self, shared: bool) -> np.ndarray:
         n_guesses, n_secrets = len(self.game.guesses), len(self.game.secrets)

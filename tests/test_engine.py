@@ -33,6 +33,33 @@ def test_worker_processes_build_the_same_tree(monkeypatch, name, params, strateg
     assert to_bytes(build(game, options, workers=3)) == one
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("name, params", GAMES + [("mastermind", {"colours": 5, "holes": 3, "secret_repeats": False})])
+@pytest.mark.parametrize("strategy", ["entropy", "most-parts", "expected-size", "sampled-entropy", "first"])
+def test_subtrees_over_their_parts_matrices_build_the_same_tree(monkeypatch, name, params, strategy, workers):
+    """Big games build each subtree of the root over a matrix of its own part (read by columns
+    where the score is symmetric): the same bytes as the reference engine."""
+    game = make_game(name, **params)
+    options = dict(strategy=strategy, guess_sample=20, secret_sample=15)
+    reference = to_bytes(build(game, Options(engine="reference", **options), workers=1))
+    monkeypatch.setattr(build_module, "PART_MIN_CELLS", 0)  # small games too, to check it
+    monkeypatch.setattr(build_module, "PARALLEL_MIN_SECRETS", 1)
+    for engine in ("numba", "numpy"):
+        assert to_bytes(build(game, Options(engine=engine, **options), workers=workers)) == reference, engine
+
+
+def test_a_part_too_big_for_the_budget_is_scored_in_blocks():
+    from compiler.context import BuildContext
+
+    game = make_game("mastermind", colours=5, holes=3)
+    context = BuildContext(game, Options("entropy"), Scorer(game, 38_000, whole=False))
+    assert context.matrix is None and context.columns is None
+    assert context.for_part(np.arange(125)) is context  # 125 x 125 cells are over the budget: blocks
+    narrow = context.for_part(np.arange(10, 20))
+    assert narrow.matrix is None and narrow.columns.shape == (10, 125)  # the part's rows, read by columns
+    assert np.array_equal(narrow.columns, Scorer(game, 1 << 30).matrix[10:20])
+
+
 @pytest.mark.parametrize("name, params, budget", [
     ("mastermind", {"colours": 5, "holes": 3}, 35_000),
     ("bulls-cows", {"digits": 7, "length": 3}, 60_000),
