@@ -146,8 +146,29 @@ def _reduce(counts, statistic, clog):
     return (p if statistic == PARTS else acc), p
 
 
+_POP1, _POP2 = np.uint64(0x5555555555555555), np.uint64(0x3333333333333333)
+_POP4, _POP_SUM = np.uint64(0x0F0F0F0F0F0F0F0F), np.uint64(0x0101010101010101)
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):
+    x = x - ((x >> np.uint64(1)) & _POP1)
+    x = (x & _POP2) + ((x >> np.uint64(2)) & _POP2)
+    x = (x + (x >> np.uint64(4))) & _POP4
+    return np.int64((x * _POP_SUM) >> np.uint64(56))
+
+
 @njit(cache=True)
 def _rows_block(matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts, lo, hi):
+    if statistic == PARTS and n_feedbacks <= 64:  # only which answers occur: the bits of one word
+        one = np.uint64(1)
+        for i in range(lo, hi):
+            row = matrix[guess_ids[i]]
+            bits = np.uint64(0)
+            for c in candidates:
+                bits |= one << np.uint64(row[c])
+            stats[i] = parts[i] = _popcount(bits)
+        return
     counts = np.zeros(n_feedbacks, np.int64)
     for i in range(lo, hi):
         row = matrix[guess_ids[i]]
@@ -161,6 +182,15 @@ def _rows_block(matrix, guess_ids, candidates, n_feedbacks, statistic, clog, sta
 def _columns_block(columns, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts, lo, hi):
     """``_rows_block`` on the transposed matrix: for each guess the few candidates' rows are
     read at the guess's column, and as the guesses advance those rows stream through cache."""
+    if statistic == PARTS and n_feedbacks <= 64:
+        one = np.uint64(1)
+        for i in range(lo, hi):
+            g = guess_ids[i]
+            bits = np.uint64(0)
+            for c in candidates:
+                bits |= one << np.uint64(columns[c, g])
+            stats[i] = parts[i] = _popcount(bits)
+        return
     counts = np.zeros(n_feedbacks, np.int64)
     for i in range(lo, hi):
         g = guess_ids[i]

@@ -64,6 +64,7 @@ SHIPPED = [
     Shipped("mastermind", {"colours": 8, "holes": 5, "secret_repeats": True, "guess_repeats": True}, Options("entropy")),
     # the trees people come for: proven optimal, ready to embed
     Shipped("mastermind", CLASSIC, Options("optimal-expected")),
+    Shipped("mastermind", {"colours": 7, "holes": 4}, Options("optimal-expected")),  # Ville 2013: 11228
     Shipped("words", WORDLE, Options("optimal-expected", first="salet"), "wordle-salet-optimal-expected.msgpack.zst"),
     Shipped("words", {**WORDLE, "hard": True}, Options("optimal-expected", first="salet", max_depth=6),
             "wordle-hard-salet-optimal-expected-depth6.msgpack.zst"),

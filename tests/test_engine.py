@@ -151,3 +151,26 @@ def test_the_fast_engine_picks_numpy_for_small_games_and_numba_for_big_ones():
     assert backend_for(make_game("bulls-cows"), "fast") == "numba"
     assert backend_for(make_game("bulls-cows"), "reference") == "numpy"
     assert backend_for(make_game("mastermind"), "numba") == "numba"
+
+
+@pytest.mark.parametrize("n_feedbacks", [3, 21, 64, 65, 238])
+@pytest.mark.parametrize("by_column", [False, True])
+def test_partition_statistics_of_the_compiled_kernels_are_the_references(n_feedbacks, by_column):
+    """Every statistic, by rows and by columns, with the bit-set count of parts (up to 64
+    feedback values) and the counting one beyond."""
+    from compiler import reference
+    from compiler.strategies import clog_table
+
+    rng = np.random.default_rng(n_feedbacks)
+    matrix = rng.integers(0, n_feedbacks, size=(300, 300), dtype=np.uint8)
+    clog = clog_table(300)
+    for size in (2, 9, 60, 300):
+        candidates = np.sort(rng.choice(300, size, replace=False))
+        guess_ids = rng.choice(300, 120, replace=False)
+        for statistic in (reference.CLOG_SUM, reference.MAX_PART, reference.SUM_SQUARES, reference.PARTS):
+            expected = reference.partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog)
+            stored = matrix.T.copy() if by_column else matrix
+            for threads in (False, True):
+                found = kernels.partition_stats(stored, guess_ids, candidates, n_feedbacks, statistic, clog,
+                                                by_column=by_column, threads=threads)
+                assert all(np.array_equal(a, b) for a, b in zip(found, expected)), (statistic, size)
