@@ -69,13 +69,13 @@ def counting_tables(n_secrets: int, n_feedbacks: int) -> tuple[np.ndarray, np.nd
     return fill(1), fill(0), np.array(reach, dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def reachable(reach, depth):
     """Most secrets a tree of ``depth`` guesses can win."""
     return reach[depth] if depth < reach.shape[0] else reach[reach.shape[0] - 1]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def least_total(least, reach, n, budget):
     """Smallest conceivable total for n secrets within ``budget`` guesses (INF: impossible)."""
     if n > reachable(reach, budget):
@@ -85,7 +85,7 @@ def least_total(least, reach, n, budget):
 
 # -- the transposition table ------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _mix(x):
     x = (x ^ (x >> _S30)) * _M1
     x = (x ^ (x >> _S27)) * _M2
@@ -106,29 +106,29 @@ def set_key(candidates, tag, salt):
 
 
 # data word: value (24 bits) | exact (1) | guess + 1 (21) | size (16, capped)
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def pack(value, exact, guess, size):
     data = np.uint64(value) | (np.uint64(1 if exact else 0) << np.uint64(24))
     data |= np.uint64(guess + 1) << np.uint64(25)
     return data | (np.uint64(min(size, 65535)) << np.uint64(46))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def data_value(data):
     return np.int64(data & np.uint64(0xFFFFFF))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def data_exact(data):
     return (data >> np.uint64(24)) & np.uint64(1) == np.uint64(1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def data_guess(data):
     return np.int64((data >> np.uint64(25)) & np.uint64(0x1FFFFF)) - 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def data_size(data):
     return np.int64(data >> np.uint64(46))
 
@@ -263,7 +263,7 @@ class Problem(NamedTuple):
     counters: np.ndarray  # this process's row: NODES, HITS, STORES
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _count(matrix, guess, candidates, counts):
     """``counts[f]``: how many candidates answer feedback f to ``guess``."""
     counts[:] = 0
@@ -272,7 +272,7 @@ def _count(matrix, guess, candidates, counts):
         counts[row[c]] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _summary(counts, win, least, reach, budget):
     """A partition's (parts, counting bound of the guesses after it, largest part but the win)."""
     parts, bound, largest = 0, 0, 0
@@ -353,7 +353,7 @@ def _answers_hash(matrix, guess, candidates):
     return h
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _repeats(matrix, guess, candidates, tried, tried_hash, n_tried):
     """Was a guess with the same answer on every candidate (so worth the same) tried before?
     ``(repeat, n_tried)``; a new guess is added to ``tried``."""
@@ -515,7 +515,7 @@ def min_total(problem, candidates, budget, cutoff, mask, state):
 
 # A worst-case entry knows low <= (fewest guesses that win every candidate) <= high (0: unknown)
 # and the guess that achieved ``high``: value = low | high << 12.
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def depths(data):
     value = data_value(data)
     return value & 0xFFF, value >> 12
