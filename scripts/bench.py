@@ -18,6 +18,7 @@ import os
 import platform
 import re
 import shlex
+import shutil
 import signal
 import statistics
 import subprocess
@@ -97,12 +98,26 @@ class Run:
     stderr: str
 
 
-def run(command: list[str], timeout: float) -> Run:
-    """Run ``command`` in a fresh process group; its own wall time, peak RSS and exit."""
+def run(command: list[str], timeout: float, env: dict | None = None) -> Run:
+    """Run ``command`` in a fresh process group; its own wall time, peak RSS and exit.
+    ``env``: variables to set for it (``{"NUMBA_CACHE_DIR": None}``: a fresh empty folder)."""
+    fresh = []
+    if env is not None:
+        fresh = [tempfile.mkdtemp(prefix="guesstree-cache-") for value in env.values() if value is None]
+        made = iter(fresh)
+        env = {**os.environ, **{key: value or next(made) for key, value in env.items()}}
+    try:
+        return _run(command, timeout, env)
+    finally:
+        for folder in fresh:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run(command: list[str], timeout: float, env: dict | None) -> Run:
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
         process = subprocess.Popen(command, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                                   cwd=ROOT, start_new_session=True)
+                                   cwd=ROOT, start_new_session=True, env=env)
         timed_out = threading.Event()
 
         def kill() -> None:
@@ -132,10 +147,12 @@ def run(command: list[str], timeout: float) -> Run:
 class Job:
     job: str
     command: list[str]
-    measure: str  # "compile", "script", "import" or "size"
+    measure: str  # "compile", "bound", "script", "import" or "size"
     heavy: bool = False
     shown: str = ""  # the command as reported, when the real one is unreadable
     extra: dict = field(default_factory=dict)
+    env: dict | None = None  # environment variables for the command (see run)
+    cpp: float | None = None  # the best C++ solver's seconds on this machine kind (issue 13), if known
 
 
 def significant(seconds: float | None) -> float | None:
@@ -147,6 +164,9 @@ def row(job: Job, **values) -> dict:
             "peak_rss_mib": None, "total": None, "worst": None, "status": "ok"}
     base.update(values)
     base["seconds"] = significant(base["seconds"])
+    if job.cpp is not None:
+        base["cpp_seconds"] = job.cpp
+        base["ratio_to_cpp"] = None if base["seconds"] is None else round(base["seconds"] / job.cpp, 2)
     return base
 
 
@@ -177,7 +197,7 @@ def measure_compile(job: Job, output: Path, timeout: float, repeat: int) -> dict
     runs = []
     for _ in range(repeat):
         output.unlink(missing_ok=True)
-        result = run(job.command, timeout)
+        result = run(job.command, timeout, job.env)
         runs.append(result)
         if result.status != "ok":
             break
@@ -188,6 +208,22 @@ def measure_compile(job: Job, output: Path, timeout: float, repeat: int) -> dict
         values.update(seconds_min=round(min(r.seconds for r in runs), 3), seconds_max=round(max(r.seconds for r in runs), 3))
     if last.status == "ok":
         values.update(artifact_stats(output))
+    return row(job, **values)
+
+
+def measure_bound(job: Job, timeout: float, repeat: int) -> dict:
+    """``guesstree bound ... --json``: the median time of ``repeat`` runs, and what it proved."""
+    runs = []
+    for _ in range(repeat):
+        runs.append(run(job.command, timeout))
+        if runs[-1].status != "ok":
+            break
+    last = runs[-1]
+    values = {"seconds": round(statistics.median(r.seconds for r in runs), 3),
+              "peak_rss_mib": max(r.peak_rss_mib for r in runs), "status": last.status, **failure(last)}
+    if last.status == "ok":
+        report = json.loads(last.stdout)
+        values.update(worst=report["worst"], nodes=report["nodes"])
     return row(job, **values)
 
 
@@ -223,11 +259,19 @@ def measure_import(job: Job, timeout: float, runs: int) -> dict:
 
 
 def compile_job(label: str, game_args: list[str], strategy: str, scratch: Path, heavy: bool = False,
-                extra_args: tuple[str, ...] = ()) -> tuple[Job, Path]:
-    output = scratch / f"{label.replace(' ', '-')}-{strategy}.msgpack.zst"
+                extra_args: tuple[str, ...] = (), cpp: float | None = None, env: dict | None = None,
+                note: str = "") -> tuple[Job, Path]:
+    output = scratch / f"{label.replace(' ', '-')}-{strategy}{note.replace(' ', '-')}.msgpack.zst"
     command = [GUESSTREE, "compile", *game_args, "--strategy", strategy, *extra_args, "-o", str(output), "--quiet"]
     shown = display(command).replace(str(scratch), "$TMP")
-    return Job(f"compile {label} {strategy}", command, "compile", heavy, shown), output
+    if env:
+        shown = " ".join(f"{key}=<empty folder>" for key in env) + " " + shown
+    return Job(f"compile {label} {strategy}{note}", command, "compile", heavy, shown, env=env, cpp=cpp), output
+
+
+def bound_job(game_args: list[str], label: str, heavy: bool = False) -> tuple[Job, None]:
+    command = [GUESSTREE, "bound", *game_args, "--json", "--quiet"]
+    return Job(f"bound {label}", command, "bound", heavy), None
 
 
 def jobs(scratch: Path) -> list[tuple[Job, Path | None]]:
@@ -258,13 +302,25 @@ def jobs(scratch: Path) -> list[tuple[Job, Path | None]]:
                            shown="tree.next_guess(first 3 steps towards each answer) on the tree built above, "
                                  "median per call of 20 rounds"), None))
         listed.append(compile_job("wordle salet", lists, "optimal-expected", scratch, heavy=True,
-                                  extra_args=("--first", "salet")))
+                                  extra_args=("--first", "salet"), cpp=2.36))
         listed.append(compile_job("wordle hard salet depth 6", [*lists, "--hard"], "optimal-expected", scratch,
-                                  heavy=True, extra_args=("--first", "salet", "--max-depth", "6")))
+                                  heavy=True, extra_args=("--first", "salet", "--max-depth", "6"), cpp=3.75))
+        listed.append(compile_job("wordle salet", lists, "optimal-expected", scratch, heavy=True,
+                                  extra_args=("--first", "salet"), env={"NUMBA_CACHE_DIR": None},
+                                  note=" (empty compiled-code cache)"))
+    listed.append(compile_job("mastermind 6x4", ["mastermind"], "optimal-expected", scratch))
+    listed.append(bound_job(["mastermind"], "mastermind"))
+    listed.append(bound_job(["bulls-cows"], "bulls-cows"))
+    cpp = {"entropy": 6.95, "minimax": 6.28, "most-parts": 2.49, "expected-size": None}
     for strategy in ("entropy", "minimax", "most-parts", "expected-size"):
         listed.append(compile_job("mastermind 8x5", ["mastermind", "--colours", "8", "--holes", "5"],
-                                  strategy, scratch, heavy=True))
+                                  strategy, scratch, heavy=True, cpp=cpp[strategy]))
+    listed.append(compile_job("mastermind 9x5", ["mastermind", "--colours", "9", "--holes", "5"], "entropy", scratch,
+                              heavy=True))
     listed.append(compile_job("digits 5", ["digits", "--length", "5"], "sampled-entropy", scratch, heavy=True))
+    listed.append(compile_job("mastermind 7x4", ["mastermind", "--colours", "7", "--holes", "4"], "optimal-expected",
+                              scratch, heavy=True))
+    listed.append(compile_job("bulls-cows", ["bulls-cows"], "optimal-expected", scratch, heavy=True))
     return listed
 
 
@@ -294,7 +350,8 @@ def versions() -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--heavy", action="store_true", help="also run the big games (mastermind 8x5, digits 5)")
+    parser.add_argument("--heavy", action="store_true", help="also run the big games and the long exact searches "
+                        "(mastermind 8x5, 9x5, 7x4 optimal, digits 5, exact Wordle, bulls-cows optimal: --timeout 900)")
     parser.add_argument("--only", metavar="SUBSTRING", help="run only the rows whose job contains this")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per row before it is killed (default 600)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per compile row; the median is reported")
@@ -314,6 +371,8 @@ def main(argv: list[str] | None = None) -> int:
         for job, output in selected:
             if job.measure == "compile":
                 result = measure_compile(job, output, args.timeout, max(1, args.repeat))
+            elif job.measure == "bound":
+                result = measure_bound(job, args.timeout, max(1, args.repeat))
             elif job.measure == "script":
                 result = measure_script(job, args.timeout)
             elif job.measure == "load":
