@@ -203,3 +203,11 @@ def test_the_readme_plugin_example_runs_from_its_folder(tmp_path):
     verified = subprocess.run([GUESSTREE, "verify", "p.msgpack.zst", "--plugin", "mygame"], cwd=tmp_path,
                               capture_output=True, text=True, timeout=120, env=env)
     assert verified.returncode == 0, verified.stderr
+
+
+def test_the_strategy_help_names_every_strategy():
+    """compile's help lists the strategies without importing them (numpy): the list must be whole."""
+    from compiler.cli import STRATEGY_NAMES
+    from compiler.strategies import STRATEGIES
+
+    assert STRATEGY_NAMES.split(", ") == list(STRATEGIES)
