@@ -6,12 +6,14 @@ these commands in its help, and running one says which extra to install.
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import importlib.util
 import inspect
 import json
 import math
+import signal
 import sys
 import time
 from concurrent.futures import BrokenExecutor
@@ -352,8 +354,9 @@ def bound_command(
         raise fail("--workers must be at least 1")
     try:
         status = _search_status(quiet)
-        report = bound(game, candidates=candidates, max_memory=budget, workers=workers, checkpoint=checkpoint,
-                       resume=resume, progress=status)
+        with _terminate_as_interrupt():
+            report = bound(game, candidates=candidates, max_memory=budget, workers=workers, checkpoint=checkpoint,
+                           resume=resume, progress=status)
         _end_status(status)
     except Interrupted as interrupted:
         raise _stopped(interrupted, "bound") from None
@@ -387,7 +390,8 @@ def _searched(game, options, checkpoint, resume, quiet, command: str):
     status = _search_status(quiet)
     context = prepared_context(game, options, checkpoint=checkpoint, resume=resume, progress=status)
     try:
-        solver_for(context).solve(options.strategy, options.max_depth)
+        with _terminate_as_interrupt():
+            solver_for(context).solve(options.strategy, options.max_depth)
     except Interrupted as interrupted:
         raise _stopped(interrupted, command) from None
     except KeyboardInterrupt:
@@ -434,6 +438,23 @@ def _end_status(status) -> None:
     if status is not None:
         sys.stderr.write("\r\033[K")
         sys.stderr.flush()
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt():
+    """SIGTERM (a job's time limit, a service stopping) stops a search as Ctrl-C does: its workers
+    stopped, its checkpoint saved, its shared memory freed."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread (an embedding program): leave its handlers alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def main() -> None:

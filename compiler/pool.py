@@ -103,11 +103,8 @@ class WorkerPool:
         self._executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_start,
                                              initargs=(setup, setup_args))
         with _main_unseen():  # start them all now: a spawned worker takes a while to import
-            self._booting = [self.submit(_ready) for _ in range(workers)]
-
-    def ready(self) -> bool:
-        """Have all the workers started (imported, and built their state)?"""
-        return all(future.done() for future in self._booting)
+            for _ in range(workers):
+                self.submit(_ready)
 
     def submit(self, job: Callable, *args) -> Future:
         return self._executor.submit(_run, job, args)

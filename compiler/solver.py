@@ -30,9 +30,7 @@ from .hint_rule import HintRule
 from .pool import SharedArray, WorkerPool
 from .symmetry import Symmetry
 
-PARALLEL_MIN_SECRETS = 500  # smaller games are solved in-process: faster than starting workers
-POOL_AFTER = 0.5  # seconds of jobs run here before workers start (they take about that long to start);
-# by then this process has compiled the searches, so the workers load them from numba's cache
+PARALLEL_MIN_SECRETS = 2000  # smaller games are solved in-process: faster than starting workers
 CHECKPOINT_EVERY = 300.0  # seconds between checkpoints of a long search
 TABLE_SLOTS_MAX = 1 << 24  # 384 MiB of table at most
 TABLE_SLOTS_MIN = 1 << 12
@@ -193,7 +191,6 @@ class Solver:
             hint.marks if hint else nothing, self.table, self.counters[row])
         self._pool: WorkerPool | None = None
         self._started = time.monotonic()
-        self._serial_seconds = 0.0  # spent on jobs in this process, before workers started
         self._saved = time.monotonic()
         self.status: Status = {}
         self.fewest_worst: Report | None = None
@@ -204,6 +201,8 @@ class Solver:
                 raise ValueError("--resume needs --checkpoint FILE")
             if self.checkpoint.exists():
                 self.load(self.checkpoint)
+        if not self._in_worker and self._parallel_possible():
+            self._start_pool()  # the workers start (a second or so) while the search's top levels run here
 
     def _state(self, candidates: np.ndarray, played: tuple[int, ...]) -> np.ndarray:
         """The node's hint-rule state: every played guess's answer is that of any candidate."""
@@ -693,19 +692,7 @@ class Solver:
                 done += 1
                 self._note(jobs_done=done)
             return
-        # jobs here until they have taken long enough to pay for workers, and while the workers start
-        while self._pool is None or not self._pool.ready():
-            if (job := next_job()) is None:
-                return
-            key, method, args = job
-            started = time.monotonic()
-            on_result(key, getattr(self, method)(*args))
-            self._serial_seconds += time.monotonic() - started
-            done += 1
-            self._note(jobs_done=done)
-            if self._pool is None and self._serial_seconds > POOL_AFTER:
-                self._start_pool()
-        pool = self._pool
+        pool = self._start_pool()
         running: dict = {}  # future -> key
         while True:
             while len(running) < self.workers:
