@@ -16,6 +16,7 @@ so an interrupted search resumes where it stopped.
 """
 from __future__ import annotations
 
+import mmap
 import os
 import time
 from concurrent.futures import FIRST_COMPLETED, wait
@@ -180,7 +181,7 @@ class Solver:
             self._table = SharedArray((slots, 3), np.uint64) if share else None
             self._counters = SharedArray((self.workers + 1, 4), np.int64) if share else None
             row = 0
-        self.table = self._table.array if self._table is not None else np.zeros((slots, 3), dtype=np.uint64)
+        self.table = self._table.array if self._table is not None else _pages(slots)
         self.counters = self._counters.array if self._counters is not None else np.zeros((1, 4), dtype=np.int64)
         self._row = row
         nothing = np.zeros((0, 0), dtype=np.int64)
@@ -759,6 +760,12 @@ class Solver:
 
     def _identity(self) -> dict:
         return {"game": self.game.identity(), "candidates": "consistent" if self.consistent else "all"}
+
+
+def _pages(slots: int) -> np.ndarray:
+    """An empty table of its own: anonymous mapped pages (numpy's zeros would ask for huge pages,
+    and a table touched at random places would then hold 2 MiB for every entry)."""
+    return np.frombuffer(mmap.mmap(-1, slots * 24), dtype=np.uint64).reshape(slots, 3)
 
 
 def _rows(workers: int):
