@@ -384,8 +384,8 @@ def bound_command(
 
 def _searched(game, options, checkpoint, resume, quiet, command: str):
     """A build context whose exhaustive search has run, with progress, checkpoint and Ctrl-C."""
-    from .optimal import prepared_context, solver_for
-    from .solver import Interrupted
+    from .optimal import prepared_context
+    from .solver import Interrupted, solver_for
 
     status = _search_status(quiet)
     context = prepared_context(game, options, checkpoint=checkpoint, resume=resume, progress=status)
