@@ -44,7 +44,8 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
             errors.append("... more errors not shown")
 
     # Each secret is won at its own node (the one guessing it), so a game with more secrets than
-    # the tree has nodes cannot be solved: say so before listing a possibly astronomic game.
+    # the tree has nodes cannot be solved: say so before listing a possibly astronomic game (a
+    # hostile header may name 26**12 codes; the built-in games count and check without listing).
     count = game.secret_count()
     if count > tree.nodes:
         error(f"{game!r} has {count} secrets, but the tree only {tree.nodes} nodes: "
