@@ -1,9 +1,10 @@
 """The exhaustive searches' checkpoint file: the solved entries of their transposition table,
 so that ``--resume`` continues an interrupted search. The format is in ``trees/CHECKPOINT.md``.
 
-A checkpoint is read back, so it gets the artifact's care: a file that is damaged, truncated,
-oversized, of another format or version, or made for another search is refused with a
-``ValueError`` naming the file and the reason, before anything is allocated for it.
+A checkpoint is read back, so it gets the artifact's care, through the artifact's own reader of
+files and zstd frames: a file that is damaged, truncated, oversized, of another format or
+version, or made for another search is refused with a ``ValueError`` (``FormatError``) naming
+the file and the reason, before anything is allocated for it.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import msgpack
 import numpy as np
 import zstandard
 
-from player.artifact import write_atomic
+from player.artifact import inflate, read_file, write_atomic
 
 FORMAT = "guesstree-checkpoint"
 VERSION = (2, 0)  # (major, minor): a reader refuses another major and ignores unknown keys
@@ -38,26 +39,11 @@ def load(path: str | os.PathLike, identity: dict) -> np.ndarray:
     def fail(reason: str) -> ValueError:
         return ValueError(f"{path}: {reason}")
 
+    raw = inflate(read_file(path, MAX_BYTES, "a checkpoint"), str(path), MAX_BYTES, "a checkpoint")
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
-    except OSError as error:
-        raise fail(f"cannot read the checkpoint ({error.strerror or error})") from None
-    if len(data) > MAX_BYTES:
-        raise fail("larger than any checkpoint")
-    try:
-        params = zstandard.get_frame_parameters(data)
-    except zstandard.ZstdError:
-        raise fail("not a guesstree checkpoint (not a zstd frame)") from None
-    if params.content_size in (zstandard.CONTENTSIZE_UNKNOWN, zstandard.CONTENTSIZE_ERROR) \
-            or params.content_size > MAX_BYTES or not params.has_checksum:
-        raise fail("not a guesstree checkpoint (its zstd frame lacks a size within bounds, or a checksum)")
-    try:
-        raw = zstandard.ZstdDecompressor(max_window_size=1 << 27).decompress(
-            data, max_output_size=MAX_BYTES, allow_extra_data=False)
         document = msgpack.unpackb(raw, raw=False, strict_map_key=True, max_bin_len=MAX_BYTES,
                                    max_str_len=1 << 20, max_array_len=1 << 16, max_map_len=1 << 16, max_ext_len=0)
-    except (zstandard.ZstdError, ValueError, TypeError, msgpack.UnpackException) as error:
+    except (ValueError, TypeError, msgpack.UnpackException) as error:
         raise fail(f"the checkpoint is damaged ({type(error).__name__}: {error})") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise fail("not a guesstree checkpoint")

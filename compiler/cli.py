@@ -175,24 +175,21 @@ def compile_command(
     path = output or default_path(game, options)
     started = time.perf_counter()
     try:
-        context = None
-        if options.exhaustive:  # the exhaustive search first, with its own progress
-            context = _searched(game, options, checkpoint, resume, quiet, "compile")
-        try:
-            with Progress(quiet, game.secret_count()) as progress:
-                built = build(game, options, progress=progress, context=context)
-        finally:
-            if context is not None:
-                context.close()
+        with _out_of_resources(game, "building", f"a smaller --max-memory (now {max_memory:g} GiB) scores "
+                                                 "the game in blocks on demand"):
+            context = None
+            if options.exhaustive:  # the exhaustive search first, with its own progress
+                context = _searched(game, options, checkpoint, resume, quiet, "compile")
+            try:
+                with Progress(quiet, game.secret_count()) as progress:
+                    built = build(game, options, progress=progress, context=context)
+            finally:
+                if context is not None:
+                    context.close()
     except ValueError as error:
         raise fail(str(error)) from None
-    except BrokenExecutor:
-        raise fail(f"a worker process died while building {game!r} (out of memory, or killed)") from None
-    except (MemoryError, OSError) as error:  # OSError: a mapping or process the system refused
-        if isinstance(error, OSError) and error.errno not in (errno.ENOMEM, errno.EAGAIN):
-            raise fail(f"cannot build {game!r}: {error.strerror or error}") from None
-        raise fail(f"out of memory building {game!r}: a smaller --max-memory (now {max_memory:g} GiB) "
-                   "scores the game in blocks on demand") from None
+    except OSError as error:
+        raise fail(f"cannot build {game!r}: {error.strerror or error}") from None
     try:
         save(built, path)
     except OSError as error:
@@ -354,7 +351,7 @@ def bound_command(
         raise fail("--workers must be at least 1")
     try:
         status = _search_status(quiet)
-        with _terminate_as_interrupt():
+        with _terminate_as_interrupt(), _out_of_resources(game, "searching", "give a smaller --max-memory"):
             report = bound(game, candidates=candidates, max_memory=budget, workers=workers, checkpoint=checkpoint,
                            resume=resume, progress=status)
         _end_status(status)
@@ -364,10 +361,6 @@ def bound_command(
         raise _stopped(None, "bound") from None
     except ValueError as error:
         raise fail(str(error)) from None
-    except BrokenExecutor:
-        raise fail(f"a worker process died while searching {game!r} (out of memory, or killed)") from None
-    except MemoryError:
-        raise fail(f"out of memory searching {game!r}: give a smaller --max-memory") from None
     except OSError as error:
         raise fail(f"cannot write {checkpoint}: {error.strerror or error}") from None
     if as_json:
@@ -438,6 +431,19 @@ def _end_status(status) -> None:
     if status is not None:
         sys.stderr.write("\r\033[K")
         sys.stderr.flush()
+
+
+@contextlib.contextmanager
+def _out_of_resources(game: Game, doing: str, advice: str):
+    """A worker process that dies, or memory that runs out, while ``doing`` ``game``: one error line."""
+    try:
+        yield
+    except BrokenExecutor:
+        raise fail(f"a worker process died while {doing} {game!r} (out of memory, or killed)") from None
+    except (MemoryError, OSError) as error:  # OSError: a mapping or a process the system refused
+        if isinstance(error, OSError) and error.errno not in (errno.ENOMEM, errno.EAGAIN):
+            raise
+        raise fail(f"out of memory {doing} {game!r}: {advice}") from None
 
 
 @contextlib.contextmanager

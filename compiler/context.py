@@ -75,9 +75,9 @@ class BuildContext:
         narrow.scorer.shared = None
         if self.square:  # one matrix read by columns: [secret, guess], the part's guess rows
             narrow.scorer.matrix = narrow.matrix = None
-            narrow.columns = self.scorer.block(self.secret_guess[part], None)
+            narrow.columns = self.scorer.rows(self.secret_guess[part])
         else:
-            narrow.scorer.matrix = narrow.matrix = self.scorer.part(part)
+            narrow.scorer.matrix = narrow.matrix = self.scorer.rows(secret_ids=part)
             narrow.columns = None
         narrow.secret_guess = self.secret_guess[part]
         narrow.guess_secret = np.full(len(self.guess_secret), -1, dtype=np.int64)

@@ -63,7 +63,7 @@ class Scorer:
     """Feedback indices of (guess, secret) pairs: the whole matrix when it fits ``max_memory``,
     blocks on demand otherwise. ``shared``: keep the matrix in shared memory, for worker
     processes (``pool.py``); ``matrix``: one made before (a worker's view of the shared one);
-    ``whole``: False for no whole matrix (parts of it are made with ``part``), None to decide by
+    ``whole``: False for no whole matrix (parts of it are made with ``rows``), None to decide by
     the memory budget."""
 
     def __init__(self, game: Game, max_memory: int, backend: str = "numba", shared: bool = False,
@@ -94,32 +94,30 @@ class Scorer:
         n_guesses = len(self.guess_codes)
         return n_guesses * n_secrets + 64 * (n_guesses + len(self.secret_codes)) <= self.max_memory * 0.8
 
-    def part(self, secret_ids: np.ndarray) -> np.ndarray:
-        """The matrix of every guess against the secrets ``secret_ids``."""
-        step = max(1, self.block_cells // max(1, len(secret_ids)))
-        n_guesses = len(self.guess_codes)
-        if self.backend == "numba" or step >= n_guesses:
-            return self.block(None, secret_ids)
-        matrix = np.empty((n_guesses, len(secret_ids)), dtype=np.uint8)
-        for start in range(0, n_guesses, step):  # numpy's temporaries, a block at a time
-            matrix[start:start + step] = self.block(np.arange(start, min(n_guesses, start + step)), secret_ids)
-        return matrix
+    def rows(self, guess_ids: np.ndarray | None = None, secret_ids: np.ndarray | None = None,
+             out: np.ndarray | None = None) -> np.ndarray:
+        """The matrix of ``guess_ids`` against ``secret_ids`` (None: all of them), into ``out`` if
+        given; numpy's kernels a block of guesses at a time (their temporaries take tens of bytes
+        per cell), compiled ones at once."""
+        n_rows = len(self.guess_codes) if guess_ids is None else len(guess_ids)
+        n_columns = len(self.secret_codes) if secret_ids is None else len(secret_ids)
+        step = max(1, self.block_cells // max(1, n_columns))
+        if out is None:
+            if self.backend == "numba" or step >= n_rows:
+                return self.block(guess_ids, secret_ids)
+            out = np.empty((n_rows, n_columns), dtype=np.uint8)
+        every = np.arange(n_rows) if guess_ids is None else guess_ids
+        for start in range(0, n_rows, step):
+            out[start:start + step] = self.block(every[start:start + step], secret_ids)
+        return out
 
     def _whole(self, shared: bool) -> np.ndarray:
-        n_guesses, n_secrets = len(self.game.guesses), len(self.game.secrets)
-        if self.backend == "numba" and not shared:  # compiled kernels need no temporaries
-            return self._block(None, None)
-        if shared:
-            from .pool import SharedArray
+        if not shared:
+            return self.rows()
+        from .pool import SharedArray
 
-            self.shared = SharedArray((n_guesses, n_secrets), np.uint8)
-            matrix = self.shared.array
-        else:
-            matrix = np.empty((n_guesses, n_secrets), dtype=np.uint8)
-        step = max(1, self.block_cells // n_secrets)
-        for start in range(0, n_guesses, step):
-            matrix[start:start + step] = self._block(np.arange(start, min(n_guesses, start + step)), None)
-        return matrix
+        self.shared = SharedArray((len(self.guess_codes), len(self.secret_codes)), np.uint8)
+        return self.rows(out=self.shared.array)
 
     def block(self, guess_ids: np.ndarray | None, secret_ids: np.ndarray | None) -> np.ndarray:
         """Feedback indices for every (guess, secret) pair; ``None`` means all of them."""

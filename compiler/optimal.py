@@ -6,7 +6,6 @@ search (progress, checkpoints, workers), and the optimal worst case of a game (`
 """
 from __future__ import annotations
 
-import os
 from typing import Callable
 
 from player.games import Game
@@ -14,14 +13,14 @@ from player.games import Game
 from .context import BuildContext
 from .feedback import Scorer
 from .options import DEFAULT_MAX_MEMORY, Options
-from .solver import PARALLEL_MIN_SECRETS, Report, Status, solver_for
+from .solver import Report, Status, solver_for, uses_workers
 
 
 def prepared_context(game: Game, options: Options, workers: int | None = None, checkpoint=None,
                      resume: bool = False, progress: Callable[[Status], None] | None = None) -> BuildContext:
     """A build context whose solver reports progress and keeps checkpoints: pass it to
     ``build(..., context=...)``."""
-    shared = (workers or os.cpu_count() or 1) > 1 and game.secret_count() >= PARALLEL_MIN_SECRETS  # for workers
+    shared = uses_workers(game.secret_count(), workers)  # the matrix where the workers will read it
     context = BuildContext(game, options, Scorer(game, options.max_memory, shared=shared))
     solver_for(context, workers=workers, checkpoint=checkpoint, resume=resume, progress=progress)
     return context

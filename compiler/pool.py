@@ -109,13 +109,11 @@ class WorkerPool:
     def submit(self, job: Callable, *args) -> Future:
         return self._executor.submit(_run, job, args)
 
-    def map_unordered(self, job: Callable, jobs: list, tick: Callable[[], None] | None = None):
-        """``(index, job(state, *jobs[index]))`` as each finishes; ``tick()`` every half second."""
+    def map_unordered(self, job: Callable, jobs: list):
+        """``(index, job(state, *jobs[index]))`` as each finishes."""
         running = {self.submit(job, *args): index for index, args in enumerate(jobs)}
         while running:
-            done, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
-            if tick is not None:
-                tick()
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
                 yield running.pop(future), future.result()
 

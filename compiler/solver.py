@@ -169,7 +169,7 @@ class Solver:
         self.hint_rule = HintRule(game, codes) if game.hint_rule and not self.consistent else None
         self._no_state = np.zeros(0, dtype=np.int64)
         self.first = context.first  # a fixed opening guess (--first), or None
-        self.workers = max(1, (os.cpu_count() or 1) if workers is None else workers)
+        self.workers = worker_count(workers)
         self.checkpoint = Path(checkpoint) if checkpoint else None
         self.progress = progress
         self._in_worker = shared is not None
@@ -191,6 +191,7 @@ class Solver:
             self.least, self.least_blind, self.reach, hint.codes if hint else nothing, hint.counts if hint else nothing,
             hint.marks if hint else nothing, self.table, self.counters[row])
         self._pool: WorkerPool | None = None
+        self._matrix_copy: SharedArray | None = None  # the matrix, shared with the workers, if the context's is not
         self._started = time.monotonic()
         self._saved = time.monotonic()
         self.status: Status = {}
@@ -679,7 +680,7 @@ class Solver:
         return result
 
     def _parallel_possible(self) -> bool:
-        return self.workers > 1 and self.n_secrets >= PARALLEL_MIN_SECRETS
+        return uses_workers(self.n_secrets, self.workers)
 
     def _schedule(self, next_job: Callable, on_result: Callable) -> None:
         """Run the jobs that ``next_job()`` hands out (``(key, method, args)``, or None when none
@@ -715,12 +716,12 @@ class Solver:
     def _start_pool(self) -> WorkerPool:
         if self._pool is None:
             context, scorer = self.context, self.context.scorer
-            matrix = scorer.shared or SharedArray(self.matrix.shape, np.uint8)
-            if scorer.shared is None:  # a context made without shared memory: copy its matrix once
+            matrix = scorer.shared
+            if matrix is None:  # a context made without shared memory: copy its matrix once
+                matrix = self._matrix_copy = SharedArray(self.matrix.shape, np.uint8)
                 matrix.array[:] = self.matrix
-                self._own_matrix = matrix
             self._pool = WorkerPool(self.workers, _worker_solver, context.recipe(matrix), self._table, self._counters,
-                                    _rows(self.workers))
+                                    _rows())
         return self._pool
 
     def close(self) -> None:
@@ -728,10 +729,9 @@ class Solver:
         if self._pool is not None:
             self._pool.close()
             self._pool = None
-        own = getattr(self, "_own_matrix", None)
-        if own is not None:
-            own.release()
-            self._own_matrix = None
+        if self._matrix_copy is not None:
+            self._matrix_copy.release()
+            self._matrix_copy = None
 
     def release(self) -> None:
         """Stop the workers and free the shared table (a finished solver's last step)."""
@@ -768,7 +768,17 @@ def _pages(slots: int) -> np.ndarray:
     return np.frombuffer(mmap.mmap(-1, slots * 24), dtype=np.uint64).reshape(slots, 3)
 
 
-def _rows(workers: int):
+def worker_count(workers: int | None) -> int:
+    """``--workers``, or one per core."""
+    return max(1, (os.cpu_count() or 1) if workers is None else workers)
+
+
+def uses_workers(n_secrets: int, workers: int | None) -> bool:
+    """Does a search of ``n_secrets`` run its jobs in worker processes (else all in this one)?"""
+    return worker_count(workers) > 1 and n_secrets >= PARALLEL_MIN_SECRETS
+
+
+def _rows():
     """A counter that gives each worker its own row of the shared counters (1 .. workers)."""
     import multiprocessing
 

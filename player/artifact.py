@@ -105,8 +105,9 @@ def _fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def decode(data: bytes, name: str = "<bytes>") -> tuple[dict, dict]:
-    """Return ``(header, body)`` of an artifact's bytes, or raise ``FormatError``."""
+def inflate(data: bytes, name: str = "<bytes>", limit: int = MAX_BODY_BYTES, what: str = "an artifact") -> bytes:
+    """The content of exactly one zstd frame that declares its size (at most ``limit``) and a
+    checksum, or ``FormatError`` naming the file (``what`` it should be: an artifact, a checkpoint)."""
     def fail(reason: str) -> FormatError:
         return FormatError(f"{name}: {reason}")
 
@@ -115,21 +116,30 @@ def decode(data: bytes, name: str = "<bytes>") -> tuple[dict, dict]:
     try:
         params = zstandard.get_frame_parameters(data)
     except zstandard.ZstdError:
-        raise fail("not a zstd-compressed artifact (bad frame header)") from None
+        raise fail(f"not a zstd-compressed {what.split()[-1]} (bad frame header)") from None
     if params.content_size in (zstandard.CONTENTSIZE_UNKNOWN, zstandard.CONTENTSIZE_ERROR):
         raise fail("the zstd frame does not declare its content size")
-    if params.content_size > MAX_BODY_BYTES:
-        raise fail(f"the zstd frame claims {params.content_size} bytes, more than the {MAX_BODY_BYTES} allowed")
+    if params.content_size > limit:
+        raise fail(f"the zstd frame claims {params.content_size} bytes, more than the {limit} allowed")
     if not params.has_checksum:
         raise fail("the zstd frame has no checksum")
     try:
         # One frame and nothing after it; with the size declared, zstd inflates into exactly that much.
-        raw = zstandard.ZstdDecompressor(max_window_size=MAX_BODY_BYTES).decompress(
-            data, max_output_size=MAX_BODY_BYTES, allow_extra_data=False)
+        raw = zstandard.ZstdDecompressor(max_window_size=limit).decompress(
+            data, max_output_size=limit, allow_extra_data=False)
     except zstandard.ZstdError as error:
         raise fail(f"the zstd data is damaged ({error})") from None
     if len(raw) != params.content_size:
         raise fail("the zstd frame holds more or less than it declares")
+    return raw
+
+
+def decode(data: bytes, name: str = "<bytes>") -> tuple[dict, dict]:
+    """Return ``(header, body)`` of an artifact's bytes, or raise ``FormatError``."""
+    def fail(reason: str) -> FormatError:
+        return FormatError(f"{name}: {reason}")
+
+    raw = inflate(data, name)
     document = _unpack_map(raw, fail, "the artifact")
     del raw  # the body below is a copy: at most two inflated sizes are alive at once
     if document.get("format") != FORMAT_NAME:
@@ -197,22 +207,22 @@ def jsonable(value):
     return value
 
 
-def read_file(path: str | os.PathLike) -> bytes:
-    """The bytes of ``path``; refused unread (or at the cap, for devices and pipes) if too large."""
+def read_file(path: str | os.PathLike, limit: int = MAX_FILE_BYTES, what: str = "an artifact") -> bytes:
+    """The bytes of ``path``; refused unread (or at ``limit``, for devices and pipes) if larger."""
     path = Path(path)
     try:
         with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
+            data = handle.read(limit + 1)
     except FileNotFoundError:
         raise FormatError(f"{path}: no such file") from None
     except IsADirectoryError:
-        raise FormatError(f"{path}: is a directory, not an artifact") from None
+        raise FormatError(f"{path}: is a directory, not {what}") from None
     except PermissionError:
         raise FormatError(f"{path}: permission denied") from None
     except OSError as error:
         raise FormatError(f"{path}: cannot read ({error.strerror or error})") from None
     except ValueError as error:  # e.g. a NUL byte in the name
         raise FormatError(f"{path!r}: not a usable file name ({error})") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise FormatError(f"{path}: larger than any artifact this player reads ({MAX_FILE_BYTES} bytes)")
+    if len(data) > limit:
+        raise FormatError(f"{path}: larger than any {what.split()[-1]} this player reads ({limit} bytes)")
     return data

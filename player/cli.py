@@ -7,6 +7,7 @@ through the ``guesstree.commands`` entry points: the compiler adds compile, boun
 """
 from __future__ import annotations
 
+import functools
 import json
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -26,8 +27,12 @@ EXIT_INVALID, EXIT_UNUSABLE = 1, 2
 class Program(TyperGroup):
     """The one ``guesstree`` program: the player's commands, then those other packages add."""
 
+    @functools.cached_property
+    def _entry_points(self) -> dict:  # read from the installed metadata once
+        return {point.name: point for point in entry_points(group=COMMANDS)}
+
     def _added(self) -> dict:
-        return {point.name: point for point in entry_points(group=COMMANDS) if point.name not in self.commands}
+        return {name: point for name, point in self._entry_points.items() if name not in self.commands}
 
     def list_commands(self, ctx) -> list[str]:
         return [*self.commands, *self._added()]

@@ -175,8 +175,7 @@ class Digits(Mastermind):
     def slug(self) -> str:
         return f"digits-l{self.holes}"
 
-    def format_code(self, code: Code) -> str:
-        return "".join(str(s) for s in code)
+    format_code = Game.format_code  # digits, not Mastermind's letters
 
     def parse_code(self, text: str) -> Code:
         return _parse_digits(text, self)
@@ -229,9 +228,6 @@ class BullsCows(PegGame):
     def score(self, guess: Code, secret: Code) -> Feedback:
         bulls = sum(g == s for g, s in zip(guess, secret))
         return bulls, len(set(guess) & set(secret)) - bulls
-
-    def format_code(self, code: Code) -> str:
-        return "".join(str(s) for s in code)
 
     def parse_code(self, text: str) -> Code:
         code = _parse_digits(text, self)

@@ -282,11 +282,13 @@ def test_a_damaged_or_foreign_checkpoint_is_refused_by_name(tmp_path):
         return zstandard.ZstdCompressor(write_checksum=True).compress(msgpack.packb(fields))
 
     cases = {
-        b"": "not a guesstree checkpoint (not a zstd frame)",
+        b"": "the file is empty",
+        b"not zstd": "not a zstd-compressed checkpoint (bad frame header)",
         good[:-5]: "damaged",
         good[:20] + bytes([good[20] ^ 1]) + good[21:]: "damaged",
         good + b"x": "damaged",
-        zstandard.ZstdCompressor(write_content_size=False).compress(b"x" * 100): "lacks a size",
+        zstandard.ZstdCompressor(write_content_size=False).compress(b"x" * 100): "does not declare its content size",
+        zstandard.ZstdCompressor().compress(b"x" * 100): "has no checksum",
         document(format="guesstree"): "not a guesstree checkpoint",
         document(version=[1, 0]): "checkpoint version 1.0 is not readable here",
         document(version="2.0"): "bad checkpoint version",
