@@ -123,6 +123,10 @@ QUIET = typer.Option(False, "--quiet", "-q", help="print nothing but errors")
 CHECKPOINT = typer.Option(None, "--checkpoint", metavar="FILE",
                           help="exhaustive searches: keep the search's work in this file (Ctrl-C saves it)")
 RESUME = typer.Option(False, "--resume", help="exhaustive searches: continue from the --checkpoint file")
+CLUSTER = typer.Option(None, "--cluster", metavar="ADDRESS",
+                       help="exhaustive searches: run the jobs on a Dask cluster, tcp://HOST:PORT of its scheduler "
+                            "(default: $DASK_SCHEDULER_ADDRESS), or local:N for N worker processes here; "
+                            "needs guesstree[distributed]")
 
 
 def memory_budget(gib: float) -> int:
@@ -151,8 +155,12 @@ def compile_command(
                                         help="fix the opening guess (e.g. ABCD, 0123, salet); the strategy plays the rest"),
     max_depth: Optional[int] = typer.Option(None, "--max-depth", metavar="N",
                                             help="optimal-expected: the most guesses any secret may take"),
+    openers: Optional[int] = typer.Option(None, "--openers", metavar="K",
+                                          help="optimal-expected: search only the K first guesses that the game's "
+                                               "heuristic ranks best (optimal among them, recorded so)"),
     checkpoint: Optional[Path] = CHECKPOINT,
     resume: bool = RESUME,
+    cluster: Optional[str] = CLUSTER,
 ) -> None:
     """Expand a strategy's whole tree and write it as an artifact.
 
@@ -167,11 +175,14 @@ def compile_command(
     try:
         options = Options(strategy=strategy, candidates=candidates, seed=seed, guess_sample=guess_sample,
                           secret_sample=secret_sample, engine=engine, max_memory=budget,
-                          first=first, max_depth=max_depth)
-        if (checkpoint or resume) and not options.exhaustive:
-            raise ValueError("--checkpoint and --resume apply to the optimal strategies only")
+                          first=first, max_depth=max_depth, openers=openers)
+        if (checkpoint or resume or cluster) and not options.exhaustive:
+            raise ValueError("--checkpoint, --resume and --cluster apply to the optimal strategies only")
     except ValueError as error:
         raise fail(str(error)) from None
+    from .cluster import address
+
+    where = address(cluster) if options.exhaustive else None
     path = output or default_path(game, options)
     started = time.perf_counter()
     try:
@@ -179,7 +190,7 @@ def compile_command(
                                                  "the game in blocks on demand"):
             context = None
             if options.exhaustive:  # the exhaustive search first, with its own progress
-                context = _searched(game, options, checkpoint, resume, quiet, "compile")
+                context = _searched(game, options, checkpoint, resume, quiet, "compile", where)
             try:
                 with Progress(quiet, game.secret_count()) as progress:
                     built = build(game, options, progress=progress, context=context)
@@ -336,6 +347,7 @@ def bound_command(
     checkpoint: Optional[Path] = CHECKPOINT,
     resume: bool = RESUME,
     max_memory: float = MAX_MEMORY,
+    cluster: Optional[str] = CLUSTER,
 ) -> None:
     """The optimal worst case: the fewest guesses within which some strategy wins every
     secret, proven both ways (a tree that does it; an exhaustive search refuting one fewer).
@@ -343,6 +355,7 @@ def bound_command(
     Example: guesstree bound bulls-cows --json
     """
     _engine()
+    from .cluster import ClusterError, address
     from .optimal import bound
     from .solver import Interrupted
 
@@ -350,15 +363,16 @@ def bound_command(
     if workers is not None and workers < 1:
         raise fail("--workers must be at least 1")
     try:
-        status = _search_status(quiet)
-        with _terminate_as_interrupt(), _out_of_resources(game, "searching", "give a smaller --max-memory"):
+        with _search_status(quiet) as status, _terminate_as_interrupt(), \
+                _out_of_resources(game, "searching", "give a smaller --max-memory"):
             report = bound(game, candidates=candidates, max_memory=budget, workers=workers, checkpoint=checkpoint,
-                           resume=resume, progress=status)
-        _end_status(status)
+                           resume=resume, progress=status, cluster=address(cluster))
     except Interrupted as interrupted:
         raise _stopped(interrupted, "bound") from None
     except KeyboardInterrupt:
         raise _stopped(None, "bound") from None
+    except ClusterError as error:
+        raise _cluster_failed(error, "bound") from None
     except ValueError as error:
         raise fail(str(error)) from None
     except OSError as error:
@@ -375,22 +389,37 @@ def bound_command(
     typer.echo(f"  ({report.nodes} nodes searched, {report.seconds:.2f} s)")
 
 
-def _searched(game, options, checkpoint, resume, quiet, command: str):
-    """A build context whose exhaustive search has run, with progress, checkpoint and Ctrl-C."""
+def _searched(game, options, checkpoint, resume, quiet, command: str, cluster: str | None):
+    """A build context whose exhaustive search has run, with progress, checkpoint and Ctrl-C,
+    on this machine or on a Dask ``cluster``."""
+    from .cluster import ClusterError
     from .optimal import prepared_context
     from .solver import Interrupted, solver_for
 
-    status = _search_status(quiet)
-    context = prepared_context(game, options, checkpoint=checkpoint, resume=resume, progress=status)
+    context = None
     try:
-        with _terminate_as_interrupt():
+        with _search_status(quiet) as status, _terminate_as_interrupt():
+            context = prepared_context(game, options, checkpoint=checkpoint, resume=resume, progress=status,
+                                       cluster=cluster)
             solver_for(context).solve(options.strategy, options.max_depth)
-    except Interrupted as interrupted:
-        raise _stopped(interrupted, command) from None
-    except KeyboardInterrupt:
-        raise _stopped(None, command) from None
-    _end_status(status)
+    except BaseException as error:
+        if context is not None:
+            context.close()
+        if isinstance(error, Interrupted):
+            raise _stopped(error, command) from None
+        if isinstance(error, KeyboardInterrupt):
+            raise _stopped(None, command) from None
+        if isinstance(error, ClusterError):
+            raise _cluster_failed(error, command) from None
+        raise
     return context
+
+
+def _cluster_failed(error, command: str) -> typer.Exit:
+    """A cluster that could not run the search: one line, and where its work is, exit 2."""
+    saved = "" if error.checkpoint is None else \
+        f"; the search's work is saved in {error.checkpoint} (run the same {command} command with --resume)"
+    return fail(f"{error}{saved}")
 
 
 def _stopped(interrupted, command: str) -> typer.Exit:
@@ -402,13 +431,28 @@ def _stopped(interrupted, command: str) -> typer.Exit:
     return typer.Exit(130)
 
 
+@contextlib.contextmanager
 def _search_status(quiet: bool):
-    """A one-line status of a long exhaustive search on stderr (a terminal, not --quiet), or None."""
+    """A long exhaustive search's progress on stderr (a terminal, not --quiet), else None: a bar
+    of first guesses searched when they are jobs (else of jobs done), the jobs in flight, the
+    best total so far and where the search is; the Dask dashboard's address, once."""
     if quiet or not sys.stderr.isatty():
-        return None
-    last = [0.0]
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress as Bar, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    bar = Bar(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[jobs]}"),
+              TimeElapsedColumn(), console=console, transient=True)
+    task = bar.add_task("searching", total=None, jobs="")
+    last, said = [0.0], set()
 
     def show(status: dict) -> None:
+        dashboard = status.get("dashboard")
+        if dashboard and dashboard not in said:
+            said.add(dashboard)
+            console.print(f"Dask dashboard: {dashboard} ({status.get('workers', '?')} workers)")
         now = time.monotonic()
         if now - last[0] < 0.25:
             return
@@ -420,17 +464,16 @@ def _search_status(quiet: bool):
             where.append(f"part {status['part']} ({status.get('part_size', '?')} secrets)")
         if "guess_index" in status:
             where.append(f"second guess {status['guess_index']}/{status.get('guesses', '?')}")
-        where.append(f"{status['nodes']:,} nodes, {status['seconds']:.0f} s")
-        sys.stderr.write("\r\033[K" + ", ".join(where)[:160])
-        sys.stderr.flush()
+        jobs = [f"{status.get('jobs_done', 0)} jobs done, {status.get('in_flight', 0)} in flight"]
+        if "best" in status:
+            jobs.append(f"best {status['best']}")
+        jobs.append(f"{status['nodes']:,} nodes")
+        total = status.get("openers")
+        bar.update(task, description=", ".join(where)[:80], jobs=", ".join(jobs), total=total,
+                   completed=status.get("openers_done", 0) if total else 0)
 
-    return show
-
-
-def _end_status(status) -> None:
-    if status is not None:
-        sys.stderr.write("\r\033[K")
-        sys.stderr.flush()
+    with bar:
+        yield show
 
 
 @contextlib.contextmanager

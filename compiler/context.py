@@ -16,7 +16,7 @@ from player.games import Game, game_from_spec
 from .feedback import Scorer, kernels
 from .hint_rule import HintRule
 from .options import Options
-from .strategies import clog_table
+from .strategies import clog_table, get_strategy
 from .symmetry import Symmetry
 
 SYMMETRY_MIN_CANDIDATES = 64  # below this, scoring every guess is cheaper than finding classes
@@ -89,6 +89,22 @@ class BuildContext:
         """How a worker process rebuilds this context over ``matrix`` (the matrix in shared memory,
         a ``pool.SharedArray``, or None for none): ``(function, arguments)``, both picklable."""
         return worker_context, (self.game.spec(), self.options, self.scorer.backend, matrix)
+
+    def portable_recipe(self) -> tuple:
+        """How a process on another machine rebuilds this context, with no file and no shared
+        memory of ours: ``(function, arguments)``, both picklable (the game carries its words)."""
+        return own_context, (self.game.portable().spec(), self.options, self.scorer.backend)
+
+    def best_guesses(self, guess_ids: np.ndarray, candidates: np.ndarray, heuristic: str, count: int) -> np.ndarray:
+        """The ``count`` of ``guess_ids`` that ``heuristic`` ranks best at a node of ``candidates``, best
+        first (by score, then a possible secret, then the lowest guess; useless guesses never)."""
+        strategy = get_strategy(heuristic)
+        stats, parts = self.partition_stats(guess_ids, candidates, strategy.statistic)
+        scores = strategy.score(stats, len(candidates)).astype(np.float64)
+        is_candidate = self.is_candidate(guess_ids, candidates)
+        ranked = np.lexsort((guess_ids, ~is_candidate, -scores))
+        ranked = ranked[((parts > 1) | is_candidate)[ranked]]
+        return guess_ids[ranked[:count]]
 
     def close(self) -> None:
         """Free what the build held outside this process's memory: a solver's workers and
@@ -193,3 +209,9 @@ def worker_context(spec: dict, options: Options, backend: str, matrix) -> BuildC
     context = BuildContext(game, options, scorer)
     context.threads = False  # one process per core already
     return context
+
+
+def own_context(spec: dict, options: Options, backend: str) -> BuildContext:
+    """A build context with a matrix of its own (a cluster's worker: see ``portable_recipe``)."""
+    game = game_from_spec(spec)
+    return BuildContext(game, options, Scorer(game, options.max_memory, backend))

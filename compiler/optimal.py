@@ -17,21 +17,28 @@ from .solver import Report, Status, solver_for, uses_workers
 
 
 def prepared_context(game: Game, options: Options, workers: int | None = None, checkpoint=None,
-                     resume: bool = False, progress: Callable[[Status], None] | None = None) -> BuildContext:
-    """A build context whose solver reports progress and keeps checkpoints: pass it to
+                     resume: bool = False, progress: Callable[[Status], None] | None = None,
+                     cluster: str | None = None) -> BuildContext:
+    """A build context whose solver reports progress and keeps checkpoints, and runs its jobs on
+    this machine's workers or on a Dask ``cluster`` (an address, or local:N): pass it to
     ``build(..., context=...)``."""
-    shared = uses_workers(game.secret_count(), workers)  # the matrix where the workers will read it
+    shared = cluster is None and uses_workers(game.secret_count(), workers)  # the matrix where workers read it
     context = BuildContext(game, options, Scorer(game, options.max_memory, shared=shared))
-    solver_for(context, workers=workers, checkpoint=checkpoint, resume=resume, progress=progress)
+    try:
+        solver_for(context, workers=workers, checkpoint=checkpoint, resume=resume, progress=progress, cluster=cluster)
+    except BaseException:
+        context.close()
+        raise
     return context
 
 
 def bound(game: Game, candidates: str = "all", max_memory: int | None = None, workers: int | None = None,
-          checkpoint=None, resume: bool = False, progress: Callable[[Status], None] | None = None) -> Report:
+          checkpoint=None, resume: bool = False, progress: Callable[[Status], None] | None = None,
+          cluster: str | None = None) -> Report:
     """The optimal worst case of ``game``: the fewest guesses within which some strategy wins
     every secret, with its proof (a tree that achieves it, and the refutation of one fewer)."""
     options = Options(strategy="optimal-worst", candidates=candidates, max_memory=max_memory or DEFAULT_MAX_MEMORY)
-    context = prepared_context(game, options, workers, checkpoint, resume, progress)
+    context = prepared_context(game, options, workers, checkpoint, resume, progress, cluster)
     solver = solver_for(context)
     try:
         return solver.minimum_worst()

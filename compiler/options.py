@@ -23,6 +23,7 @@ class Options:
     max_memory: int = DEFAULT_MAX_MEMORY
     first: str | None = None  # a fixed opening guess, as the game writes it
     max_depth: int | None = None  # optimal-expected: the most guesses any secret may take
+    openers: int | None = None  # optimal-expected: search only the first guesses that rank best by the heuristic
 
     def __post_init__(self):
         strategy = get_strategy(self.strategy)
@@ -43,6 +44,14 @@ class Options:
             if isinstance(self.max_depth, bool) or not isinstance(self.max_depth, int) or self.max_depth < 1:
                 raise ValueError(f"--max-depth must be a whole number of at least 1, not {self.max_depth!r}")
 
+        if self.openers is not None:
+            if self.strategy != "optimal-expected":
+                raise ValueError("--openers applies to --strategy optimal-expected only")
+            if self.first is not None:
+                raise ValueError("--openers and --first exclude each other: --first fixes the one opener")
+            if isinstance(self.openers, bool) or not isinstance(self.openers, int) or self.openers < 1:
+                raise ValueError(f"--openers must be a whole number of at least 1, not {self.openers!r}")
+
     @property
     def exhaustive(self) -> bool:
         """Does the strategy search the whole game before the tree is built (the optimal ones)?"""
@@ -61,6 +70,8 @@ class Options:
             spec["first"] = self.first
         if self.max_depth is not None:
             spec["max_depth"] = self.max_depth
+        if self.openers is not None:
+            spec["openers"] = self.openers
         return spec
 
     def slug(self) -> str:
@@ -77,4 +88,6 @@ class Options:
             parts.append("first-" + (re.sub(r"[^A-Za-z0-9]+", "", self.first).lower() or "x"))
         if "max_depth" in spec:
             parts.append(f"depth{spec['max_depth']}")
+        if "openers" in spec:
+            parts.append(f"openers{spec['openers']}")
         return "-".join(parts)

@@ -54,7 +54,7 @@ class SharedArray:
 
 
 @contextmanager
-def _main_unseen():
+def main_unseen():
     """Spawn a worker without the parent's main module: by default a spawned worker imports it
     again, which runs a script's top-level code (one without an ``if __name__ == "__main__"``
     guard would start workers of its own) or fails for a script read from standard input. Every
@@ -102,7 +102,7 @@ class WorkerPool:
         self.workers = workers
         self._executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_start,
                                              initargs=(setup, setup_args))
-        with _main_unseen():  # start them all now: a spawned worker takes a while to import
+        with main_unseen():  # start them all now: a spawned worker takes a while to import
             for _ in range(workers):
                 self.submit(_ready)
 

@@ -16,8 +16,11 @@ so an interrupted search resumes where it stopped.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import mmap
 import os
+import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass, field
@@ -38,6 +41,7 @@ TABLE_SLOTS_MIN = 1 << 12
 OBJECTIVES = ("optimal-worst", "optimal-expected")
 
 Status = dict  # what a long search is doing, for a progress display (see Solver.status)
+_lock = threading.Lock()  # a cluster's worker runs one job at a time (its solver is not thread-safe)
 
 
 class Interrupted(Exception):
@@ -96,6 +100,7 @@ class _Choice:
         self.floor = min(self.floor, low)
 
 
+ROOT_JOBS_PER_SLOT = 4  # on a cluster, first guesses are jobs when there are this many per worker
 BIG_PART = 64  # a part at least this big is a job of its own; a guess's smaller parts share one
 
 
@@ -144,7 +149,8 @@ class Solver:
 
     def __init__(self, context, workers: int | None = None, checkpoint: str | os.PathLike | None = None,
                  resume: bool = False, progress: Callable[[Status], None] | None = None,
-                 slots: int | None = None, shared: tuple | None = None):
+                 slots: int | None = None, shared: tuple | None = None, cluster: str | None = None,
+                 board=None):
         game = context.game
         if context.matrix is None:
             raise ValueError(f"{game!r} is too big for an exact search: its feedback matrix "
@@ -169,20 +175,27 @@ class Solver:
         self.hint_rule = HintRule(game, codes) if game.hint_rule and not self.consistent else None
         self._no_state = np.zeros(0, dtype=np.int64)
         self.first = context.first  # a fixed opening guess (--first), or None
+        self.opener_scope: dict | None = None  # with --openers: how many first guesses were searched, of how many
         self.workers = worker_count(workers)
+        self.cluster = cluster  # a Dask scheduler's address, or local:N (cluster.py), or None
+        self.openers = context.options.openers  # search only this many first guesses (the heuristic's best)
         self.checkpoint = Path(checkpoint) if checkpoint else None
         self.progress = progress
-        self._in_worker = shared is not None
-        if self._in_worker:  # a worker: the parent's table and counters, and its own row
-            self._table, self._counters, row = shared
+        self._in_worker = shared is not None or board is not None  # a pool's worker, or a cluster's
+        if shared is not None:  # a pool's worker: the parent's table, counters and board, and its own row
+            self._table, self._counters, self._board, row = shared
         else:
             slots = slots or table_slots(context.options.max_memory)
-            share = self._parallel_possible()
+            share = self._parallel_possible() and cluster is None
             self._table = SharedArray((slots, 3), np.uint64) if share else None
             self._counters = SharedArray((self.workers + 1, 4), np.int64) if share else None
+            self._board = SharedArray((4,), np.int64) if share else None
             row = 0
         self.table = self._table.array if self._table is not None else _pages(slots)
         self.counters = self._counters.array if self._counters is not None else np.zeros((1, 4), dtype=np.int64)
+        # the best total of the node being searched in parallel, where running jobs read it
+        self.board = board or ArrayBoard(self._board.array if self._board is not None else np.zeros(4, np.int64))
+        self._serial = 0
         self._row = row
         nothing = np.zeros((0, 0), dtype=np.int64)
         hint = self.hint_rule
@@ -190,7 +203,7 @@ class Solver:
             self.matrix, self.secret_guess, self.guess_secret, self.consistent, self.n_feedbacks, self.win,
             self.least, self.least_blind, self.reach, hint.codes if hint else nothing, hint.counts if hint else nothing,
             hint.marks if hint else nothing, self.table, self.counters[row])
-        self._pool: WorkerPool | None = None
+        self._jobs = None  # where jobs run: _PoolJobs over this machine's workers, or cluster.DaskJobs
         self._matrix_copy: SharedArray | None = None  # the matrix, shared with the workers, if the context's is not
         self._started = time.monotonic()
         self._saved = time.monotonic()
@@ -204,7 +217,7 @@ class Solver:
             if self.checkpoint.exists():
                 self.load(self.checkpoint)
         if not self._in_worker and self._parallel_possible():
-            self._start_pool()  # the workers start (a second or so) while the search's top levels run here
+            self._start_jobs()  # the workers start (a second or so) while the search's top levels run here
 
     def _state(self, candidates: np.ndarray, played: tuple[int, ...]) -> np.ndarray:
         """The node's hint-rule state: every played guess's answer is that of any candidate."""
@@ -238,7 +251,16 @@ class Solver:
             guesses = guesses[mask[guesses]]
         if self.hint_rule is not None:
             guesses = guesses[self.hint_rule.allowed(self._state(candidates, played))[guesses]]
+        if self.openers is not None and not played and len(candidates) == self.n_secrets:
+            guesses = self._best_openers(candidates, guesses)
         return guesses
+
+    def _best_openers(self, candidates: np.ndarray, guesses: np.ndarray) -> np.ndarray:
+        """The ``--openers`` first guesses (one per symmetry class) that the game's heuristic ranks best."""
+        ranked = self.context.best_guesses(guesses, candidates, self.game.heuristic, len(guesses))
+        self.opener_scope = {"openers": min(self.openers, len(ranked)), "of": len(ranked),
+                             "ranked_by": self.game.heuristic}
+        return np.sort(ranked[:self.openers])
 
     def _key(self, candidates: np.ndarray, played: tuple, tag: int) -> tuple:
         h1, h2 = exact.set_key(candidates, np.int64(tag), np.uint64(exact.hint_salt(self._state(candidates, played))))
@@ -267,17 +289,37 @@ class Solver:
         return int(exact.min_total(self.problem, candidates, np.int64(budget), np.int64(cutoff), self._mask(played),
                                    self._state(candidates, played)))
 
-    def _parts_total(self, parts: list, played: tuple, budget: int, limit: int) -> int:
-        """The least total of some parts (each within ``budget`` guesses), if below ``limit``;
-        else a lower bound at least ``limit`` (a job)."""
+    def _parts_total(self, parts: list, played: tuple, budget: int, limit: int, fence: tuple | None = None):
+        """A job: the least total of some parts (each within ``budget`` guesses), and the limit it
+        ended with: the total is exact if below that limit, else a lower bound at least that.
+        ``fence``: see ``_limit_now``."""
         total = sum(int(exact.least_total(self.least, self.reach, len(p), budget)) for p in parts)
         for part in parts:
+            limit = self._limit_now(fence, limit)
             if total >= limit:
                 break
             rest = total - int(self.least[len(part)])
             value = self._total_below(part, played, budget, limit - rest)
             total = min(rest + value, exact.INF)
-        return total
+        return total, limit
+
+    def _limit_now(self, fence: tuple | None, limit: int) -> int:
+        """A running job's limit, tightened by the best total that its node's search has found
+        since the job was sent (on the board). ``fence``: (the node's serial, the job's guess's
+        tie-break key, the lower bound of the guess's other parts), or None for a fixed limit."""
+        if fence is None:
+            return limit
+        serial, blind, guess, others = fence
+        best = self.board.read()
+        if best is None or best[0] != serial or best[1] >= exact.INF:
+            return limit
+        _, value, best_blind, best_guess = best
+        return min(limit, value + (1 if (blind, guess) < (best_blind, best_guess) else 0) - others)
+
+    def _post(self, serial: int, choice: "_Choice") -> None:
+        """Put a node's best total on the board, for its running jobs."""
+        if choice.key is not None and not self._in_worker:
+            self.board.write((serial, choice.value, *choice.key))
 
     def _total_node(self, candidates: np.ndarray, played: tuple, budget: int, cutoff: int, level: int) -> int:
         """Like ``exact.min_total`` for the top two levels: symmetry classes, and the second
@@ -312,7 +354,9 @@ class Solver:
         order = sorted(zip(bounds[keep].tolist(), (~is_candidate[keep]).tolist(), guesses[keep].tolist()))
         self.counters[self._row, exact.NODES] += 1
         choice = _Choice(cutoff, floor)
-        if level == 0:  # the root: its guesses one after the other, each part a second-level node
+        if level == 0 and self._openers_as_jobs(len(order)):
+            self._root_jobs(candidates, budget, order, choice)
+        elif level == 0:  # the root: its guesses one after the other, each part a second-level node
             for low, blind, guess in order:
                 if not choice.worth_trying(low, (blind, guess)):
                     if choice.hopeless(low):
@@ -320,7 +364,10 @@ class Solver:
                     continue
                 self._note(root=self.game.format_code(self.game.guesses[guess]))
                 limit = choice.limit((blind, guess))
-                choice.consider(self._root_total(candidates, guess, budget, limit), (blind, guess))
+                total, limit = self._root_total(candidates, guess, budget, limit)
+                choice.consider(total, (blind, guess))
+                if choice.key is not None:
+                    self._note(best=choice.value)
         else:
             self._second_level(candidates, played, budget, order, choice)
         opening = self._opening(candidates, played)  # what the root is worth after --first is not its value
@@ -343,6 +390,7 @@ class Solver:
         trials: list[_Trial] = []
         position = 0
         n = len(candidates)
+        serial = self._new_serial()
 
         def open_trial() -> bool:
             nonlocal position
@@ -374,17 +422,20 @@ class Solver:
                         index = trial.sent
                         trial.sent += 1
                         trial.running += 1
-                        group_cutoff = limit - (trial.bound() - trial.known[index])
-                        return ((trial, index, group_cutoff), "_parts_total",
-                                (trial.groups[index], played + (trial.key[1],), budget - 1, group_cutoff))
+                        others = trial.bound() - trial.known[index]
+                        fence = None if serial is None else (serial, *trial.key, others)
+                        return ((trial, index), "_parts_total",
+                                (trial.groups[index], played + (trial.key[1],), budget - 1, limit - others, fence))
                     if trial.running == 0:  # no part needed a job: its total is known
                         choice.consider(trial.bound(), trial.key)
                         trial.settled = True
-                if sum(not t.finished() for t in trials) >= self.workers or not open_trial():
+                        self._post(serial, choice)
+                if sum(not t.finished() for t in trials) >= self._slots() or not open_trial():
                     return None
 
-        def on_result(job, value) -> None:
-            trial, index, group_cutoff = job
+        def on_result(job, result) -> None:
+            trial, index = job
+            value, group_cutoff = result
             trial.running -= 1
             if value < group_cutoff:
                 trial.known[index] = value  # exact
@@ -396,16 +447,19 @@ class Solver:
             elif trial.sent == len(trial.groups) and trial.running == 0:  # every part exact
                 choice.consider(trial.bound(), trial.key)
                 trial.settled = True
-                self._note(second_level_best=choice.value)
+                self._post(serial, choice)
 
         self._note(guesses=len(order), guess_index=0)
         self._schedule(next_job, on_result)
 
-    def _root_total(self, candidates: np.ndarray, guess: int, budget: int, limit: int) -> int:
+    def _root_total(self, candidates: np.ndarray, guess: int, budget: int, limit: int, fence: tuple | None = None):
+        """The least total of a tree opening with ``guess``, and the limit it ended with (as
+        ``_parts_total``): the search of one opener, a job when openers are jobs."""
         parts = self._split(guess, candidates)
         total = len(candidates) + sum(int(exact.least_total(self.least, self.reach, len(p), budget - 1))
                                       for p in parts)
         for index, part in enumerate(parts):
+            limit = self._limit_now(fence, limit)
             if total >= limit:
                 break
             if len(part) <= 2:
@@ -414,8 +468,56 @@ class Solver:
             rest = total - int(self.least[len(part)])
             value = self._total_node(part, (guess,), budget - 1, limit - rest, 1)
             total = min(rest + value, exact.INF)
-            self._note(bound_after_part=total)
-        return total
+        return total, limit
+
+    def _openers_as_jobs(self, count: int) -> bool:
+        """Is each first guess a job of its own? With --openers, and on a cluster when the first
+        guesses are many (else the jobs are the parts of the second guesses: Bulls and Cows has
+        one first guess under symmetry)."""
+        if not self._parallel_possible() or self._in_worker:
+            return False
+        return self.openers is not None or (self.cluster is not None and count >= ROOT_JOBS_PER_SLOT * self._slots())
+
+    def _root_jobs(self, candidates: np.ndarray, budget: int, order: list, choice: "_Choice") -> None:
+        """The root's guesses (``order``: (bound, not a candidate, guess), best first) as jobs,
+        each the whole search below one opener, with the best total on the board."""
+        serial = self._new_serial()
+        position = 0
+        self._note(openers=len(order), openers_done=0)
+
+        def next_job():
+            nonlocal position
+            while position < len(order):
+                low, blind, guess = order[position]
+                position += 1
+                if not choice.worth_trying(low, (blind, guess)):
+                    if choice.hopeless(low):
+                        position = len(order)
+                    continue
+                return ((blind, guess), "_root_total",
+                        (candidates, guess, budget, choice.limit((blind, guess)), (serial, blind, guess, 0)))
+            return None
+
+        def on_result(key, result) -> None:
+            value, limit = result
+            if value < limit:
+                choice.consider(value, key)
+            else:
+                choice.refute(value)
+            self._post(serial, choice)
+            self._note(openers_done=self.status.get("openers_done", 0) + 1,
+                       **({} if choice.key is None else {"best": choice.value}))
+
+        self._schedule(next_job, on_result)
+        self._note(openers_done=len(order))
+
+    def _new_serial(self) -> int | None:
+        """A number for a node whose jobs share its best total, or None in a worker: the board
+        is its parent's (jobs within a job run here, each with its own limit)."""
+        if self._in_worker:
+            return None
+        self._serial += 1
+        return self._serial
 
     def minimum_total(self, budget: int | None = None) -> int:
         """The fewest guesses in total, over all secrets, of any tree within ``budget`` guesses
@@ -628,6 +730,11 @@ class Solver:
                 raise Infeasible(f"no tree{opening} wins every secret of {self.game!r} within {depth} guesses "
                                  "(guesstree bound finds the fewest)")
             proof = {"optimal": True}
+            scope = self.opener_scope if self.openers is not None else None
+            if scope is not None and scope["openers"] < scope["of"]:  # fewer openers than all: no proof
+                opening = f" opening with one of the {scope['openers']} best first guesses by {scope['ranked_by']}"
+                proof = {"optimal": False, "optimal_among": f"{scope['openers']} openers",
+                         "openers_ranked_by": scope["ranked_by"], "openers_of": scope["of"]}
             if objective == "optimal-worst":
                 proof["minimum_worst"] = depth
                 proof["minimum_total"] = total
@@ -638,6 +745,9 @@ class Solver:
                 within = "" if depth is None else f" among trees that win every secret within {depth} guesses"
                 proof["proven"] = (f"exhaustive search: no tree{opening} takes fewer than {total} guesses in all "
                                    f"over the {self.n_secrets} secrets{within}")
+            if not proof["optimal"]:
+                proof["proven"] = (f"optimal among {proof['optimal_among']} (of {scope['of']}), not proven optimal; "
+                                   + proof["proven"])
             self._solved[key] = Report(worst=depth, total=total, nodes=self.nodes - nodes,
                                        seconds=time.monotonic() - started, proof=proof)
         report = self._solved[key]
@@ -666,69 +776,135 @@ class Solver:
             self.save(self.checkpoint)
 
     def _guarded(self, run: Callable, task: str):
-        """Run a top-level search; on Ctrl-C stop the workers, save the table, raise Interrupted."""
+        """Run a top-level search; on Ctrl-C (or a cluster that fails it) stop the workers, save
+        the table, raise Interrupted (or the cluster's error)."""
+        from .cluster import ClusterError
+
         self.status["task"] = task
         try:
             result = run()
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, ClusterError) as error:
             self.close()
             if self.checkpoint is not None:
                 self.save(self.checkpoint)
+            if isinstance(error, ClusterError):
+                raise ClusterError(str(error), self.checkpoint) from None
             raise Interrupted(self.checkpoint) from None
         if self.checkpoint is not None:
             self.save(self.checkpoint)
         return result
 
     def _parallel_possible(self) -> bool:
-        return uses_workers(self.n_secrets, self.workers)
+        """Do jobs run elsewhere (worker processes here, or a cluster's)?"""
+        return self.cluster is not None or uses_workers(self.n_secrets, self.workers)
+
+    def _slots(self) -> int:
+        """How many jobs run at once."""
+        return self._jobs.slots if self._jobs is not None else self.workers
 
     def _schedule(self, next_job: Callable, on_result: Callable) -> None:
         """Run the jobs that ``next_job()`` hands out (``(key, method, args)``, or None when none
         can start now), on the workers when it pays, and feed each result to ``on_result``
         until nothing is left to start or running."""
-        done = 0
         if self._in_worker or not self._parallel_possible():
             while (job := next_job()) is not None:
                 key, method, args = job
                 on_result(key, getattr(self, method)(*args))
-                done += 1
-                self._note(jobs_done=done)
+                self._note(jobs_done=self.status.get("jobs_done", 0) + 1)
             return
-        pool = self._start_pool()
-        running: dict = {}  # future -> key
+        jobs = self._start_jobs()
+        running: dict = {}  # job handle -> key
         while True:
-            while len(running) < self.workers:
+            while len(running) < jobs.slots:
                 job = next_job()
                 if job is None:
                     break
                 key, method, args = job
-                running[pool.submit(_solver_job, method, args)] = key
+                running[jobs.submit(method, args)] = key
+            self._note(in_flight=len(running))
             if not running:
                 return
-            finished, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
+            for handle in jobs.finished(list(running), timeout=0.5):
+                key = running.pop(handle)
+                on_result(key, jobs.result(handle))
+                self._note(jobs_done=self.status.get("jobs_done", 0) + 1, in_flight=len(running))
             self._tick()
-            for future in finished:
-                key = running.pop(future)
-                on_result(key, future.result())
-                done += 1
-                self._note(jobs_done=done)
 
-    def _start_pool(self) -> WorkerPool:
-        if self._pool is None:
-            context, scorer = self.context, self.context.scorer
-            matrix = scorer.shared
-            if matrix is None:  # a context made without shared memory: copy its matrix once
-                matrix = self._matrix_copy = SharedArray(self.matrix.shape, np.uint8)
-                matrix.array[:] = self.matrix
-            self._pool = WorkerPool(self.workers, _worker_solver, context.recipe(matrix), self._table, self._counters,
-                                    _rows())
-        return self._pool
+    def _start_jobs(self):
+        """Where the jobs run, started on first use: this machine's worker processes, or the cluster."""
+        if self._jobs is None:
+            if self.cluster is not None:
+                from .cluster import DaskJobs
+
+                self._jobs = DaskJobs(self.cluster, _cluster_job, self._search(), self._absorb,
+                                      self.table[self.table[:, 2] != 0])
+                self.board = self._jobs.board
+                self._note(dashboard=self._jobs.dashboard, workers=self._jobs.slots)
+            else:
+                context, scorer = self.context, self.context.scorer
+                matrix = scorer.shared
+                if matrix is None:  # a context made without shared memory: copy its matrix once
+                    matrix = self._matrix_copy = SharedArray(self.matrix.shape, np.uint8)
+                    matrix.array[:] = self.matrix
+                self._jobs = _PoolJobs(WorkerPool(self.workers, _worker_solver, context.recipe(matrix),
+                                                  (self._table, self._counters, self._board), _rows()))
+        return self._jobs
+
+    def _search(self) -> dict:
+        """What a cluster's worker needs to take part in this search (see ``_cluster_job``)."""
+        import uuid
+
+        import player
+
+        game, context = self.game, self.context
+        return {"id": uuid.uuid4().hex, "version": player.__version__, "game": repr(game),
+                "recipe": context.portable_recipe(),
+                "fingerprint": fingerprint(game, self.matrix)}
+
+    def _absorb(self, entries: np.ndarray, nodes: int) -> None:
+        """What a cluster's job learned: the table entries of its result, and its effort."""
+        if len(entries):
+            exact.restore(self.table, entries)
+        self.counters[self._row, exact.NODES] += nodes
+
+    def job_entries(self, method: str, args: tuple) -> np.ndarray:
+        """The table entries that make a finished job's result usable by a process without this
+        table (a cluster's client): the entry of each node the job solved (exact, or a bound)
+        and, below an exact one, those of its optimal tree, as the builder will look them up."""
+        worst = method == "_within_after"
+        if method == "_parts_total":
+            parts, played, budget = args[:3]
+            stack = [(part, played, budget) for part in parts]
+        else:  # _root_total (candidates, guess, budget, ...), _within_after (candidates, played, guess, depth)
+            candidates, played, guess, budget = (args[0], (), args[1], args[2]) if not worst else args[:4]
+            stack = [(part, played + (guess,), budget - 1) for part in self._split(guess, candidates)]
+        rows = []
+        while stack:
+            candidates, played, budget = stack.pop()
+            n = len(candidates)
+            if n <= 2 or (worst and budget <= 2):
+                continue  # never looked up: solved on the spot
+            tag = exact.FEASIBLE_TAG if worst else (budget if budget < n else exact.UNLIMITED)
+            h1, h2 = self._key(candidates, played, tag)
+            data = exact.probe(self.table, h1, h2)
+            if not data:
+                continue
+            rows.append((h1 ^ data, h2 ^ data, data))
+            guess = int(exact.data_guess(data))
+            if worst:
+                low, high = exact.depths(data)
+                solved = high and high <= budget and guess >= 0
+            else:
+                solved = exact.data_exact(data) and exact.data_value(data) < exact.INF and guess >= 0
+            if solved:
+                stack.extend((part, played + (guess,), budget - 1) for part in self._split(guess, candidates))
+        return np.array(rows, dtype=np.uint64).reshape(-1, 3)
 
     def close(self) -> None:
         """Stop the workers (the table stays)."""
-        if self._pool is not None:
-            self._pool.close()
-            self._pool = None
+        if self._jobs is not None:
+            self._jobs.close()
+            self._jobs = None
         if self._matrix_copy is not None:
             self._matrix_copy.release()
             self._matrix_copy = None
@@ -785,17 +961,104 @@ def _rows():
     return multiprocessing.get_context("spawn").Value("i", 0)
 
 
-def _worker_solver(recipe: tuple, table: SharedArray, counters: SharedArray, rows) -> Solver:
-    """A worker's solver: its context rebuilt from ``recipe``, over the parent's table and counters."""
+class ArrayBoard:
+    """The best total of the node being searched in parallel, in four integers (the node's serial,
+    the total, its guess's tie-break key) that the pool's workers map too (see Solver._limit_now)."""
+
+    def __init__(self, cells: np.ndarray):
+        self.cells = cells
+
+    def write(self, best: tuple) -> None:
+        self.cells[0] = -1  # a reader that sees -1, or another serial after reading, ignores what it read
+        self.cells[1:] = best[1:]
+        self.cells[0] = best[0]
+
+    def read(self) -> tuple | None:
+        serial = int(self.cells[0])
+        best = tuple(int(v) for v in self.cells[1:])
+        return None if serial < 0 or int(self.cells[0]) != serial else (serial, *best)
+
+
+class _PoolJobs:
+    """Jobs on this machine's worker processes, which share the table (so a result is just its value)."""
+
+    def __init__(self, pool: WorkerPool):
+        self.pool, self.slots = pool, pool.workers
+        self.dashboard = None
+
+    def submit(self, method: str, args: tuple):
+        return self.pool.submit(_solver_job, method, args)
+
+    def finished(self, handles: list, timeout: float) -> list:
+        return list(wait(handles, timeout=timeout, return_when=FIRST_COMPLETED)[0])
+
+    def result(self, handle):
+        return handle.result()
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+def _worker_solver(recipe: tuple, shared: tuple, rows) -> Solver:
+    """A pool worker's solver: its context rebuilt from ``recipe``, over the parent's table,
+    counters and board (``shared``)."""
     with rows.get_lock():
         rows.value += 1
         row = rows.value
     setup, arguments = recipe
-    return Solver(setup(*arguments), shared=(table, counters, row))
+    table, counters, board = shared
+    return Solver(setup(*arguments), shared=(table, counters, board, row))
 
 
 def _solver_job(solver: Solver, method: str, args: tuple):
     return getattr(solver, method)(*args)
+
+
+def fingerprint(game, matrix: np.ndarray) -> str:
+    """What two processes must agree on to search the same game: its identity and every feedback."""
+    digest = hashlib.sha256(json.dumps(game.identity(), sort_keys=True, default=str).encode())
+    digest.update(np.ascontiguousarray(matrix).data)
+    return digest.hexdigest()
+
+
+_searches: dict = {}  # in a cluster's worker: the solver of the search it works for
+
+
+def _cluster_job(search: dict, method: str, args: tuple, seed):
+    """A job on a cluster's worker: ``method(*args)`` of this search's solver, made on the first
+    job (and seeded with the entries of a resumed search's checkpoint, ``seed``). Returns the
+    result, the table entries the client needs (``Solver.job_entries``) and the nodes searched;
+    with ``method`` None only makes the solver. A worker with another guesstree, or one that
+    rebuilds another game, is refused."""
+    from .cluster import Refused, VariableBoard, worker_address
+
+    with _lock:
+        solver = _searches.get(search["id"])
+        if solver is None:
+            import player
+
+            if search["version"] != player.__version__:
+                raise Refused(f"the worker at {worker_address()} runs guesstree {player.__version__}, this search "
+                              f"guesstree {search['version']}: install the same version on every machine")
+            setup, arguments = search["recipe"]
+            try:
+                context = setup(*arguments)
+            except ValueError as error:
+                raise Refused(f"the worker at {worker_address()} cannot make the game {search['game']}: {error}") from None
+            if fingerprint(context.game, context.matrix) != search["fingerprint"]:
+                raise Refused(f"the worker at {worker_address()} makes another game than {search['game']} from the "
+                              "same description (another version of its plugin or word lists?)")
+            for old in _searches.values():
+                old.release()
+            _searches.clear()
+            solver = _searches[search["id"]] = Solver(context, workers=1, board=VariableBoard(search["id"]))
+            if seed is not None and len(seed):
+                exact.restore(solver.table, seed)
+        if method is None:  # a worker's first job, sent when the search starts: ready, or refused
+            return None
+        nodes = solver.nodes
+        result = getattr(solver, method)(*args)
+        return result, solver.job_entries(method, args), solver.nodes - nodes
 
 
 def solver_for(context, **settings) -> Solver:

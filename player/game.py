@@ -38,6 +38,9 @@ class Game:
     page_kind: ClassVar[str] = "text"
     # The command-line options that build the game: keyword argument -> (type, help).
     options: ClassVar[dict[str, Option]] = {}
+    # The heuristic strategy that ranks first guesses when an exact search tries only the best
+    # few (``--openers K``).
+    heuristic: ClassVar[str] = "entropy"
 
     def params(self) -> dict:
         return {}

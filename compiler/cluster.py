@@ -1,0 +1,262 @@
+"""The exhaustive searches' jobs on a Dask cluster (``--cluster``): from a local cluster of a few
+processes to many machines, with the same tree out.
+
+The solver (``solver.py``) hands out the same jobs as it does to this machine's worker processes
+(``pool.py``): each an exact search with a cutoff, whose answer is a fact that does not depend
+on which worker computed it or when. Here each job runs on some Dask worker, which builds the
+search's game once from its description and keeps its own table; with its answer it returns the
+table entries that the client's tree needs (``Solver.job_entries``). The best total of the node
+being searched is a Dask ``Variable`` that running jobs read between their parts, so every
+worker prunes with it.
+
+Dask is imported only here, and only when ``--cluster`` is given.
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from .pool import main_unseen
+
+LOCAL = "local:"
+ENVIRONMENT = "DASK_SCHEDULER_ADDRESS"
+CONNECT_SECONDS = 5  # to reach the scheduler
+WORKER_SECONDS = 60  # for the first worker to join
+BOARD_SECONDS = 0.25  # a running job reads the best total at most this often
+EXTRA = "guesstree[distributed]"
+
+
+class ClusterError(Exception):
+    """The cluster cannot run (or finish) the search: unreachable, gone, or refusing it. Says so
+    in one line; ``checkpoint``: where the search's work was saved, if it was."""
+
+    def __init__(self, message: str, checkpoint: Path | None = None):
+        self.checkpoint = checkpoint
+        super().__init__(message)
+
+
+class Refused(ClusterError):
+    """A worker that cannot take part: another guesstree, or another game from the same description."""
+
+
+def address(option: str | None) -> str | None:
+    """The cluster to use: ``--cluster``, else ``$DASK_SCHEDULER_ADDRESS``, else None."""
+    return option or os.environ.get(ENVIRONMENT) or None
+
+
+def worker_address() -> str:
+    from distributed import get_worker
+
+    try:
+        return get_worker().address
+    except ValueError:
+        return "?"
+
+
+def _worker_version() -> str:
+    import player
+
+    return player.__version__
+
+
+class VariableBoard:
+    """The best total of the node being searched, as a cluster's workers read it: a Dask
+    ``Variable`` named after the search, read at most every ``BOARD_SECONDS``."""
+
+    def __init__(self, name: str, client=None):
+        self.name, self._client, self._variable = name, client, None
+        self._read_at, self._value = 0.0, None
+
+    def _get(self):
+        if self._variable is None:
+            from distributed import Variable
+
+            self._variable = Variable(self.name, client=self._client)
+        return self._variable
+
+    def write(self, best: tuple) -> None:
+        self._get().set([int(v) for v in best])
+
+    def read(self) -> tuple | None:
+        now = time.monotonic()
+        if now - self._read_at >= BOARD_SECONDS:
+            self._read_at = now
+            try:
+                value = self._get().get(timeout=0.05)
+            except Exception:  # not posted yet (a timeout), or the scheduler is busy: keep the last
+                value = None
+            if value is not None:
+                self._value = tuple(value)
+        return self._value
+
+
+class DaskJobs:
+    """A search's jobs on the cluster at ``where`` (an address, or ``local:N`` for N worker processes
+    started here): ``job(search, method, args, seed)`` runs on a worker and returns
+    ``(result, entries, nodes)``; ``absorb(entries, nodes)`` takes the last two in the client."""
+
+    def __init__(self, where: str, job: Callable, search: dict, absorb: Callable, seed: np.ndarray):
+        try:
+            import distributed
+        except ImportError:
+            raise ClusterError(f"--cluster needs Dask: pip install '{EXTRA}'") from None
+        self._distributed, self._job, self._search, self._absorb = distributed, job, search, absorb
+        self._local = None
+        self.where = where
+        # Dask's own logs (a connection retried, a scheduler gone) stay out of the user's terminal:
+        # what matters reaches the user as a ClusterError
+        self._levels = _silence("distributed")
+        try:
+            self.client = self._connect(where)
+        except BaseException:
+            _restore(self._levels)
+            raise
+        self.board = VariableBoard(search["id"], self.client)
+        self.board.write((-1, 0, 0, 0))  # posted at once: a worker's read never waits for it
+        self.dashboard = self._dashboard()
+        try:
+            self.client.wait_for_workers(1, timeout=WORKER_SECONDS)
+        except (TimeoutError, OSError):
+            self.close()
+            raise ClusterError(f"the Dask scheduler at {where} has no workers (none joined in {WORKER_SECONDS} s)") \
+                from None
+        self._check_versions()
+        self.slots, self._counted = self._workers(), time.monotonic()
+        self._seed = self.client.scatter(seed, broadcast=True) if len(seed) else None
+        self._sent = 0
+        self._prepare()
+
+    def _connect(self, where: str):
+        distributed = self._distributed
+        if where.startswith(LOCAL):
+            count = where[len(LOCAL):]
+            if not count.isdigit() or int(count) < 1:
+                raise ClusterError(f"--cluster {where}: local:N needs a number of worker processes, e.g. local:2")
+            with main_unseen():  # spawned workers need nothing from the main module (see pool.py)
+                self._local = distributed.LocalCluster(
+                    n_workers=int(count), threads_per_worker=1, processes=True, host="127.0.0.1",
+                    dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
+            return distributed.Client(self._local)
+        if "://" not in where and ":" not in where:
+            raise ClusterError(f"--cluster {where}: give a scheduler's address (tcp://HOST:PORT) or local:N")
+        try:
+            return distributed.Client(where, timeout=f"{CONNECT_SECONDS}s")
+        except (OSError, TimeoutError, ValueError) as error:
+            reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+            raise ClusterError(f"cannot reach the Dask scheduler at {where}: {reason}") from None
+
+    def _dashboard(self) -> str | None:
+        try:
+            return self.client.dashboard_link if self.client.scheduler_info().get("services", {}).get("dashboard") \
+                else None
+        except Exception:
+            return None
+
+    def _workers(self) -> int:
+        """Jobs at once: one per worker (a worker runs one job at a time; more threads do not help)."""
+        return max(1, len(self.client.scheduler_info().get("workers", {})))
+
+    def _check_versions(self) -> None:
+        """Refuse workers that run another guesstree, or none, before any job is sent."""
+        import player
+
+        try:
+            versions = self.client.run(_worker_version)
+        except Exception as error:
+            self.close()
+            raise Refused(f"a worker of {self.where} cannot run guesstree's jobs ({type(error).__name__}: {error}): "
+                          f"install '{EXTRA}' of guesstree {player.__version__} on every worker") from None
+        for worker, version in sorted(versions.items()):
+            if version != player.__version__:
+                self.close()
+                raise Refused(f"the worker at {worker} runs guesstree {version}, this client guesstree "
+                              f"{player.__version__}: install the same version on every machine")
+
+    def _prepare(self) -> None:
+        """Each worker makes the search's game and solver now (while nothing waits for it), or
+        refuses it: a worker that makes another game is refused before the search starts."""
+        ready = [self.client.submit(self._job, self._search, None, (), self._seed, pure=False, workers=[worker],
+                                    allow_other_workers=False, key=f"ready-guesstree-{self._search['id'][:12]}-{i}")
+                 for i, worker in enumerate(sorted(self.client.scheduler_info().get("workers", {})))]
+        for future in ready:
+            while future.status == "pending":
+                time.sleep(0.01)
+            try:
+                self.result(future)
+            except BaseException:
+                self.close()
+                raise
+
+    def submit(self, method: str, args: tuple):
+        self._sent += 1
+        return self.client.submit(self._job, self._search, method, args, self._seed, pure=False,
+                                  key=f"guesstree-{self._search['id'][:12]}-{self._sent}")
+
+    def finished(self, handles: list, timeout: float) -> list:
+        """The handles that finished (or failed) within ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            done = [h for h in handles if h.status != "pending"]
+            if done or time.monotonic() >= deadline:
+                break
+            time.sleep(0.01)
+        if self.client.status not in ("running", "connecting", "newly-created"):
+            raise ClusterError(f"lost the Dask scheduler at {self.where} in the middle of the search")
+        if time.monotonic() - self._counted > 5:  # workers that joined (or left) since
+            with contextlib.suppress(Exception):
+                self.slots, self._counted = self._workers(), time.monotonic()
+        return done
+
+    def result(self, handle):
+        status = handle.status
+        if status == "finished":
+            try:
+                outcome = handle.result(timeout=60)
+            except Exception as error:
+                raise ClusterError(f"the Dask scheduler at {self.where} lost a finished job's result ({error})") \
+                    from None
+            if outcome is None:  # a worker made ready
+                return None
+            value, entries, nodes = outcome
+            self._absorb(entries, nodes)
+            return value
+        if status == "error":
+            error = handle.exception()
+            if isinstance(error, ClusterError):
+                raise type(error)(str(error)) from None
+            if type(error).__name__ == "KilledWorker":
+                raise ClusterError(f"a job of the search killed every worker that ran it ({error}): out of memory "
+                                   "on the workers?") from None
+            raise error
+        if self.client.status != "running":
+            raise ClusterError(f"lost the Dask scheduler at {self.where} in the middle of the search")
+        raise ClusterError(f"the Dask scheduler at {self.where} dropped a job ({status})")
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.client.close(timeout=5)
+        if self._local is not None:
+            with contextlib.suppress(Exception):
+                self._local.close(timeout=5)
+            self._local = None
+        _restore(self._levels)
+
+
+def _silence(prefix: str) -> dict:
+    """Raise every logger named ``prefix``* (made when Dask was imported) to CRITICAL; their levels before."""
+    names = [name for name in logging.root.manager.loggerDict if name == prefix or name.startswith(prefix + ".")]
+    levels = {name: logging.getLogger(name).level for name in names}
+    for name in names:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    return levels
+
+
+def _restore(levels: dict) -> None:
+    for name, level in levels.items():
+        logging.getLogger(name).setLevel(level)

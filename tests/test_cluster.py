@@ -1,0 +1,390 @@
+"""Exhaustive searches on a Dask cluster (``--cluster``): the same bytes as on one machine, for any
+cluster and any order of jobs; workers killed, schedulers gone, Ctrl-C and resume, refusals.
+
+The clusters are real: a scheduler and workers started with Dask's own command line on
+127.0.0.1 (``dask scheduler``, ``dask worker``), or ``--cluster local:2``, and ``guesstree``
+runs as a separate process, as a user runs it. Every process a test starts is stopped by its
+process id when the test ends.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("distributed")
+import cloudpickle  # noqa: E402 (Dask's)
+from distributed.diagnostics.plugin import SchedulerPlugin  # noqa: E402
+
+cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the scheduler runs this module's functions
+
+BIN = Path(sys.executable).parent
+DASK = [str(BIN / "dask")]
+GUESSTREE = [sys.executable, "-m", "compiler"]
+WORDS = Path(__file__).parent.parent.parent / "shared" / "data" / "wordle"
+
+
+class Cluster:
+    """A Dask scheduler and workers, each started with Dask's command line in a session of its own."""
+
+    def __init__(self, folder: Path, workers: int = 2, preload: Path | None = None, cwd: Path | None = None):
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self.file = folder / "scheduler.json"
+        self.processes = [self._start(["scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                                       "--scheduler-file", str(self.file)], "scheduler")]
+        deadline = time.monotonic() + 60
+        while not self.file.exists():
+            assert time.monotonic() < deadline, "the scheduler did not start"
+            time.sleep(0.1)
+        self.address = json.loads(self.file.read_text())["address"]
+        more = ["--preload", str(preload)] if preload else []
+        self.processes.append(self._start(["worker", self.address, "--nworkers", str(workers), "--nthreads", "1",
+                                           "--host", "127.0.0.1", "--no-dashboard", *more], "workers", cwd))
+        self.wait_for(workers)
+        with self.client() as client:
+            client.register_plugin(JobCounter())
+
+    def _start(self, args: list[str], name: str, cwd: Path | None = None) -> subprocess.Popen:
+        log = open(self.folder / f"{name}.log", "wb")
+        return subprocess.Popen(DASK + args, stdout=log, stderr=subprocess.STDOUT, cwd=cwd or self.folder,
+                                start_new_session=True)
+
+    def client(self):
+        from distributed import Client
+
+        return Client(self.address, timeout="20s")
+
+    def wait_for(self, workers: int) -> None:
+        with self.client() as client:
+            client.wait_for_workers(workers, timeout=120)
+
+    def scheduler(self, function):
+        """``function(scheduler)`` run in the scheduler's process."""
+        with self.client() as client:
+            return client.run_on_scheduler(function)
+
+    def stop_scheduler(self) -> None:
+        os.killpg(self.processes[0].pid, signal.SIGKILL)
+
+    def stop(self) -> None:
+        for process in self.processes:
+            try:
+                os.killpg(process.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                continue
+        for process in self.processes:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    started = Cluster(tmp_path_factory.mktemp("dask"))
+    yield started
+    started.stop()
+
+
+@pytest.fixture
+def own_cluster(tmp_path):
+    """``own_cluster(**settings)``: a cluster for one test (stopped with it)."""
+    made = []
+
+    def start(**settings):
+        made.append(Cluster(tmp_path / f"dask{len(made)}", **settings))
+        return made[-1]
+    yield start
+    for started in made:
+        started.stop()
+
+
+def guesstree(*args, cwd=None, timeout=600) -> subprocess.CompletedProcess:
+    return subprocess.run(GUESSTREE + [str(a) for a in args], capture_output=True, text=True, cwd=cwd,
+                          timeout=timeout)
+
+
+def started(*args, cwd=None) -> subprocess.Popen:
+    return subprocess.Popen(GUESSTREE + [str(a) for a in args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=cwd, start_new_session=True)
+
+
+class JobCounter(SchedulerPlugin):
+    """In the scheduler: how many times each guesstree job was started and finished."""
+
+    name = "guesstree-job-counter"
+
+    def __init__(self):
+        self.started, self.finished = Counter(), Counter()
+
+    def transition(self, key, start, finish, *args, **kwargs):
+        if str(key).startswith("guesstree-"):
+            if finish == "processing":
+                self.started[key] += 1
+            elif finish == "memory":
+                self.finished[key] += 1
+
+
+def jobs_finished(dask_scheduler) -> int:
+    """The guesstree jobs that the scheduler saw finish (run in its process)."""
+    return sum(dask_scheduler.plugins[JobCounter.name].finished.values())
+
+
+def small_words(folder: Path) -> list:
+    """A Wordle-like game small enough for CI: 120 answers, 420 allowed guesses."""
+    answers = (WORDS / "wordlist_orig_hidden").read_text().split()[:120]
+    others = (WORDS / "wordlist_orig_all").read_text().split()[3000:3300]
+    (folder / "answers.txt").write_text("\n".join(answers) + "\n")
+    (folder / "guesses.txt").write_text("\n".join(sorted(set(answers + others))) + "\n")
+    return ["words", "--answers", folder / "answers.txt", "--guesses", folder / "guesses.txt"]
+
+
+def compiled(tmp_path: Path, name: str, *args) -> bytes:
+    path = tmp_path / f"{name}.msgpack.zst"
+    result = guesstree("compile", *args, "-q", "-o", path)
+    assert result.returncode == 0, result.stderr
+    return path.read_bytes()
+
+
+MM4 = ["mastermind", "--colours", "4"]
+SEARCHES = {
+    "mastermind-4x4-optimal-expected": [*MM4, "--strategy", "optimal-expected"],
+    "mastermind-4x4-optimal-worst": [*MM4, "--strategy", "optimal-worst"],
+    "mastermind-5x4-optimal-expected-depth5": ["mastermind", "--colours", "5", "--strategy", "optimal-expected",
+                                               "--max-depth", "5"],
+}
+
+
+@pytest.mark.parametrize("name", SEARCHES)
+def test_the_same_bytes_on_a_cluster_started_with_dasks_command_line(cluster, tmp_path, name):
+    before = cluster.scheduler(jobs_finished)
+    alone = compiled(tmp_path, "alone", *SEARCHES[name])
+    spread = compiled(tmp_path, "spread", *SEARCHES[name], "--cluster", cluster.address)
+    assert spread == alone
+    assert cluster.scheduler(jobs_finished) > before  # the jobs ran on the cluster's workers
+
+
+def test_an_opener_search_on_a_cluster_is_the_same_bytes(cluster, tmp_path):
+    game = small_words(tmp_path)
+    alone = compiled(tmp_path, "alone", *game, "--strategy", "optimal-expected")
+    before = cluster.scheduler(jobs_finished)
+    spread = compiled(tmp_path, "spread", *game, "--strategy", "optimal-expected", "--cluster", cluster.address)
+    assert spread == alone
+    assert cluster.scheduler(jobs_finished) - before >= 8  # one job per opener (420 guesses, 2 workers)
+
+
+def test_openers_k_searches_the_heuristics_best_first_guesses_and_says_so(cluster, tmp_path):
+    game = small_words(tmp_path)
+    few = compiled(tmp_path, "few", *game, "--strategy", "optimal-expected", "--openers", "6")
+    assert compiled(tmp_path, "few-spread", *game, "--strategy", "optimal-expected", "--openers", "6",
+                    "--cluster", cluster.address) == few
+    import player
+
+    compiled(tmp_path, "full", *game, "--strategy", "optimal-expected")
+    tree = player.load(tmp_path / "few.msgpack.zst")
+    full = player.load(tmp_path / "full.msgpack.zst")
+    assert tree.strategy["optimal"] is False
+    assert tree.strategy["optimal_among"] == "6 openers" and tree.strategy["openers_ranked_by"] == "entropy"
+    assert tree.strategy["proven"].startswith("optimal among 6 openers (of ")
+    assert tree.strategy["minimum_total"] == tree.stats["total"] == full.stats["total"]
+
+
+def test_openers_covering_every_first_guess_is_a_full_proof(tmp_path):
+    tree_path = tmp_path / "t.msgpack.zst"
+    result = guesstree("compile", *MM4, "--strategy", "optimal-expected", "--openers", "50", "-q", "-o", tree_path)
+    assert result.returncode == 0, result.stderr
+    import player
+
+    strategy = player.load(tree_path).strategy
+    assert strategy["optimal"] is True and strategy["minimum_total"] == 905 and strategy["openers"] == 50
+
+
+def test_bound_on_a_cluster_proves_the_same(cluster):
+    alone = guesstree("bound", "bulls-cows", "--length", "3", "--json")
+    spread = guesstree("bound", "bulls-cows", "--length", "3", "--json", "--cluster", cluster.address)
+    assert alone.returncode == spread.returncode == 0, spread.stderr
+    mine, theirs = json.loads(alone.stdout), json.loads(spread.stdout)
+    assert mine["proof"] == theirs["proof"] and mine["worst"] == theirs["worst"] == 6
+
+
+def test_a_local_cluster_of_two_processes(tmp_path):
+    args = ["mastermind", "--colours", "5", "--strategy", "optimal-expected"]
+    assert compiled(tmp_path, "local", *args, "--cluster", "local:2") == compiled(tmp_path, "alone", *args)
+
+
+def test_a_worker_killed_in_the_middle_of_a_job_costs_only_that_job(own_cluster, tmp_path):
+    mine = own_cluster()
+    args = ["mastermind", "--strategy", "optimal-expected", "--openers", "5"]  # five jobs of a second or so
+    alone = compiled(tmp_path, "alone", *args)
+    run = started("compile", *args, "-q", "-o", tmp_path / "spread.msgpack.zst", "--cluster", mine.address)
+    killed = None
+    with mine.client() as client:
+        deadline = time.monotonic() + 120
+        while killed is None and time.monotonic() < deadline and run.poll() is None:
+            for worker, keys in client.processing().items():
+                jobs = [key for key in keys if str(key).startswith("guesstree-")]
+                if jobs:
+                    os.kill(client.run(os.getpid, workers=[worker])[worker], signal.SIGKILL)
+                    killed = jobs[0]
+                    break
+            time.sleep(0.02)
+    out, err = run.communicate(timeout=300)
+    assert run.returncode == 0, err
+    assert killed is not None
+    assert (tmp_path / "spread.msgpack.zst").read_bytes() == alone
+
+    def starts(dask_scheduler):
+        return dask_scheduler.plugins[JobCounter.name].started[killed]
+    assert mine.scheduler(starts) >= 2  # the job was started again elsewhere: it was killed mid-way
+
+
+def _after_first_job(cluster: Cluster, run: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 120
+    while cluster.scheduler(jobs_finished) < 1:
+        assert run.poll() is None and time.monotonic() < deadline, "the search ended before a job finished"
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("stop", ["ctrl-c", "scheduler gone"])
+def test_a_stopped_search_keeps_its_finished_jobs_and_resumes_on_another_cluster(own_cluster, tmp_path, stop):
+    from compiler.checkpoint import ENTRY_BYTES
+
+    mine = own_cluster()
+    args = ["mastermind", "--strategy", "optimal-expected", "--openers", "5"]
+    alone = compiled(tmp_path, "alone", *args)
+    checkpoint = tmp_path / "search.checkpoint"
+    out = tmp_path / "spread.msgpack.zst"
+    run = started("compile", *args, "-o", out, "--checkpoint", checkpoint, "--cluster", mine.address)
+    _after_first_job(mine, run)
+    if stop == "ctrl-c":
+        os.kill(run.pid, signal.SIGINT)
+    else:
+        mine.stop_scheduler()
+    _, err = run.communicate(timeout=120)
+    if stop == "ctrl-c":
+        assert run.returncode == 130, err
+        assert f"the search's work is saved in {checkpoint}" in err
+    else:
+        assert run.returncode == 2, err
+        assert err.strip().splitlines() == [  # one line, no traceback
+            f"error: lost the Dask scheduler at {mine.address} in the middle of the search; the search's work is "
+            f"saved in {checkpoint} (run the same compile command with --resume)"]
+    assert not out.exists()
+    assert checkpoint.stat().st_size > 100 * ENTRY_BYTES / 10  # the finished job's entries
+    resumed = guesstree("compile", *args, "-q", "-o", out, "--checkpoint", checkpoint, "--resume",
+                        "--cluster", "local:2")
+    assert resumed.returncode == 0, resumed.stderr
+    assert out.read_bytes() == alone
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("address, words", [
+    (f"tcp://127.0.0.1:{_free_port()}", "error: cannot reach the Dask scheduler at tcp://127.0.0.1:"),
+    ("nowhere", "error: --cluster nowhere: give a scheduler's address (tcp://HOST:PORT) or local:N"),
+    ("local:zero", "error: --cluster local:zero: local:N needs a number of worker processes"),
+])
+def test_a_bad_cluster_address_is_one_line(tmp_path, address, words):
+    result = guesstree("compile", *MM4, "--strategy", "optimal-expected", "-o", tmp_path / "t.msgpack.zst",
+                       "--cluster", address)
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and result.stderr.startswith(words), result.stderr
+    assert not (tmp_path / "t.msgpack.zst").exists()
+
+
+def test_the_scheduler_address_may_come_from_the_environment(cluster, tmp_path):
+    before = cluster.scheduler(jobs_finished)
+    path = tmp_path / "t.msgpack.zst"
+    env = {**os.environ, "DASK_SCHEDULER_ADDRESS": cluster.address}
+    result = subprocess.run([*GUESSTREE, "compile", *MM4, "--strategy", "optimal-worst", "-q", "-o", str(path)],
+                            capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert cluster.scheduler(jobs_finished) > before
+
+
+def test_a_worker_of_another_guesstree_version_is_refused(own_cluster, tmp_path):
+    preload = tmp_path / "older.py"
+    preload.write_text("import player\nplayer.__version__ = '0.0.1'\n")
+    mine = own_cluster(workers=1, preload=preload)
+    result = guesstree("bound", *MM4, "--cluster", mine.address)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: the worker at {next(iter(_workers(mine)))} runs guesstree 0.0.1, this client guesstree "
+        f"{_version()}: install the same version on every machine"]
+
+
+PLUGIN = """\
+import itertools
+
+from player.games import Game
+
+
+class Tilted(Game):
+    name = "tilted"
+    length, symbols, win = 3, 3, (3, 1)
+
+    def _secrets(self):
+        return list(itertools.product(range(3), repeat=3))
+
+    def _guesses(self):
+        return self._secrets()
+
+    def feedbacks(self):
+        return [(hits, sign) for hits in range(4) for sign in range(3) if hits < 3 or sign == 1]
+
+    def score(self, guess, secret):
+        difference = sum(guess) - sum(secret)
+        return sum(g == s for g, s in zip(guess, secret)), (difference > 0) - (difference < 0) + 1 if {flip} else 1
+
+
+def make():
+    return Tilted()
+"""
+
+
+def test_a_worker_that_makes_another_game_is_refused(own_cluster, tmp_path):
+    here, there = tmp_path / "here", tmp_path / "there"
+    for folder, flip in ((here, True), (there, False)):  # the same plugin name, another plugin on the worker
+        folder.mkdir()
+        (folder / "tilted.py").write_text(PLUGIN.format(flip=flip))
+    mine = own_cluster(workers=1, cwd=there)
+    result = guesstree("compile", "tilted:make", "--strategy", "optimal-expected", "-o", here / "t.msgpack.zst",
+                       "--cluster", mine.address, cwd=here)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: the worker at {next(iter(_workers(mine)))} makes another game than Tilted() from the same "
+        "description (another version of its plugin or word lists?)"]
+    assert not (here / "t.msgpack.zst").exists()
+
+
+def test_without_a_cluster_dask_is_not_imported():
+    script = ("import sys; from player.games import make_game; from compiler import Options, build; "
+              "build(make_game('mastermind', colours=4), Options(strategy='optimal-expected')); "
+              "print('distributed' in sys.modules, 'dask' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert result.stdout.split() == ["False", "False"], result.stderr
+
+
+def _workers(cluster: Cluster) -> list:
+    with cluster.client() as client:
+        return list(client.scheduler_info()["workers"])
+
+
+def _version() -> str:
+    import player
+
+    return player.__version__
