@@ -28,6 +28,7 @@ LOCAL = "local:"
 ENVIRONMENT = "DASK_SCHEDULER_ADDRESS"
 CONNECT_SECONDS = 5  # to reach the scheduler
 WORKER_SECONDS = 60  # for the first worker to join
+JOBS_PER_WORKER = 3  # jobs sent at once per worker
 BOARD_SECONDS = 0.25  # a running job reads the best total at most this often
 EXTRA = "guesstree[distributed]"
 
@@ -99,7 +100,7 @@ class VariableBoard:
 class DaskJobs:
     """A search's jobs on the cluster at ``where`` (an address, or ``local:N`` for N worker processes
     started here): ``job(search, method, args, seed)`` runs on a worker and returns
-    ``(result, entries, nodes)``; ``absorb(entries, nodes)`` takes the last two in the client."""
+    ``(result, entries, nodes, seconds)``; ``absorb(entries, nodes, seconds)`` takes the rest in the client."""
 
     def __init__(self, where: str, job: Callable, search: dict, absorb: Callable, seed: np.ndarray):
         try:
@@ -198,14 +199,21 @@ class DaskJobs:
         return self.client.submit(self._job, self._search, method, args, self._seed, pure=False,
                                   key=f"guesstree-{self._search['id'][:12]}-{self._sent}")
 
+    @property
+    def capacity(self) -> int:
+        """Jobs sent at once: a few per worker, so that none waits for the client between jobs
+        (a job reads the best total when it starts, so its cutoff is as fresh as if sent then)."""
+        return self.slots * JOBS_PER_WORKER
+
     def finished(self, handles: list, timeout: float) -> list:
         """The handles that finished (or failed) within ``timeout`` seconds."""
-        deadline = time.monotonic() + timeout
-        while True:
-            done = [h for h in handles if h.status != "pending"]
-            if done or time.monotonic() >= deadline:
-                break
-            time.sleep(0.01)
+        try:
+            self._distributed.wait(handles, timeout=timeout, return_when="FIRST_COMPLETED")
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException:  # a timeout, or jobs cancelled (a CancelledError: the scheduler gone), told below
+            pass
+        done = [h for h in handles if h.status != "pending"]
         if self.client.status not in ("running", "connecting", "newly-created"):
             raise ClusterError(f"lost the Dask scheduler at {self.where} in the middle of the search")
         if time.monotonic() - self._counted > 5:  # workers that joined (or left) since
@@ -223,8 +231,8 @@ class DaskJobs:
                     from None
             if outcome is None:  # a worker made ready
                 return None
-            value, entries, nodes = outcome
-            self._absorb(entries, nodes)
+            value, *effort = outcome
+            self._absorb(*effort)
             return value
         if status == "error":
             error = handle.exception()

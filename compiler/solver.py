@@ -196,6 +196,7 @@ class Solver:
         # the best total of the node being searched in parallel, where running jobs read it
         self.board = board or ArrayBoard(self._board.array if self._board is not None else np.zeros(4, np.int64))
         self._serial = 0
+        self.job_seconds = 0.0  # the time a cluster's workers spent in this search's jobs
         self._row = row
         nothing = np.zeros((0, 0), dtype=np.int64)
         hint = self.hint_rule
@@ -815,7 +816,7 @@ class Solver:
         jobs = self._start_jobs()
         running: dict = {}  # job handle -> key
         while True:
-            while len(running) < jobs.slots:
+            while len(running) < jobs.capacity:
                 job = next_job()
                 if job is None:
                     break
@@ -861,11 +862,12 @@ class Solver:
                 "recipe": context.portable_recipe(),
                 "fingerprint": fingerprint(game, self.matrix)}
 
-    def _absorb(self, entries: np.ndarray, nodes: int) -> None:
+    def _absorb(self, entries: np.ndarray, nodes: int, seconds: float) -> None:
         """What a cluster's job learned: the table entries of its result, and its effort."""
         if len(entries):
             exact.restore(self.table, entries)
         self.counters[self._row, exact.NODES] += nodes
+        self.job_seconds += seconds
 
     def job_entries(self, method: str, args: tuple) -> np.ndarray:
         """The table entries that make a finished job's result usable by a process without this
@@ -984,6 +986,7 @@ class _PoolJobs:
 
     def __init__(self, pool: WorkerPool):
         self.pool, self.slots = pool, pool.workers
+        self.capacity = self.slots  # jobs sent at once
         self.dashboard = None
 
     def submit(self, method: str, args: tuple):
@@ -1056,9 +1059,9 @@ def _cluster_job(search: dict, method: str, args: tuple, seed):
                 exact.restore(solver.table, seed)
         if method is None:  # a worker's first job, sent when the search starts: ready, or refused
             return None
-        nodes = solver.nodes
+        nodes, started = solver.nodes, time.perf_counter()
         result = getattr(solver, method)(*args)
-        return result, solver.job_entries(method, args), solver.nodes - nodes
+        return result, solver.job_entries(method, args), solver.nodes - nodes, time.perf_counter() - started
 
 
 def solver_for(context, **settings) -> Solver:

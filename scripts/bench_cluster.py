@@ -1,0 +1,146 @@
+"""Benchmarks of the exhaustive searches on a Dask cluster; prints one JSON object with a list of rows.
+
+    python scripts/bench_cluster.py --row small-words --workers 1,2       # a full opener search, 1 and 2 workers
+    python scripts/bench_cluster.py --row wordle-openers100 --workers 2    # Wordle, the 100 best openers by entropy
+    python scripts/bench_cluster.py --row bulls-cows --workers 2 --limit 2700 --checkpoint bc.checkpoint
+    python scripts/bench_cluster.py --row mastermind-8x4-expected --workers 2 --limit 1800 --checkpoint m84.checkpoint
+    python scripts/bench_cluster.py --row small-words --cluster tcp://HOST:8786   # on a cluster of yours
+
+Each row runs ``guesstree compile ... --cluster local:N`` as the user would, in a fresh process, with
+a progress log, and reports: wall seconds of the whole command and of the search alone, the
+cluster's start, the workers' busy seconds (the time they spent inside jobs, summed), their busy
+fraction (busy / (search seconds x workers)) and the rest (scheduling, transfers, the client's own
+work between jobs, workers idle while the last jobs of a node finish), what the search proved, and
+per opener the mean seconds of work. A row past ``--limit`` seconds is stopped as Ctrl-C would, and
+reports how far it got (its checkpoint keeps the work: the same command with ``--resume`` goes on).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORDLE = ROOT.parent / "shared" / "data" / "wordle"
+
+# In a subprocess: the search (as compile runs it) with a progress log; stopped by SIGINT.
+SEARCH_SCRIPT = """
+import json, sys, time
+from compiler import Options
+from compiler.cli import game_from_options
+from compiler.optimal import prepared_context
+from compiler.solver import Interrupted, solver_for
+game_args, options, cluster, log, checkpoint = (json.loads(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3],
+                                                sys.argv[4], sys.argv[5] or None)
+started = time.monotonic()
+last = [0.0]
+def progress(status):
+    if time.monotonic() - last[0] > 10:
+        last[0] = time.monotonic()
+        with open(log, "a") as f:
+            f.write(json.dumps({k: v for k, v in status.items() if k != "dashboard"}) + "\\n")
+game = game_from_options(**game_args)
+options = Options(**options)
+context = prepared_context(game, options, checkpoint=checkpoint, resume=bool(checkpoint), progress=progress,
+                           cluster=cluster)
+solver = solver_for(context)
+ready = time.monotonic()
+row = {"cluster_start_seconds": round(ready - started, 2), "workers": solver._slots()}
+try:
+    report = solver.solve(options.strategy, options.max_depth)
+    row.update(finished=True, total=report.total, worst=report.worst, proof=report.proof.get("proven"))
+except Interrupted:
+    row.update(finished=False, progress={k: v for k, v in solver.status.items() if k != "dashboard"})
+row.update(search_seconds=round(time.monotonic() - ready, 2), busy_seconds=round(solver.job_seconds, 2),
+           nodes=solver.nodes, openers=solver.status.get("openers"))
+context.close()
+print(json.dumps(row))
+"""
+
+
+def small_words(folder: Path) -> dict:
+    """Our smaller Wordle: every third answer (772) and those with every sixth allowed word (2934 guesses)."""
+    answers = (WORDLE / "wordlist_orig_hidden").read_text().split()[::3]
+    others = (WORDLE / "wordlist_orig_all").read_text().split()[5::6]
+    (folder / "answers.txt").write_text("\n".join(answers) + "\n")
+    (folder / "guesses.txt").write_text("\n".join(sorted(set(answers + others))) + "\n")
+    return {"name": "words", "answers": str(folder / "answers.txt"), "guesses": str(folder / "guesses.txt")}
+
+
+def rows(folder: Path) -> dict:
+    wordle = {"name": "words", "answers": str(WORDLE / "wordlist_orig_hidden"),
+              "guesses": str(WORDLE / "wordlist_orig_all")}
+    return {
+        "small-words": (small_words(folder), {"strategy": "optimal-expected"}),
+        "wordle-openers100": (wordle, {"strategy": "optimal-expected", "openers": 100}),
+        "wordle-salet": (wordle, {"strategy": "optimal-expected", "first": "salet"}),
+        "bulls-cows": ({"name": "bulls-cows"}, {"strategy": "optimal-expected"}),
+        "mastermind-7x4-expected": ({"name": "mastermind", "colours": 7}, {"strategy": "optimal-expected"}),
+        "mastermind-8x4-expected": ({"name": "mastermind", "colours": 8}, {"strategy": "optimal-expected"}),
+        "mastermind-8x4-worst": ({"name": "mastermind", "colours": 8}, {"strategy": "optimal-worst"}),
+    }
+
+
+def run_row(game: dict, options: dict, cluster: str, limit: float, checkpoint: str, folder: Path) -> dict:
+    log = folder / f"progress-{time.monotonic_ns()}.log"
+    command = [sys.executable, "-c", SEARCH_SCRIPT, json.dumps(game), json.dumps(options), cluster, str(log),
+               checkpoint or ""]
+    started = time.monotonic()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                               start_new_session=True)
+    try:
+        out, err = process.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        os.kill(process.pid, signal.SIGINT)  # as Ctrl-C: the checkpoint is saved
+        out, err = process.communicate(timeout=300)
+    wall = time.monotonic() - started
+    lines = out.strip().splitlines()
+    if process.returncode != 0 or not lines:
+        return {"error": (err or out).strip().splitlines()[-1:] or ["no output"], "seconds": round(wall, 2)}
+    row = json.loads(lines[-1])
+    row["seconds"] = round(wall, 2)
+    workers, search = row["workers"], row["search_seconds"]
+    if search > 0:
+        row["busy_fraction"] = round(row["busy_seconds"] / (search * workers), 3)
+    if row.get("openers"):
+        row["busy_seconds_per_opener"] = round(row["busy_seconds"] / row["openers"], 3)
+    if log.exists():
+        row["last_progress"] = json.loads(log.read_text().strip().splitlines()[-1])
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--row", action="append", required=True, help="one of the rows (repeatable)")
+    parser.add_argument("--workers", default="2", help="comma-separated worker counts for local:N (default 2)")
+    parser.add_argument("--cluster", help="a scheduler's address instead of local:N")
+    parser.add_argument("--limit", type=float, default=3600, help="seconds before a row is stopped (default 3600)")
+    parser.add_argument("--checkpoint", help="checkpoint file (with --resume when it exists)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        known = rows(folder)
+        results = []
+        for name in args.row:
+            if name not in known:
+                parser.error(f"unknown row {name!r}; choose from {', '.join(known)}")
+            game, options = known[name]
+            clusters = [args.cluster] if args.cluster else [f"local:{n}" for n in args.workers.split(",")]
+            for cluster in clusters:
+                row = {"row": name, "game": game, "options": options, "cluster": cluster}
+                row.update(run_row(game, options, cluster, args.limit, args.checkpoint, folder))
+                results.append(row)
+                print(json.dumps(row), file=sys.stderr, flush=True)
+    print(json.dumps({"machine": {"cpus": os.cpu_count(), "python": platform.python_version()}, "rows": results},
+                     indent=2))
+
+
+if __name__ == "__main__":
+    main()
