@@ -180,19 +180,27 @@ class DaskJobs:
                               f"{player.__version__}: install the same version on every machine")
 
     def _prepare(self) -> None:
-        """Each worker makes the search's game and solver now (while nothing waits for it), or
-        refuses it: a worker that makes another game is refused before the search starts."""
+        """Each worker makes the search's game and solver before the first job, or refuses it:
+        a worker that makes another game is refused before the search starts."""
         ready = [self.client.submit(self._job, self._search, None, (), self._seed, pure=False, workers=[worker],
-                                    allow_other_workers=False, key=f"ready-guesstree-{self._search['id'][:12]}-{i}")
+                                    allow_other_workers=True, key=f"ready-guesstree-{self._search['id'][:12]}-{i}")
                  for i, worker in enumerate(sorted(self.client.scheduler_info().get("workers", {})))]
-        for future in ready:
-            while future.status == "pending":
-                time.sleep(0.01)
-            try:
+        try:
+            self._wait(ready, timeout=None)
+            for future in ready:
                 self.result(future)
-            except BaseException:
-                self.close()
-                raise
+        except BaseException:
+            self.close()
+            raise
+
+    def _wait(self, handles: list, timeout: float | None, **settings) -> None:
+        """Until ``handles`` are done (or failed), or for ``timeout`` seconds; what failed is told by ``result``."""
+        try:
+            self._distributed.wait(handles, timeout=timeout, **settings)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException:  # a timeout, or jobs cancelled (a CancelledError: the scheduler gone)
+            pass
 
     def submit(self, method: str, args: tuple):
         self._sent += 1
@@ -207,12 +215,7 @@ class DaskJobs:
 
     def finished(self, handles: list, timeout: float) -> list:
         """The handles that finished (or failed) within ``timeout`` seconds."""
-        try:
-            self._distributed.wait(handles, timeout=timeout, return_when="FIRST_COMPLETED")
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except BaseException:  # a timeout, or jobs cancelled (a CancelledError: the scheduler gone), told below
-            pass
+        self._wait(handles, timeout, return_when="FIRST_COMPLETED")
         done = [h for h in handles if h.status != "pending"]
         if self.client.status not in ("running", "connecting", "newly-created"):
             raise ClusterError(f"lost the Dask scheduler at {self.where} in the middle of the search")
@@ -225,10 +228,12 @@ class DaskJobs:
         status = handle.status
         if status == "finished":
             try:
-                outcome = handle.result(timeout=60)
-            except Exception as error:
-                raise ClusterError(f"the Dask scheduler at {self.where} lost a finished job's result ({error})") \
-                    from None
+                outcome = handle.result()  # if its worker died since, Dask computes it again
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except BaseException as error:  # a CancelledError: the scheduler gone
+                reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+                raise ClusterError(f"the cluster at {self.where} lost a finished job's result ({reason})") from None
             if outcome is None:  # a worker made ready
                 return None
             value, *effort = outcome

@@ -7,6 +7,9 @@ The table may live in shared memory, so that worker processes pool what they sol
 words ``(key1 ^ data, key2 ^ data, data)``, so a torn write from two processes at once
 reads as a miss, never as a wrong answer. Losing an entry costs time, not correctness.
 
+The compiled functions release the GIL (``nogil``): a search runs for minutes inside one call,
+and a cluster's worker must still answer its scheduler meanwhile (``cluster.py``).
+
 Totals count guesses to win: a set of one secret costs 1, of two 3 (guess one, then the
 other), and a guess at a node adds one guess for every candidate still there.
 """
@@ -69,13 +72,13 @@ def counting_tables(n_secrets: int, n_feedbacks: int) -> tuple[np.ndarray, np.nd
     return fill(1), fill(0), np.array(reach, dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def reachable(reach, depth):
     """Most secrets a tree of ``depth`` guesses can win."""
     return reach[depth] if depth < reach.shape[0] else reach[reach.shape[0] - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def least_total(least, reach, n, budget):
     """Smallest conceivable total for n secrets within ``budget`` guesses (INF: impossible)."""
     if n > reachable(reach, budget):
@@ -85,14 +88,14 @@ def least_total(least, reach, n, budget):
 
 # -- the transposition table ------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _mix(x):
     x = (x ^ (x >> _S30)) * _M1
     x = (x ^ (x >> _S27)) * _M2
     return x ^ (x >> _S31)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def set_key(candidates, tag, salt):
     """Two independent 64-bit hashes of (candidate set, tag, salt); ``salt`` stands for what
     else decides the node's value (a hard-mode state), 0 for nothing."""
@@ -106,34 +109,34 @@ def set_key(candidates, tag, salt):
 
 
 # data word: value (24 bits) | exact (1) | guess + 1 (21) | size (16, capped)
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def pack(value, exact, guess, size):
     data = np.uint64(value) | (np.uint64(1 if exact else 0) << np.uint64(24))
     data |= np.uint64(guess + 1) << np.uint64(25)
     return data | (np.uint64(min(size, 65535)) << np.uint64(46))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def data_value(data):
     return np.int64(data & np.uint64(0xFFFFFF))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def data_exact(data):
     return (data >> np.uint64(24)) & np.uint64(1) == np.uint64(1)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def data_guess(data):
     return np.int64((data >> np.uint64(25)) & np.uint64(0x1FFFFF)) - 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def data_size(data):
     return np.int64(data >> np.uint64(46))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def probe(table, h1, h2):
     """The entry's data word, or 0."""
     base = np.int64(h1 & np.uint64(table.shape[0] - 1)) & ~(BUCKET - 1)
@@ -144,7 +147,7 @@ def probe(table, h1, h2):
     return np.uint64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def store(table, h1, h2, data):
     """Write an entry over the same key (never an exact one over a bound), else into an empty
     slot, else over the entry of the smallest set: the cheapest to find again."""
@@ -170,7 +173,7 @@ def store(table, h1, h2, data):
     table[victim, 2] = data
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def restore(table, entries):
     """Store saved entries (rows of a table) into ``table``, whatever its size."""
     for i in range(entries.shape[0]):
@@ -185,7 +188,7 @@ def restore(table, entries):
 # none, then per letter the least count), its arrays ``codes``, ``letter_counts`` and ``marks``.
 # An empty state means no rule.
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def hint_next(state, codes, marks, guess, feedback):
     """The state after ``guess`` got ``feedback``."""
     child = state.copy()
@@ -204,7 +207,7 @@ def hint_next(state, codes, marks, guess, feedback):
     return child
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def hint_allowed(state, codes, letter_counts):
     """Which guesses the state allows."""
     n_guesses, holes = codes.shape
@@ -229,7 +232,7 @@ def hint_allowed(state, codes, letter_counts):
     return allowed
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def hint_salt(state):
     """The state's share of a table key (0 without a rule)."""
     if state.shape[0] == 0:
@@ -263,7 +266,7 @@ class Problem(NamedTuple):
     counters: np.ndarray  # this process's row: NODES, HITS, STORES
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _count(matrix, guess, candidates, counts):
     """``counts[f]``: how many candidates answer feedback f to ``guess``."""
     counts[:] = 0
@@ -272,7 +275,7 @@ def _count(matrix, guess, candidates, counts):
         counts[row[c]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _summary(counts, win, least, reach, budget):
     """A partition's (parts, counting bound of the guesses after it, largest part but the win)."""
     parts, bound, largest = 0, 0, 0
@@ -288,7 +291,7 @@ def _summary(counts, win, least, reach, budget):
 
 # -- partitions --------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def split(matrix, guess, candidates, n_feedbacks, win):
     """The candidates ordered by feedback (ascending within each part), and the parts other than
     the win as rows ``(start, size)``, largest first (then by feedback)."""
@@ -319,14 +322,14 @@ def split(matrix, guess, candidates, n_feedbacks, win):
     return ordered, parts[np.argsort(keys)]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _allowed(n_guesses, candidates, secret_guess, consistent):
     if consistent:
         return secret_guess[candidates]
     return np.arange(n_guesses)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _is_candidate(guess, candidates, guess_secret):
     secret = guess_secret[guess]
     if secret < 0:
@@ -335,7 +338,7 @@ def _is_candidate(guess, candidates, guess_secret):
     return i < candidates.shape[0] and candidates[i] == secret
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _same_answers(matrix, a, b, candidates):
     ra, rb = matrix[a], matrix[b]
     for c in candidates:
@@ -344,7 +347,7 @@ def _same_answers(matrix, a, b, candidates):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _answers_hash(matrix, guess, candidates):
     row = matrix[guess]
     h = _GOLD
@@ -353,7 +356,7 @@ def _answers_hash(matrix, guess, candidates):
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _repeats(matrix, guess, candidates, tried, tried_hash, n_tried):
     """Was a guess with the same answer on every candidate (so worth the same) tried before?
     ``(repeat, n_tried)``; a new guess is added to ``tried``."""
@@ -365,7 +368,7 @@ def _repeats(matrix, guess, candidates, tried, tried_hash, n_tried):
     return False, n_tried + 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def guess_bounds(problem, candidates, guesses, budget):
     """Per guess: the counting bound of the total after it (INF: a part cannot be won within
     ``budget - 1`` more guesses), its number of parts, whether it is a candidate, and its
@@ -388,7 +391,7 @@ def guess_bounds(problem, candidates, guesses, budget):
 CANDIDATES_FIRST = 48  # up to this many candidates, try them as guesses before the other guesses
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def min_total(problem, candidates, budget, cutoff, mask, state):
     """The smallest total of any tree that wins every candidate within ``budget`` guesses,
     if it is below ``cutoff``; otherwise some lower bound that is at least ``cutoff``.
@@ -515,13 +518,13 @@ def min_total(problem, candidates, budget, cutoff, mask, state):
 
 # A worst-case entry knows low <= (fewest guesses that win every candidate) <= high (0: unknown)
 # and the guess that achieved ``high``: value = low | high << 12.
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def depths(data):
     value = data_value(data)
     return value & 0xFFF, value >> 12
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def remember_depths(table, h1, h2, low, high, guess, n):
     old = probe(table, h1, h2)
     if old != 0:
@@ -532,14 +535,14 @@ def remember_depths(table, h1, h2, low, high, guess, n):
     store(table, h1, h2, pack(min(low, 0xFFF) | (min(high, 0xFFF) << 12), False, guess, n))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def any_perfect(matrix, guesses, candidates, n_feedbacks):
     """The first of ``guesses`` that puts every candidate in a part of its own, or -1."""
     i = first_perfect(matrix, guesses, candidates, n_feedbacks)
     return guesses[i] if i >= 0 else -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def within(problem, candidates, depth, mask, state):
     """Is there a tree that wins every candidate within ``depth`` guesses? Branch and bound:
     the guesses with the smallest largest part first, a guess dropped as soon as one of its

@@ -83,6 +83,15 @@ class _Choice:
         """Can no guess whose bound is ``low`` (or more) be the choice?"""
         return self.key is not None and low >= min(self.cutoff, self.value + 1)
 
+    def tries(self, order: list):
+        """The guesses of ``order`` ((bound, not a candidate, guess), best first) still worth
+        trying, with their places in it, as this choice tightens (read when the next is asked for)."""
+        for index, (low, blind, guess) in enumerate(order):
+            if self.worth_trying(low, (blind, guess)):
+                yield index, (blind, guess)
+            elif self.hopeless(low):
+                return
+
     def worth_trying(self, low: int, key: tuple) -> bool:
         if low >= self.limit(key):
             self.refute(low)
@@ -176,6 +185,7 @@ class Solver:
         self._no_state = np.zeros(0, dtype=np.int64)
         self.first = context.first  # a fixed opening guess (--first), or None
         self.opener_scope: dict | None = None  # with --openers: how many first guesses were searched, of how many
+        self._openings: dict[int, int] = {}  # with --openers: the best opener found, by the root's budget tag
         self.workers = worker_count(workers)
         self.cluster = cluster  # a Dask scheduler's address, or local:N (cluster.py), or None
         self.openers = context.options.openers  # search only this many first guesses (the heuristic's best)
@@ -239,12 +249,13 @@ class Solver:
         return self._empty if mask is None else mask
 
     def _opening(self, candidates: np.ndarray, played: tuple[int, ...]) -> bool:
-        """Is this the root of a search whose first guess is fixed (--first)?"""
-        return not played and self.first is not None and len(candidates) == self.n_secrets
+        """Is this the root of a search whose first guesses are restricted (--first, --openers)?
+        What such a root is worth is not the root's value, so the table never holds it."""
+        return not played and (self.first is not None or self.openers is not None) and len(candidates) == self.n_secrets
 
     def _guesses(self, candidates: np.ndarray, played: tuple[int, ...]) -> np.ndarray:
         """The allowed guesses, one per symmetry class."""
-        if self._opening(candidates, played):
+        if self._opening(candidates, played) and self.first is not None:
             return np.array([self.first], dtype=np.int64)
         guesses = self.secret_guess[candidates] if self.consistent else np.arange(self.n_guesses, dtype=np.int64)
         mask = self._mask(played)
@@ -252,7 +263,7 @@ class Solver:
             guesses = guesses[mask[guesses]]
         if self.hint_rule is not None:
             guesses = guesses[self.hint_rule.allowed(self._state(candidates, played))[guesses]]
-        if self.openers is not None and not played and len(candidates) == self.n_secrets:
+        if self._opening(candidates, played):
             guesses = self._best_openers(candidates, guesses)
         return guesses
 
@@ -358,22 +369,19 @@ class Solver:
         if level == 0 and self._openers_as_jobs(len(order)):
             self._root_jobs(candidates, budget, order, choice)
         elif level == 0:  # the root: its guesses one after the other, each part a second-level node
-            for low, blind, guess in order:
-                if not choice.worth_trying(low, (blind, guess)):
-                    if choice.hopeless(low):
-                        break
-                    continue
-                self._note(root=self.game.format_code(self.game.guesses[guess]))
-                limit = choice.limit((blind, guess))
-                total, limit = self._root_total(candidates, guess, budget, limit)
-                choice.consider(total, (blind, guess))
+            for _, key in choice.tries(order):
+                self._note(root=self.game.format_code(self.game.guesses[key[1]]))
+                total, limit = self._root_total(candidates, key[1], budget, choice.limit(key))
+                choice.consider(total, key)
                 if choice.key is not None:
                     self._note(best=choice.value)
         else:
             self._second_level(candidates, played, budget, order, choice)
         opening = self._opening(candidates, played)  # what the root is worth after --first is not its value
         if choice.key is not None:
-            if not opening:
+            if opening:
+                self._openings[tag] = choice.key[1]
+            else:
                 self._store(candidates, played, tag, choice.value, True, choice.key[1])
             return choice.value
         bound = max(bound, choice.floor)
@@ -389,25 +397,17 @@ class Solver:
         lower bounds, so it is exact or proves the guess too costly whatever the others give; the
         next guess starts when the current ones have no part left to hand out."""
         trials: list[_Trial] = []
-        position = 0
         n = len(candidates)
         serial = self._new_serial()
+        tries = choice.tries(order)
 
         def open_trial() -> bool:
-            nonlocal position
-            while position < len(order):
-                low, blind, guess = order[position]
-                position += 1
-                if not choice.worth_trying(low, (blind, guess)):
-                    if choice.hopeless(low):
-                        position = len(order)
-                        return False
-                    continue
-                trials.append(_Trial((blind, guess), n, self._split(guess, candidates), self.least, self.reach,
-                                     budget - 1))
-                self._note(guess_index=position)
-                return True
-            return False
+            index, key = next(tries, (None, None))
+            if key is None:
+                return False
+            trials.append(_Trial(key, n, self._split(key[1], candidates), self.least, self.reach, budget - 1))
+            self._note(guess_index=index + 1)
+            return True
 
         def next_job():
             while True:
@@ -483,21 +483,14 @@ class Solver:
         """The root's guesses (``order``: (bound, not a candidate, guess), best first) as jobs,
         each the whole search below one opener, with the best total on the board."""
         serial = self._new_serial()
-        position = 0
+        tries = choice.tries(order)
         self._note(openers=len(order), openers_done=0)
 
         def next_job():
-            nonlocal position
-            while position < len(order):
-                low, blind, guess = order[position]
-                position += 1
-                if not choice.worth_trying(low, (blind, guess)):
-                    if choice.hopeless(low):
-                        position = len(order)
-                    continue
-                return ((blind, guess), "_root_total",
-                        (candidates, guess, budget, choice.limit((blind, guess)), (serial, blind, guess, 0)))
-            return None
+            _, key = next(tries, (None, None))
+            if key is None:
+                return None
+            return key, "_root_total", (candidates, key[1], budget, choice.limit(key), (serial, *key, 0))
 
         def on_result(key, result) -> None:
             value, limit = result
@@ -537,6 +530,8 @@ class Solver:
         budget = exact.UNLIMITED if budget is None else budget
         tag = budget if budget < n else exact.UNLIMITED
         for attempt in range(2):
+            if self._opening(candidates, played) and tag in self._openings:
+                return self._openings[tag]
             data = np.uint64(self._probe(candidates, played, tag))
             if data and exact.data_exact(data):
                 if exact.data_value(data) >= exact.INF:
@@ -734,7 +729,7 @@ class Solver:
             scope = self.opener_scope if self.openers is not None else None
             if scope is not None and scope["openers"] < scope["of"]:  # fewer openers than all: no proof
                 opening = f" opening with one of the {scope['openers']} best first guesses by {scope['ranked_by']}"
-                proof = {"optimal": False, "optimal_among": f"{scope['openers']} openers",
+                proof = {"optimal": False, "optimal_among": f"{scope['openers']} opener{'s' * (scope['openers'] > 1)}",
                          "openers_ranked_by": scope["ranked_by"], "openers_of": scope["of"]}
             if objective == "optimal-worst":
                 proof["minimum_worst"] = depth

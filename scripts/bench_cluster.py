@@ -2,6 +2,7 @@
 
     python scripts/bench_cluster.py --row small-words --workers 1,2       # a full opener search, 1 and 2 workers
     python scripts/bench_cluster.py --row wordle-openers100 --workers 2    # Wordle, the 100 best openers by entropy
+    python scripts/bench_cluster.py --row wordle-opener-sample --sample 20 # one opener's cost, for projections
     python scripts/bench_cluster.py --row bulls-cows --workers 2 --limit 2700 --checkpoint bc.checkpoint
     python scripts/bench_cluster.py --row mastermind-8x4-expected --workers 2 --limit 1800 --checkpoint m84.checkpoint
     python scripts/bench_cluster.py --row small-words --cluster tcp://HOST:8786   # on a cluster of yours
@@ -65,6 +66,33 @@ print(json.dumps(row))
 """
 
 
+# In a subprocess: the search below each of a random sample of Wordle's first guesses, with the
+# cutoff that the best opener's total (7920, SALET) sets, one after the other in one process:
+# what one opener job costs a worker, for projecting the full opener search.
+SAMPLE_SCRIPT = """
+import json, sys, time
+import numpy as np
+from compiler import Options
+from compiler.cli import game_from_options
+from compiler.optimal import prepared_context
+from compiler.solver import solver_for
+game_args, count = json.loads(sys.argv[1]), int(sys.argv[2])
+game = game_from_options(**game_args)
+context = prepared_context(game, Options(strategy="optimal-expected"), workers=1)
+solver = solver_for(context)
+root = np.arange(len(game.secrets), dtype=np.int64)
+openers = np.random.default_rng(2026).choice(len(game.guesses), count, replace=False)
+seconds = []
+for guess in openers.tolist():
+    started = time.perf_counter()
+    total, limit = solver._root_total(root, guess, 1 << 20, 7921)
+    seconds.append(time.perf_counter() - started)
+print(json.dumps({"openers": count, "mean_seconds": round(float(np.mean(seconds)), 3),
+                  "median_seconds": round(float(np.median(seconds)), 3), "max_seconds": round(max(seconds), 3),
+                  "sum_seconds": round(sum(seconds), 2)}))
+"""
+
+
 def small_words(folder: Path) -> dict:
     """Our smaller Wordle: every third answer (772) and those with every sixth allowed word (2934 guesses)."""
     answers = (WORDLE / "wordlist_orig_hidden").read_text().split()[::3]
@@ -81,6 +109,7 @@ def rows(folder: Path) -> dict:
         "small-words": (small_words(folder), {"strategy": "optimal-expected"}),
         "wordle-openers100": (wordle, {"strategy": "optimal-expected", "openers": 100}),
         "wordle-salet": (wordle, {"strategy": "optimal-expected", "first": "salet"}),
+        "wordle-opener-sample": (wordle, {}),  # --sample random first guesses, one process, cutoff 7921
         "bulls-cows": ({"name": "bulls-cows"}, {"strategy": "optimal-expected"}),
         "mastermind-7x4-expected": ({"name": "mastermind", "colours": 7}, {"strategy": "optimal-expected"}),
         "mastermind-8x4-expected": ({"name": "mastermind", "colours": 8}, {"strategy": "optimal-expected"}),
@@ -123,6 +152,7 @@ def main() -> None:
     parser.add_argument("--cluster", help="a scheduler's address instead of local:N")
     parser.add_argument("--limit", type=float, default=3600, help="seconds before a row is stopped (default 3600)")
     parser.add_argument("--checkpoint", help="checkpoint file (with --resume when it exists)")
+    parser.add_argument("--sample", type=int, default=20, help="wordle-opener-sample: first guesses to time")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
@@ -132,6 +162,12 @@ def main() -> None:
             if name not in known:
                 parser.error(f"unknown row {name!r}; choose from {', '.join(known)}")
             game, options = known[name]
+            if name == "wordle-opener-sample":
+                done = subprocess.run([sys.executable, "-c", SAMPLE_SCRIPT, json.dumps(game), str(args.sample)],
+                                      capture_output=True, text=True, cwd=ROOT)
+                results.append({"row": name, **json.loads(done.stdout.strip().splitlines()[-1])})
+                print(json.dumps(results[-1]), file=sys.stderr, flush=True)
+                continue
             clusters = [args.cluster] if args.cluster else [f"local:{n}" for n in args.workers.split(",")]
             for cluster in clusters:
                 row = {"row": name, "game": game, "options": options, "cluster": cluster}

@@ -458,3 +458,35 @@ def test_verify_notices_a_false_optimality_claim(key, value, words):
     header["strategy"] = {**header["strategy"], key: value}
     report = verify(player.loads(encode(header, body)))
     assert not report.ok and words in report.errors
+
+
+def test_openers_k_is_optimal_among_k_and_its_checkpoint_serves_a_full_search(cli, tmp_path):
+    """twod 7: the best first guess by entropy leads to 193 guesses at best, the best opener to 191.
+    The restricted root's value is never kept as the root's, so a full search resumed from the
+    checkpoint of a restricted one proves 191."""
+    import player
+
+    checkpoint = tmp_path / "search.checkpoint"
+    few, full = tmp_path / "few.msgpack.zst", tmp_path / "full.msgpack.zst"
+    result = cli("compile", "twod", "--size", "7", "--strategy", "optimal-expected", "--openers", "1",
+                 "--checkpoint", checkpoint, "-o", few)
+    assert result.exit_code == 0, result.output
+    strategy = player.load(few).strategy
+    assert (strategy["optimal"], strategy["optimal_among"], strategy["openers_of"]) == (False, "1 opener", 49)
+    assert strategy["minimum_total"] == player.load(few).stats["total"] == 193
+    assert strategy["proven"].startswith("optimal among 1 opener (of 49), not proven optimal; exhaustive search: "
+                                         "no tree opening with one of the 1 best first guesses by entropy")
+    result = cli("compile", "twod", "--size", "7", "--strategy", "optimal-expected", "--checkpoint", checkpoint,
+                 "--resume", "-o", full)
+    assert result.exit_code == 0, result.output
+    assert player.load(full).strategy["optimal"] is True and player.load(full).stats["total"] == 191
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--strategy", "entropy", "--openers", "3"], "--openers applies to --strategy optimal-expected only"),
+    (["--strategy", "optimal-expected", "--openers", "3", "--first", "11"], "--openers and --first exclude each other"),
+    (["--strategy", "optimal-expected", "--openers", "0"], "--openers must be a whole number of at least 1, not 0"),
+])
+def test_bad_openers_are_refused(cli, clean_error, tmp_path, args, words):
+    result = cli("compile", "twod", "--size", "7", *args, "-o", tmp_path / "t.msgpack.zst")
+    assert words in clean_error(result, 2)
