@@ -180,7 +180,7 @@ def compile_command(
             raise ValueError("--checkpoint, --resume and --cluster apply to the optimal strategies only")
     except ValueError as error:
         raise fail(str(error)) from None
-    from .cluster import address
+    from .cluster import ClusterError, address
 
     where = address(cluster) if options.exhaustive else None
     path = output or default_path(game, options)
@@ -199,6 +199,8 @@ def compile_command(
                     context.close()
     except ValueError as error:
         raise fail(str(error)) from None
+    except ClusterError as error:  # the tree's build asked the cluster for a node again, and it failed
+        raise _cluster_failed(error, "compile") from None
     except OSError as error:
         raise fail(f"cannot build {game!r}: {error.strerror or error}") from None
     try:

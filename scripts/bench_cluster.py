@@ -33,7 +33,8 @@ WORDLE = ROOT.parent / "shared" / "data" / "wordle"
 
 # In a subprocess: the search (as compile runs it) with a progress log; stopped by SIGINT.
 SEARCH_SCRIPT = """
-import json, sys, time
+import json, signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C, even if started in the background (ignored there)
 from compiler import Options
 from compiler.cli import game_from_options
 from compiler.optimal import prepared_context
@@ -108,6 +109,7 @@ def rows(folder: Path) -> dict:
     return {
         "small-words": (small_words(folder), {"strategy": "optimal-expected"}),
         "wordle-openers100": (wordle, {"strategy": "optimal-expected", "openers": 100}),
+        "wordle-openers10": (wordle, {"strategy": "optimal-expected", "openers": 10}),
         "wordle-salet": (wordle, {"strategy": "optimal-expected", "first": "salet"}),
         "wordle-opener-sample": (wordle, {}),  # --sample random first guesses, one process, cutoff 7921
         "bulls-cows": ({"name": "bulls-cows"}, {"strategy": "optimal-expected"}),
