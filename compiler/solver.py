@@ -6,10 +6,13 @@ above it run here, where they can afford more: guesses are reduced to one per cl
 symmetries that fix the history (``symmetry.py``, renaming played colours too; the third level
 gets its classes handed to the compiled search), and the parts that the second-level guesses
 leave are solved as jobs by worker processes (``pool.py``) that share one transposition table in
-shared memory. Each job's answer is a fact (a part's exact total, or a proof that it exceeds the
-job's cutoff) that does not depend on which worker computed it or when, and the choice among
-guesses follows the canonical tie-break (the least total, then a possible secret, then the
-lowest guess), so the tree is the same for any number of workers.
+shared memory, or by the workers of a Dask cluster (``cluster.py``), which keep tables of their
+own and return the entries of what they solved; on a cluster with many first guesses, and with
+``--openers``, each first guess is a job instead. Each job's answer is a fact (an exact total,
+or a proof that it exceeds the job's cutoff) that does not depend on which worker computed it or
+when; running jobs tighten their cutoffs with the best total found meanwhile (the board). The
+choice among guesses follows the canonical tie-break (the least total, then a possible secret,
+then the lowest guess), so the tree is the same for any number of workers and any cluster.
 
 What was solved is kept in the table; a checkpoint file (``checkpoint.py``) holds its entries,
 so an interrupted search resumes where it stopped.
