@@ -60,12 +60,6 @@ def worker_address() -> str:
         return "?"
 
 
-def _worker_version() -> str:
-    import player
-
-    return player.__version__
-
-
 class VariableBoard:
     """The best total of the node being searched, as a cluster's workers read it: a Dask
     ``Variable`` named after the search, read at most every ``BOARD_SECONDS``."""
@@ -127,7 +121,6 @@ class DaskJobs:
             self.close()
             raise ClusterError(f"the Dask scheduler at {where} has no workers (none joined in {WORKER_SECONDS} s)") \
                 from None
-        self._check_versions()
         self.slots, self._counted = self._workers(), time.monotonic()
         self._seed = self.client.scatter(seed, broadcast=True) if len(seed) else None
         self._sent = 0
@@ -163,32 +156,26 @@ class DaskJobs:
         """Jobs at once: one per worker (a worker runs one job at a time; more threads do not help)."""
         return max(1, len(self.client.scheduler_info().get("workers", {})))
 
-    def _check_versions(self) -> None:
-        """Refuse workers that run another guesstree, or none, before any job is sent."""
-        import player
-
-        try:
-            versions = self.client.run(_worker_version)
-        except Exception as error:
-            self.close()
-            raise Refused(f"a worker of {self.where} cannot run guesstree's jobs ({type(error).__name__}: {error}): "
-                          f"install '{EXTRA}' of guesstree {player.__version__} on every worker") from None
-        for worker, version in sorted(versions.items()):
-            if version != player.__version__:
-                self.close()
-                raise Refused(f"the worker at {worker} runs guesstree {version}, this client guesstree "
-                              f"{player.__version__}: install the same version on every machine")
-
     def _prepare(self) -> None:
         """Each worker makes the search's game and solver before the first job, or refuses it:
-        a worker that makes another game is refused before the search starts."""
+        a worker that runs another guesstree (or none), or makes another game, is refused before
+        the search starts."""
         ready = [self.client.submit(self._job, self._search, None, (), self._seed, pure=False, workers=[worker],
                                     allow_other_workers=True, key=f"ready-guesstree-{self._search['id'][:12]}-{i}")
                  for i, worker in enumerate(sorted(self.client.scheduler_info().get("workers", {})))]
         try:
             self._wait(ready, timeout=None)
             for future in ready:
-                self.result(future)
+                try:
+                    self.result(future)
+                except (ClusterError, KeyboardInterrupt, MemoryError):
+                    raise
+                except Exception as error:  # e.g. guesstree not importable there: the job cannot even start
+                    import player
+
+                    raise Refused(f"a worker of {self.where} cannot run guesstree's jobs ({type(error).__name__}: "
+                                  f"{error}): install '{EXTRA}' of guesstree {player.__version__} on every worker") \
+                        from None
         except BaseException:
             self.close()
             raise

@@ -729,7 +729,7 @@ class Solver:
                 raise Infeasible(f"no tree{opening} wins every secret of {self.game!r} within {depth} guesses "
                                  "(guesstree bound finds the fewest)")
             proof = {"optimal": True}
-            scope = self.opener_scope if self.openers is not None else None
+            scope = self.opener_scope  # set when --openers restricted the root
             if scope is not None and scope["openers"] < scope["of"]:  # fewer openers than all: no proof
                 opening = f" opening with one of the {scope['openers']} best first guesses by {scope['ranked_by']}"
                 proof = {"optimal": False, "optimal_among": f"{scope['openers']} opener{'s' * (scope['openers'] > 1)}",
@@ -985,7 +985,6 @@ class _PoolJobs:
     def __init__(self, pool: WorkerPool):
         self.pool, self.slots = pool, pool.workers
         self.capacity = self.slots  # jobs sent at once
-        self.dashboard = None
 
     def submit(self, method: str, args: tuple):
         return self.pool.submit(_solver_job, method, args)
@@ -1039,7 +1038,7 @@ def _cluster_job(search: dict, method: str, args: tuple, seed):
             import player
 
             if search["version"] != player.__version__:
-                raise Refused(f"the worker at {worker_address()} runs guesstree {player.__version__}, this search "
+                raise Refused(f"the worker at {worker_address()} runs guesstree {player.__version__}, this client "
                               f"guesstree {search['version']}: install the same version on every machine")
             setup, arguments = search["recipe"]
             try:

@@ -13,7 +13,8 @@ cluster's start, the workers' busy seconds (the time they spent inside jobs, sum
 fraction (busy / (search seconds x workers)) and the rest (scheduling, transfers, the client's own
 work between jobs, workers idle while the last jobs of a node finish), what the search proved, and
 per opener the mean seconds of work. A row past ``--limit`` seconds is stopped as Ctrl-C would, and
-reports how far it got (its checkpoint keeps the work: the same command with ``--resume`` goes on).
+reports how far it got (its checkpoint keeps the work: the same command with ``--resume`` goes on);
+every row also has CPU seconds and peak RSS (of the largest process).
 """
 from __future__ import annotations
 
@@ -21,7 +22,6 @@ import argparse
 import json
 import os
 import platform
-import signal
 import subprocess
 import sys
 import tempfile
@@ -29,6 +29,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from bench_optimal import run  # noqa: E402 (a command in its own process group: time, CPU, peak RSS, Ctrl-C)
 WORDLE = ROOT.parent / "shared" / "data" / "wordle"
 
 # In a subprocess: the search (as compile runs it) with a progress log; stopped by SIGINT.
@@ -123,20 +125,12 @@ def run_row(game: dict, options: dict, cluster: str, limit: float, checkpoint: s
     log = folder / f"progress-{time.monotonic_ns()}.log"
     command = [sys.executable, "-c", SEARCH_SCRIPT, json.dumps(game), json.dumps(options), cluster, str(log),
                checkpoint or ""]
-    started = time.monotonic()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                               start_new_session=True)
-    try:
-        out, err = process.communicate(timeout=limit)
-    except subprocess.TimeoutExpired:
-        os.kill(process.pid, signal.SIGINT)  # as Ctrl-C: the checkpoint is saved
-        out, err = process.communicate(timeout=300)
-    wall = time.monotonic() - started
-    lines = out.strip().splitlines()
-    if process.returncode != 0 or not lines:
-        return {"error": (err or out).strip().splitlines()[-1:] or ["no output"], "seconds": round(wall, 2)}
+    result = run(command, limit, interrupt=True)  # past the limit, a Ctrl-C: the checkpoint is saved
+    lines = result["stdout"].strip().splitlines()
+    if result["status"] == "failed" or not lines:
+        return {"error": result["stderr"].strip().splitlines()[-1:] or ["no output"], "seconds": result["seconds"]}
     row = json.loads(lines[-1])
-    row["seconds"] = round(wall, 2)
+    row.update({key: result[key] for key in ("seconds", "cpu_seconds", "peak_rss_mib", "status")})
     workers, search = row["workers"], row["search_seconds"]
     if search > 0:
         row["busy_fraction"] = round(row["busy_seconds"] / (search * workers), 3)
