@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .kernels import first_perfect
+from .kernels import _popcount, first_perfect
 
 INF = (1 << 24) - 1  # "no tree within the budget", and the largest total an entry can hold
 BUCKET = 4  # slots probed per key
@@ -251,6 +251,7 @@ class Problem(NamedTuple):
     counters that it writes."""
 
     matrix: np.ndarray  # matrix[guess, secret]: feedback index
+    by_secret: np.ndarray  # the same, read as by_secret[secret, guess] (the matrix itself if the score is symmetric)
     secret_guess: np.ndarray  # secret index -> its guess index
     guess_secret: np.ndarray  # guess index -> its secret index, or -1
     consistent: bool  # only candidates may be guessed
@@ -267,26 +268,30 @@ class Problem(NamedTuple):
 
 
 @njit(cache=True, nogil=True)
-def _count(matrix, guess, candidates, counts):
-    """``counts[f]``: how many candidates answer feedback f to ``guess``."""
-    counts[:] = 0
-    row = matrix[guess]
+def _partition(problem, guess, candidates, counts, touched, budget):
+    """How ``guess`` splits the candidates: (parts, the counting bound of the guesses after it,
+    its largest part but the win, whether it is a candidate). ``counts`` (one per feedback) must
+    be all zero and is left so; ``touched`` is scratch of the same length. Only the feedbacks
+    that occur are visited, so a node costs its candidates, not the game's feedbacks."""
+    row = problem.matrix[guess]
+    k = 0
     for c in candidates:
-        counts[row[c]] += 1
-
-
-@njit(cache=True, nogil=True)
-def _summary(counts, win, least, reach, budget):
-    """A partition's (parts, counting bound of the guesses after it, largest part but the win)."""
-    parts, bound, largest = 0, 0, 0
-    for f in range(counts.shape[0]):
+        f = row[c]
+        if counts[f] == 0:
+            touched[k] = f
+            k += 1
+        counts[f] += 1
+    bound, largest, candidate = 0, 0, False
+    for i in range(k):
+        f = touched[i]
         x = counts[f]
-        if x:
-            parts += 1
-            if f != win:
-                bound += least_total(least, reach, x, budget - 1)
-                largest = max(largest, x)
-    return parts, bound, largest
+        counts[f] = 0
+        if f == problem.win:
+            candidate = True
+        else:
+            bound += least_total(problem.least, problem.reach, x, budget - 1)
+            largest = max(largest, x)
+    return k, bound, largest, candidate
 
 
 # -- partitions --------------------------------------------------------------------------------
@@ -368,21 +373,74 @@ def _repeats(matrix, guess, candidates, tried, tried_hash, n_tried):
     return False, n_tried + 1
 
 
+BLOCK = 256  # guesses scored together: their answers sit in cache while the candidates' rows stream by
+
+
 @njit(cache=True, nogil=True)
-def guess_bounds(problem, candidates, guesses, budget):
+def guess_bounds(problem, candidates, guesses, budget, largest_needed):
     """Per guess: the counting bound of the total after it (INF: a part cannot be won within
-    ``budget - 1`` more guesses), its number of parts, whether it is a candidate, and its
-    largest part other than the win."""
-    m = guesses.shape[0]
+    ``budget - 1`` more guesses), its number of parts, whether it is a candidate, and (if
+    ``largest_needed``, else -1) its largest part other than the win.
+
+    The answers are read from ``by_secret``, a block of guesses at a time: each candidate's row
+    streams through cache instead of one scattered byte per pair from every guess's row. When
+    every part of k secrets costs exactly 2k - 1 guesses after (few candidates, many feedbacks)
+    the bound only needs the number of parts, so only which answers occur is kept, as bits."""
+    m, n = guesses.shape[0], candidates.shape[0]
+    n_feedbacks, win, least, reach = problem.n_feedbacks, problem.win, problem.least, problem.reach
+    by_secret = problem.by_secret
     bounds = np.empty(m, np.int64)
     parts = np.empty(m, np.int64)
-    largest = np.empty(m, np.int64)
+    largest = np.full(m, -1, np.int64)
     candidate = np.empty(m, np.bool_)
-    counts = np.zeros(problem.n_feedbacks, np.int64)
-    for i in range(m):
-        _count(problem.matrix, guesses[i], candidates, counts)
-        parts[i], bound, largest[i] = _summary(counts, problem.win, problem.least, problem.reach, budget)
-        bounds[i], candidate[i] = min(candidates.shape[0] + bound, INF), counts[problem.win] > 0
+    one = np.uint64(1)
+    if not largest_needed and n_feedbacks <= 256 and least[n] == 2 * n - 1 and n <= reachable(reach, budget - 1):
+        bits = np.zeros((BLOCK, 4), np.uint64)
+        win_word, win_bit = win >> 6, np.uint64(win & 63)
+        for j0 in range(0, m, BLOCK):
+            j1 = min(m, j0 + BLOCK)
+            bits[:] = 0
+            for c in candidates:
+                row = by_secret[c]
+                for j in range(j0, j1):
+                    f = row[guesses[j]]
+                    bits[j - j0, f >> 6] |= one << np.uint64(f & 63)
+            for j in range(j0, j1):
+                b = bits[j - j0]
+                k = _popcount(b[0]) + _popcount(b[1]) + _popcount(b[2]) + _popcount(b[3])
+                w = (b[win_word] >> win_bit) & one == one
+                parts[j], candidate[j] = k, w
+                bounds[j] = 3 * n - k - (1 if w else 0)  # n + the sum of 2k - 1 over the parts but the win
+        return bounds, parts, candidate, largest
+    if n_feedbacks <= 64:
+        counts = np.zeros((BLOCK, n_feedbacks), np.int32)
+        for j0 in range(0, m, BLOCK):
+            j1 = min(m, j0 + BLOCK)
+            counts[:] = 0
+            for c in candidates:
+                row = by_secret[c]
+                for j in range(j0, j1):
+                    counts[j - j0, row[guesses[j]]] += 1
+            for j in range(j0, j1):
+                k, after, big = 0, 0, 0
+                for f in range(n_feedbacks):
+                    x = counts[j - j0, f]
+                    if x:
+                        k += 1
+                        if f != win:
+                            after += least_total(least, reach, x, budget - 1)
+                            big = max(big, x)
+                parts[j], candidate[j], bounds[j] = k, counts[j - j0, win] > 0, min(n + after, INF)
+                if largest_needed:
+                    largest[j] = big
+        return bounds, parts, candidate, largest
+    counts1 = np.zeros(n_feedbacks, np.int64)
+    touched = np.empty(n_feedbacks, np.int64)
+    for j in range(m):
+        parts[j], after, big, candidate[j] = _partition(problem, guesses[j], candidates, counts1, touched, budget)
+        bounds[j] = min(n + after, INF)
+        if largest_needed:
+            largest[j] = big
     return bounds, parts, candidate, largest
 
 
@@ -439,7 +497,6 @@ def min_total(problem, candidates, budget, cutoff, mask, state):
     # scoring every other guess), then the rest
     first_phase = 1 if consistent or n > CANDIDATES_FIRST else 0
     blind = problem.least_blind[n]  # no guess outside the candidates does better
-    counts = np.zeros(problem.n_feedbacks, np.int64)
     best, best_key, best_guess = INF, 0, -1
     floor = INF  # the least bound among guesses not tried
     order_keys = np.empty(n_guesses, np.int64)
@@ -453,16 +510,20 @@ def min_total(problem, candidates, budget, cutoff, mask, state):
             break
         guesses = problem.secret_guess[candidates] if phase == 0 or consistent else np.arange(n_guesses)
         scan_limit = cutoff if best_guess < 0 else min(cutoff, best + 1)  # ties may still win
-        m = 0
+        scan = np.empty(guesses.shape[0], np.int64)
+        n_scan = 0
         for g in guesses:
             if (mask.shape[0] and not mask[g]) or (allowed.shape[0] and not allowed[g]):
                 continue
             if phase == 1 and first_phase == 0 and _is_candidate(g, candidates, problem.guess_secret):
                 continue  # done in phase 0
-            _count(matrix, g, candidates, counts)
-            parts, after, _ = _summary(counts, win, least, reach, budget)
-            candidate = counts[win] > 0
-            total = min(n + after, INF)
+            scan[n_scan] = g
+            n_scan += 1
+        scan = scan[:n_scan]
+        totals, n_parts, candidates_too, _ = guess_bounds(problem, candidates, scan, budget, False)
+        m = 0
+        for j in range(n_scan):
+            g, total, parts, candidate = scan[j], totals[j], n_parts[j], candidates_too[j]
             if total >= scan_limit:
                 floor = min(floor, total)
                 continue
@@ -536,9 +597,10 @@ def remember_depths(table, h1, h2, low, high, guess, n):
 
 
 @njit(cache=True, nogil=True)
-def any_perfect(matrix, guesses, candidates, n_feedbacks):
-    """The first of ``guesses`` that puts every candidate in a part of its own, or -1."""
-    i = first_perfect(matrix, guesses, candidates, n_feedbacks)
+def any_perfect(by_secret, guesses, candidates, n_feedbacks):
+    """The first of ``guesses`` that puts every candidate in a part of its own, or -1
+    (``by_secret``: see ``Problem``)."""
+    i = first_perfect(by_secret, guesses, candidates, n_feedbacks, True)
     return guesses[i] if i >= 0 else -1
 
 
@@ -566,7 +628,7 @@ def within(problem, candidates, depth, mask, state):
     if depth == 2:  # only a guess that tells every candidate apart will do
         if mask.shape[0]:
             guesses = guesses[mask[guesses]]
-        return any_perfect(matrix, guesses, candidates, n_feedbacks) >= 0
+        return any_perfect(problem.by_secret, guesses, candidates, n_feedbacks) >= 0
     h1, h2 = set_key(candidates, FEASIBLE_TAG, hint_salt(state))
     data = probe(table, h1, h2)
     if data != 0:
@@ -578,16 +640,14 @@ def within(problem, candidates, depth, mask, state):
             return False
     counters[NODES] += 1
     room = reachable(problem.reach, depth - 1)
-    counts = np.zeros(n_feedbacks, np.int64)
+    if mask.shape[0]:
+        guesses = guesses[mask[guesses]]
+    _, n_parts, candidates_too, largest_parts = guess_bounds(problem, candidates, guesses, depth, True)
     order_keys = np.empty(guesses.shape[0], np.int64)
     order_ids = np.empty(guesses.shape[0], np.int64)
     m = 0
-    for g in guesses:
-        if mask.shape[0] and not mask[g]:
-            continue
-        _count(matrix, g, candidates, counts)
-        parts, _, largest = _summary(counts, win, problem.least, problem.reach, depth)
-        candidate = counts[win] > 0
+    for j in range(guesses.shape[0]):
+        g, parts, candidate, largest = guesses[j], n_parts[j], candidates_too[j], largest_parts[j]
         if (parts < 2 and not candidate) or largest > room:
             continue
         # smallest largest part, then most parts, then a candidate, then the lowest guess

@@ -174,6 +174,8 @@ class Solver:
             raise ValueError(f"{game!r} has too many guesses for an exact search")
         self.context, self.game = context, game
         self.matrix = np.ascontiguousarray(context.matrix)
+        # the matrix read by secret, which the compiled searches scan: itself for a symmetric score
+        self.by_secret = context.columns if context.columns is not None else np.ascontiguousarray(self.matrix.T)
         self.n_secrets = len(game.secrets)
         self.n_guesses = len(game.guesses)
         self.n_feedbacks, self.win = int(context.n_feedbacks), int(context.win_index)
@@ -214,7 +216,7 @@ class Solver:
         nothing = np.zeros((0, 0), dtype=np.int64)
         hint = self.hint_rule
         self.problem = exact.Problem(
-            self.matrix, self.secret_guess, self.guess_secret, self.consistent, self.n_feedbacks, self.win,
+            self.matrix, self.by_secret, self.secret_guess, self.guess_secret, self.consistent, self.n_feedbacks, self.win,
             self.least, self.least_blind, self.reach, hint.codes if hint else nothing, hint.counts if hint else nothing,
             hint.marks if hint else nothing, self.table, self.counters[row])
         self._jobs = None  # where jobs run: _PoolJobs over this machine's workers, or cluster.DaskJobs
@@ -295,7 +297,7 @@ class Solver:
         return [ordered[start:start + size] for start, size in parts]
 
     def _bounds(self, candidates: np.ndarray, guesses: np.ndarray, budget: int):
-        return exact.guess_bounds(self.problem, candidates, guesses, np.int64(budget))
+        return exact.guess_bounds(self.problem, candidates, guesses, np.int64(budget), True)
 
     # -- minimum total ---------------------------------------------------------------------------
 
@@ -698,7 +700,7 @@ class Solver:
             return self.first
         if depth == 2 or len(candidates) == 2:
             guesses = self._guesses(candidates, played) if len(candidates) > 2 else self.secret_guess[candidates]
-            return int(exact.any_perfect(self.matrix, guesses, candidates, np.int64(self.n_feedbacks)))
+            return int(exact.any_perfect(self.by_secret, guesses, candidates, np.int64(self.n_feedbacks)))
         for _ in range(2):
             data = np.uint64(self._probe(candidates, played, exact.FEASIBLE_TAG))
             if data:
