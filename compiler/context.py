@@ -107,11 +107,10 @@ class BuildContext:
         return guess_ids[ranked[:count]]
 
     def close(self) -> None:
-        """Free what the build held outside this process's memory: a solver's workers and
-        shared table, the shared matrix."""
+        """Stop a solver's jobs, and free the matrix if it is in shared memory."""
         solver = self.memo.pop("optimal", None)
         if solver is not None:
-            solver.release()
+            solver.close()
         self.scorer.release()
 
     def _opening(self, text: str) -> int:

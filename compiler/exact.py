@@ -243,6 +243,10 @@ def hint_salt(state):
     return h
 
 
+class Stopped(Exception):
+    """A search was told to stop (``Problem.stop``); what it had solved is in the table."""
+
+
 # -- one search's shared data --------------------------------------------------------------------
 
 class Problem(NamedTuple):
@@ -264,7 +268,8 @@ class Problem(NamedTuple):
     letter_counts: np.ndarray
     marks: np.ndarray
     table: np.ndarray  # the transposition table
-    counters: np.ndarray  # this process's row: NODES, HITS, STORES
+    counters: np.ndarray  # this thread's row: NODES, HITS, STORES
+    stop: np.ndarray  # one cell: set, the search raises Stopped at its next node
 
 
 @njit(cache=True, nogil=True)
@@ -490,6 +495,8 @@ def min_total(problem, candidates, budget, cutoff, mask, state):
             store(table, h1, h2, pack(2 * n - 1, True, own[i], n))
             return 2 * n - 1
     counters[NODES] += 1
+    if problem.stop[0]:
+        raise Stopped("stopped")
     n_guesses = matrix.shape[0]
     allowed = hint_allowed(state, problem.hint_codes, problem.letter_counts) if hinted and not consistent \
         else np.zeros(0, np.bool_)
@@ -639,6 +646,8 @@ def within(problem, candidates, depth, mask, state):
         if low > depth:
             return False
     counters[NODES] += 1
+    if problem.stop[0]:
+        raise Stopped("stopped")
     room = reachable(problem.reach, depth - 1)
     if mask.shape[0]:
         guesses = guesses[mask[guesses]]

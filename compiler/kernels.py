@@ -317,3 +317,19 @@ def canonical_under(codes, perms, maps, used):
             if not keep[g]:
                 break
     return keep
+
+
+@njit(cache=True, parallel=True)
+def transposed(matrix):
+    """``matrix.T`` as a contiguous array, copied in tiles that stay in cache (numpy's copy
+    reads or writes one byte per cache line)."""
+    rows, columns = matrix.shape
+    out = np.empty((columns, rows), matrix.dtype)
+    tile = 64
+    for r0 in prange((rows + tile - 1) // tile):
+        r = r0 * tile
+        for c in range(0, columns, tile):
+            for i in range(r, min(rows, r + tile)):
+                for j in range(c, min(columns, c + tile)):
+                    out[j, i] = matrix[i, j]
+    return out

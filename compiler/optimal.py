@@ -13,7 +13,7 @@ from player.games import Game
 from .context import BuildContext
 from .feedback import Scorer
 from .options import DEFAULT_MAX_MEMORY, Options
-from .solver import Report, Status, solver_for, uses_workers
+from .solver import Report, Status, solver_for
 
 
 def prepared_context(game: Game, options: Options, workers: int | None = None, checkpoint=None,
@@ -22,8 +22,7 @@ def prepared_context(game: Game, options: Options, workers: int | None = None, c
     """A build context whose solver reports progress and keeps checkpoints, and runs its jobs on
     this machine's workers or on a Dask ``cluster`` (an address, or local:N): pass it to
     ``build(..., context=...)``."""
-    shared = cluster is None and uses_workers(game.secret_count(), workers)  # the matrix where workers read it
-    context = BuildContext(game, options, Scorer(game, options.max_memory, shared=shared))
+    context = BuildContext(game, options, Scorer(game, options.max_memory))
     try:
         solver_for(context, workers=workers, checkpoint=checkpoint, resume=resume, progress=progress, cluster=cluster)
     except BaseException:

@@ -19,25 +19,25 @@ so an interrupted search resumes where it stopped.
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import mmap
 import os
+import queue
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, wait
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
-from . import checkpoint, exact
+from . import checkpoint, exact, kernels
 from .hint_rule import HintRule
-from .pool import SharedArray, WorkerPool
 from .symmetry import Symmetry
 
-PARALLEL_MIN_SECRETS = 2000  # smaller games are solved in-process: faster than starting workers
 CHECKPOINT_EVERY = 300.0  # seconds between checkpoints of a long search
 TABLE_SLOTS_MAX = 1 << 24  # 384 MiB of table at most
 TABLE_SLOTS_MIN = 1 << 12
@@ -86,7 +86,7 @@ class _Choice:
         """Can no guess whose bound is ``low`` (or more) be the choice?"""
         return self.key is not None and low >= min(self.cutoff, self.value + 1)
 
-    def tries(self, order: list):
+    def tries(self, order: "_Ordered"):
         """The guesses of ``order`` ((bound, not a candidate, guess), best first) still worth
         trying, with their places in it, as this choice tightens (read when the next is asked for)."""
         for index, (low, blind, guess) in enumerate(order):
@@ -161,8 +161,7 @@ class Solver:
 
     def __init__(self, context, workers: int | None = None, checkpoint: str | os.PathLike | None = None,
                  resume: bool = False, progress: Callable[[Status], None] | None = None,
-                 slots: int | None = None, shared: tuple | None = None, cluster: str | None = None,
-                 board=None):
+                 slots: int | None = None, cluster: str | None = None, board=None):
         game = context.game
         if context.matrix is None:
             raise ValueError(f"{game!r} is too big for an exact search: its feedback matrix "
@@ -175,7 +174,7 @@ class Solver:
         self.context, self.game = context, game
         self.matrix = np.ascontiguousarray(context.matrix)
         # the matrix read by secret, which the compiled searches scan: itself for a symmetric score
-        self.by_secret = context.columns if context.columns is not None else np.ascontiguousarray(self.matrix.T)
+        self.by_secret = context.columns if context.columns is not None else kernels.transposed(self.matrix)
         self.n_secrets = len(game.secrets)
         self.n_guesses = len(game.guesses)
         self.n_feedbacks, self.win = int(context.n_feedbacks), int(context.win_index)
@@ -196,31 +195,22 @@ class Solver:
         self.openers = context.options.openers  # search only this many first guesses (the heuristic's best)
         self.checkpoint = Path(checkpoint) if checkpoint else None
         self.progress = progress
-        self._in_worker = shared is not None or board is not None  # a pool's worker, or a cluster's
-        if shared is not None:  # a pool's worker: the parent's table, counters and board, and its own row
-            self._table, self._counters, self._board, row = shared
-        else:
-            slots = slots or table_slots(context.options.max_memory)
-            share = self._parallel_possible() and cluster is None
-            self._table = SharedArray((slots, 3), np.uint64) if share else None
-            self._counters = SharedArray((self.workers + 1, 4), np.int64) if share else None
-            self._board = SharedArray((4,), np.int64) if share else None
-            row = 0
-        self.table = self._table.array if self._table is not None else _pages(slots)
-        self.counters = self._counters.array if self._counters is not None else np.zeros((1, 4), dtype=np.int64)
+        self._in_worker = board is not None  # a cluster's worker (a job's thread gets a view: see _view)
+        self.table = _pages(slots or table_slots(context.options.max_memory))
+        self.counters = np.zeros((self.workers + 1, 4), dtype=np.int64)  # a row for this thread and each job's
+        self.stop = np.zeros(1, dtype=np.int64)  # set: the compiled searches in the jobs' threads give up
         # the best total of the node being searched in parallel, where running jobs read it
-        self.board = board or ArrayBoard(self._board.array if self._board is not None else np.zeros(4, np.int64))
+        self.board = board or ArrayBoard(np.zeros(4, np.int64))
         self._serial = 0
         self.job_seconds = 0.0  # the time a cluster's workers spent in this search's jobs
-        self._row = row
+        self._row = 0
         nothing = np.zeros((0, 0), dtype=np.int64)
         hint = self.hint_rule
         self.problem = exact.Problem(
             self.matrix, self.by_secret, self.secret_guess, self.guess_secret, self.consistent, self.n_feedbacks, self.win,
             self.least, self.least_blind, self.reach, hint.codes if hint else nothing, hint.counts if hint else nothing,
-            hint.marks if hint else nothing, self.table, self.counters[row])
-        self._jobs = None  # where jobs run: _PoolJobs over this machine's workers, or cluster.DaskJobs
-        self._matrix_copy: SharedArray | None = None  # the matrix, shared with the workers, if the context's is not
+            hint.marks if hint else nothing, self.table, self.counters[0], self.stop)
+        self._jobs = None  # where jobs run: _ThreadJobs on this machine's cores, or cluster.DaskJobs
         self._started = time.monotonic()
         self._saved = time.monotonic()
         self.status: Status = {}
@@ -232,8 +222,8 @@ class Solver:
                 raise ValueError("--resume needs --checkpoint FILE")
             if self.checkpoint.exists():
                 self.load(self.checkpoint)
-        if not self._in_worker and self._parallel_possible():
-            self._start_jobs()  # the workers start (a second or so) while the search's top levels run here
+        if not self._in_worker and self.cluster is not None:
+            self._start_jobs()  # the cluster is reached (or refused) before the search starts
 
     def _state(self, candidates: np.ndarray, played: tuple[int, ...]) -> np.ndarray:
         """The node's hint-rule state: every played guess's answer is that of any candidate."""
@@ -296,8 +286,8 @@ class Solver:
                                      np.int64(self.win))
         return [ordered[start:start + size] for start, size in parts]
 
-    def _bounds(self, candidates: np.ndarray, guesses: np.ndarray, budget: int):
-        return exact.guess_bounds(self.problem, candidates, guesses, np.int64(budget), True)
+    def _bounds(self, candidates: np.ndarray, guesses: np.ndarray, budget: int, largest: bool = False):
+        return exact.guess_bounds(self.problem, candidates, guesses, np.int64(budget), largest)
 
     # -- minimum total ---------------------------------------------------------------------------
 
@@ -368,7 +358,7 @@ class Solver:
         if (useful & (bounds >= cutoff)).any():
             floor = int(bounds[useful & (bounds >= cutoff)].min())
         keep = useful & (bounds < cutoff)
-        order = sorted(zip(bounds[keep].tolist(), (~is_candidate[keep]).tolist(), guesses[keep].tolist()))
+        order = _Ordered(bounds[keep], ~is_candidate[keep], guesses[keep])
         self.counters[self._row, exact.NODES] += 1
         choice = _Choice(cutoff, floor)
         if level == 0 and self._openers_as_jobs(len(order)):
@@ -394,7 +384,7 @@ class Solver:
             self._store(candidates, played, tag, bound, bound >= exact.INF, -1)
         return bound
 
-    def _second_level(self, candidates: np.ndarray, played: tuple, budget: int, order: list,
+    def _second_level(self, candidates: np.ndarray, played: tuple, budget: int, order: "_Ordered",
                       choice: "_Choice") -> None:
         """Evaluate a second-level node's guesses (``order``: (bound, not a candidate, guess), best
         first) as branch and bound does, with the parts of each guess as parallel jobs: the big
@@ -416,6 +406,7 @@ class Solver:
 
         def next_job():
             while True:
+                trials[:] = [trial for trial in trials if not trial.finished()]
                 for trial in trials:
                     if trial.finished():
                         continue
@@ -436,7 +427,7 @@ class Solver:
                         choice.consider(trial.bound(), trial.key)
                         trial.settled = True
                         self._post(serial, choice)
-                if sum(not t.finished() for t in trials) >= self._slots() or not open_trial():
+                if sum(not trial.finished() for trial in trials) >= self._slots() or not open_trial():
                     return None
 
         def on_result(job, result) -> None:
@@ -484,7 +475,7 @@ class Solver:
             return False
         return self.openers is not None or (self.cluster is not None and count >= ROOT_JOBS_PER_SLOT * self._slots())
 
-    def _root_jobs(self, candidates: np.ndarray, budget: int, order: list, choice: "_Choice") -> None:
+    def _root_jobs(self, candidates: np.ndarray, budget: int, order: "_Ordered", choice: "_Choice") -> None:
         """The root's guesses (``order``: (bound, not a candidate, guess), best first) as jobs,
         each the whole search below one opener, with the best total on the board."""
         serial = self._new_serial()
@@ -577,11 +568,10 @@ class Solver:
             if low > depth:
                 return False
         guesses = self._guesses(candidates, played)
-        _, parts, is_candidate, largest = self._bounds(candidates, guesses, depth)
+        _, parts, is_candidate, largest = self._bounds(candidates, guesses, depth, largest=True)
         room = exact.reachable(self.reach, depth - 1)
         keep = ((parts > 1) | is_candidate) & (largest <= room)
-        order = sorted(zip(largest[keep].tolist(), (-parts[keep]).tolist(), (~is_candidate[keep]).tolist(),
-                           guesses[keep].tolist()))
+        order = _Ordered(largest[keep], -parts[keep], ~is_candidate[keep], guesses[keep])
         self.counters[self._row, exact.NODES] += 1
         if level == 0:
             self._note(root_guesses=len(guesses), root_pruned=int(len(guesses) - keep.sum()))
@@ -796,8 +786,8 @@ class Solver:
         return result
 
     def _parallel_possible(self) -> bool:
-        """Do jobs run elsewhere (worker processes here, or a cluster's)?"""
-        return self.cluster is not None or uses_workers(self.n_secrets, self.workers)
+        """Do jobs run elsewhere (threads here, or a cluster's workers)?"""
+        return self.cluster is not None or self.workers > 1
 
     def _slots(self) -> int:
         """How many jobs run at once."""
@@ -842,13 +832,7 @@ class Solver:
                 self.board = self._jobs.board
                 self._note(dashboard=self._jobs.dashboard, workers=self._jobs.slots)
             else:
-                context, scorer = self.context, self.context.scorer
-                matrix = scorer.shared
-                if matrix is None:  # a context made without shared memory: copy its matrix once
-                    matrix = self._matrix_copy = SharedArray(self.matrix.shape, np.uint8)
-                    matrix.array[:] = self.matrix
-                self._jobs = _PoolJobs(WorkerPool(self.workers, _worker_solver, context.recipe(matrix),
-                                                  (self._table, self._counters, self._board), _rows()))
+                self._jobs = _ThreadJobs([self._view(row) for row in range(1, self.workers + 1)], self.stop)
         return self._jobs
 
     def _search(self) -> dict:
@@ -903,27 +887,24 @@ class Solver:
         return np.array(rows, dtype=np.uint64).reshape(-1, 3)
 
     def close(self) -> None:
-        """Stop the workers (the table stays)."""
+        """Stop the jobs (the table stays)."""
         if self._jobs is not None:
             self._jobs.close()
             self._jobs = None
-        if self._matrix_copy is not None:
-            self._matrix_copy.release()
-            self._matrix_copy = None
-
-    def release(self) -> None:
-        """Stop the workers and free the shared table (a finished solver's last step)."""
-        self.close()
-        if not self._in_worker:
-            for shared in (self._table, self._counters):
-                if shared is not None:
-                    shared.release()
 
     def __del__(self):
         try:
-            self.release()
+            self.close()
         except Exception:
             pass
+
+    def _view(self, row: int) -> "Solver":
+        """This solver as a job's thread runs it: the same game, table and board, and a row of
+        counters of its own; its jobs run where it is, and it reports no progress."""
+        view = copy.copy(self)
+        view._in_worker, view._row, view._jobs, view.status = True, row, None, {}
+        view.problem = self.problem._replace(counters=self.counters[row])
+        return view
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write the table's entries to ``path`` atomically (see trees/CHECKPOINT.md)."""
@@ -940,6 +921,25 @@ class Solver:
         return {"game": self.game.identity(), "candidates": "consistent" if self.consistent else "all"}
 
 
+class _Ordered:
+    """The rows of the columns ``keys`` as tuples, in ascending order (as ``sorted`` would give
+    them), made as they are read: a node's search often reads only its first few."""
+
+    def __init__(self, *keys: np.ndarray):
+        order = np.lexsort(keys[::-1])
+        self._columns = [key[order] for key in keys]
+
+    def __len__(self) -> int:
+        return len(self._columns[0])
+
+    def __getitem__(self, index: int) -> tuple:
+        return tuple(column[index].item() for column in self._columns)
+
+    def __iter__(self):
+        for start in range(0, len(self), 64):
+            yield from zip(*(column[start:start + 64].tolist() for column in self._columns))
+
+
 def _pages(slots: int) -> np.ndarray:
     """An empty table of its own: anonymous mapped pages (numpy's zeros would ask for huge pages,
     and a table touched at random places would then hold 2 MiB for every entry)."""
@@ -949,18 +949,6 @@ def _pages(slots: int) -> np.ndarray:
 def worker_count(workers: int | None) -> int:
     """``--workers``, or one per core."""
     return max(1, (os.cpu_count() or 1) if workers is None else workers)
-
-
-def uses_workers(n_secrets: int, workers: int | None) -> bool:
-    """Does a search of ``n_secrets`` run its jobs in worker processes (else all in this one)?"""
-    return worker_count(workers) > 1 and n_secrets >= PARALLEL_MIN_SECRETS
-
-
-def _rows():
-    """A counter that gives each worker its own row of the shared counters (1 .. workers)."""
-    import multiprocessing
-
-    return multiprocessing.get_context("spawn").Value("i", 0)
 
 
 class ArrayBoard:
@@ -981,15 +969,29 @@ class ArrayBoard:
         return None if serial < 0 or int(self.cells[0]) != serial else (serial, *best)
 
 
-class _PoolJobs:
-    """Jobs on this machine's worker processes, which share the table (so a result is just its value)."""
+class _ThreadJobs:
+    """Jobs on threads of this process, one per core: the compiled searches release the GIL, so
+    they run at once over the one table, with nothing to start or copy. Each thread runs its jobs
+    on a view of the solver (``views``: one per thread). ``stop``: set to make running searches
+    give up (a compiled search raises ``exact.Stopped`` at its next node)."""
 
-    def __init__(self, pool: WorkerPool):
-        self.pool, self.slots = pool, pool.workers
-        self.capacity = self.slots  # jobs sent at once
+    def __init__(self, views: list, stop: np.ndarray):
+        self.slots = self.capacity = len(views)
+        self._views: queue.SimpleQueue = queue.SimpleQueue()
+        for view in views:
+            self._views.put(view)
+        self._stop = stop
+        self._threads = ThreadPoolExecutor(len(views), thread_name_prefix="guesstree-search")
 
     def submit(self, method: str, args: tuple):
-        return self.pool.submit(_solver_job, method, args)
+        return self._threads.submit(self._run, method, args)
+
+    def _run(self, method: str, args: tuple):
+        view = self._views.get()
+        try:
+            return getattr(view, method)(*args)
+        finally:
+            self._views.put(view)
 
     def finished(self, handles: list, timeout: float) -> list:
         return list(wait(handles, timeout=timeout, return_when=FIRST_COMPLETED)[0])
@@ -998,22 +1000,9 @@ class _PoolJobs:
         return handle.result()
 
     def close(self) -> None:
-        self.pool.close()
-
-
-def _worker_solver(recipe: tuple, shared: tuple, rows) -> Solver:
-    """A pool worker's solver: its context rebuilt from ``recipe``, over the parent's table,
-    counters and board (``shared``)."""
-    with rows.get_lock():
-        rows.value += 1
-        row = rows.value
-    setup, arguments = recipe
-    table, counters, board = shared
-    return Solver(setup(*arguments), shared=(table, counters, board, row))
-
-
-def _solver_job(solver: Solver, method: str, args: tuple):
-    return getattr(solver, method)(*args)
+        self._stop[0] = 1
+        self._threads.shutdown(wait=True, cancel_futures=True)
+        self._stop[0] = 0
 
 
 def fingerprint(game, matrix: np.ndarray) -> str:
@@ -1051,7 +1040,7 @@ def _cluster_job(search: dict, method: str, args: tuple, seed):
                 raise Refused(f"the worker at {worker_address()} makes another game than {search['game']} from the "
                               "same description (another version of its plugin or word lists?)")
             for old in _searches.values():
-                old.release()
+                old.close()
             _searches.clear()
             solver = _searches[search["id"]] = Solver(context, workers=1, board=VariableBoard(search["id"]))
             if seed is not None and len(seed):
