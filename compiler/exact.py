@@ -392,52 +392,61 @@ def guess_bounds(problem, candidates, guesses, budget, largest_needed):
     every part of k secrets costs exactly 2k - 1 guesses after (few candidates, many feedbacks)
     the bound only needs the number of parts, so only which answers occur is kept, as bits."""
     m, n = guesses.shape[0], candidates.shape[0]
-    n_feedbacks, win, least, reach = problem.n_feedbacks, problem.win, problem.least, problem.reach
+    n_feedbacks, win, least = problem.n_feedbacks, problem.win, problem.least
     by_secret = problem.by_secret
+    contiguous = m > 0 and guesses[m - 1] - guesses[0] == m - 1  # ascending: guesses[j] == guesses[0] + j
+    first = guesses[0] if m else 0
+    cap = reachable(problem.reach, budget - 1)  # a bigger part cannot be won in time
     bounds = np.empty(m, np.int64)
     parts = np.empty(m, np.int64)
     largest = np.full(m, -1, np.int64)
     candidate = np.empty(m, np.bool_)
     one = np.uint64(1)
-    if not largest_needed and n_feedbacks <= 256 and least[n] == 2 * n - 1 and n <= reachable(reach, budget - 1):
-        bits = np.zeros((BLOCK, 4), np.uint64)
+    if not largest_needed and n_feedbacks <= 256 and least[n] == 2 * n - 1 and n <= cap:
+        words = 1 if n_feedbacks <= 64 else 4
+        bits = np.zeros((BLOCK, words), np.uint64)
         win_word, win_bit = win >> 6, np.uint64(win & 63)
         for j0 in range(0, m, BLOCK):
-            j1 = min(m, j0 + BLOCK)
+            width = min(m - j0, BLOCK)
             bits[:] = 0
             for c in candidates:
-                row = by_secret[c]
-                for j in range(j0, j1):
-                    f = row[guesses[j]]
-                    bits[j - j0, f >> 6] |= one << np.uint64(f & 63)
-            for j in range(j0, j1):
-                b = bits[j - j0]
-                k = _popcount(b[0]) + _popcount(b[1]) + _popcount(b[2]) + _popcount(b[3])
-                w = (b[win_word] >> win_bit) & one == one
-                parts[j], candidate[j] = k, w
-                bounds[j] = 3 * n - k - (1 if w else 0)  # n + the sum of 2k - 1 over the parts but the win
+                row = by_secret[c][first + j0:] if contiguous else by_secret[c]
+                if words == 1:
+                    for j in range(width):
+                        bits[j, 0] |= one << np.uint64(row[j] if contiguous else row[guesses[j0 + j]])
+                else:
+                    for j in range(width):
+                        f = row[j] if contiguous else row[guesses[j0 + j]]
+                        bits[j, f >> 6] |= one << np.uint64(f & 63)
+            for j in range(width):
+                k = 0
+                for w in range(words):
+                    k += _popcount(bits[j, w])
+                won = (bits[j, win_word] >> win_bit) & one == one
+                parts[j0 + j], candidate[j0 + j] = k, won
+                bounds[j0 + j] = 3 * n - k - (1 if won else 0)  # n + the sum of 2k - 1 over the parts but the win
         return bounds, parts, candidate, largest
-    if n_feedbacks <= 64:
-        counts = np.zeros((BLOCK, n_feedbacks), np.int32)
+    if n_feedbacks <= 64 and n < 65536:
+        counts = np.zeros((BLOCK, n_feedbacks), np.uint16)
         for j0 in range(0, m, BLOCK):
-            j1 = min(m, j0 + BLOCK)
+            width = min(m - j0, BLOCK)
             counts[:] = 0
             for c in candidates:
-                row = by_secret[c]
-                for j in range(j0, j1):
-                    counts[j - j0, row[guesses[j]]] += 1
-            for j in range(j0, j1):
+                row = by_secret[c][first + j0:] if contiguous else by_secret[c]
+                for j in range(width):
+                    counts[j, row[j] if contiguous else row[guesses[j0 + j]]] += 1
+            for j in range(width):
                 k, after, big = 0, 0, 0
                 for f in range(n_feedbacks):
-                    x = counts[j - j0, f]
+                    x = np.int64(counts[j, f])
                     if x:
                         k += 1
                         if f != win:
-                            after += least_total(least, reach, x, budget - 1)
+                            after += least[x] if x <= cap else INF
                             big = max(big, x)
-                parts[j], candidate[j], bounds[j] = k, counts[j - j0, win] > 0, min(n + after, INF)
+                parts[j0 + j], candidate[j0 + j], bounds[j0 + j] = k, counts[j, win] > 0, min(n + after, INF)
                 if largest_needed:
-                    largest[j] = big
+                    largest[j0 + j] = big
         return bounds, parts, candidate, largest
     counts1 = np.zeros(n_feedbacks, np.int64)
     touched = np.empty(n_feedbacks, np.int64)
@@ -522,8 +531,6 @@ def min_total(problem, candidates, budget, cutoff, mask, state):
         for g in guesses:
             if (mask.shape[0] and not mask[g]) or (allowed.shape[0] and not allowed[g]):
                 continue
-            if phase == 1 and first_phase == 0 and _is_candidate(g, candidates, problem.guess_secret):
-                continue  # done in phase 0
             scan[n_scan] = g
             n_scan += 1
         scan = scan[:n_scan]
@@ -531,6 +538,8 @@ def min_total(problem, candidates, budget, cutoff, mask, state):
         m = 0
         for j in range(n_scan):
             g, total, parts, candidate = scan[j], totals[j], n_parts[j], candidates_too[j]
+            if phase == 1 and first_phase == 0 and candidate and _is_candidate(g, candidates, problem.guess_secret):
+                continue  # done in phase 0
             if total >= scan_limit:
                 floor = min(floor, total)
                 continue
