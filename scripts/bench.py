@@ -147,7 +147,7 @@ def _run(command: list[str], timeout: float, env: dict | None) -> Run:
 class Job:
     job: str
     command: list[str]
-    measure: str  # "compile", "bound", "script", "import" or "size"
+    measure: str  # "compile", "fresh" (a compile in a new install), "bound", "script", "import" or "size"
     heavy: bool = False
     shown: str = ""  # the command as reported, when the real one is unreadable
     extra: dict = field(default_factory=dict)
@@ -209,6 +209,21 @@ def measure_compile(job: Job, output: Path, timeout: float, repeat: int) -> dict
     if last.status == "ok":
         values.update(artifact_stats(output))
     return row(job, **values)
+
+
+def measure_fresh_install(job: Job, output: Path, scratch: Path, timeout: float) -> dict:
+    """The first run of ``job`` in a new virtual environment with this checkout installed as a
+    user would (``pip install '.[compiler]'``, which compiles the kernels ahead): its time, and
+    the install's beside it."""
+    venv = scratch / "fresh-venv"
+    started = time.perf_counter()
+    for step in ([PYTHON, "-m", "venv", str(venv)], [str(venv / "bin" / "pip"), "install", "-q", f"{ROOT}[compiler]"]):
+        done = run(step, timeout)
+        if done.status != "ok":
+            return row(job, status=done.status, error=(done.stderr.strip().splitlines() or ["no output"])[-1])
+    installed = time.perf_counter() - started
+    fresh = Job(job.job, [str(venv / "bin" / "guesstree"), *job.command[1:]], "compile", job.heavy, job.shown)
+    return {**measure_compile(fresh, output, timeout, 1), "install_seconds": round(installed, 1)}
 
 
 def measure_bound(job: Job, timeout: float, repeat: int) -> dict:
@@ -308,6 +323,12 @@ def jobs(scratch: Path) -> list[tuple[Job, Path | None]]:
         listed.append(compile_job("wordle salet", lists, "optimal-expected", scratch, heavy=True,
                                   extra_args=("--first", "salet"), env={"NUMBA_CACHE_DIR": None},
                                   note=" (empty compiled-code cache)"))
+        job, output = compile_job("wordle salet", lists, "optimal-expected", scratch, heavy=True,
+                                  extra_args=("--first", "salet"), note=" (first run after a fresh install)")
+        job.measure = "fresh"
+        job.shown = ("python -m venv v && v/bin/pip install '.[compiler]' && "
+                     + job.shown.replace("guesstree ", "v/bin/guesstree ", 1))
+        listed.append((job, output))
     listed.append(compile_job("mastermind 6x4", ["mastermind"], "optimal-expected", scratch))
     listed.append(bound_job(["mastermind"], "mastermind"))
     listed.append(bound_job(["bulls-cows"], "bulls-cows"))
@@ -371,6 +392,8 @@ def main(argv: list[str] | None = None) -> int:
         for job, output in selected:
             if job.measure == "compile":
                 result = measure_compile(job, output, args.timeout, max(1, args.repeat))
+            elif job.measure == "fresh":
+                result = measure_fresh_install(job, output, scratch, args.timeout)
             elif job.measure == "bound":
                 result = measure_bound(job, args.timeout, max(1, args.repeat))
             elif job.measure == "script":

@@ -227,8 +227,33 @@ def test_a_local_cluster_of_two_processes(tmp_path):
     assert compiled(tmp_path, "local", *args, "--cluster", "local:2") == compiled(tmp_path, "alone", *args)
 
 
+SLOW_JOBS = """
+import time
+from compiler import solver
+
+_job = getattr(solver._cluster_job, "unslowed", solver._cluster_job)  # preloaded by the nanny and the worker
+
+
+def _slow_job(search, method, args, seed):  # every job takes a second more: a test acts while they run
+    if method is not None:
+        time.sleep(1.0)
+    return _job(search, method, args, seed)
+
+
+_slow_job.unslowed = _job
+solver._cluster_job = _slow_job
+"""
+
+
+def slow_workers(folder: Path) -> Path:
+    """A worker preload that makes each job last a second or more (the searches are fast)."""
+    preload = folder / "slow_jobs.py"
+    preload.write_text(SLOW_JOBS)
+    return preload
+
+
 def test_a_worker_killed_in_the_middle_of_a_job_costs_only_that_job(own_cluster, tmp_path):
-    mine = own_cluster()
+    mine = own_cluster(preload=slow_workers(tmp_path))
     args = ["mastermind", "--strategy", "optimal-expected", "--openers", "5"]  # five jobs of a second or so
     alone = compiled(tmp_path, "alone", *args)
     run = started("compile", *args, "-q", "-o", tmp_path / "spread.msgpack.zst", "--cluster", mine.address)
@@ -264,7 +289,7 @@ def _after_first_job(cluster: Cluster, run: subprocess.Popen) -> None:
 def test_a_stopped_search_keeps_its_finished_jobs_and_resumes_on_another_cluster(own_cluster, tmp_path, stop):
     from compiler.checkpoint import ENTRY_BYTES
 
-    mine = own_cluster()
+    mine = own_cluster(preload=slow_workers(tmp_path))
     args = ["mastermind", "--strategy", "optimal-expected", "--openers", "5"]
     alone = compiled(tmp_path, "alone", *args)
     checkpoint = tmp_path / "search.checkpoint"
