@@ -3,12 +3,13 @@
 Both searches work on candidate sets (ascending secret indices) over the feedback matrix
 ``matrix[guess, secret]`` and remember what they learn in a transposition table: a flat
 array of entries keyed by a 128-bit hash of (candidate set, depth budget, hint-rule state).
-The table may live in shared memory, so that worker processes pool what they solve; an entry is three
-words ``(key1 ^ data, key2 ^ data, data)``, so a torn write from two processes at once
-reads as a miss, never as a wrong answer. Losing an entry costs time, not correctness.
+The searches of a process's threads share one table, so they pool what they solve; an entry is
+three words ``(key1 ^ data, key2 ^ data, data)``, so a torn write from two threads at once reads
+as a miss, never as a wrong answer. Losing an entry costs time, not correctness.
 
-The compiled functions release the GIL (``nogil``): a search runs for minutes inside one call,
-and a cluster's worker must still answer its scheduler meanwhile (``cluster.py``).
+The compiled functions release the GIL (``nogil``), so the threads search at once; a search
+runs for minutes inside one call, and a cluster's worker must still answer its scheduler
+meanwhile (``cluster.py``).
 
 Totals count guesses to win: a set of one secret costs 1, of two 3 (guess one, then the
 other), and a guess at a node adds one guess for every candidate still there.

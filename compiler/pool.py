@@ -1,10 +1,11 @@
-"""Worker processes, for the builder's subtrees and the exhaustive searches' jobs.
+"""Worker processes, for the builder's subtrees (the exhaustive searches' jobs run on threads:
+``solver.py``).
 
 Workers are started with ``spawn``, the one start method that Linux, macOS and Windows all have
 (macOS warns against ``fork``, Windows has none). A spawned worker starts from nothing: it
 rebuilds its state once, from a recipe (``setup(*args)``: a game spec and options, say), and
 big arrays reach it through named shared memory (``SharedArray``), so that every worker reads
-(and, for the searches' table, writes) the same pages instead of a copy each.
+the same pages instead of a copy each.
 """
 from __future__ import annotations
 

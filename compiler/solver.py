@@ -5,9 +5,10 @@ The compiled searches of ``exact.py`` do the work below the second guess. The tw
 above it run here, where they can afford more: guesses are reduced to one per class of the
 symmetries that fix the history (``symmetry.py``, renaming played colours too; the third level
 gets its classes handed to the compiled search), and the parts that the second-level guesses
-leave are solved as jobs by worker processes (``pool.py``) that share one transposition table in
-shared memory, or by the workers of a Dask cluster (``cluster.py``), which keep tables of their
-own and return the entries of what they solved; on a cluster with many first guesses, and with
+leave are solved as jobs by threads of this process (one per core: the compiled searches release
+the GIL) that share one transposition table, or by the workers of a Dask cluster
+(``cluster.py``), which keep tables of their own and return the entries of what they solved;
+on a cluster with many first guesses, and with
 ``--openers``, each first guess is a job instead. Each job's answer is a fact (an exact total,
 or a proof that it exceeds the job's cutoff) that does not depend on which worker computed it or
 when; running jobs tighten their cutoffs with the best total found meanwhile (the board). The
@@ -822,7 +823,7 @@ class Solver:
             self._tick()
 
     def _start_jobs(self):
-        """Where the jobs run, started on first use: this machine's worker processes, or the cluster."""
+        """Where the jobs run, started on first use: threads of this process, or the cluster."""
         if self._jobs is None:
             if self.cluster is not None:
                 from .cluster import DaskJobs
@@ -953,7 +954,7 @@ def worker_count(workers: int | None) -> int:
 
 class ArrayBoard:
     """The best total of the node being searched in parallel, in four integers (the node's serial,
-    the total, its guess's tie-break key) that the pool's workers map too (see Solver._limit_now)."""
+    the total, its guess's tie-break key) that the jobs' threads read (see Solver._limit_now)."""
 
     def __init__(self, cells: np.ndarray):
         self.cells = cells
