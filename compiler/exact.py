@@ -391,12 +391,17 @@ def guess_bounds(problem, candidates, guesses, budget, largest_needed):
     The answers are read from ``by_secret``, a block of guesses at a time: each candidate's row
     streams through cache instead of one scattered byte per pair from every guess's row. When
     every part of k secrets costs exactly 2k - 1 guesses after (few candidates, many feedbacks)
-    the bound only needs the number of parts, so only which answers occur is kept, as bits."""
+    the bound only needs the number of parts, so only which answers occur is kept, as bits (the
+    win's part has one secret: ``Solver`` checks that only a secret's own guess wins it)."""
     m, n = guesses.shape[0], candidates.shape[0]
     n_feedbacks, win, least = problem.n_feedbacks, problem.win, problem.least
     by_secret = problem.by_secret
-    contiguous = m > 0 and guesses[m - 1] - guesses[0] == m - 1  # ascending: guesses[j] == guesses[0] + j
     first = guesses[0] if m else 0
+    contiguous = m > 0 and guesses[m - 1] - first == m - 1  # guesses[j] == first + j: read without an index
+    for j in range(1, m if contiguous else 0):
+        if guesses[j] != first + j:
+            contiguous = False
+            break
     cap = reachable(problem.reach, budget - 1)  # a bigger part cannot be won in time
     bounds = np.empty(m, np.int64)
     parts = np.empty(m, np.int64)

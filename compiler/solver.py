@@ -179,6 +179,9 @@ class Solver:
         self.n_secrets = len(game.secrets)
         self.n_guesses = len(game.guesses)
         self.n_feedbacks, self.win = int(context.n_feedbacks), int(context.win_index)
+        if np.count_nonzero(self.matrix == self.win) != self.n_secrets:  # each secret has its own guess
+            raise ValueError(f"{game!r}: a guess wins more than one secret (the winning feedback must mean "
+                             "the guess is the secret), so no tree can tell them apart")
         self.consistent = context.options.candidates == "consistent"
         self.secret_guess = np.ascontiguousarray(context.secret_guess, dtype=np.int64)
         self.guess_secret = np.ascontiguousarray(context.guess_secret, dtype=np.int64)

@@ -9,6 +9,7 @@ compiled at first use, as without this step.
 """
 from __future__ import annotations
 
+import importlib.util
 import sys
 import tempfile
 import time
@@ -56,7 +57,8 @@ def warm_up() -> int:
                 jobs += 1
         build(make_game("digits", length=4), Options(strategy="entropy"))  # big enough for threads at the root
         small = make_game("mastermind", colours=4, holes=3)
-        searches = [(small, {}), (small, {"max_depth": 4}), (words, {}), (words, {"first": words.format_code(words.secrets[0])}),
+        opener = words.format_code(words.secrets[0])
+        searches = [(small, {}), (small, {"max_depth": 4}), (words, {}), (words, {"first": opener}),
                     (hard, {"max_depth": 6}), (make_game("bulls-cows", digits=5, length=3), {})]
         for game, settings in searches:
             for strategy in ("optimal-expected", "optimal-worst"):
@@ -76,9 +78,7 @@ def warm_up() -> int:
 
 def main() -> None:
     started = time.perf_counter()
-    try:
-        import numba  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("numba") is None:
         print("guesstree: numba is not installed here, nothing to compile ahead", file=sys.stderr)
         return
     jobs = warm_up()

@@ -490,3 +490,54 @@ def test_openers_k_is_optimal_among_k_and_its_checkpoint_serves_a_full_search(cl
 def test_bad_openers_are_refused(cli, clean_error, tmp_path, args, words):
     result = cli("compile", "twod", "--size", "7", *args, "-o", tmp_path / "t.msgpack.zst")
     assert words in clean_error(result, 2)
+
+
+# -- the compiled scoring of guesses at a node --------------------------------------------------
+
+def _words_game(tmp_path):
+    from compiler.warm import _word_lists
+
+    answers, guesses = _word_lists(tmp_path)
+    return make_game("words", answers=answers, guesses=guesses)
+
+
+@pytest.mark.parametrize("name", ["mastermind", "words"])
+def test_guess_bounds_agree_with_counting_by_hand_on_every_path(name, tmp_path):
+    """Bits of the answers that occur (few candidates), counts in blocks (few feedbacks), one guess
+    at a time (many feedbacks with the largest part asked for); a run of consecutive guesses read
+    without an index, and the same guesses in another order (which must not be read as a run)."""
+    game = make_game("mastermind", colours=4, holes=3) if name == "mastermind" else _words_game(tmp_path)
+    solver = solver_for(prepared_context(game, Options(strategy="optimal-expected"), workers=1))
+    matrix, win = solver.matrix, solver.win
+    rng = np.random.default_rng(7)
+    every = np.arange(solver.n_guesses, dtype=np.int64)
+    for size in (3, 5, 9, 17, min(40, solver.n_secrets)):
+        candidates = np.sort(rng.choice(solver.n_secrets, size, replace=False)).astype(np.int64)
+        for budget in (2, 3, exact.UNLIMITED):
+            shuffled = every[3:9][[0, 2, 1, 3, 4, 5]]  # the first and last of a run, the rest out of order
+            for guesses in (every, every[5:], shuffled, np.sort(rng.choice(every, 7, replace=False))):
+                for largest_needed in (False, True):
+                    bounds, parts, candidate, largest = exact.guess_bounds(
+                        solver.problem, candidates, guesses, np.int64(budget), largest_needed)
+                    for j, g in enumerate(guesses):
+                        counts = np.bincount(matrix[g, candidates], minlength=solver.n_feedbacks)
+                        after = sum(int(exact.least_total(solver.least, solver.reach, x, budget - 1))
+                                    for f, x in enumerate(counts) if x and f != win)
+                        assert bounds[j] == min(size + after, exact.INF)
+                        assert parts[j] == np.count_nonzero(counts)
+                        assert candidate[j] == (counts[win] > 0)
+                        other = [x for f, x in enumerate(counts) if f != win]
+                        assert largest[j] == (max(other) if largest_needed else -1)
+
+
+def test_a_search_told_to_stop_gives_up_at_its_next_node():
+    game = make_game("mastermind", colours=4, holes=3)
+    solver = solver_for(prepared_context(game, Options(strategy="optimal-expected"), workers=1))
+    root = np.arange(solver.n_secrets, dtype=np.int64)
+    solver.stop[0] = 1
+    with pytest.raises(exact.Stopped):
+        exact.min_total(solver.problem, root, np.int64(exact.UNLIMITED), np.int64(exact.INF + 1), solver._empty,
+                        solver._no_state)
+    assert not solver.table.any()  # nothing half-solved was stored
+    solver.stop[0] = 0
+    assert solver.minimum_total() == 206
