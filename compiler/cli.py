@@ -345,7 +345,7 @@ def bound_command(
     as_json: bool = typer.Option(False, "--json", help="print the result and its proof as JSON"),
     quiet: bool = QUIET,
     workers: Optional[int] = typer.Option(None, "--workers", metavar="N",
-                                          help="processes to search with (default: one per core)"),
+                                          help="threads to search with (default: one per core)"),
     checkpoint: Optional[Path] = CHECKPOINT,
     resume: bool = RESUME,
     max_memory: float = MAX_MEMORY,
@@ -493,7 +493,7 @@ def _out_of_resources(game: Game, doing: str, advice: str):
 
 @contextlib.contextmanager
 def _terminate_as_interrupt():
-    """SIGTERM (a job's time limit, a service stopping) stops a search as Ctrl-C does: its workers
+    """SIGTERM (a job's time limit, a service stopping) stops a search as Ctrl-C does: its jobs
     stopped, its checkpoint saved, its shared memory freed."""
     def interrupt(signum, frame):
         raise KeyboardInterrupt

@@ -115,8 +115,11 @@ def guesstree(*args, cwd=None, timeout=600) -> subprocess.CompletedProcess:
 
 
 def started(*args, cwd=None) -> subprocess.Popen:
+    """The command running, as from a terminal: Ctrl-C (SIGINT) interrupts it even when the tests
+    themselves run where SIGINT is ignored (a background job of a shell), which children inherit."""
     return subprocess.Popen(GUESSTREE + [str(a) for a in args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, cwd=cwd, start_new_session=True)
+                            text=True, cwd=cwd, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 class JobCounter(SchedulerPlugin):
