@@ -211,3 +211,27 @@ def test_the_strategy_help_names_every_strategy():
     from compiler.strategies import STRATEGIES
 
     assert STRATEGY_NAMES.split(", ") == list(STRATEGIES)
+
+
+@pytest.mark.slow
+def test_compiled_ahead_kernels_cover_a_first_exact_search(tmp_path):
+    """What ``pip install`` compiles ahead (compiler/warm.py) is all that an exact search, a bound
+    and a heuristic build then need: they add nothing to numba's cache."""
+    cache = tmp_path / "numba-cache"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    warm = subprocess.run([sys.executable, "-m", "compiler.warm"], capture_output=True, text=True, env=env,
+                          timeout=600)
+    assert warm.returncode == 0, warm.stderr
+    assert re.search(r"compiled ahead \(\d+ small builds", warm.stderr)
+    before = sorted(p.name for p in cache.rglob("*.nb[ic]"))  # an index per kernel, a data file per signature
+    assert len(before) > 40
+    words = Path(__file__).parent / "data" / "words-small.txt"
+    for command in (["compile", "words", "--answers", words, "--strategy", "optimal-expected", "--first", "crane"],
+                    ["compile", "words", "--answers", words, "--hard", "--strategy", "optimal-expected"],
+                    ["compile", "mastermind", "--colours", "5", "--strategy", "optimal-expected"],
+                    ["compile", "bulls-cows", "--digits", "6", "--length", "3", "--strategy", "optimal-worst"],
+                    ["compile", "mastermind", "--colours", "7", "--holes", "5", "--strategy", "entropy"]):
+        done = subprocess.run([GUESSTREE, *map(str, command), "-q", "-o", tmp_path / "tree.msgpack.zst"],
+                              capture_output=True, text=True, env=env, timeout=600)
+        assert done.returncode == 0, done.stderr
+        assert sorted(p.name for p in cache.rglob("*.nb[ic]")) == before, command  # nothing compiled
