@@ -18,7 +18,11 @@ class BuildAndCompileAhead(build_py):
         if os.environ.get("GUESSTREE_COMPILE_AHEAD", "1") == "0":
             return
         root = Path(__file__).resolve().parent if self.editable_mode else Path(self.build_lib).resolve()
-        env = {key: value for key, value in os.environ.items() if key != "NUMBA_CACHE_DIR"}
+        env = dict(os.environ)
+        if not self.editable_mode:  # the cache goes into the wheel, not where this machine keeps its own
+            env.pop("NUMBA_CACHE_DIR", None)
+            for stale in (root / "compiler" / "__pycache__").glob("*.nb[ic]"):  # an earlier build's, in build/
+                stale.unlink()
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))  # pip's build env too
         try:
             done = subprocess.run([sys.executable, "-m", "compiler.warm"], cwd=root, env=env, timeout=900)
