@@ -417,13 +417,9 @@ def guess_bounds(problem, candidates, guesses, budget, largest_needed):
             bits[:] = 0
             for c in candidates:
                 row = by_secret[c][first + j0:] if contiguous else by_secret[c]
-                if words == 1:
-                    for j in range(width):
-                        bits[j, 0] |= one << np.uint64(row[j] if contiguous else row[guesses[j0 + j]])
-                else:
-                    for j in range(width):
-                        f = row[j] if contiguous else row[guesses[j0 + j]]
-                        bits[j, f >> 6] |= one << np.uint64(f & 63)
+                for j in range(width):
+                    f = row[j] if contiguous else row[guesses[j0 + j]]
+                    bits[j, f >> 6] |= one << np.uint64(f & 63)
             for j in range(width):
                 k = 0
                 for w in range(words):

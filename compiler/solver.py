@@ -204,7 +204,7 @@ class Solver:
         self.counters = np.zeros((self.workers + 1, 4), dtype=np.int64)  # a row for this thread and each job's
         self.stop = np.zeros(1, dtype=np.int64)  # set: the compiled searches in the jobs' threads give up
         # the best total of the node being searched in parallel, where running jobs read it
-        self.board = board or ArrayBoard(np.zeros(4, np.int64))
+        self.board = board or Board()
         self._serial = 0
         self.job_seconds = 0.0  # the time a cluster's workers spent in this search's jobs
         self._row = 0
@@ -412,8 +412,6 @@ class Solver:
             while True:
                 trials[:] = [trial for trial in trials if not trial.finished()]
                 for trial in trials:
-                    if trial.finished():
-                        continue
                     limit = choice.limit(trial.key)
                     if trial.bound() >= limit:
                         trial.failed = True
@@ -955,22 +953,19 @@ def worker_count(workers: int | None) -> int:
     return max(1, (os.cpu_count() or 1) if workers is None else workers)
 
 
-class ArrayBoard:
-    """The best total of the node being searched in parallel, in four integers (the node's serial,
-    the total, its guess's tie-break key) that the jobs' threads read (see Solver._limit_now)."""
+class Board:
+    """The best total of the node being searched in parallel, as the jobs' threads read it (see
+    Solver._limit_now): (the node's serial, the total, its guess's tie-break key), or None. One
+    tuple, replaced whole, so a reader never sees half of one."""
 
-    def __init__(self, cells: np.ndarray):
-        self.cells = cells
+    def __init__(self):
+        self.best: tuple | None = None
 
     def write(self, best: tuple) -> None:
-        self.cells[0] = -1  # a reader that sees -1, or another serial after reading, ignores what it read
-        self.cells[1:] = best[1:]
-        self.cells[0] = best[0]
+        self.best = best
 
     def read(self) -> tuple | None:
-        serial = int(self.cells[0])
-        best = tuple(int(v) for v in self.cells[1:])
-        return None if serial < 0 or int(self.cells[0]) != serial else (serial, *best)
+        return self.best
 
 
 class _ThreadJobs:

@@ -36,12 +36,12 @@ def _word_lists(folder: Path) -> tuple[str, str]:
 
 def warm_up() -> int:
     """Build small trees with every compiled path (heuristics on the compiled engine, exhaustive
-    searches in one thread and on several, hard mode, a fixed opener, depth limits, ``bound``);
-    returns how many."""
+    searches in one thread and on several, hard mode, a fixed opener, depth limits, the worst
+    case as ``bound`` finds it); returns how many."""
     from player.games import make_game
 
     from . import Options, build
-    from .optimal import bound, prepared_context
+    from .optimal import prepared_context
 
     jobs = 0
     with tempfile.TemporaryDirectory() as folder:
@@ -73,8 +73,7 @@ def warm_up() -> int:
                     finally:
                         context.close()
                     jobs += 1
-        bound(small, workers=2)
-        return jobs + 1
+        return jobs
 
 
 def main() -> None:
