@@ -76,7 +76,12 @@ class VariableBoard:
         return self._variable
 
     def write(self, best: tuple) -> None:
-        self._get().set([int(v) for v in best])
+        """Post ``best``: a help to the running jobs, not a result, so a failure is let pass (a
+        scheduler gone is told by the next wait for jobs, ``DaskJobs.finished``)."""
+        try:
+            self._get().set([int(v) for v in best])
+        except Exception:
+            pass
 
     def read(self) -> tuple | None:
         now = time.monotonic()

@@ -421,3 +421,17 @@ def _version() -> str:
     import player
 
     return player.__version__
+
+
+def test_a_board_post_that_fails_does_not_fail_the_search():
+    """Posting the best total helps running jobs; when the scheduler has just gone, the post fails
+    and the next wait for jobs tells the user (one line, checkpoint kept), not the post."""
+    from compiler.cluster import VariableBoard
+
+    class Gone:
+        def set(self, value):
+            raise ConnectionResetError(104, "Connection reset by peer")
+
+    board = VariableBoard("search")
+    board._variable = Gone()
+    board.write((1, 5625, 0, 7))  # no error
