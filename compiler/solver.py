@@ -604,13 +604,12 @@ class Solver:
                     break
                 (index, guess), _, _ = job
                 self._note(root=self.game.format_code(self.game.guesses[guess]), root_index=index + 1)
-                ok = True
-                for number, part in enumerate(self._split(guess, candidates)):
-                    self._note(part=f"{number + 1}", part_size=len(part), jobs_done=0)
-                    if len(part) > 1 and not self._within_node(part, (guess,), depth - 1, 1):
-                        ok = False
-                        break
-                on_result((index, guess), ok)
+                parts = [part for part in self._split(guess, candidates) if len(part) > 1]
+                self._note(part="1", part_size=len(parts[0]) if parts else 1, jobs_done=0)
+                # the largest part first, its guesses as jobs: it fails first if any does; once it
+                # passes, the others most likely pass too, so they are the jobs, one each
+                ok = not parts or self._within_node(parts[0], (guess,), depth - 1, 1)
+                on_result((index, guess), ok and self._all_within(parts[1:], (guess,), depth - 1))
         else:
             self._schedule(next_job, on_result)
         opening = self._opening(candidates, played)
@@ -622,6 +621,27 @@ class Solver:
         if not opening:
             self._remember_depths(candidates, played, depth + 1, 0, -1)
         return False
+
+    def _all_within(self, parts: list, played: tuple, depth: int) -> bool:
+        """Can every one of ``parts`` (second-level nodes) be won within ``depth`` guesses? Each
+        part is a job, largest first; none is started after one fails."""
+        failed: list = []
+        position = [0]
+
+        def next_job():
+            if failed or position[0] >= len(parts):
+                return None
+            position[0] += 1
+            part = parts[position[0] - 1]
+            self._note(part=f"{position[0] + 1}", part_size=len(part))
+            return position[0], "_within_node", (part, played, depth, 1)
+
+        def on_result(job, ok) -> None:
+            if not ok:
+                failed.append(job)
+
+        self._schedule(next_job, on_result)
+        return not failed
 
     def _remember_depths(self, candidates, played: tuple, low: int, high: int, guess: int) -> None:
         h1, h2 = self._key(candidates, played, exact.FEASIBLE_TAG)
@@ -859,10 +879,12 @@ class Solver:
         """The table entries that make a finished job's result usable by a process without this
         table (a cluster's client): the entry of each node the job solved (exact, or a bound)
         and, below an exact one, those of its optimal tree, as the builder will look them up."""
-        worst = method == "_within_after"
+        worst = method in ("_within_after", "_within_node")
         if method == "_parts_total":
             parts, played, budget = args[:3]
             stack = [(part, played, budget) for part in parts]
+        elif method == "_within_node":  # (candidates, played, depth, level)
+            stack = [args[:3]]
         else:  # _root_total (candidates, guess, budget, ...), _within_after (candidates, played, guess, depth)
             candidates, played, guess, budget = (args[0], (), args[1], args[2]) if not worst else args[:4]
             stack = [(part, played + (guess,), budget - 1) for part in self._split(guess, candidates)]
