@@ -300,17 +300,18 @@ class Solver:
         return int(exact.min_total(self.problem, candidates, np.int64(budget), np.int64(cutoff), self._mask(played),
                                    self._state(candidates, played)))
 
-    def _parts_total(self, parts: list, played: tuple, budget: int, limit: int, fence: tuple | None = None):
+    def _parts_total(self, parts: list, played: tuple, budget: int, limit: int, fence: tuple | None = None,
+                     level: int = 2):
         """A job: the least total of some parts (each within ``budget`` guesses), and the limit it
         ended with: the total is exact if below that limit, else a lower bound at least that.
-        ``fence``: see ``_limit_now``."""
+        ``fence``: see ``_limit_now``; ``level``: the parts' level in the tree."""
         total = sum(int(exact.least_total(self.least, self.reach, len(p), budget)) for p in parts)
         for part in parts:
             limit = self._limit_now(fence, limit)
             if total >= limit:
                 break
             rest = total - int(self.least[len(part)])
-            value = self._total_below(part, played, budget, limit - rest)
+            value = self._total_node(part, played, budget, limit - rest, level)
             total = min(rest + value, exact.INF)
         return total, limit
 
@@ -455,6 +456,8 @@ class Solver:
         """The least total of a tree opening with ``guess``, and the limit it ended with (as
         ``_parts_total``): the search of one opener, a job when openers are jobs."""
         parts = self._split(guess, candidates)
+        if fence is None and self.cluster is None and self.workers > 1 and not self._in_worker:
+            return self._root_parts(candidates, guess, parts, budget, limit)
         total = len(candidates) + sum(int(exact.least_total(self.least, self.reach, len(p), budget - 1))
                                       for p in parts)
         for index, part in enumerate(parts):
@@ -468,6 +471,32 @@ class Solver:
             value = self._total_node(part, (guess,), budget - 1, limit - rest, 1)
             total = min(rest + value, exact.INF)
         return total, limit
+
+    def _root_parts(self, candidates: np.ndarray, guess: int, parts: list, budget: int, limit: int):
+        """``_root_total`` with the opener's parts (second-level nodes) as jobs, the big ones one
+        each: they are independent, and each job's limit leaves the others their lower bounds."""
+        trial = _Trial((0, guess), len(candidates), parts, self.least, self.reach, budget - 1)
+        played = (guess,)
+
+        def next_job():
+            if trial.failed or trial.sent == len(trial.groups):
+                return None
+            if trial.bound() >= limit:
+                trial.failed = True
+                return None
+            index = trial.sent
+            trial.sent += 1
+            others = trial.bound() - trial.known[index]
+            self._note(part=f"{index + 1}/{len(trial.groups)}", part_size=sum(len(p) for p in trial.groups[index]))
+            return index, "_parts_total", (trial.groups[index], played, budget - 1, limit - others, None, 1)
+
+        def on_result(index, result) -> None:
+            value, group_limit = result
+            trial.known[index] = value if value < group_limit else max(trial.known[index], value)
+            trial.failed |= value >= group_limit
+
+        self._schedule(next_job, on_result)
+        return trial.bound(), limit
 
     def _openers_as_jobs(self, count: int) -> bool:
         """Is each first guess a job of its own? With --openers, and on a cluster when the first
