@@ -17,7 +17,7 @@ from .feedback import Scorer, kernels
 from .hint_rule import HintRule
 from .options import Options
 from .strategies import clog_table, get_strategy
-from .symmetry import Symmetry
+from .symmetry import AbsentSymbols, Symmetry
 
 SYMMETRY_MIN_CANDIDATES = 64  # below this, scoring every guess is cheaper than finding classes
 COLUMN_MAX_CANDIDATES = 1024  # below this, read the transposed matrix
@@ -62,6 +62,7 @@ class BuildContext:
         self.kernels = kernels("numpy" if options.engine == "reference" else scorer.backend)
         self.memo: dict = {}  # what a strategy keeps for the whole build (the optimal solver and its proof)
         self._symmetry = Symmetry(game, scorer.guess_codes, scorer.backend) if game.permutable else None
+        self._absent = AbsentSymbols(game, scorer.guess_codes) if game.permutable else None
         self.first = None if options.first is None else self._opening(options.first)
 
     def for_part(self, part: np.ndarray) -> "BuildContext":
@@ -121,11 +122,14 @@ class BuildContext:
         return index
 
     def symmetric(self, guess_ids: np.ndarray, node: Node) -> np.ndarray:
-        """Drop guesses that a lower guess of the same symmetry class stands for."""
-        if self._symmetry is None or len(node.candidates) < SYMMETRY_MIN_CANDIDATES:
+        """Drop guesses that a lower guess of the same symmetry class stands for, or a lower guess
+        alike because they differ only in symbols that no candidate has."""
+        if self._symmetry is None:
             return guess_ids
-        mask = self._symmetry.canonical(node.played, len(node.candidates))
-        return guess_ids if mask is None else guess_ids[mask[guess_ids]]
+        if len(node.candidates) >= SYMMETRY_MIN_CANDIDATES:
+            mask = self._symmetry.canonical(node.played, len(node.candidates))
+            guess_ids = guess_ids if mask is None else guess_ids[mask[guess_ids]]
+        return self._absent.lowest(guess_ids, self.secret_guess[node.candidates])
 
     def first_perfect(self, candidates: np.ndarray, guess_ids: np.ndarray | None = None) -> int | None:
         """The first of ``guess_ids`` (default: the candidates themselves) that puts every

@@ -271,6 +271,47 @@ class Problem(NamedTuple):
     table: np.ndarray  # the transposition table
     counters: np.ndarray  # this thread's row: NODES, HITS, STORES
     stop: np.ndarray  # one cell: set, the search raises Stopped at its next node
+    guess_symbols: np.ndarray  # each guess's symbols as bits (empty: no classes of guesses alike, see below)
+    secret_symbols: np.ndarray  # each secret's symbols as bits
+    guess_codes: np.ndarray  # [guess, position]: its symbol
+    repeats: bool  # guesses may repeat a symbol
+    every_symbol: np.uint64  # the game's symbols as bits
+
+
+# -- guesses alike because they play symbols that no candidate has (``symmetry.AbsentSymbols``) ----
+
+@njit(cache=True, nogil=True)
+def absent_symbols(problem, candidates):
+    """The symbols that no candidate has, as bits, when there are two or more (else 0: one absent
+    symbol makes no guesses alike) and the game has absent-symbol classes."""
+    if problem.guess_symbols.shape[0] == 0:
+        return np.uint64(0)
+    present = np.uint64(0)
+    for c in candidates:
+        present |= problem.secret_symbols[c]
+    absent = problem.every_symbol & ~present
+    return absent if _popcount(absent) >= 2 else np.uint64(0)
+
+
+@njit(cache=True, nogil=True)
+def lowest_alike(problem, guess, absent):
+    """Is ``guess`` the lowest of the guesses that differ from it only in which of the ``absent``
+    symbols they play?"""
+    mine = problem.guess_symbols[guess] & absent
+    if mine == 0:
+        return True
+    lowest = absent & (~absent + np.uint64(1))
+    if problem.repeats:
+        return mine == lowest
+    want = absent
+    for h in range(problem.guess_codes.shape[1]):
+        bit = np.uint64(1) << np.uint64(problem.guess_codes[guess, h])
+        if bit & absent:
+            lowest = want & (~want + np.uint64(1))
+            if bit != lowest:
+                return False
+            want ^= lowest
+    return True
 
 
 @njit(cache=True, nogil=True)
@@ -523,6 +564,7 @@ def min_total(problem, candidates, budget, cutoff, mask, state):
     tried = np.empty(n_guesses, np.int64)
     tried_hash = np.empty(n_guesses, np.uint64)
     n_tried = 0
+    absent = absent_symbols(problem, candidates)  # the candidates themselves play none
     for phase in range(first_phase, 2):
         if phase == 1 and first_phase == 0 and best_guess >= 0 and best <= blind:
             break
@@ -532,6 +574,8 @@ def min_total(problem, candidates, budget, cutoff, mask, state):
         n_scan = 0
         for g in guesses:
             if (mask.shape[0] and not mask[g]) or (allowed.shape[0] and not allowed[g]):
+                continue
+            if absent and not lowest_alike(problem, g, absent):
                 continue
             scan[n_scan] = g
             n_scan += 1
@@ -643,6 +687,12 @@ def within(problem, candidates, depth, mask, state):
     hinted = state.shape[0] > 0
     if hinted and not problem.consistent:
         guesses = guesses[hint_allowed(state, problem.hint_codes, problem.letter_counts)]
+    absent = absent_symbols(problem, candidates)
+    if absent:
+        alike = np.empty(guesses.shape[0], np.bool_)
+        for j in range(guesses.shape[0]):
+            alike[j] = lowest_alike(problem, guesses[j], absent)
+        guesses = guesses[alike]
     if depth == 2:  # only a guess that tells every candidate apart will do
         if mask.shape[0]:
             guesses = guesses[mask[guesses]]

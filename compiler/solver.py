@@ -37,7 +37,7 @@ import numpy as np
 
 from . import checkpoint, exact, kernels
 from .hint_rule import HintRule
-from .symmetry import Symmetry
+from .symmetry import AbsentSymbols, Symmetry
 
 CHECKPOINT_EVERY = 300.0  # seconds between checkpoints of a long search
 TABLE_SLOTS_MAX = 1 << 24  # 384 MiB of table at most
@@ -213,7 +213,8 @@ class Solver:
         self.problem = exact.Problem(
             self.matrix, self.by_secret, self.secret_guess, self.guess_secret, self.consistent, self.n_feedbacks, self.win,
             self.least, self.least_blind, self.reach, hint.codes if hint else nothing, hint.counts if hint else nothing,
-            hint.marks if hint else nothing, self.table, self.counters[0], self.stop)
+            hint.marks if hint else nothing, self.table, self.counters[0], self.stop,
+            *AbsentSymbols(game, codes).arrays(self.secret_guess))
         self._jobs = None  # where jobs run: _ThreadJobs on this machine's cores, or cluster.DaskJobs
         self._started = time.monotonic()
         self._saved = time.monotonic()

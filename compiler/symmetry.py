@@ -17,6 +17,8 @@ classes never costs more than one scoring pass.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from player.games import Game
@@ -99,3 +101,59 @@ class Symmetry:
                     named[rename[a]], rename[a] = False, -1
         place(0)
         return perms, maps
+
+
+class AbsentSymbols:
+    """Guesses alike because they play symbols that no candidate has.
+
+    In a peg game (scored by the symbols right in place and the overlap of the two multisets), a
+    symbol that no candidate has never counts: guesses that differ only in which such absent
+    symbols they play answer alike on every candidate, so only the lowest of them need be scored,
+    and the canonical tie-break prefers it. When guesses may repeat symbols, the lowest plays the
+    lowest absent symbol wherever it plays any; when they may not, the lowest absent symbols in
+    increasing order along its positions. One absent symbol makes no two guesses alike. This
+    holds when every code of the game's repeat rule is a guess (else the lowest might not be one):
+    ``usable`` says whether it does. ``exact.absent_symbols`` is its compiled twin.
+    """
+
+    def __init__(self, game: Game, guess_codes: np.ndarray):
+        from player.pegs import PegGame
+
+        codes = np.asarray(guess_codes, dtype=np.int64)
+        k = getattr(game, "symbols", 0)
+        self.usable = isinstance(game, PegGame) and 2 <= k <= 64 and codes.ndim == 2
+        ordered = np.sort(codes, axis=1) if self.usable else codes
+        self.repeats = self.usable and bool((ordered[:, 1:] == ordered[:, :-1]).any())
+        holes = codes.shape[1] if codes.ndim == 2 else 0
+        self.usable = self.usable and len(codes) == (k ** holes if self.repeats else math.perm(k, holes))
+        if not self.usable:
+            return
+        self.codes = codes
+        self.guess_bits = np.bitwise_or.reduce(np.uint64(1) << codes.astype(np.uint64), axis=1)
+        self.every = np.uint64((1 << k) - 1)
+
+    def arrays(self, secret_guess: np.ndarray) -> tuple:
+        """The fields of ``exact.Problem`` that carry this (empty ones when not usable)."""
+        if not self.usable:
+            return np.zeros(0, np.uint64), np.zeros(0, np.uint64), np.zeros((0, 0), np.int64), False, np.uint64(0)
+        return self.guess_bits, self.guess_bits[secret_guess], self.codes, self.repeats, self.every
+
+    def lowest(self, guess_ids: np.ndarray, candidate_guesses: np.ndarray) -> np.ndarray:
+        """``guess_ids`` without those that a lower one alike stands for, at a node whose candidates
+        are the guesses ``candidate_guesses``."""
+        if not self.usable:
+            return guess_ids
+        absent = int(self.every) & ~int(np.bitwise_or.reduce(self.guess_bits[candidate_guesses]))
+        if absent.bit_count() < 2:
+            return guess_ids
+        lowest = absent & -absent
+        mine = self.guess_bits[guess_ids] & np.uint64(absent)
+        if self.repeats:
+            return guess_ids[(mine == 0) | (mine == np.uint64(lowest))]
+        # distinct symbols: the k-th absent one played (along the positions) is the k-th lowest absent
+        codes = self.codes[guess_ids]
+        played = (np.uint64(absent) >> codes.astype(np.uint64)) & np.uint64(1) == 1
+        rank = np.cumsum(played, axis=1) - 1
+        names = np.array([s for s in range(64) if absent >> s & 1], dtype=np.int64)
+        expected = names[np.minimum(rank, len(names) - 1)]
+        return guess_ids[np.all(~played | (codes == expected), axis=1)]

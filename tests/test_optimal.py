@@ -348,6 +348,42 @@ def test_history_symmetry_classes_are_exact():
         assert kept == {g for g, keep in lowest.items() if keep}, history
 
 
+@pytest.mark.parametrize("name, params", [("mastermind", {"colours": 5, "holes": 3}), ("bulls-cows", {"length": 3, "digits": 7}),
+                                          ("mastermind", {"colours": 5, "holes": 3, "secret_repeats": False,
+                                                          "guess_repeats": False})])
+def test_guesses_alike_by_absent_symbols_are_exact(name, params):
+    """Against a plain enumeration: at nodes whose candidates lack two or more symbols, the guesses
+    kept (by numpy, and by the compiled search) are exactly the lowest of each set of guesses that
+    differ only in which absent symbols they play; each set answers alike on every candidate."""
+    from compiler.symmetry import AbsentSymbols
+
+    game = make_game(name, **params)
+    solver = solver_for(prepared_context(game, Options(strategy="optimal-expected"), workers=1))
+    codes, every = np.array(game.guesses), np.arange(solver.n_guesses, dtype=np.int64)
+    alike = AbsentSymbols(game, codes)
+    assert alike.usable and alike.repeats == (name == "mastermind" and params.get("guess_repeats", True))
+    rng = np.random.default_rng(3)
+    dropped = 0
+    for lacking in [(), (4,), (0, 3), (1, 2, 4)]:
+        candidates = np.array([i for i, s in enumerate(game.secrets) if not set(s) & set(lacking)], dtype=np.int64)
+        for size in (len(candidates), 9, 3):
+            subset = np.sort(rng.choice(candidates, size, replace=False)) if size < len(candidates) else candidates
+            absent = set(range(game.symbols)) - {x for i in subset for x in game.secrets[i]}
+            classes: dict = {}
+            for g, code in enumerate(game.guesses):
+                shape = tuple("*" if x in absent else x for x in code) if len(absent) >= 2 else code
+                classes.setdefault(shape, []).append(g)
+            expected = sorted(min(members) for members in classes.values())
+            for members in classes.values():
+                answers = {tuple(solver.matrix[g, subset]) for g in members}
+                assert len(answers) == 1
+            assert alike.lowest(every, solver.secret_guess[subset]).tolist() == expected
+            bits = exact.absent_symbols(solver.problem, subset)
+            assert [g for g in every if not bits or exact.lowest_alike(solver.problem, g, bits)] == expected
+            dropped += solver.n_guesses - len(expected)
+    assert dropped > 0
+
+
 def test_classic_first_guess_classes():
     from compiler.symmetry import Symmetry
 
