@@ -347,3 +347,33 @@ def test_every_command_appears_in_the_readme():
     text = readme.read_text()
     missing = [name for name in command_names() if f"guesstree {name}" not in text]
     assert not missing, f"README.md never shows {', '.join('guesstree ' + m for m in missing)}"
+
+
+PROGRAM_ENDING = """
+import atexit, sys
+atexit.register(lambda: print("exit handler ran"))  # buffered too
+from player.cli import main
+sys.argv = ["guesstree", *sys.argv[1:]]
+print("output before the end", end="")  # buffered: must still reach the pipe
+main()
+"""
+
+
+@pytest.mark.parametrize("args, code, said", [
+    (["bound", "mastermind", "--colours", "3", "--holes", "2"], 0, "the optimal worst case is 3 guesses"),
+    (["compile", "mastermind", "--colours", "3", "--holes", "2", "--strategy", "optimal-expected", "--max-depth",
+      "1", "-o", "t.msgpack.zst"], 2, "no tree wins every secret"),
+])
+def test_the_program_ends_with_its_output_its_exit_handlers_and_its_code(tmp_path, args, code, said):
+    """After a command that loaded numba the program skips the interpreter's teardown: its
+    output, its exit handlers and its exit code must not be lost with it."""
+    import os
+    import subprocess
+    import sys
+
+    buffered = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    run = subprocess.run([sys.executable, "-c", PROGRAM_ENDING, *args], capture_output=True, text=True, timeout=300,
+                         cwd=tmp_path, env=buffered)
+    assert run.returncode == code, run.stderr
+    assert run.stdout.startswith("output before the end") and run.stdout.endswith("exit handler ran\n")
+    assert said in run.stdout + run.stderr
