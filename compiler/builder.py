@@ -19,7 +19,6 @@ from player.games import Game
 from .context import BuildContext, Node
 from .feedback import Scorer, backend_for
 from .options import Options
-from .pool import WorkerPool
 from .strategies import get_strategy
 
 PARALLEL_MIN_SECRETS = 20000  # smaller games build faster in one process (its kernels use every core)
@@ -177,6 +176,8 @@ def _expand_below_root(context: BuildContext, root: Node, workers: int, progress
     options = context.options
     pool = None
     if workers > 1:  # the workers start while the root is split here
+        from .pool import WorkerPool  # (multiprocessing: imported only by builds that use it)
+
         setup, arguments = context.recipe(None if by_parts else context.scorer.shared)
         pool = WorkerPool(workers, setup, *arguments)
     try:

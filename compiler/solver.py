@@ -369,6 +369,9 @@ class Solver:
         choice = _Choice(cutoff, floor)
         if level == 0 and self._openers_as_jobs(len(order)):
             self._root_jobs(candidates, budget, order, choice)
+        elif level == 0 and self.cluster is None and self.workers > 1 and not self._in_worker:
+            # the root's guesses as the second level's are, their parts (second-level nodes) the jobs
+            self._second_level(candidates, played, budget, order, choice, level=0)
         elif level == 0:  # the root: its guesses one after the other, each part a second-level node
             for _, key in choice.tries(order):
                 self._note(root=self.game.format_code(self.game.guesses[key[1]]))
@@ -391,7 +394,7 @@ class Solver:
         return bound
 
     def _second_level(self, candidates: np.ndarray, played: tuple, budget: int, order: "_Ordered",
-                      choice: "_Choice") -> None:
+                      choice: "_Choice", level: int = 1) -> None:
         """Evaluate a second-level node's guesses (``order``: (bound, not a candidate, guess), best
         first) as branch and bound does, with the parts of each guess as parallel jobs: the big
         parts one job each, the small ones together. A job's cutoff leaves the other parts their
@@ -425,8 +428,8 @@ class Solver:
                         trial.running += 1
                         others = trial.bound() - trial.known[index]
                         fence = None if serial is None else (serial, *trial.key, others)
-                        return ((trial, index), "_parts_total",
-                                (trial.groups[index], played + (trial.key[1],), budget - 1, limit - others, fence))
+                        return ((trial, index), "_parts_total", (trial.groups[index], played + (trial.key[1],),
+                                                                 budget - 1, limit - others, fence, level + 1))
                     if trial.running == 0:  # no part needed a job: its total is known
                         choice.consider(trial.bound(), trial.key)
                         trial.settled = True
@@ -457,8 +460,6 @@ class Solver:
         """The least total of a tree opening with ``guess``, and the limit it ended with (as
         ``_parts_total``): the search of one opener, a job when openers are jobs."""
         parts = self._split(guess, candidates)
-        if fence is None and self.cluster is None and self.workers > 1 and not self._in_worker:
-            return self._root_parts(candidates, guess, parts, budget, limit)
         total = len(candidates) + sum(int(exact.least_total(self.least, self.reach, len(p), budget - 1))
                                       for p in parts)
         for index, part in enumerate(parts):
@@ -472,32 +473,6 @@ class Solver:
             value = self._total_node(part, (guess,), budget - 1, limit - rest, 1)
             total = min(rest + value, exact.INF)
         return total, limit
-
-    def _root_parts(self, candidates: np.ndarray, guess: int, parts: list, budget: int, limit: int):
-        """``_root_total`` with the opener's parts (second-level nodes) as jobs, the big ones one
-        each: they are independent, and each job's limit leaves the others their lower bounds."""
-        trial = _Trial((0, guess), len(candidates), parts, self.least, self.reach, budget - 1)
-        played = (guess,)
-
-        def next_job():
-            if trial.failed or trial.sent == len(trial.groups):
-                return None
-            if trial.bound() >= limit:
-                trial.failed = True
-                return None
-            index = trial.sent
-            trial.sent += 1
-            others = trial.bound() - trial.known[index]
-            self._note(part=f"{index + 1}/{len(trial.groups)}", part_size=sum(len(p) for p in trial.groups[index]))
-            return index, "_parts_total", (trial.groups[index], played, budget - 1, limit - others, None, 1)
-
-        def on_result(index, result) -> None:
-            value, group_limit = result
-            trial.known[index] = value if value < group_limit else max(trial.known[index], value)
-            trial.failed |= value >= group_limit
-
-        self._schedule(next_job, on_result)
-        return trial.bound(), limit
 
     def _openers_as_jobs(self, count: int) -> bool:
         """Is each first guess a job of its own? With --openers, and on a cluster when the first
@@ -546,6 +521,7 @@ class Solver:
         (None: any depth); ``exact.INF`` if no tree fits the budget."""
         budget = exact.UNLIMITED if budget is None else budget
         root = np.arange(self.n_secrets, dtype=np.int64)
+        self._total_below(root[:1], (), budget, exact.INF)  # loaded here once, not by each job's thread
         return self._guarded(lambda: self._total_node(root, (), budget, exact.INF + 1, 0),
                              task=f"minimum total{'' if budget >= exact.UNLIMITED else f' within {budget}'}")
 
@@ -689,6 +665,7 @@ class Solver:
         while root.size > exact.reachable(self.reach, depth):
             depth += 1
         counted = depth  # below this, counting alone refutes
+        self._within_below(root[:1], (), depth)  # loaded here once, not by each job's thread
         refuted: dict = {}
         while True:
             self.status = {}
