@@ -4,12 +4,14 @@
 The compiled searches of ``exact.py`` do the work below the second guess. The two levels
 above it run here, where they can afford more: guesses are reduced to one per class of the
 symmetries that fix the history (``symmetry.py``, renaming played colours too; the third level
-gets its classes handed to the compiled search), and the parts that the second-level guesses
-leave are solved as jobs by threads of this process (one per core: the compiled searches release
-the GIL) that share one transposition table, or by the workers of a Dask cluster
-(``cluster.py``), which keep tables of their own and return the entries of what they solved;
-on a cluster with many first guesses, and with
-``--openers``, each first guess is a job instead. Each job's answer is a fact (an exact total,
+gets its classes handed to the compiled search), and the parts that a node's guesses leave are
+solved as jobs by threads of this process (one per core: the compiled searches release the GIL)
+that share one transposition table, or by the workers of a Dask cluster (``cluster.py``), which
+keep tables of their own and return the entries of what they solved. On threads the jobs are the
+first guesses' parts (second-level nodes, each searched whole by one thread); on a cluster the
+second guesses' parts, or, with many first guesses, and with ``--openers``, each first guess.
+The worst-case search (``bound``) runs the guesses of a node's largest part as jobs, and once
+that part is won in time, the other parts. Each job's answer is a fact (an exact total,
 or a proof that it exceeds the job's cutoff) that does not depend on which worker computed it or
 when; running jobs tighten their cutoffs with the best total found meanwhile (the board). The
 choice among guesses follows the canonical tie-break (the least total, then a possible secret,
@@ -395,11 +397,12 @@ class Solver:
 
     def _second_level(self, candidates: np.ndarray, played: tuple, budget: int, order: "_Ordered",
                       choice: "_Choice", level: int = 1) -> None:
-        """Evaluate a second-level node's guesses (``order``: (bound, not a candidate, guess), best
-        first) as branch and bound does, with the parts of each guess as parallel jobs: the big
-        parts one job each, the small ones together. A job's cutoff leaves the other parts their
-        lower bounds, so it is exact or proves the guess too costly whatever the others give; the
-        next guess starts when the current ones have no part left to hand out."""
+        """Evaluate the guesses of a node at ``level`` (the root's on threads, else a second-level
+        node's; ``order``: (bound, not a candidate, guess), best first) as branch and bound does,
+        with the parts of each guess as parallel jobs: the big parts one job each, the small ones
+        together. A job's cutoff leaves the other parts their lower bounds, so it is exact or proves
+        the guess too costly whatever the others give; the next guess starts when the current ones
+        have no part left to hand out."""
         trials: list[_Trial] = []
         n = len(candidates)
         serial = self._new_serial()
