@@ -413,7 +413,10 @@ class Solver:
             if key is None:
                 return False
             trials.append(_Trial(key, n, self._split(key[1], candidates), self.least, self.reach, budget - 1))
-            self._note(guess_index=index + 1)
+            if level == 0:
+                self._note(root=self.game.format_code(self.game.guesses[key[1]]), root_index=index + 1)
+            else:
+                self._note(guess_index=index + 1)
             return True
 
         def next_job():
@@ -456,7 +459,8 @@ class Solver:
                 trial.settled = True
                 self._post(serial, choice)
 
-        self._note(guesses=len(order), guess_index=0)
+        if level > 0:
+            self._note(guesses=len(order), guess_index=0)
         self._schedule(next_job, on_result)
 
     def _root_total(self, candidates: np.ndarray, guess: int, budget: int, limit: int, fence: tuple | None = None):
