@@ -24,7 +24,8 @@ from .strategies import get_strategy
 PARALLEL_MIN_SECRETS = 20000  # smaller games build faster in one process (its kernels use every core)
 # From this many guesses x secrets, a heuristic's tree is built without the whole matrix: the root
 # is scored in blocks, and each of its subtrees over a matrix of its own part's secrets (the
-# largest part of 8x5 Mastermind takes 231 MB instead of the whole matrix's 1 GiB).
+# largest part of 8x5 Mastermind takes 231 MB instead of the whole matrix's 1 GiB). A sampled
+# heuristic scores blocks on demand instead: it reads a sample of guesses on a sample of secrets.
 PART_MIN_CELLS = 1 << 28
 
 
@@ -135,7 +136,7 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
     own = context is None
     if own:
         backend = backend_for(game, options.engine)
-        by_parts = not strategy.exhaustive and game.guess_count() * n >= PART_MIN_CELLS
+        by_parts = not strategy.exhaustive and not strategy.sampled and game.guess_count() * n >= PART_MIN_CELLS
         scorer = Scorer(game, options.max_memory, backend, shared=parallel and not by_parts,
                         whole=False if by_parts else None)
         context = BuildContext(game, options, scorer)
