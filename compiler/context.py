@@ -126,10 +126,13 @@ class BuildContext:
         alike because they differ only in symbols that no candidate has."""
         if self._symmetry is None:
             return guess_ids
-        if len(node.candidates) >= SYMMETRY_MIN_CANDIDATES:
+        many = len(node.candidates) >= SYMMETRY_MIN_CANDIDATES
+        if many:
             mask = self._symmetry.canonical(node.played, len(node.candidates))
             guess_ids = guess_ids if mask is None else guess_ids[mask[guess_ids]]
-        return self._absent.lowest(guess_ids, self.secret_guess[node.candidates])
+        if many or self._absent.repeats:  # with repeats two passes over the guesses find them: always worth it
+            guess_ids = self._absent.lowest(guess_ids, self.secret_guess[node.candidates])
+        return guess_ids
 
     def first_perfect(self, candidates: np.ndarray, guess_ids: np.ndarray | None = None) -> int | None:
         """The first of ``guess_ids`` (default: the candidates themselves) that puts every
