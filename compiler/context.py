@@ -62,7 +62,7 @@ class BuildContext:
         self.kernels = kernels("numpy" if options.engine == "reference" else scorer.backend)
         self.memo: dict = {}  # what a strategy keeps for the whole build (the optimal solver and its proof)
         self._symmetry = Symmetry(game, scorer.guess_codes, scorer.backend) if game.permutable else None
-        self._absent = AbsentSymbols(game, scorer.guess_codes) if game.permutable else None
+        self.absent = AbsentSymbols(game, scorer.guess_codes)  # guesses alike by symbols no candidate has
         self.first = None if options.first is None else self._opening(options.first)
 
     def for_part(self, part: np.ndarray) -> "BuildContext":
@@ -130,8 +130,8 @@ class BuildContext:
         if many:
             mask = self._symmetry.canonical(node.played, len(node.candidates))
             guess_ids = guess_ids if mask is None else guess_ids[mask[guess_ids]]
-        if many or self._absent.repeats:  # with repeats two passes over the guesses find them: always worth it
-            guess_ids = self._absent.lowest(guess_ids, self.secret_guess[node.candidates])
+        if many or self.absent.repeats:  # with repeats two passes over the guesses find them: always worth it
+            guess_ids = self.absent.lowest(guess_ids, self.secret_guess[node.candidates])
         return guess_ids
 
     def first_perfect(self, candidates: np.ndarray, guess_ids: np.ndarray | None = None) -> int | None:

@@ -39,7 +39,7 @@ import numpy as np
 
 from . import checkpoint, exact, kernels
 from .hint_rule import HintRule
-from .symmetry import AbsentSymbols, Symmetry
+from .symmetry import Symmetry
 
 CHECKPOINT_EVERY = 300.0  # seconds between checkpoints of a long search
 TABLE_SLOTS_MAX = 1 << 24  # 384 MiB of table at most
@@ -216,7 +216,7 @@ class Solver:
             self.matrix, self.by_secret, self.secret_guess, self.guess_secret, self.consistent, self.n_feedbacks, self.win,
             self.least, self.least_blind, self.reach, hint.codes if hint else nothing, hint.counts if hint else nothing,
             hint.marks if hint else nothing, self.table, self.counters[0], self.stop,
-            *AbsentSymbols(game, codes).arrays(self.secret_guess))
+            *context.absent.arrays(self.secret_guess))
         self._jobs = None  # where jobs run: _ThreadJobs on this machine's cores, or cluster.DaskJobs
         self._started = time.monotonic()
         self._saved = time.monotonic()
@@ -371,8 +371,8 @@ class Solver:
         choice = _Choice(cutoff, floor)
         if level == 0 and self._openers_as_jobs(len(order)):
             self._root_jobs(candidates, budget, order, choice)
-        elif level == 0 and self.cluster is None and self.workers > 1 and not self._in_worker:
-            # the root's guesses as the second level's are, their parts (second-level nodes) the jobs
+        elif level == 0 and self.cluster is None and self.workers > 1:
+            # jobs on threads: the root's guesses as a second level's are, their parts (second-level nodes) the jobs
             self._second_level(candidates, played, budget, order, choice, level=0)
         elif level == 0:  # the root: its guesses one after the other, each part a second-level node
             for _, key in choice.tries(order):

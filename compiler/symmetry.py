@@ -119,16 +119,16 @@ class AbsentSymbols:
     def __init__(self, game: Game, guess_codes: np.ndarray):
         from player.pegs import PegGame
 
-        codes = np.asarray(guess_codes, dtype=np.int64)
+        self.usable = self.repeats = False
         k = getattr(game, "symbols", 0)
-        self.usable = isinstance(game, PegGame) and 2 <= k <= 64 and codes.ndim == 2
-        ordered = np.sort(codes, axis=1) if self.usable else codes
-        self.repeats = self.usable and bool((ordered[:, 1:] == ordered[:, :-1]).any())
-        holes = codes.shape[1] if codes.ndim == 2 else 0
-        self.usable = self.usable and len(codes) == (k ** holes if self.repeats else math.perm(k, holes))
-        if not self.usable:
+        if not isinstance(game, PegGame) or not 2 <= k <= 64:
             return
-        self.codes = codes
+        codes = np.asarray(guess_codes, dtype=np.int64)
+        ordered = np.sort(codes, axis=1)
+        repeats = bool((ordered[:, 1:] == ordered[:, :-1]).any())
+        if len(codes) != (k ** codes.shape[1] if repeats else math.perm(k, codes.shape[1])):
+            return
+        self.usable, self.repeats, self.codes = True, repeats, codes
         self.guess_bits = np.bitwise_or.reduce(np.uint64(1) << codes.astype(np.uint64), axis=1)
         self.every = np.uint64((1 << k) - 1)
 
