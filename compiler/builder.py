@@ -22,10 +22,12 @@ from .options import Options
 from .strategies import get_strategy
 
 PARALLEL_MIN_SECRETS = 20000  # smaller games build faster in one process (its kernels use every core)
-# From this many guesses x secrets, a heuristic's tree is built without the whole matrix: the root
-# is scored in blocks, and each of its subtrees over a matrix of its own part's secrets (the
-# largest part of 8x5 Mastermind takes 231 MB instead of the whole matrix's 1 GiB). A sampled
-# heuristic scores blocks on demand instead: it reads a sample of guesses on a sample of secrets.
+# From this many guesses x secrets, a heuristic's tree is built without the whole matrix. A game
+# that scores partitions straight from its codes (``Scorer.on_the_fly``: peg games on the compiled
+# engine) needs none at all; otherwise the root is scored in blocks, and each of its subtrees over
+# a matrix of its own part's secrets (the largest part of 8x5 Mastermind would take 231 MB instead
+# of the whole matrix's 1 GiB). A sampled heuristic scores blocks on demand instead: it reads a
+# sample of guesses on a sample of secrets.
 PART_MIN_CELLS = 1 << 28
 
 
@@ -136,16 +138,17 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
     own = context is None
     if own:
         backend = backend_for(game, options.engine)
-        by_parts = not strategy.exhaustive and not strategy.sampled and game.guess_count() * n >= PART_MIN_CELLS
-        scorer = Scorer(game, options.max_memory, backend, shared=parallel and not by_parts,
-                        whole=False if by_parts else None)
+        large = not strategy.exhaustive and game.guess_count() * n >= PART_MIN_CELLS
+        scorer = Scorer(game, options.max_memory, backend, shared=parallel and not large,
+                        whole=False if large else None)
+        by_parts = large and not strategy.sampled and not scorer.on_the_fly
         context = BuildContext(game, options, scorer)
     try:
         if hasattr(strategy, "prepare"):
             strategy.prepare(context)  # a whole-game search (the optimal strategies), before any node
         root = Node(np.arange(n, dtype=np.int64), (), ())
-        if own and by_parts:
-            tree = _expand_below_root(context, root, workers if parallel else 1, progress, by_parts=True)
+        if own and large:
+            tree = _expand_below_root(context, root, workers if parallel else 1, progress, by_parts=by_parts)
         elif parallel and context.scorer.shared is not None:
             tree = _expand_below_root(context, root, workers, progress, by_parts=False)
         else:

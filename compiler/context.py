@@ -137,22 +137,14 @@ class BuildContext:
     def first_perfect(self, candidates: np.ndarray, guess_ids: np.ndarray | None = None) -> int | None:
         """The first of ``guess_ids`` (default: the candidates themselves) that puts every
         candidate in a part of its own, if any."""
-        first_perfect = self.kernels.first_perfect
         guess_ids = self.secret_guess[candidates] if guess_ids is None else guess_ids
         if self.columns is not None:
-            index = first_perfect(self.columns, guess_ids, candidates, self.n_feedbacks, True)
-            return None if index < 0 else int(guess_ids[index])
-        if self.matrix is not None:
-            index = first_perfect(self.matrix, guess_ids, candidates, self.n_feedbacks)
-            return None if index < 0 else int(guess_ids[index])
-        every = np.arange(len(candidates))
-        step = max(1, self.scorer.block_cells // len(candidates))
-        for start in range(0, len(guess_ids), step):  # no matrix: blocks on demand
-            chunk = guess_ids[start:start + step]
-            index = first_perfect(self.scorer.block(chunk, candidates), np.arange(len(chunk)), every, self.n_feedbacks)
-            if index >= 0:
-                return int(chunk[index])
-        return None
+            index = self.kernels.first_perfect(self.columns, guess_ids, candidates, self.n_feedbacks, True)
+        elif self.matrix is not None:
+            index = self.kernels.first_perfect(self.matrix, guess_ids, candidates, self.n_feedbacks)
+        else:
+            index = self.scorer.first_perfect(guess_ids, candidates, self.n_feedbacks)
+        return None if index < 0 else int(guess_ids[index])
 
     def allowed(self, node: Node) -> np.ndarray:
         """The guesses a strategy may play at ``node``: all (that the game's rules allow after
@@ -181,25 +173,14 @@ class BuildContext:
 
     def partition_stats(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int):
         """Per guess: the strategy's statistic of its partition of ``candidates``, and its part count."""
-        kernels = self.kernels
         if self.columns is not None and (len(candidates) < COLUMN_MAX_CANDIDATES or self.matrix is None):
-            return kernels.partition_stats(self.columns, guess_ids, candidates, self.n_feedbacks,
-                                           statistic, self.clog, by_column=True, threads=self.threads)
-
-        def count(*args):
-            return kernels.partition_stats(*args, threads=self.threads)
+            return self.kernels.partition_stats(self.columns, guess_ids, candidates, self.n_feedbacks, statistic,
+                                                self.clog, by_column=True, threads=self.threads)
         if self.matrix is not None:
-            return count(self.matrix, guess_ids, candidates, self.n_feedbacks, statistic, self.clog)
-        stats, parts = [], []  # no matrix: score blocks of guesses on demand
-        step = max(1, self.scorer.block_cells // len(candidates))
-        every = np.arange(len(candidates))
-        for start in range(0, len(guess_ids), step):
-            chunk = guess_ids[start:start + step]
-            block = self.scorer.block(chunk, candidates)
-            chunk_stats, chunk_parts = count(block, np.arange(len(chunk)), every, self.n_feedbacks, statistic, self.clog)
-            stats.append(chunk_stats)
-            parts.append(chunk_parts)
-        return np.concatenate(stats), np.concatenate(parts)
+            return self.kernels.partition_stats(self.matrix, guess_ids, candidates, self.n_feedbacks, statistic,
+                                                self.clog, threads=self.threads)
+        return self.scorer.partition_stats(guess_ids, candidates, self.n_feedbacks, statistic, self.clog,
+                                           threads=self.threads)
 
     def rng(self, key: tuple) -> np.random.Generator:
         """Randomness for one node: from the seed and the node's path, never from build order."""

@@ -133,6 +133,46 @@ class Scorer:
             return self.matrix[guess, secret_ids]
         return self._block(np.array([guess]), secret_ids)[0]
 
+    @property
+    def on_the_fly(self) -> bool:
+        """Does the game score partitions straight from its codes, as cheaply as through a matrix?"""
+        return hasattr(self._block, "partition_stats")
+
+    def partition_stats(self, guess_ids: np.ndarray, secret_ids: np.ndarray, n_feedbacks: int, statistic: int,
+                        clog: np.ndarray, threads: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """Without the matrix: per guess, a statistic of its partition of ``secret_ids`` and its part
+        count (see ``kernels.partition_stats``), straight from the codes if the game can, else
+        from blocks of guesses computed on demand."""
+        if self.on_the_fly:
+            return self._block.partition_stats(guess_ids, secret_ids, statistic, clog, threads)
+        count = kernels(self.backend).partition_stats
+        every = np.arange(len(secret_ids))
+        stats, parts = [], []
+        for chunk in self._chunks(guess_ids, len(secret_ids)):
+            chunk_stats, chunk_parts = count(self._block(chunk, secret_ids), np.arange(len(chunk)), every,
+                                             n_feedbacks, statistic, clog, threads=threads)
+            stats.append(chunk_stats)
+            parts.append(chunk_parts)
+        return np.concatenate(stats), np.concatenate(parts)
+
+    def first_perfect(self, guess_ids: np.ndarray, secret_ids: np.ndarray, n_feedbacks: int) -> int:
+        """Without the matrix: the index of the first of ``guess_ids`` that puts every one of
+        ``secret_ids`` in a part of its own, or -1."""
+        if self.on_the_fly:
+            return self._block.first_perfect(guess_ids, secret_ids)
+        first_perfect = kernels(self.backend).first_perfect
+        every, start = np.arange(len(secret_ids)), 0
+        for chunk in self._chunks(guess_ids, len(secret_ids)):
+            index = first_perfect(self._block(chunk, secret_ids), np.arange(len(chunk)), every, n_feedbacks)
+            if index >= 0:
+                return start + index
+            start += len(chunk)
+        return -1
+
+    def _chunks(self, guess_ids: np.ndarray, n_secrets: int):
+        step = max(1, self.block_cells // max(1, n_secrets))
+        return (guess_ids[start:start + step] for start in range(0, len(guess_ids), step))
+
     def _ids(self, ids, guesses: bool):
         if ids is None:
             return np.arange(len(self.game.guesses if guesses else self.game.secrets))
@@ -180,27 +220,50 @@ def _pick(codes, ids):
 def _pegs(game, guess_codes, secret_codes, backend) -> BlockFunction:
     """(black, white) feedback: compiled on packed nibbles up to 16 colours and 7 holes."""
     feedbacks = game.feedbacks()
+    if backend == "numba" and game.symbols <= 16 and game.length <= 7:
+        return PackedPegs(game, guess_codes, secret_codes)
     table = np.full((game.length + 1, game.length + 1), 255, dtype=np.uint8)
     for i, (right, moved) in enumerate(feedbacks):
         table[right, moved] = i
     peg_matrix = kernels(backend).peg_matrix
-    if backend == "numba" and game.symbols <= 16 and game.length <= 7:
-        from .kernels import pack_nibbles, peg_matrix_packed
-
-        guess_words = pack_nibbles(guess_codes, game.symbols)
-        secret_words = pack_nibbles(secret_codes, game.symbols)
-        by_common = np.full(256, 255, dtype=np.uint8)  # [black << 4 | common]
-        for i, (right, moved) in enumerate(feedbacks):
-            by_common[right << 4 | (right + moved)] = i
-
-        def packed(guess_ids, secret_ids):
-            return peg_matrix_packed(*(_pick(w, guess_ids) for w in guess_words),
-                                     *(_pick(w, secret_ids) for w in secret_words), game.length, by_common)
-        return packed
 
     def pegs(guess_ids, secret_ids):
         return peg_matrix(_pick(guess_codes, guess_ids), _pick(secret_codes, secret_ids), game.symbols, table)
     return pegs
+
+
+class PackedPegs:
+    """(black, white) feedback from codes packed in two words each (``kernels.pack_nibbles``):
+    a block of the matrix when called, and partitions scored straight from the words, so that a
+    big game needs no matrix at all (a ``Scorer`` uses ``partition_stats`` and ``first_perfect``
+    when it has no matrix)."""
+
+    def __init__(self, game, guess_codes: np.ndarray, secret_codes: np.ndarray):
+        from .kernels import pack_nibbles
+
+        self.holes = game.length
+        self.guess_words = pack_nibbles(guess_codes, game.symbols)
+        self.secret_words = pack_nibbles(secret_codes, game.symbols)
+        self.table = np.full(64, 255, dtype=np.uint8)  # [black << 3 | common]
+        for i, (right, moved) in enumerate(game.feedbacks()):
+            self.table[right << 3 | (right + moved)] = i
+
+    def __call__(self, guess_ids, secret_ids) -> np.ndarray:
+        from .kernels import peg_matrix_packed
+
+        return peg_matrix_packed(*(_pick(w, guess_ids) for w in self.guess_words),
+                                 *(_pick(w, secret_ids) for w in self.secret_words), self.holes, self.table)
+
+    def partition_stats(self, guess_ids, secret_ids, statistic, clog, threads):
+        from .kernels import packed_partition_stats
+
+        return packed_partition_stats(self.guess_words, self.secret_words, self.holes, guess_ids, secret_ids,
+                                      statistic, clog, threads)
+
+    def first_perfect(self, guess_ids, secret_ids) -> int:
+        from .kernels import _LOW_NIBBLES, packed_first_perfect
+
+        return packed_first_perfect(*self.guess_words, guess_ids, *self.secret_words, secret_ids, _LOW_NIBBLES[self.holes])
 
 
 @register(Words)

@@ -69,31 +69,51 @@ def pack_nibbles(codes: np.ndarray, colours: int) -> tuple[np.ndarray, np.ndarra
     return positions, counts
 
 
+@njit(cache=True, inline="always")
+def _peg_key(position, count, other_position, other_count, low):
+    """One (black, common) pair from packed words, as ``black << 3 | common`` (< 64 for up to 7
+    holes): blacks are the zero nibbles of the XOR of positions, the common colours the sum of
+    per-nibble minimums of the counts. Branch-free, so loops over candidates vectorise."""
+    z = ~(position ^ other_position)
+    t = z & (z >> np.uint64(1)) & (z >> np.uint64(2)) & (z >> np.uint64(3)) & low
+    black = (t * NIBBLES_LOW) >> np.uint64(60)
+    d = (count | NIBBLES_HIGH) - other_count
+    m = ((d & NIBBLES_HIGH) >> np.uint64(3)) * np.uint64(15)
+    least = (other_count & m) | (count & ~m)
+    y = (least & BYTES_LOW) + ((least >> np.uint64(4)) & BYTES_LOW)
+    common = (y * BYTES_ONE) >> np.uint64(56)
+    return (black << np.uint64(3)) | common
+
+
+_LOW_NIBBLES = [np.uint64(sum(1 << 4 * h for h in range(holes))) for holes in range(8)]  # by holes (up to 7)
+
+
+@njit(cache=True, inline="always")
+def _packed_row(guess_position, guess_count, secret_positions, secret_counts, low, table, row):
+    for s in range(secret_positions.shape[0]):
+        row[s] = table[_peg_key(guess_position, guess_count, secret_positions[s], secret_counts[s], low)]
+
+
 @njit(cache=True, parallel=True)
+def _packed_matrix_parallel(guess_positions, guess_counts, secret_positions, secret_counts, low, table, out):
+    for g in prange(guess_positions.shape[0]):
+        _packed_row(guess_positions[g], guess_counts[g], secret_positions, secret_counts, low, table, out[g])
+
+
+@njit(cache=True)
+def _packed_matrix_serial(guess_positions, guess_counts, secret_positions, secret_counts, low, table, out):
+    for g in range(guess_positions.shape[0]):
+        _packed_row(guess_positions[g], guess_counts[g], secret_positions, secret_counts, low, table, out[g])
+
+
 def peg_matrix_packed(guess_positions, guess_counts, secret_positions, secret_counts, holes, table):
-    """``peg_matrix`` for up to 16 colours and 7 holes, branch-free on 64-bit words:
-    blacks are the zero nibbles of the XOR of positions, the common colours the sum
-    of per-nibble minimums of the counts; ``table[black << 4 | common]`` is the feedback's index."""
-    n_guesses, n_secrets = guess_positions.shape[0], secret_positions.shape[0]
-    low = np.uint64(0)
-    for h in range(holes):
-        low |= np.uint64(1) << np.uint64(4 * h)
-    one, two, three, four = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
-    fifteen, top, bottom = np.uint64(15), np.uint64(60), np.uint64(56)
-    out = np.empty((n_guesses, n_secrets), np.uint8)
-    for g in prange(n_guesses):
-        position, count = guess_positions[g], guess_counts[g]
-        for s in range(n_secrets):
-            z = ~(position ^ secret_positions[s])
-            t = z & (z >> one) & (z >> two) & (z >> three) & low
-            black = (t * NIBBLES_LOW) >> top
-            other = secret_counts[s]
-            d = (count | NIBBLES_HIGH) - other
-            m = ((d & NIBBLES_HIGH) >> three) * fifteen
-            least = (other & m) | (count & ~m)
-            y = (least & BYTES_LOW) + ((least >> four) & BYTES_LOW)
-            common = (y * BYTES_ONE) >> bottom
-            out[g, s] = table[(black << four) | common]
+    """``peg_matrix`` for up to 16 colours and 7 holes, on packed words (``pack_nibbles``):
+    ``table[black << 3 | common]`` is the feedback's index. Small blocks (a single guess's
+    answers, say) on this thread: a parallel region's threads spin a while after it ends, which
+    costs dearly in worker processes that share the cores."""
+    out = np.empty((len(guess_positions), len(secret_positions)), np.uint8)
+    run = _packed_matrix_parallel if out.size >= PARALLEL_CELLS else _packed_matrix_serial
+    run(guess_positions, guess_counts, secret_positions, secret_counts, _LOW_NIBBLES[holes], table, out)
     return out
 
 
@@ -243,6 +263,87 @@ def partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog,
     run = _parallel if threads and len(guess_ids) * len(candidates) >= PARALLEL_CELLS else _serial
     run(by_column, matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts)
     return stats, parts
+
+
+# -- partitions straight from packed peg codes, with no matrix --------------------------------
+
+@njit(cache=True)
+def _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog,
+                  stats, parts, lo, hi):
+    """``_rows_block`` with each answer computed from the codes (``positions``/``counts``: the
+    candidates' words) instead of read from a matrix."""
+    one = np.uint64(1)
+    n = positions.shape[0]
+    if statistic == PARTS:  # which answers occur: one bit per (black, common) key
+        for i in range(lo, hi):
+            g = guess_ids[i]
+            position, count = guess_positions[g], guess_counts[g]
+            bits = np.uint64(0)
+            for j in range(n):
+                bits |= one << _peg_key(position, count, positions[j], counts[j], low)
+            stats[i] = parts[i] = _popcount(bits)
+        return
+    keys = np.empty(n, np.uint64)
+    by_key = np.zeros(64, np.int64)
+    for i in range(lo, hi):
+        g = guess_ids[i]
+        position, count = guess_positions[g], guess_counts[g]
+        for j in range(n):  # the keys first (vectorised), then the counts
+            keys[j] = _peg_key(position, count, positions[j], counts[j], low)
+        by_key[:] = 0
+        for j in range(n):
+            by_key[keys[j]] += 1
+        stats[i], parts[i] = _reduce(by_key, statistic, clog)
+
+
+@njit(cache=True, parallel=True)
+def _packed_parallel(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts):
+    m = guess_ids.shape[0]
+    for b in prange((m + BLOCK - 1) // BLOCK):
+        _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog,
+                      stats, parts, b * BLOCK, min(m, (b + 1) * BLOCK))
+
+
+@njit(cache=True)
+def _packed_serial(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts):
+    _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog,
+                  stats, parts, 0, guess_ids.shape[0])
+
+
+def packed_partition_stats(guess_words, secret_words, holes, guess_ids, candidates, statistic, clog, threads=True):
+    """``partition_stats`` for a peg game scored from packed words (``pack_nibbles``: the guesses'
+    and the secrets' position and count words), with no matrix: each answer costs about as much
+    as reading it from one, and nothing is made beforehand."""
+    stats = np.zeros(len(guess_ids), np.int64)
+    parts = np.zeros(len(guess_ids), np.int64)
+    positions, counts = secret_words[0][candidates], secret_words[1][candidates]
+    run = _packed_parallel if threads and len(guess_ids) * len(candidates) >= PARALLEL_CELLS else _packed_serial
+    run(guess_words[0], guess_words[1], guess_ids, positions, counts, _LOW_NIBBLES[holes], statistic, clog, stats, parts)
+    return stats, parts
+
+
+@njit(cache=True)
+def packed_first_perfect(guess_positions, guess_counts, guess_ids, secret_positions, secret_counts, candidates, low):
+    """``first_perfect`` from packed words (see ``packed_partition_stats``; ``low``: ``_LOW_NIBBLES[holes]``)."""
+    one = np.uint64(1)
+    n = candidates.shape[0]
+    positions, counts = np.empty(n, np.uint64), np.empty(n, np.uint64)
+    for j in range(n):
+        positions[j], counts[j] = secret_positions[candidates[j]], secret_counts[candidates[j]]
+    for i in range(guess_ids.shape[0]):
+        g = guess_ids[i]
+        position, count = guess_positions[g], guess_counts[g]
+        bits = np.uint64(0)
+        perfect = True
+        for j in range(n):
+            bit = one << _peg_key(position, count, positions[j], counts[j], low)
+            if bits & bit:
+                perfect = False
+                break
+            bits |= bit
+        if perfect:
+            return i
+    return -1
 
 
 @njit(cache=True, parallel=True)

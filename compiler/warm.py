@@ -57,6 +57,7 @@ def warm_up() -> int:
                 jobs += 1
         build(make_game("digits", length=4), Options(strategy="entropy"))  # big enough for threads at the root
         jobs += 1
+        _score_from_packed_codes(make_game("mastermind"))
         small = make_game("mastermind", colours=4, holes=3)
         opener = words.format_code(words.secrets[0])
         searches = [(small, {}), (small, {"max_depth": 4}), (words, {}), (words, {"first": opener}),
@@ -74,6 +75,22 @@ def warm_up() -> int:
                         context.close()
                     jobs += 1
         return jobs
+
+
+def _score_from_packed_codes(game) -> None:
+    """What a big peg game's heuristic build runs with no matrix (``feedback.PackedPegs``): one
+    guess's answers, perfect splits, and partitions on one thread and on several."""
+    import numpy as np
+
+    from .feedback import Scorer
+    from .strategies import clog_table
+
+    scorer = Scorer(game, 1 << 30, "numba", whole=False)
+    every, n_feedbacks = np.arange(len(game.secrets)), len(game.feedbacks())
+    scorer.answers(0, every)
+    scorer.first_perfect(every, every[:5], n_feedbacks)
+    for threads in (False, True):  # (every guess against every secret is enough cells for threads)
+        scorer.partition_stats(every, every, n_feedbacks, 0, clog_table(len(every)), threads)
 
 
 def main() -> None:

@@ -67,6 +67,26 @@ def test_a_sampled_strategy_makes_no_part_matrices(monkeypatch):
     assert made  # a heuristic that scores every guess does build over its parts
 
 
+@pytest.mark.parametrize("name, params", [("mastermind", {"colours": 5, "holes": 3}),
+                                          ("mastermind", {"colours": 6, "holes": 3, "secret_repeats": False}),
+                                          ("bulls-cows", {"digits": 7, "length": 3})])
+@pytest.mark.parametrize("strategy", ["entropy", "minimax", "most-parts", "expected-size", "sampled-entropy"])
+def test_a_big_peg_game_is_built_with_no_matrix(monkeypatch, name, params, strategy):
+    """A big peg game on the compiled engine scores partitions straight from its packed codes:
+    no whole matrix, no matrix of a part, only single guesses' answers; the reference's bytes."""
+    from compiler.feedback import PackedPegs
+
+    game = make_game(name, **params)
+    options = dict(strategy=strategy, guess_sample=20, secret_sample=15)
+    reference = to_bytes(build(game, Options(engine="reference", **options), workers=1))
+    monkeypatch.setattr(build_module, "PART_MIN_CELLS", 0)  # as if the game were big
+    blocks = []
+    called = PackedPegs.__call__
+    monkeypatch.setattr(PackedPegs, "__call__", lambda self, g, s: blocks.append(len(g)) or called(self, g, s))
+    assert to_bytes(build(game, Options(engine="numba", **options), workers=1)) == reference
+    assert blocks and set(blocks) == {1}
+
+
 def test_a_part_too_big_for_the_budget_is_scored_in_blocks():
     from compiler.context import BuildContext
 
@@ -193,3 +213,32 @@ def test_partition_statistics_of_the_compiled_kernels_are_the_references(n_feedb
                 found = kernels.partition_stats(stored, guess_ids, candidates, n_feedbacks, statistic, clog,
                                                 by_column=by_column, threads=threads)
                 assert all(np.array_equal(a, b) for a, b in zip(found, expected)), (statistic, size)
+
+
+@pytest.mark.parametrize("name, params", [p for p in KERNEL_GAMES if p[1].get("colours", 10) <= 16]
+                         + [("mastermind", {"colours": 2, "holes": 7}), ("mastermind", {"colours": 16, "holes": 2})])
+def test_partitions_scored_from_packed_codes_are_the_references(name, params):
+    """A peg game's statistics and perfect splits computed from its packed codes, with no matrix,
+    against the reference's over the numpy engine's matrix: every statistic, on one thread and on
+    several, up to 7 holes and 16 colours (the most the packing holds)."""
+    from compiler import reference
+    from compiler.feedback import PackedPegs
+    from compiler.strategies import clog_table
+
+    game = make_game(name, **params)
+    scorer = Scorer(game, 1 << 30, "numba", whole=False)
+    assert isinstance(scorer._block, PackedPegs) and scorer.on_the_fly and scorer.matrix is None
+    matrix = Scorer(game, 1 << 30, "numpy").matrix
+    n_feedbacks, clog = len(game.feedbacks()), clog_table(len(game.secrets))
+    rng = np.random.default_rng(len(game.secrets))
+    for size in (1, 2, 5, 14, 60, len(game.secrets)):
+        candidates = np.sort(rng.choice(len(game.secrets), min(size, len(game.secrets)), replace=False))
+        guess_ids = rng.permutation(len(game.guesses))[:400]
+        for statistic in (reference.CLOG_SUM, reference.MAX_PART, reference.SUM_SQUARES, reference.PARTS):
+            expected = reference.partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog)
+            for threads in (False, True):
+                found = scorer.partition_stats(guess_ids, candidates, n_feedbacks, statistic, clog, threads)
+                assert all(np.array_equal(a, b) for a, b in zip(found, expected)), (statistic, size, threads)
+        perfect = vectorised.first_perfect(matrix, guess_ids, candidates, n_feedbacks)
+        assert scorer.first_perfect(guess_ids, candidates, n_feedbacks) == perfect
+        assert np.array_equal(scorer.block(guess_ids[:50], candidates), matrix[np.ix_(guess_ids[:50], candidates)])
