@@ -276,6 +276,7 @@ class Problem(NamedTuple):
     guess_codes: np.ndarray  # [guess, position]: its symbol
     repeats: bool  # guesses may repeat a symbol
     every_symbol: np.uint64  # the game's symbols as bits
+    renames: bool  # symbols that no played guess has may be renamed (see ``lowest_renamed``)
 
 
 # -- guesses alike because they play symbols that no candidate has (``symmetry.AbsentSymbols``) ----
@@ -300,17 +301,43 @@ def lowest_alike(problem, guess, absent):
     mine = problem.guess_symbols[guess] & absent
     if mine == 0:
         return True
-    lowest = absent & (~absent + np.uint64(1))
     if problem.repeats:
-        return mine == lowest
-    want = absent
+        return mine == absent & (~absent + np.uint64(1))
+    return lowest_renamed(problem, guess, absent)
+
+
+# -- guesses alike because they play symbols that no guess before them played ---------------------
+#
+# A renaming of the symbols that no guess on the path from the root played maps every played guess,
+# and so the candidate set, to itself, and keeps every score: guesses that differ only by such a
+# renaming are worth the same. The lowest of them plays those symbols, in order of first
+# appearance, as the lowest of them (as ``kernels.canonical_under`` names free colours).
+
+@njit(cache=True, nogil=True)
+def unplayed_symbols(problem, played):
+    """The symbols that no played guess has (``played``: theirs, as bits), when two or more may
+    be renamed (else 0)."""
+    if not problem.renames:
+        return np.uint64(0)
+    free = problem.every_symbol & ~played
+    return free if _popcount(free) >= 2 else np.uint64(0)
+
+
+@njit(cache=True, nogil=True)
+def lowest_renamed(problem, guess, free):
+    """Is ``guess`` the lowest of the guesses that differ from it only by a renaming of the
+    ``free`` symbols: does it play them, in order of first appearance, as the lowest of them?"""
+    if problem.guess_symbols[guess] & free == 0:
+        return True
+    want, seen = free, np.uint64(0)
     for h in range(problem.guess_codes.shape[1]):
         bit = np.uint64(1) << np.uint64(problem.guess_codes[guess, h])
-        if bit & absent:
+        if bit & free and not bit & seen:
             lowest = want & (~want + np.uint64(1))
             if bit != lowest:
                 return False
             want ^= lowest
+            seen |= bit
     return True
 
 
@@ -504,16 +531,54 @@ def guess_bounds(problem, candidates, guesses, budget, largest_needed):
 # -- minimum total -----------------------------------------------------------------------------
 
 CANDIDATES_FIRST = 48  # up to this many candidates, try them as guesses before the other guesses
+LOOKAHEAD_MIN = 12  # parts at least this big get a bound from one guess's lookahead before any is searched
 
 
 @njit(cache=True, nogil=True)
-def min_total(problem, candidates, budget, cutoff, mask, state):
+def lookahead_bound(problem, candidates, budget, state, played):
+    """A lower bound on the least total of ``candidates`` within ``budget`` guesses: the table's,
+    or the least over every guess of the candidates plus the counting bounds of its parts (what
+    ``min_total`` would first compute there), which it stores in the table. Guesses alike by
+    absent or unplayed symbols count once; a hint rule's limits are ignored (a lower bound still)."""
+    least, reach, n = problem.least, problem.reach, candidates.shape[0]
+    bound = least_total(least, reach, n, budget)
+    if n <= 2 or budget < 2 or bound >= INF:
+        return bound
+    h1, h2 = set_key(candidates, budget if budget < n else UNLIMITED, hint_salt(state))
+    data = probe(problem.table, h1, h2)
+    if data != 0:
+        if data_exact(data) or data_value(data) > bound:
+            return data_value(data)
+    absent, free = absent_symbols(problem, candidates), unplayed_symbols(problem, played)
+    guesses = _allowed(problem.matrix.shape[0], candidates, problem.secret_guess, problem.consistent)
+    scan = np.empty(guesses.shape[0], np.int64)
+    m = 0
+    for g in guesses:
+        if (absent and not lowest_alike(problem, g, absent)) or (free and not lowest_renamed(problem, g, free)):
+            continue
+        scan[m] = g
+        m += 1
+    totals, n_parts, candidate, _ = guess_bounds(problem, candidates, scan[:m], budget, False)
+    best = INF
+    for j in range(m):
+        if (n_parts[j] > 1 or candidate[j]) and totals[j] < best:
+            best = totals[j]
+    if best > bound:
+        store(problem.table, h1, h2, pack(min(best, INF), best >= INF, -1, n))
+        bound = best
+    return bound
+
+
+
+@njit(cache=True, nogil=True)
+def min_total(problem, candidates, budget, cutoff, mask, state, played):
     """The smallest total of any tree that wins every candidate within ``budget`` guesses,
     if it is below ``cutoff``; otherwise some lower bound that is at least ``cutoff``.
 
     ``mask`` (empty: all guesses) restricts this node's guesses to symmetry classes'
     representatives; ``state`` (empty: none) is the node's hint-rule state, which allows
-    only some guesses (the candidates always) and is part of the node's key. Among guesses
+    only some guesses (the candidates always) and is part of the node's key; ``played``: the
+    symbols of the guesses on the path from the root, as bits (see ``lowest_renamed``). Among guesses
     of equal total the best is, canonically, a candidate first and then the lowest guess;
     an exact result is stored with that guess.
     """
@@ -565,6 +630,7 @@ def min_total(problem, candidates, budget, cutoff, mask, state):
     tried_hash = np.empty(n_guesses, np.uint64)
     n_tried = 0
     absent = absent_symbols(problem, candidates)  # the candidates themselves play none
+    free = unplayed_symbols(problem, played)
     for phase in range(first_phase, 2):
         if phase == 1 and first_phase == 0 and best_guess >= 0 and best <= blind:
             break
@@ -576,6 +642,8 @@ def min_total(problem, candidates, budget, cutoff, mask, state):
             if (mask.shape[0] and not mask[g]) or (allowed.shape[0] and not allowed[g]):
                 continue
             if absent and not lowest_alike(problem, g, absent):
+                continue
+            if free and not lowest_renamed(problem, g, free):
                 continue
             scan[n_scan] = g
             n_scan += 1
@@ -611,18 +679,29 @@ def min_total(problem, candidates, budget, cutoff, mask, state):
                 if repeat:
                     continue
             ordered, parts = split(matrix, g, candidates, problem.n_feedbacks, win)
+            played_after = played | problem.guess_symbols[g] if problem.renames else played
             total = low
+            known = np.empty(parts.shape[0], np.int64)  # each part's lower bound within ``total``
             for p in range(parts.shape[0]):
+                size = parts[p, 1]
+                known[p] = least[size]
+                if p > 0 and size >= LOOKAHEAD_MIN and total < limit:  # (the first part's search starts with it)
+                    part = ordered[parts[p, 0]:parts[p, 0] + size]
+                    child = hint_next(state, problem.hint_codes, problem.marks, g, matrix[g, part[0]]) if hinted \
+                        else state
+                    known[p] = lookahead_bound(problem, part, budget - 1, child, played_after)
+                    total = min(total + known[p] - least[size], INF)
+            for p in range(parts.shape[0]):
+                if total >= limit:
+                    break
                 start, size = parts[p, 0], parts[p, 1]
                 if size <= 2:
                     continue  # its bound is exact
-                rest = total - least[size]
+                rest = total - known[p]
                 part = ordered[start:start + size]
                 child = hint_next(state, problem.hint_codes, problem.marks, g, matrix[g, part[0]]) if hinted else state
-                value = min_total(problem, part, budget - 1, limit - rest, mask[:0], child)
+                value = min_total(problem, part, budget - 1, limit - rest, mask[:0], child, played_after)
                 total = min(rest + value, INF)
-                if total >= limit:
-                    break
             if total < limit:
                 best, best_key, best_guess = total, own_key, g
             else:

@@ -123,14 +123,14 @@ class _Trial:
     """A second-level guess being evaluated: its parts in groups (one job each) and, per group,
     a lower bound on its total that becomes exact when its job returns below its cutoff."""
 
-    def __init__(self, key: tuple, n: int, parts: list, least, reach, budget: int):
+    def __init__(self, key: tuple, n: int, parts: list, bounds: list[int]):
         self.key = key  # (not a candidate, guess): the tie-break
-        tiny = [p for p in parts if len(p) <= 2]  # their totals are known: 1 and 3
-        small = [p for p in parts if 2 < len(p) < BIG_PART]
-        self.groups = [[p] for p in parts if len(p) >= BIG_PART] + ([small] if small else [])
-        self.base = n + sum(int(exact.least_total(least, reach, len(p), budget)) for p in tiny)
-        self.known = [sum(int(exact.least_total(least, reach, len(p), budget)) for p in group)
-                      for group in self.groups]
+        paired = list(zip(parts, bounds))  # each part with a lower bound (exact for 1 and 2 secrets)
+        small = [pair for pair in paired if 2 < len(pair[0]) < BIG_PART]
+        grouped = [[pair] for pair in paired if len(pair[0]) >= BIG_PART] + ([small] if small else [])
+        self.groups = [[part for part, _ in group] for group in grouped]
+        self.known = [sum(bound for _, bound in group) for group in grouped]
+        self.base = n + sum(bound for part, bound in paired if len(part) <= 2)
         self.sent = self.running = 0
         self.failed = self.settled = False
 
@@ -216,7 +216,7 @@ class Solver:
             self.matrix, self.by_secret, self.secret_guess, self.guess_secret, self.consistent, self.n_feedbacks, self.win,
             self.least, self.least_blind, self.reach, hint.codes if hint else nothing, hint.counts if hint else nothing,
             hint.marks if hint else nothing, self.table, self.counters[0], self.stop,
-            *context.absent.arrays(self.secret_guess))
+            *context.absent.arrays(self.secret_guess, game.permutable))
         self._jobs = None  # where jobs run: _ThreadJobs on this machine's cores, or cluster.DaskJobs
         self._started = time.monotonic()
         self._saved = time.monotonic()
@@ -301,22 +301,33 @@ class Solver:
     def _total_below(self, candidates: np.ndarray, played: tuple, budget: int, cutoff: int) -> int:
         """The compiled search from a node down, with this node's symmetry."""
         return int(exact.min_total(self.problem, candidates, np.int64(budget), np.int64(cutoff), self._mask(played),
-                                   self._state(candidates, played)))
+                                   self._state(candidates, played), self.context.absent.played(played)))
 
     def _parts_total(self, parts: list, played: tuple, budget: int, limit: int, fence: tuple | None = None,
                      level: int = 2):
         """A job: the least total of some parts (each within ``budget`` guesses), and the limit it
         ended with: the total is exact if below that limit, else a lower bound at least that.
         ``fence``: see ``_limit_now``; ``level``: the parts' level in the tree."""
-        total = sum(int(exact.least_total(self.least, self.reach, len(p), budget)) for p in parts)
-        for part in parts:
+        bounds = self._lower_bounds(parts, played, budget)
+        total = min(sum(bounds), exact.INF)
+        for part, bound in zip(parts, bounds):
             limit = self._limit_now(fence, limit)
             if total >= limit:
                 break
-            rest = total - int(self.least[len(part)])
+            rest = total - bound
             value = self._total_node(part, played, budget, limit - rest, level)
             total = min(rest + value, exact.INF)
         return total, limit
+
+    def _lower_bounds(self, parts: list, played: tuple, budget: int) -> list[int]:
+        """Lower bounds on the least totals of a guess's parts (largest first) within ``budget``:
+        by counting, and for a part of ``exact.LOOKAHEAD_MIN`` secrets or more but the first
+        (whose own search starts with it), the best guess's by counting (``exact.lookahead_bound``)."""
+        symbols = self.context.absent.played(played)
+        return [int(exact.lookahead_bound(self.problem, part, np.int64(budget), self._state(part, played), symbols))
+                if index and len(part) >= exact.LOOKAHEAD_MIN
+                else int(exact.least_total(self.least, self.reach, len(part), budget))
+                for index, part in enumerate(parts)]
 
     def _limit_now(self, fence: tuple | None, limit: int) -> int:
         """A running job's limit, tightened by the best total that its node's search has found
@@ -412,7 +423,8 @@ class Solver:
             index, key = next(tries, (None, None))
             if key is None:
                 return False
-            trials.append(_Trial(key, n, self._split(key[1], candidates), self.least, self.reach, budget - 1))
+            parts = self._split(key[1], candidates)
+            trials.append(_Trial(key, n, parts, self._lower_bounds(parts, played + (key[1],), budget - 1)))
             if level == 0:
                 self._note(root=self.game.format_code(self.game.guesses[key[1]]), root_index=index + 1)
             else:
@@ -467,16 +479,16 @@ class Solver:
         """The least total of a tree opening with ``guess``, and the limit it ended with (as
         ``_parts_total``): the search of one opener, a job when openers are jobs."""
         parts = self._split(guess, candidates)
-        total = len(candidates) + sum(int(exact.least_total(self.least, self.reach, len(p), budget - 1))
-                                      for p in parts)
-        for index, part in enumerate(parts):
+        bounds = self._lower_bounds(parts, (guess,), budget - 1)
+        total = min(len(candidates) + sum(bounds), exact.INF)
+        for index, (part, bound) in enumerate(zip(parts, bounds)):
             limit = self._limit_now(fence, limit)
             if total >= limit:
                 break
             if len(part) <= 2:
                 continue
             self._note(part=f"{index + 1}/{len(parts)}", part_size=len(part))
-            rest = total - int(self.least[len(part)])
+            rest = total - bound
             value = self._total_node(part, (guess,), budget - 1, limit - rest, 1)
             total = min(rest + value, exact.INF)
         return total, limit

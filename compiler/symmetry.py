@@ -132,11 +132,18 @@ class AbsentSymbols:
         self.guess_bits = np.bitwise_or.reduce(np.uint64(1) << codes.astype(np.uint64), axis=1)
         self.every = np.uint64((1 << k) - 1)
 
-    def arrays(self, secret_guess: np.ndarray) -> tuple:
-        """The fields of ``exact.Problem`` that carry this (empty ones when not usable)."""
+    def arrays(self, secret_guess: np.ndarray, permutable: bool) -> tuple:
+        """The fields of ``exact.Problem`` that carry this (empty ones when not usable), and whether
+        the search may rename the symbols that no played guess has (``permutable``: the game's)."""
         if not self.usable:
-            return np.zeros(0, np.uint64), np.zeros(0, np.uint64), np.zeros((0, 0), np.int64), False, np.uint64(0)
-        return self.guess_bits, self.guess_bits[secret_guess], self.codes, self.repeats, self.every
+            return np.zeros(0, np.uint64), np.zeros(0, np.uint64), np.zeros((0, 0), np.int64), False, np.uint64(0), False
+        return self.guess_bits, self.guess_bits[secret_guess], self.codes, self.repeats, self.every, permutable
+
+    def played(self, guesses: tuple[int, ...]) -> np.uint64:
+        """The symbols of ``guesses`` as bits (0 when not usable)."""
+        if not self.usable or not guesses:
+            return np.uint64(0)
+        return np.bitwise_or.reduce(self.guess_bits[list(guesses)])
 
     def lowest(self, guess_ids: np.ndarray, candidate_guesses: np.ndarray) -> np.ndarray:
         """``guess_ids`` without those that a lower one alike stands for, at a node whose candidates

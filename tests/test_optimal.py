@@ -255,7 +255,7 @@ def test_a_checkpoint_resumes_the_search(tmp_path):
     options = Options(strategy="optimal-expected")
     first = solver_for(prepared_context(game, options, workers=1, checkpoint=path))
     assert first.minimum_total() == 905
-    assert path.exists() and first.nodes > 100
+    assert path.exists() and first.nodes > 50
     again = solver_for(prepared_context(game, options, workers=1, checkpoint=path, resume=True))
     assert again.minimum_total() == 905
     assert again.nodes < first.nodes / 10  # the solved sets came from the file
@@ -382,6 +382,66 @@ def test_guesses_alike_by_absent_symbols_are_exact(name, params):
             assert [g for g in every if not bits or exact.lowest_alike(solver.problem, g, bits)] == expected
             dropped += solver.n_guesses - len(expected)
     assert dropped > 0
+
+
+@pytest.mark.parametrize("name, params", [("mastermind", {"colours": 5, "holes": 3}), ("bulls-cows", {"length": 3, "digits": 7})])
+def test_guesses_alike_by_a_renaming_of_unplayed_symbols_are_exact(name, params):
+    """Against a plain enumeration: after some guesses, the compiled search keeps exactly the lowest
+    of each set of guesses that a renaming of the symbols no played guess has maps to each other;
+    each set splits every node below those guesses into parts of the same sizes."""
+    game = make_game(name, **params)
+    solver = solver_for(prepared_context(game, Options(strategy="optimal-expected"), workers=1))
+    codes = [tuple(c) for c in game.guesses]
+    kept_in_all = 0
+    for history in [(), ((0, 1, 2),), ((0, 1, 2), (1, 3, 0)), ((0, 0, 1),), ((3, 4, 0), (0, 1, 2))]:
+        history = [h for h in history if h in codes]
+        played = {x for h in history for x in h}
+        free = [x for x in range(game.symbols) if x not in played]
+        bits = exact.unplayed_symbols(solver.problem, np.uint64(sum(1 << x for x in played)))
+        assert bits == (sum(1 << x for x in free) if len(free) >= 2 else 0)
+        renamings = [dict(zip(free, p)) for p in itertools.permutations(free)]
+        expected = [g for g, code in enumerate(codes)
+                    if all(tuple(r.get(x, x) for x in code) >= code for r in renamings)]
+        kept = [g for g in range(len(codes)) if not bits or exact.lowest_renamed(solver.problem, g, bits)]
+        assert kept == expected, history
+        kept_in_all += len(kept)
+        feedback = solver.matrix[[codes.index(h) for h in history], :] if history else np.zeros((0, len(codes)))
+        for secret in (0, 7, 20):  # the node of the candidates that answer the history as this secret does
+            node = np.flatnonzero((feedback == feedback[:, [secret]]).all(axis=0))
+            for g, code in enumerate(codes):
+                image = codes.index(tuple(renamings[-1].get(x, x) for x in code))
+                sizes = sorted(np.unique(solver.matrix[g, node], return_counts=True)[1])
+                assert sizes == sorted(np.unique(solver.matrix[image, node], return_counts=True)[1])
+    assert kept_in_all < 5 * len(codes)
+
+
+@pytest.mark.parametrize("name, params", [("mastermind", {"colours": 4, "holes": 3}), ("bulls-cows", {"length": 3, "digits": 6})])
+def test_a_lookahead_bound_is_the_best_guess_by_counting_and_never_above_the_least_total(name, params):
+    """``exact.lookahead_bound``: the least, over every guess, of the candidates plus the counting
+    bounds of its parts (computed here by hand), at most the least total that the search proves."""
+    game = make_game(name, **params)
+    solver = solver_for(prepared_context(game, Options(strategy="optimal-expected"), workers=1))
+    problem, matrix = solver.problem, solver.matrix
+    played = np.uint64((1 << game.symbols) - 1)  # a random set is no node's: no symbol may be renamed
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        candidates = np.sort(rng.choice(solver.n_secrets, rng.integers(3, 40), replace=False))
+        for budget in (3, 4, exact.UNLIMITED):
+            by_hand = exact.INF
+            for g in range(solver.n_guesses):
+                sizes = dict(zip(*np.unique(matrix[g, candidates], return_counts=True)))
+                if len(sizes) > 1 or solver.win in sizes:
+                    after = sum(int(exact.least_total(solver.least, solver.reach, x, budget - 1))
+                                for f, x in sizes.items() if f != solver.win)
+                    by_hand = min(by_hand, min(len(candidates) + after, exact.INF))
+            solver.table[:] = 0
+            found = exact.lookahead_bound(problem, candidates, np.int64(budget), solver._no_state, played)
+            assert found == max(by_hand, exact.least_total(solver.least, solver.reach, len(candidates), budget))
+            least = exact.min_total(problem, candidates, np.int64(budget), np.int64(exact.INF + 1), solver._empty,
+                                    solver._no_state, played)
+            assert found <= least
+            assert exact.lookahead_bound(problem, candidates, np.int64(budget), solver._no_state, played) == least
+            # (the table's exact value, once solved)
 
 
 def test_classic_first_guess_classes():
@@ -573,7 +633,7 @@ def test_a_search_told_to_stop_gives_up_at_its_next_node():
     solver.stop[0] = 1
     with pytest.raises(exact.Stopped):
         exact.min_total(solver.problem, root, np.int64(exact.UNLIMITED), np.int64(exact.INF + 1), solver._empty,
-                        solver._no_state)
+                        solver._no_state, np.uint64(0))
     assert not solver.table.any()  # nothing half-solved was stored
     solver.stop[0] = 0
     assert solver.minimum_total() == 206
