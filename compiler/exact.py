@@ -535,16 +535,16 @@ LOOKAHEAD_MIN = 12  # parts at least this big get a bound from one guess's looka
 
 
 @njit(cache=True, nogil=True)
-def lookahead_bound(problem, candidates, budget, state, played):
+def lookahead_bound(problem, candidates, budget, played):
     """A lower bound on the least total of ``candidates`` within ``budget`` guesses: the table's,
     or the least over every guess of the candidates plus the counting bounds of its parts (what
     ``min_total`` would first compute there), which it stores in the table. Guesses alike by
-    absent or unplayed symbols count once; a hint rule's limits are ignored (a lower bound still)."""
+    absent or unplayed symbols count once. For a search without a hint rule (with one it does not pay)."""
     least, reach, n = problem.least, problem.reach, candidates.shape[0]
     bound = least_total(least, reach, n, budget)
     if n <= 2 or budget < 2 or bound >= INF:
         return bound
-    h1, h2 = set_key(candidates, budget if budget < n else UNLIMITED, hint_salt(state))
+    h1, h2 = set_key(candidates, budget if budget < n else UNLIMITED, np.uint64(0))
     data = probe(problem.table, h1, h2)
     if data != 0:
         if data_exact(data) or data_value(data) > bound:
@@ -629,6 +629,7 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
     tried = np.empty(n_guesses, np.int64)
     tried_hash = np.empty(n_guesses, np.uint64)
     n_tried = 0
+    known = np.empty(problem.n_feedbacks, np.int64)  # a guess's parts' lower bounds
     absent = absent_symbols(problem, candidates)  # the candidates themselves play none
     free = unplayed_symbols(problem, played)
     for phase in range(first_phase, 2):
@@ -681,15 +682,13 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
             ordered, parts = split(matrix, g, candidates, problem.n_feedbacks, win)
             played_after = played | problem.guess_symbols[g] if problem.renames else played
             total = low
-            known = np.empty(parts.shape[0], np.int64)  # each part's lower bound within ``total``
             for p in range(parts.shape[0]):
                 size = parts[p, 1]
                 known[p] = least[size]
-                if p > 0 and size >= LOOKAHEAD_MIN and total < limit:  # (the first part's search starts with it)
-                    part = ordered[parts[p, 0]:parts[p, 0] + size]
-                    child = hint_next(state, problem.hint_codes, problem.marks, g, matrix[g, part[0]]) if hinted \
-                        else state
-                    known[p] = lookahead_bound(problem, part, budget - 1, child, played_after)
+                # a lookahead on the parts but the first (whose own search starts with it), largest first
+                if p > 0 and size >= LOOKAHEAD_MIN and total < limit and not hinted:
+                    known[p] = lookahead_bound(problem, ordered[parts[p, 0]:parts[p, 0] + size], budget - 1,
+                                               played_after)
                     total = min(total + known[p] - least[size], INF)
             for p in range(parts.shape[0]):
                 if total >= limit:

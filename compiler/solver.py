@@ -322,10 +322,11 @@ class Solver:
     def _lower_bounds(self, parts: list, played: tuple, budget: int) -> list[int]:
         """Lower bounds on the least totals of a guess's parts (largest first) within ``budget``:
         by counting, and for a part of ``exact.LOOKAHEAD_MIN`` secrets or more but the first
-        (whose own search starts with it), the best guess's by counting (``exact.lookahead_bound``)."""
+        (whose own search starts with it), the best guess's by counting (``exact.lookahead_bound``;
+        not with a hint rule)."""
         symbols = self.context.absent.played(played)
-        return [int(exact.lookahead_bound(self.problem, part, np.int64(budget), self._state(part, played), symbols))
-                if index and len(part) >= exact.LOOKAHEAD_MIN
+        return [int(exact.lookahead_bound(self.problem, part, np.int64(budget), symbols))
+                if index and len(part) >= exact.LOOKAHEAD_MIN and self.hint_rule is None
                 else int(exact.least_total(self.least, self.reach, len(part), budget))
                 for index, part in enumerate(parts)]
 

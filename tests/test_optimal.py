@@ -435,12 +435,12 @@ def test_a_lookahead_bound_is_the_best_guess_by_counting_and_never_above_the_lea
                                 for f, x in sizes.items() if f != solver.win)
                     by_hand = min(by_hand, min(len(candidates) + after, exact.INF))
             solver.table[:] = 0
-            found = exact.lookahead_bound(problem, candidates, np.int64(budget), solver._no_state, played)
+            found = exact.lookahead_bound(problem, candidates, np.int64(budget), played)
             assert found == max(by_hand, exact.least_total(solver.least, solver.reach, len(candidates), budget))
             least = exact.min_total(problem, candidates, np.int64(budget), np.int64(exact.INF + 1), solver._empty,
                                     solver._no_state, played)
             assert found <= least
-            assert exact.lookahead_bound(problem, candidates, np.int64(budget), solver._no_state, played) == least
+            assert exact.lookahead_bound(problem, candidates, np.int64(budget), played) == least
             # (the table's exact value, once solved)
 
 
