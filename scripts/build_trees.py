@@ -65,6 +65,7 @@ SHIPPED = [
     # the trees people come for: proven optimal, ready to embed
     Shipped("mastermind", CLASSIC, Options("optimal-expected")),
     Shipped("mastermind", {"colours": 7, "holes": 4}, Options("optimal-expected")),  # Ville 2013: 11228
+    Shipped("bulls-cows", {"digits": 10, "length": 4}, Options("optimal-expected")),  # Tanaka 1996: 26274
     Shipped("words", WORDLE, Options("optimal-expected", first="salet"), "wordle-salet-optimal-expected.msgpack.zst"),
     Shipped("words", {**WORDLE, "hard": True}, Options("optimal-expected", first="salet", max_depth=6),
             "wordle-hard-salet-optimal-expected-depth6.msgpack.zst"),

@@ -106,9 +106,11 @@ def test_a_words_tree_works_from_another_folder(tmp_path, monkeypatch):
 
 
 def test_the_shipped_trees_people_come_for():
-    """Ready to embed: the proven optima of classic Mastermind and of Wordle with SALET."""
+    """Ready to embed: the proven optima of classic Mastermind, 7-colour Mastermind, Bulls and Cows
+    and Wordle with SALET."""
     expected = {"mastermind-c6-h4-optimal-expected.msgpack.zst": (5625, 6),
                 "mastermind-c7-h4-optimal-expected.msgpack.zst": (11228, 6),  # Ville 2013
+                "bulls-cows-d10-l4-optimal-expected.msgpack.zst": (26274, 7),  # Tanaka 1996
                 "wordle-salet-optimal-expected.msgpack.zst": (7920, 5),
                 "wordle-hard-salet-optimal-expected-depth6.msgpack.zst": (8122, 6)}
     for name, (total, worst) in expected.items():
