@@ -569,7 +569,6 @@ def lookahead_bound(problem, candidates, budget, played):
     return bound
 
 
-
 @njit(cache=True, nogil=True)
 def min_total(problem, candidates, budget, cutoff, mask, state, played):
     """The smallest total of any tree that wins every candidate within ``budget`` guesses,

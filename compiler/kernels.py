@@ -1,7 +1,10 @@
 """Compiled inner loops (numba, cached on disk): feedback matrices and partition statistics.
 
 Each kernel has a plain numpy twin in ``vectorised.py`` (partition statistics: ``reference.py``);
-the test suite checks that both give the same numbers and identical trees, byte for byte.
+the test suite checks that both give the same numbers and identical trees, byte for byte. The
+kernels on packed peg codes (``peg_matrix_packed``, ``packed_partition_stats``,
+``packed_first_perfect``) are the compiled engine's own way to the same numbers, checked against
+the numpy engine's matrix.
 """
 from __future__ import annotations
 
@@ -9,6 +12,9 @@ import numpy as np
 from numba import njit, prange
 
 from .reference import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
+
+BLOCK = 2048  # guesses per block
+PARALLEL_CELLS = 1 << 20  # below this, starting threads costs more than it saves
 
 
 @njit(cache=True, parallel=True)
@@ -218,10 +224,6 @@ def _columns_block(columns, guess_ids, candidates, n_feedbacks, statistic, clog,
         for c in candidates:
             counts[columns[c, g]] += 1
         stats[i], parts[i] = _reduce(counts, statistic, clog)
-
-
-BLOCK = 2048  # guesses per block
-PARALLEL_CELLS = 1 << 20  # below this, starting threads costs more than it saves
 
 
 @njit(cache=True, parallel=True)
