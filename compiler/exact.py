@@ -11,6 +11,12 @@ The compiled functions release the GIL (``nogil``), so the threads search at onc
 runs for minutes inside one call, and a cluster's worker must still answer its scheduler
 meanwhile (``cluster.py``).
 
+A guess is bounded by counting before it is searched (``counting_tables``: no tree does better
+than a perfect one), and ``min_total`` bounds its parts but the largest by one guess's lookahead
+(``lookahead_bound``). Guesses alike because they play symbols that no candidate has count
+once, and in ``min_total`` so do guesses that differ by a renaming of the symbols that no guess on
+the path played.
+
 Totals count guesses to win: a set of one secret costs 1, of two 3 (guess one, then the
 other), and a guess at a node adds one guess for every candidate still there.
 """

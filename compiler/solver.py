@@ -16,6 +16,9 @@ or a proof that it exceeds the job's cutoff) that does not depend on which worke
 when; running jobs tighten their cutoffs with the best total found meanwhile (the board). The
 choice among guesses follows the canonical tie-break (the least total, then a possible secret,
 then the lowest guess), so the tree is the same for any number of workers and any cluster.
+Before any part of a guess is searched, every part but the largest gets a lower bound from one
+guess's lookahead (``exact.lookahead_bound``), here as in the compiled search: their sum refutes
+many guesses at once, and leaves the largest part a tight cutoff.
 
 What was solved is kept in the table; a checkpoint file (``checkpoint.py``) holds its entries,
 so an interrupted search resumes where it stopped.
