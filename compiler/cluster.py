@@ -210,7 +210,7 @@ class DaskJobs:
         self._wait(handles, timeout, return_when="FIRST_COMPLETED")
         done = [h for h in handles if h.status != "pending"]
         if self.client.status not in ("running", "connecting", "newly-created"):
-            raise ClusterError(f"lost the Dask scheduler at {self.where} in the middle of the search")
+            raise self._lost()
         if time.monotonic() - self._counted > 5:  # workers that joined (or left) since
             with contextlib.suppress(Exception):
                 self.slots, self._counted = self._workers(), time.monotonic()
@@ -223,7 +223,9 @@ class DaskJobs:
                 outcome = handle.result()  # if its worker died since, Dask computes it again
             except (KeyboardInterrupt, SystemExit):
                 raise
-            except BaseException as error:  # a CancelledError: the scheduler gone
+            except BaseException as error:  # a CancelledError, or the connection closed: the scheduler gone
+                if isinstance(error, OSError) or self.client.status != "running":
+                    raise self._lost() from None
                 reason = str(error).splitlines()[0] if str(error) else type(error).__name__
                 raise ClusterError(f"the cluster at {self.where} lost a finished job's result ({reason})") from None
             if outcome is None:  # a worker made ready
@@ -240,8 +242,11 @@ class DaskJobs:
                                    "on the workers?") from None
             raise error
         if self.client.status != "running":
-            raise ClusterError(f"lost the Dask scheduler at {self.where} in the middle of the search")
+            raise self._lost()
         raise ClusterError(f"the Dask scheduler at {self.where} dropped a job ({status})")
+
+    def _lost(self) -> ClusterError:
+        return ClusterError(f"lost the Dask scheduler at {self.where} in the middle of the search")
 
     def close(self) -> None:
         with contextlib.suppress(Exception):

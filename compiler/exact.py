@@ -348,6 +348,23 @@ def lowest_renamed(problem, guess, free):
 
 
 @njit(cache=True, nogil=True)
+def kept_guesses(problem, guesses, mask, allowed, absent, free):
+    """``guesses`` without those that a lower one stands for: by its symmetry class (``mask``), by
+    playing other ``absent`` symbols (``lowest_alike``), or other ``free`` ones (``lowest_renamed``);
+    and without those a hint rule forbids (``allowed``). Empty arrays and 0 mean no such rule."""
+    kept = np.empty(guesses.shape[0], np.int64)
+    m = 0
+    for g in guesses:
+        if (mask.shape[0] and not mask[g]) or (allowed.shape[0] and not allowed[g]):
+            continue
+        if (absent and not lowest_alike(problem, g, absent)) or (free and not lowest_renamed(problem, g, free)):
+            continue
+        kept[m] = g
+        m += 1
+    return kept[:m]
+
+
+@njit(cache=True, nogil=True)
 def _partition(problem, guess, candidates, counts, touched, budget):
     """How ``guess`` splits the candidates: (parts, the counting bound of the guesses after it,
     its largest part but the win, whether it is a candidate). ``counts`` (one per feedback) must
@@ -555,18 +572,12 @@ def lookahead_bound(problem, candidates, budget, played):
     if data != 0:
         if data_exact(data) or data_value(data) > bound:
             return data_value(data)
-    absent, free = absent_symbols(problem, candidates), unplayed_symbols(problem, played)
-    guesses = _allowed(problem.matrix.shape[0], candidates, problem.secret_guess, problem.consistent)
-    scan = np.empty(guesses.shape[0], np.int64)
-    m = 0
-    for g in guesses:
-        if (absent and not lowest_alike(problem, g, absent)) or (free and not lowest_renamed(problem, g, free)):
-            continue
-        scan[m] = g
-        m += 1
-    totals, n_parts, candidate, _ = guess_bounds(problem, candidates, scan[:m], budget, False)
+    everything = np.zeros(0, np.bool_)
+    scan = kept_guesses(problem, _allowed(problem.matrix.shape[0], candidates, problem.secret_guess, problem.consistent),
+                        everything, everything, absent_symbols(problem, candidates), unplayed_symbols(problem, played))
+    totals, n_parts, candidate, _ = guess_bounds(problem, candidates, scan, budget, False)
     best = INF
-    for j in range(m):
+    for j in range(scan.shape[0]):
         if (n_parts[j] > 1 or candidate[j]) and totals[j] < best:
             best = totals[j]
     if best > bound:
@@ -642,18 +653,8 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
             break
         guesses = problem.secret_guess[candidates] if phase == 0 or consistent else np.arange(n_guesses)
         scan_limit = cutoff if best_guess < 0 else min(cutoff, best + 1)  # ties may still win
-        scan = np.empty(guesses.shape[0], np.int64)
-        n_scan = 0
-        for g in guesses:
-            if (mask.shape[0] and not mask[g]) or (allowed.shape[0] and not allowed[g]):
-                continue
-            if absent and not lowest_alike(problem, g, absent):
-                continue
-            if free and not lowest_renamed(problem, g, free):
-                continue
-            scan[n_scan] = g
-            n_scan += 1
-        scan = scan[:n_scan]
+        scan = kept_guesses(problem, guesses, mask, allowed, absent, free)
+        n_scan = scan.shape[0]
         totals, n_parts, candidates_too, _ = guess_bounds(problem, candidates, scan, budget, False)
         m = 0
         for j in range(n_scan):
@@ -766,19 +767,12 @@ def within(problem, candidates, depth, mask, state):
     if n > reachable(problem.reach, depth) or depth < 2:
         return False
     n_guesses = matrix.shape[0]
-    guesses = _allowed(n_guesses, candidates, problem.secret_guess, problem.consistent)
     hinted = state.shape[0] > 0
-    if hinted and not problem.consistent:
-        guesses = guesses[hint_allowed(state, problem.hint_codes, problem.letter_counts)]
-    absent = absent_symbols(problem, candidates)
-    if absent:
-        alike = np.empty(guesses.shape[0], np.bool_)
-        for j in range(guesses.shape[0]):
-            alike[j] = lowest_alike(problem, guesses[j], absent)
-        guesses = guesses[alike]
+    allowed = hint_allowed(state, problem.hint_codes, problem.letter_counts) if hinted and not problem.consistent \
+        else np.zeros(0, np.bool_)
+    guesses = kept_guesses(problem, _allowed(n_guesses, candidates, problem.secret_guess, problem.consistent), mask,
+                           allowed, absent_symbols(problem, candidates), np.uint64(0))
     if depth == 2:  # only a guess that tells every candidate apart will do
-        if mask.shape[0]:
-            guesses = guesses[mask[guesses]]
         return any_perfect(problem.by_secret, guesses, candidates, n_feedbacks) >= 0
     h1, h2 = set_key(candidates, FEASIBLE_TAG, hint_salt(state))
     data = probe(table, h1, h2)
@@ -793,8 +787,6 @@ def within(problem, candidates, depth, mask, state):
     if problem.stop[0]:
         raise Stopped("stopped")
     room = reachable(problem.reach, depth - 1)
-    if mask.shape[0]:
-        guesses = guesses[mask[guesses]]
     _, n_parts, candidates_too, largest_parts = guess_bounds(problem, candidates, guesses, depth, True)
     order_keys = np.empty(guesses.shape[0], np.int64)
     order_ids = np.empty(guesses.shape[0], np.int64)

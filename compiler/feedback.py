@@ -239,31 +239,27 @@ class PackedPegs:
     when it has no matrix)."""
 
     def __init__(self, game, guess_codes: np.ndarray, secret_codes: np.ndarray):
-        from .kernels import pack_nibbles
+        from . import kernels as compiled
 
-        self.holes = game.length
-        self.guess_words = pack_nibbles(guess_codes, game.symbols)
-        self.secret_words = pack_nibbles(secret_codes, game.symbols)
+        self.compiled, self.holes = compiled, game.length
+        self.guess_words = compiled.pack_nibbles(guess_codes, game.symbols)
+        self.secret_words = compiled.pack_nibbles(secret_codes, game.symbols)
         self.table = np.full(64, 255, dtype=np.uint8)  # [black << 3 | common]
         for i, (right, moved) in enumerate(game.feedbacks()):
             self.table[right << 3 | (right + moved)] = i
 
     def __call__(self, guess_ids, secret_ids) -> np.ndarray:
-        from .kernels import peg_matrix_packed
-
-        return peg_matrix_packed(*(_pick(w, guess_ids) for w in self.guess_words),
-                                 *(_pick(w, secret_ids) for w in self.secret_words), self.holes, self.table)
+        return self.compiled.peg_matrix_packed(*(_pick(w, guess_ids) for w in self.guess_words),
+                                               *(_pick(w, secret_ids) for w in self.secret_words), self.holes,
+                                               self.table)
 
     def partition_stats(self, guess_ids, secret_ids, statistic, clog, threads):
-        from .kernels import packed_partition_stats
-
-        return packed_partition_stats(self.guess_words, self.secret_words, self.holes, guess_ids, secret_ids,
-                                      statistic, clog, threads)
+        return self.compiled.packed_partition_stats(self.guess_words, self.secret_words, self.holes, guess_ids,
+                                                    secret_ids, statistic, clog, threads)
 
     def first_perfect(self, guess_ids, secret_ids) -> int:
-        from .kernels import _LOW_NIBBLES, packed_first_perfect
-
-        return packed_first_perfect(*self.guess_words, guess_ids, *self.secret_words, secret_ids, _LOW_NIBBLES[self.holes])
+        return self.compiled.packed_first_perfect(*self.guess_words, guess_ids, *self.secret_words, secret_ids,
+                                                  self.holes)
 
 
 @register(Words)

@@ -91,7 +91,7 @@ def _peg_key(position, count, other_position, other_count, low):
     return (black << np.uint64(3)) | common
 
 
-_LOW_NIBBLES = [np.uint64(sum(1 << 4 * h for h in range(holes))) for holes in range(8)]  # by holes (up to 7)
+_LOW_NIBBLES = np.array([sum(1 << 4 * h for h in range(holes)) for holes in range(8)], np.uint64)  # by holes (up to 7)
 
 
 @njit(cache=True, inline="always")
@@ -325,8 +325,9 @@ def packed_partition_stats(guess_words, secret_words, holes, guess_ids, candidat
 
 
 @njit(cache=True)
-def packed_first_perfect(guess_positions, guess_counts, guess_ids, secret_positions, secret_counts, candidates, low):
-    """``first_perfect`` from packed words (see ``packed_partition_stats``; ``low``: ``_LOW_NIBBLES[holes]``)."""
+def packed_first_perfect(guess_positions, guess_counts, guess_ids, secret_positions, secret_counts, candidates, holes):
+    """``first_perfect`` from packed words (see ``packed_partition_stats``)."""
+    low = _LOW_NIBBLES[holes]
     one = np.uint64(1)
     n = candidates.shape[0]
     positions, counts = np.empty(n, np.uint64), np.empty(n, np.uint64)
