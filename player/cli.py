@@ -224,7 +224,9 @@ def play(
     """Play against a tree: it guesses, you answer with the feedback for your secret.
 
     Type the feedback as the game writes it (2B1W or '2 1' for mastermind, 1A2B for
-    bulls-cows, 2S1B for digits, GY--- for words, <= >= none == for twod); 'undo' takes
+    bulls-cows, 2S1B for digits, GY--- for words, <= >= none == for twod); or, if you
+    played a guess of your own, the guess and its feedback (CRANE GY---): the game carries
+    on from there with a guess computed from the secrets still possible. 'undo' takes
     the last answer back, 'help' shows the rules, 'quit' stops.
 
     Example: guesstree play trees/mastermind-c6-h4-entropy.msgpack.zst
@@ -237,7 +239,8 @@ def play(
         count = len(game.secrets)
     except ValueError as error:  # an older words tree away from its lists
         raise fail(str(error)) from None
-    commands = "Type 'undo' to take an answer back, 'help' for these rules, 'quit' to stop."
+    commands = ("Played a guess of your own? Type it with its feedback. "
+                "Type 'undo' to take an answer back, 'help' for these rules, 'quit' to stop.")
     typer.echo(f"{game.title()}, {count} secrets: {tree_path}")
     typer.echo(f"{game.instructions()}\n{commands}")
     try:

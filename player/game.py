@@ -127,6 +127,11 @@ class Game:
     def score(self, guess: Code, secret: Code) -> Feedback:
         raise NotImplementedError
 
+    def partition_count(self, guess: Code, secrets) -> int:
+        """How many distinct feedbacks ``guess`` gives over ``secrets`` (the parts it splits them into)."""
+        score = self.score
+        return len({score(guess, secret) for secret in secrets})
+
     @cached_property
     def feedback_set(self) -> frozenset:
         return frozenset(self.feedbacks())

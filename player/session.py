@@ -6,43 +6,63 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .games import Code
-from .tree import History, InconsistentHistory, Tree
+from .games import Code, Feedback
+from .tree import History, Tree
 
 
 class Session:
+    """A game in progress: the tree suggests each guess, and the person answers either with the
+    feedback to it (``2B1W``) or with the guess they played and its feedback (``CRANE GY---``)."""
+
     def __init__(self, tree: Tree):
         self.tree, self.game = tree, tree.game
         self.history: History = []
 
     def guess(self) -> Code:
-        return self.tree.next_guess(self.history)
+        """The guess to play next: the tree's own while the game follows it (``Tree.suggest``)."""
+        return self.tree.suggest(self.history)
 
     def consistent(self, history: History) -> list[Code]:
         """The secrets that give every answer in ``history``."""
-        score = self.game.score
-        return [s for s in self.game.secrets if all(score(g, s) == f for g, f in history)]
+        return self.tree.candidates(history)
+
+    def read(self, text: str) -> tuple[Code, Feedback]:
+        """The guess and feedback a line gives: ``GUESS FEEDBACK``, or the feedback alone for the
+        suggested guess. Malformed or impossible feedback raises ``ValueError`` naming what is wrong."""
+        own, mistake = text.strip().split(None, 1), None
+        if len(own) == 2:
+            try:
+                guess = self.game.parse_code(own[0])
+            except ValueError:
+                guess = None  # not a guess of the person's own: the line is feedback, as '2 1' is
+            if guess is not None:
+                try:
+                    feedback = self.game.parse_feedback(own[1])
+                except ValueError as error:
+                    mistake = error
+                else:
+                    refused = self.game.allows(guess, self.history)
+                    if refused:
+                        raise ValueError(f"{self.game.format_code(guess)} cannot be played here ({refused})")
+                    return guess, feedback
+        try:
+            return self.guess(), self.game.parse_feedback(text)
+        except ValueError:
+            if mistake is None:
+                raise
+            raise ValueError(f"the feedback to {own[0]}: {mistake}") from None
 
     def answer(self, text: str) -> tuple[str, bool]:
-        """Take the feedback for the current guess; return (what to tell the person, game over).
-
-        Malformed or impossible feedback raises ``ValueError`` naming what is wrong.
-        """
-        feedback = self.game.parse_feedback(text)
-        guess = self.guess()
+        """Take one line (see ``read``); return (what to tell the person, game over)."""
+        guess, feedback = self.read(text)
         attempt = self.history + [(guess, feedback)]
         remaining = self.consistent(attempt)
         if not remaining:  # also a "win" for a guess that cannot be the secret
             return self.diagnose(attempt), False
+        self.history = attempt
         if feedback == self.game.win:
-            self.history = attempt
             return (f"solved: your secret is {self.game.format_code(guess)}, found in {len(attempt)} "
                     f"guess{'' if len(attempt) == 1 else 'es'}"), True
-        try:
-            self.tree.next_guess(attempt)
-        except InconsistentHistory as error:
-            return f"the tree cannot follow that answer ({error})", False
-        self.history = attempt
         if len(remaining) == 1:
             return f"1 secret is still possible: {self.game.format_code(remaining[0])}", False
         return f"{len(remaining)} secrets are still possible", False

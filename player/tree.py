@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from itertools import accumulate, compress, islice
 from operator import lt
 
+from .advice import best_guess, candidates
 from .artifact import FormatError, decode, read_file, unpack_uints
 from .games import GAMES, Code, Feedback, Game, game_from_spec
 
@@ -74,25 +75,58 @@ class Tree:
 
         ``history`` is a list (or any iterable) of ``(guess, feedback)`` pairs, oldest first, each
         as the game's tuples (``((0, 1, 2, 3), (1, 1))``) or its text forms (``("ABCD", "1B1W")``).
+        A history the tree does not follow raises ``InconsistentHistory`` naming the step; see
+        ``suggest`` for a guess after any history.
         """
+        node, left, won = self._follow(self._steps(history))
+        if left is not None:
+            raise InconsistentHistory(left)
+        return None if won else self.guess_of(node)
+
+    def candidates(self, history) -> list[Code]:
+        """The secrets still possible after ``history`` (in canonical order), on the tree or off it."""
+        return candidates(self, self._steps(history))
+
+    def suggest(self, history) -> Code | None:
+        """The tree's guess while ``history`` follows the tree; after a guess of the person's own,
+        a good guess among the candidates (``player.advice`` states the rule); ``None`` once won.
+
+        Raises ``InconsistentHistory`` if no secret gives every answer of the history.
+        """
+        steps = self._steps(history)
+        node, left, won = self._follow(steps)
+        if left is None:
+            return None if won else self.guess_of(node)
+        win = self.game.win
+        won = next((step for step, (_, feedback) in enumerate(steps, 1) if feedback == win), None)
+        if won is not None and won != len(steps):
+            raise InconsistentHistory(f"step {won}: the game was already won, yet the history goes on")
+        remaining = candidates(self, steps)
+        if not remaining:
+            raise InconsistentHistory("no secret gives all these answers: "
+                                      + ", ".join(f"{self._code(g)} {self._feedback(f)}" for g, f in steps))
+        if won is not None:
+            return None
+        return best_guess(self, node, steps, remaining)
+
+    def _follow(self, steps) -> tuple[int, str | None, bool]:
+        """Walk ``steps`` down the tree: ``(node reached, why the history leaves the tree or None,
+        won)``; where it leaves, the node is the last one it followed."""
         node = 0
         win = self.game.win
-        steps = self._steps(history)
         for step, (guess, feedback) in enumerate(steps, 1):
             expected = self.guess_of(node)
             if guess != expected:
-                raise InconsistentHistory(
-                    f"step {step}: the tree plays {self._code(expected)} here, not {self._code(guess)}")
+                return node, f"step {step}: the tree plays {self._code(expected)} here, not {self._code(guess)}", False
             if feedback == win:
                 if step != len(steps):
-                    raise InconsistentHistory(f"step {step}: the game was already won, yet the history goes on")
-                return None
+                    return node, f"step {step}: the game was already won, yet the history goes on", False
+                return node, None, True
             child = self.child(node, feedback)
             if child is None:
-                raise InconsistentHistory(
-                    f"step {step}: no secret left gives {self._feedback(feedback)} to {self._code(guess)}")
+                return node, f"step {step}: no secret left gives {self._feedback(feedback)} to {self._code(guess)}", False
             node = child
-        return self.guess_of(node)
+        return node, None, False
 
     def _steps(self, history) -> list[tuple[Code, Feedback]]:
         """``history`` as (guess, feedback) tuples; text forms parsed; anything else named."""
@@ -104,8 +138,9 @@ class Tree:
                 raise TypeError(f"step {step}: expected a (guess, feedback) pair, not {pair!r}")
             guess, feedback = pair
             try:
-                guess = self.game.parse_code(guess) if isinstance(guess, str) else tuple(guess)
-                feedback = self.game.parse_feedback(feedback) if isinstance(feedback, str) else tuple(feedback)
+                guess = self.game.parse_code(guess) if isinstance(guess, str) else self.game.check_code(guess)
+                feedback = (self.game.parse_feedback(feedback) if isinstance(feedback, str)
+                            else self.game.check_feedback(feedback))
             except TypeError:
                 raise TypeError(f"step {step}: a guess and a feedback are tuples of ints or the game's text "
                                 f"(e.g. {self._code(self.guess_of(0))!r}), not {pair!r}") from None
@@ -114,9 +149,9 @@ class Tree:
             steps.append((guess, feedback))
         return steps
 
-    def path(self, secret: Code) -> History:
-        """The guesses and feedback the tree plays against ``secret``, up to the win."""
-        secret = self.game.check_code(secret)
+    def path(self, secret: Code | str) -> History:
+        """The guesses and feedback the tree plays against ``secret`` (a code or its text), up to the win."""
+        secret = self.game.parse_code(secret) if isinstance(secret, str) else self.game.check_code(secret)
         node, played = 0, []
         while True:
             guess = self.guess_of(node)

@@ -214,17 +214,20 @@ class Words(Game):
         return [f for f in every if not (f.count(2) == n - 1 and f.count(1) == 1)]
 
     def score(self, guess: Code, secret: Code) -> Feedback:
-        result = [0] * len(guess)
-        unmatched = Counter()
-        for i, (g, s) in enumerate(zip(guess, secret)):
+        # The secret's letters where the guess misses: each marks one guess letter present, left
+        # to right. (A list, not a Counter: a player's suggestion scores tens of thousands of pairs.)
+        unmatched = [s for g, s in zip(guess, secret) if g != s]
+        if not unmatched:
+            return (2,) * len(guess)
+        result = []
+        for g, s in zip(guess, secret):
             if g == s:
-                result[i] = 2
+                result.append(2)
+            elif g in unmatched:
+                result.append(1)
+                unmatched.remove(g)
             else:
-                unmatched[s] += 1
-        for i, g in enumerate(guess):
-            if result[i] != 2 and unmatched[g] > 0:
-                result[i] = 1
-                unmatched[g] -= 1
+                result.append(0)
         return tuple(result)
 
     @property

@@ -121,3 +121,22 @@ def test_a_win_for_a_guess_that_cannot_be_the_secret_is_refused(build_cached):
     assert not done and session.history == history
     assert message.startswith("no secret gives all these answers")
 
+
+
+def test_a_guess_of_ones_own_then_the_tree_suggests(session, mm32_tree):
+    """CC is not the tree's first guess: after 'CC 0B0W' the secrets without C are left, and the
+    session carries on with the rule of Tree.suggest."""
+    assert session.answer("CC 0B0W") == ("4 secrets are still possible", False)
+    assert session.history == [((2, 2), (0, 0))]
+    assert session.consistent(session.history) == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    # no guess splits AA AB BA BB in 4; AA, AB, BA and BB split them in 3: the lowest candidate plays
+    assert [mm32_tree.game.partition_count(g, session.consistent(session.history)) for g in [(0, 0), (0, 1)]] == [3, 3]
+    assert session.guess() == mm32_tree.suggest(session.history) == (0, 0)
+    assert session.answer("AB 2B") == ("solved: your secret is AB, found in 2 guesses", True)
+
+
+def test_own_guess_with_bad_feedback_names_the_feedback(session):
+    with pytest.raises(ValueError) as caught:
+        session.answer("CC 3B")
+    assert str(caught.value).startswith("the feedback to CC: '3B' is impossible")
+    assert session.history == []
