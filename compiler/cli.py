@@ -34,9 +34,10 @@ def commands() -> dict:
     return dict(typer.main.get_command(app).commands)
 
 
-def _engine():
+def _engine(warm: bool = True):
     """Check that the compiler's dependencies are installed (without importing them: numba takes
-    a while, and small games never load it), or say in one line which extra brings them."""
+    a while, and small games never load it), or say in one line which extra brings them; then,
+    on the first command on this machine that runs kernels, compile them all (``compiler.warm``)."""
     for name in ("numpy", "numba"):
         try:
             found = importlib.util.find_spec(name) is not None
@@ -44,6 +45,10 @@ def _engine():
             found = False
         if not found:
             raise fail(f"this command needs the compiler's dependencies ({name} is missing): pip install '{EXTRA}'")
+    if warm:
+        from .warm import ensure_warm
+
+        ensure_warm()
 
 
 # -- the game argument and every game's options, declared once ----------------------------------
@@ -323,7 +328,7 @@ def list_command() -> None:
 
     Example: guesstree list
     """
-    _engine()
+    _engine(warm=False)
     from .strategies import STRATEGIES
 
     typer.echo("games (guesstree compile GAME [options]; a plugin is module:factory):")

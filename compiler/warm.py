@@ -1,19 +1,27 @@
 """Compile ahead: run every compiled kernel once, on small games, so that numba's cache on disk
-holds what a first real job needs. ``pip install`` runs this (``setup.py``), so the first
-``compile`` after an install loads its kernels instead of compiling them for seconds;
-``python -m compiler.warm`` runs it by hand.
+holds what a first real job needs. ``guesstree warm`` (or ``python -m compiler.warm``) runs it;
+otherwise the first ``compile``, ``bound`` or ``compare`` on a machine runs it, saying so in one
+line, so that no later command stops for seconds to compile a kernel.
 
-numba keys a cached kernel by its source file's content, numba's version and the processor, so
-a cache made on another machine or for another numba is simply not used: the kernel is
-compiled at first use, as without this step.
+The install cannot do it: a player install must build with no numpy or numba at any stage, and
+a package's build is the same whatever extras are asked for. A stamp beside numba's cache says
+this install was warmed for this interpreter, numba and processor; numba itself keys each cached
+kernel by its source file's content as well, so an edited kernel compiles again at first use.
 """
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
+import platform
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+import player
+
+STAMP = "guesstree-warm.json"
 
 LETTERS = "etaoinshrdlucmfwypvbgk"
 
@@ -93,13 +101,94 @@ def _score_from_packed_codes(game) -> None:
         scorer.partition_stats(every, every, n_feedbacks, 0, clog_table(len(every)), threads)
 
 
-def main() -> None:
+def _stamp_path() -> Path:
+    """Where numba caches this package's kernels: ``NUMBA_CACHE_DIR``, else ``__pycache__`` beside
+    the sources when it can be written, else the user's cache folder (as numba decides)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"]) / STAMP
+    beside = Path(__file__).resolve().parent / "__pycache__"
+    if os.access(beside if beside.exists() else beside.parent, os.W_OK):
+        return beside / STAMP
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "guesstree" / STAMP
+
+
+def _machine() -> dict:
+    import llvmlite.binding
+    import numba
+
+    return {"guesstree": player.__version__, "python": platform.python_version(), "numba": numba.__version__,
+            "cpu": llvmlite.binding.get_host_cpu_name(), "machine": platform.machine()}
+
+
+def warmed() -> bool:
+    """Has ``warm`` run for this install, interpreter, numba and processor?"""
+    try:
+        return json.loads(_stamp_path().read_text()) == _machine()
+    except (OSError, ValueError):
+        return False
+
+
+def warm(say=None) -> float:
+    """Compile every kernel ahead and leave the stamp; the seconds it took. ``say`` gets progress text."""
     started = time.perf_counter()
+    jobs = warm_up()
+    seconds = time.perf_counter() - started
+    stamp = _stamp_path()
+    try:
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        partial = stamp.with_name(f"{stamp.name}.{os.getpid()}.tmp")
+        partial.write_text(json.dumps(_machine()))
+        os.replace(partial, stamp)
+    except OSError as error:  # the kernels are cached all the same; only the next check repeats
+        if say:
+            say(f"guesstree: cannot leave the stamp {stamp} ({error}); the next command checks again")
+    if say:
+        say(f"guesstree: compiled ahead ({jobs} small builds, {seconds:.1f} s): the compiler's kernels for this machine")
+    return seconds
+
+
+def ensure_warm() -> None:
+    """Before a command that runs kernels: on the first one on this machine, compile them all,
+    saying so in one line on stderr (how long, and that ``guesstree warm`` does it ahead)."""
+    if os.environ.get("GUESSTREE_WARM") == "0" or warmed():
+        return
+    print("guesstree: first run here: compiling the kernels for this machine, once "
+          "(`guesstree warm` does it ahead)...", end="", file=sys.stderr, flush=True)
+    seconds = warm()
+    print(f" done in {seconds:.1f} s", file=sys.stderr, flush=True)
+
+
+def commands() -> dict:
+    """``guesstree warm`` (an entry point of the ``guesstree.commands`` group)."""
+    import typer
+
+    from player.cli import Command, fail
+
+    app = typer.Typer(rich_markup_mode=None)
+
+    @app.command("warm", cls=Command)
+    def warm_command() -> None:
+        """Compile the compiler's kernels for this machine now (about 20 to 60 s, once), so that no
+        later compile, bound or compare stops to compile them.
+
+        Example: guesstree warm
+        """
+        if importlib.util.find_spec("numba") is None:
+            raise fail("warm needs the compiler's dependencies (numba is missing): pip install 'guesstree[compiler]'")
+        warm(say=lambda text: typer.echo(text, err=True))
+
+    @app.command("unused-placeholder", hidden=True)  # typer makes a lone command the program itself
+    def _unused() -> None:
+        pass
+
+    return {"warm": typer.main.get_command(app).commands["warm"]}
+
+
+def main() -> None:
     if importlib.util.find_spec("numba") is None:
         print("guesstree: numba is not installed here, nothing to compile ahead", file=sys.stderr)
         return
-    jobs = warm_up()
-    print(f"guesstree: compiled ahead ({jobs} small builds, {time.perf_counter() - started:.1f} s)", file=sys.stderr)
+    warm(say=lambda text: print(text, file=sys.stderr))
 
 
 if __name__ == "__main__":

@@ -4,14 +4,17 @@
     >>> tree = player.load("trees/mastermind-c6-h4-entropy.msgpack.zst")
     >>> tree.next_guess([])
     (0, 1, 2, 3)
+    >>> player.shipped()[:2], player.load_shipped("mastermind-c6-h4-entropy").stats["total"]
+    (['bulls-cows-d10-l4-entropy', 'bulls-cows-d10-l4-minimax'], 5722)
 
 Only the standard library, msgpack and zstandard are imported here.
 """
 from .artifact import FormatError
 from .games import Code, Feedback, Game, make_game
+from .shipped import load_shipped, shipped
 from .tree import History, InconsistentHistory, Tree, load, loads
 
 __version__ = "0.1.0"
 
 __all__ = ["load", "loads", "Tree", "Game", "make_game", "Code", "Feedback", "History",
-           "FormatError", "InconsistentHistory", "__version__"]
+           "FormatError", "InconsistentHistory", "shipped", "load_shipped", "__version__"]

@@ -1,9 +1,14 @@
 """Shared fixtures: golden artifacts, cached builds, the CLI runner and the plugin path."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+
+# In-process commands compile kernels at first use, as a library user's calls do; the one test of
+# the first command's warm-up (test_first_hour.py) runs in a subprocess without this.
+os.environ.setdefault("GUESSTREE_WARM", "0")
 
 TESTS = Path(__file__).parent
 GOLDEN = TESTS / "golden"

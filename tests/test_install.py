@@ -1,0 +1,60 @@
+"""What `pip install guesstree` builds: a wheel with the player, the shipped trees as package data and
+no compiled caches, from a build that needs nothing but setuptools (no numpy or numba at any stage)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+
+
+def test_the_build_needs_setuptools_alone():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert project["build-system"]["requires"] == ["setuptools>=68"]
+    assert not (ROOT / "setup.py").exists()  # nothing runs at build time
+    assert all(not dep.startswith(("numpy", "numba")) for dep in project["project"]["dependencies"])
+
+
+@pytest.mark.slow
+def test_the_wheel_carries_the_trees_and_plays_them_from_anywhere(tmp_path):
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", tmp_path / "dist", ROOT],
+                           capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stderr
+    (wheel,) = (tmp_path / "dist").glob("guesstree-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    shipped = sorted(p.name for p in (ROOT / "trees").glob("*.msgpack.zst"))
+    assert sorted(n.rpartition("/")[2] for n in names if n.startswith("player/trees/") and n.endswith(".zst")) == shipped
+    assert "player/trees/MANIFEST.json" in names and "player/trees/FORMAT.md" in names
+    assert not [n for n in names if n.endswith((".nbi", ".nbc", ".pyc"))]  # no build's or machine's caches
+    target = tmp_path / "site"
+    installed = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", target, wheel],
+                               capture_output=True, text=True, timeout=600)
+    assert installed.returncode == 0, installed.stderr
+    script = ("import sys, player\n"
+              "assert player.__file__.startswith(sys.argv[1]), player.__file__\n"
+              "tree = player.load_shipped('wordle-salet-optimal-expected')\n"
+              "print(len(player.shipped()), tree.stats['total'], tree.game.format_code(tree.next_guess([])),\n"
+              "      'numpy' in sys.modules, 'numba' in sys.modules)\n")
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    run = subprocess.run([sys.executable, "-c", script, str(target)], capture_output=True, text=True, cwd=tmp_path,
+                         env=env, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == [str(len(shipped)), "7920", "SALET", "False", "False"]
+
+
+def test_shipped_trees_by_name():
+    import player
+
+    names = player.shipped()
+    assert names == sorted(p.name[:-len(".msgpack.zst")] for p in (ROOT / "trees").glob("*.msgpack.zst"))
+    tree = player.load_shipped("mastermind-c6-h4-optimal-expected")
+    assert tree.stats["total"] == 5625  # Koyama & Lai
+    assert player.load_shipped("mastermind-c6-h4-optimal-expected.msgpack.zst").stats == tree.stats
+    with pytest.raises(ValueError, match="no shipped tree is named 'mastermind'; choose from bulls-cows-d10-l4-entropy, "):
+        player.load_shipped("mastermind")
