@@ -7,7 +7,7 @@ give the same answer for every history):
 - While the history follows the tree, the tree's own guess (``None`` once won).
 - Otherwise, with ``C`` the candidates (the secrets, in canonical order, that give every answer):
   one or two left, the first of them. Else a pool of at most ``2k`` guesses,
-  ``k = max(8, 8000 // len(C))`` so that scoring it costs about 16 000 feedbacks whatever ``C``:
+  ``k = max(4, 6000 // len(C))`` so that scoring it costs about 12 000 feedbacks whatever ``C``:
   ``C`` itself, or ``k`` of its members evenly spaced when it has more; then the distinct guesses
   the tree plays after its own guess at the node where the history left it (the children's
   guesses, in edge order), those the game allows after the history, at most ``k``. The pool's guess
@@ -20,8 +20,8 @@ from collections.abc import Sequence
 
 from .games import Code, Feedback
 
-BUDGET = 8_000  # feedbacks scored per half of the pool: about 25 ms for a Wordle history in CPython
-POOL_FLOOR = 8
+BUDGET = 6_000  # feedbacks scored per half of the pool: about 15 ms for a Wordle history in CPython
+POOL_FLOOR = 4
 
 
 def candidates(tree, steps: Sequence[tuple[Code, Feedback]]) -> list[Code]:

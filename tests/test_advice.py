@@ -127,3 +127,15 @@ def test_play_carries_on_after_a_word_of_ones_own(cli):
     assert "guess 1: SALET  feedback? " in out and "8 secrets are still possible" in out
     assert "guess 2: CARGO  feedback? " in out
     assert out.rstrip().endswith(f"solved: your secret is CIGAR, found in {len(history)} guesses")
+
+
+def test_the_words_partition_count_is_the_games_own(wordle):
+    """Words.partition_count (base-3 numbers, disjoint letters at once) counts as the game's score does."""
+    from player.game import Game
+
+    game = wordle.game
+    secrets = game.secrets
+    for guess in game.guesses[::97]:
+        for start in range(0, len(secrets), 331):
+            part = secrets[start:start + 160]
+            assert game.partition_count(guess, part) == Game.partition_count(game, guess, part)
