@@ -13,7 +13,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from .tree import Tree, loads
+from .tree import SHIPPED, Tree, loads
 
 SUFFIX = ".msgpack.zst"
 
@@ -41,4 +41,4 @@ def load_shipped(name: str) -> Tree:
     if stem not in names:
         raise ValueError(f"no shipped tree is named {name!r}; choose from {', '.join(names)}")
     entry = _folder() / (stem + SUFFIX)
-    return loads(entry.read_bytes(), f"shipped:{stem}")
+    return loads(entry.read_bytes(), SHIPPED + stem)

@@ -19,6 +19,7 @@ STAT_KEYS = ("secrets", "total", "average", "worst", "histogram",
 STAT_COUNTS = ("secrets", "total", "worst", "determined_total", "determined_worst")
 STAT_AVERAGES = ("average", "determined_average")
 MAX_NODES = 1 << 20  # loading checks every node: this keeps a hostile file's cost well under a second
+SHIPPED = "shipped:"  # the name of a tree loaded by player.load_shipped, before the shipped name
 PLUGINS_ENV = "GUESSTREE_PLUGINS"  # comma-separated plugin modules a tree may import and call
 _SCALARS = (type(None), bool, int, float, str)
 _STRATEGY_TYPES = {"name": str, "candidates": str, "seed": int, "guess_sample": int, "secret_sample": int}
@@ -45,6 +46,8 @@ class Tree:
         self._read_body(body)
 
     def __repr__(self) -> str:
+        if self.name.startswith(SHIPPED):
+            return f"player.load_shipped({self.name[len(SHIPPED):]!r})"
         return f"player.load({self.name!r})"
 
     # -- lookups -------------------------------------------------------------

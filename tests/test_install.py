@@ -54,6 +54,7 @@ def test_shipped_trees_by_name():
     names = player.shipped()
     assert names == sorted(p.name[:-len(".msgpack.zst")] for p in (ROOT / "trees").glob("*.msgpack.zst"))
     tree = player.load_shipped("mastermind-c6-h4-optimal-expected")
+    assert repr(tree) == "player.load_shipped('mastermind-c6-h4-optimal-expected')"
     assert tree.stats["total"] == 5625  # Koyama & Lai
     assert player.load_shipped("mastermind-c6-h4-optimal-expected.msgpack.zst").stats == tree.stats
     with pytest.raises(ValueError, match="no shipped tree is named 'mastermind'; choose from bulls-cows-d10-l4-entropy, "):
