@@ -3,7 +3,7 @@
 // No imports beyond games.js: the HTML export inlines both and embeds the decoded tree.
 import { Float, GAMES, isInt, makeGame, pyEqual, repr } from "./games.js";
 
-export { Float, GAMES, makeGame } from "./games.js";
+export { Float, GAMES, Game, makeGame } from "./games.js";
 
 export const MAX_NODES = 1 << 20;  // player/tree.py's cap: loading checks every node
 
@@ -36,11 +36,12 @@ export class Tree {
   // header: the document's map (game, strategy, stats, producer); body: the body's map, with
   // `guess`, `edge_count`, `edge_feedback` as Uint8Array. listDigest(text) is the sha256 (hex)
   // of a words tree's canonical answer list, which index.js computes before (WebCrypto is async).
-  constructor(header, body, { name = "<tree>", listDigest = () => undefined } = {}) {
+  // game: a game built elsewhere (the HTML page of a plugin game's tree), used as it is.
+  constructor(header, body, { name = "<tree>", listDigest = () => undefined, game = null } = {}) {
     this.name = name;
     this.header = header;
     const fail = (reason) => new FormatError(`${name}: ${reason}`);
-    this.game = readGame(header, fail, listDigest);
+    this.game = game || readGame(header, fail, listDigest);
     this.strategy = readStrategy(header, fail);
     this.stats = readStats(header, fail);
     const producer = get(header, "producer");
@@ -330,7 +331,7 @@ function readStats(header, fail) {
   }
   for (const k of ["average", "determined_average"]) {
     const v = stats[k], value = v instanceof Float ? v.value : v;
-    if (!(isInt(v) || v instanceof Float) || !(Number.isFinite(value) && value >= 0)) {
+    if (!(typeof v === "number" || v instanceof Float) || !(Number.isFinite(value) && value >= 0)) {
       throw fail(`the statistic '${k}' is ${repr(v)}, not a number`);
     }
   }

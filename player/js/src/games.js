@@ -65,7 +65,7 @@ function permutations(symbols, length) {  // itertools.permutations(range(symbol
 
 const key = (code) => code.join(",");
 
-class Game {
+export class Game {  // what every game shares; the built-in ones below fill in the rest
   constructor() { this._secrets = null; this._feedbacks = null; }
   get secrets() { return this._secrets || (this._secrets = this.makeSecrets()); }
   feedbacks() { return this._feedbacks || (this._feedbacks = this.makeFeedbacks()); }
