@@ -26,6 +26,7 @@ const isStringKey = (k) => !k.startsWith(NON_STRING);
 const isMap = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Float);
 const isScalar = (v) => v === null || ["boolean", "number", "string"].includes(typeof v) || v instanceof Float;
 const typeName = (v) => (isInt(v) ? "int" : typeof v === "string" ? "str" : "other");
+const isSequence = (v) => typeof v === "string" || (v !== null && typeof v === "object" && typeof v[Symbol.iterator] === "function");
 const get = (map, k) => (Object.hasOwn(map, k) ? map[k] : undefined);
 const cmpCodes = (a, b) => {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
@@ -52,8 +53,9 @@ export class Tree {
   get nodes() { return this._nodes; }
 
   guessOf(node) {
-    const h = this._length;
-    return Array.from(this._guess.subarray(node * h, (node + 1) * h));
+    const h = this._length, at = node * h, code = new Array(h);
+    for (let i = 0; i < h; i++) code[i] = this._guess[at + i];
+    return code;
   }
 
   edges(node) {  // [feedback, child] for each answer other than the win, in edge order
@@ -63,7 +65,11 @@ export class Tree {
   }
 
   child(node, feedback) {
-    const index = this._feedbackIndex.get(feedback.join(","));
+    return this._child(node, feedback.join(","));
+  }
+
+  _child(node, key) {  // key: the feedback's ints joined by commas
+    const index = this._feedbackIndex.get(key);
     if (index === undefined) return null;
     for (let e = this._first[node]; e < this._first[node + 1]; e++) if (this._edgeFeedback[e] === index) return e + 1;
     return null;
@@ -79,19 +85,20 @@ export class Tree {
   // The guess to play after history ([[guess, feedback], ...], oldest first, each as arrays of ints
   // or the game's text); null once the winning feedback was given.
   nextGuess(history) {
-    const steps = this._steps(history);
+    const steps = Array.isArray(history) ? history : this._steps(history);
     let node = 0;
-    const win = this.game.win.join(",");
+    const win = this._win;
     for (let i = 0; i < steps.length; i++) {
-      const [guess, feedback] = steps[i];
+      const [guess, feedback] = steps === history ? this._step(history[i], i + 1, false) : steps[i];
       if (!this._sameGuess(node, guess)) {
         throw new InconsistentHistory(`step ${i + 1}: the tree plays ${this._code(this.guessOf(node))} here, not ${this._code(guess)}`);
       }
-      if (feedback.join(",") === win) {
+      const key = feedback.join(",");
+      if (key === win) {
         if (i + 1 !== steps.length) throw new InconsistentHistory(`step ${i + 1}: the game was already won, yet the history goes on`);
         return null;
       }
-      const next = this.child(node, feedback);
+      const next = this._child(node, key);
       if (next === null) {
         throw new InconsistentHistory(`step ${i + 1}: no secret left gives ${this._feedback(feedback)} to ${this._code(guess)}`);
       }
@@ -105,31 +112,29 @@ export class Tree {
       throw new TypeError(`history must be a list of (guess, feedback) pairs, not ${history === null ? "null" : typeof history}`);
     }
     const steps = [];
-    let step = 0;
-    for (const pair of history) {
-      step++;
-      if (pair === null || typeof pair !== "object" || typeof pair[Symbol.iterator] !== "function" || [...pair].length !== 2) {
-        throw new TypeError(`step ${step}: expected a (guess, feedback) pair, not ${repr(pair)}`);
-      }
-      let [guess, feedback] = pair;
-      const isCode = (v) => typeof v === "string" || (v !== null && typeof v === "object" && typeof v[Symbol.iterator] === "function");
-      if (!isCode(guess) || !isCode(feedback)) {
-        throw new TypeError(`step ${step}: a guess and a feedback are arrays of ints or the game's text `
-          + `(e.g. '${this._code(this.guessOf(0))}'), not ${repr(pair)}`);
-      }
-      try {
-        guess = typeof guess === "string" ? this.game.parseCode(guess) : [...guess];
-        feedback = typeof feedback === "string" ? this.game.parseFeedback(feedback) : [...feedback];
-        if (checked) {
-          this.game.checkCode(guess);
-          this.game.checkFeedback(feedback);
-        }
-      } catch (error) {
-        throw new Error(`step ${step}: ${error.message}`);
-      }
-      steps.push([guess, feedback]);
-    }
+    for (const pair of history) steps.push(this._step(pair, steps.length + 1, checked));
     return steps;
+  }
+
+  _step(pair, step, checked) {  // one (guess, feedback) pair as arrays of ints; text parsed
+    if (!Array.isArray(pair)) pair = pair !== null && typeof pair === "object" && typeof pair[Symbol.iterator] === "function" ? [...pair] : null;
+    if (pair === null || pair.length !== 2) throw new TypeError(`step ${step}: expected a (guess, feedback) pair, not ${repr(pair)}`);
+    let guess = pair[0], feedback = pair[1];
+    if (!isSequence(guess) || !isSequence(feedback)) {
+      throw new TypeError(`step ${step}: a guess and a feedback are arrays of ints or the game's text `
+        + `(e.g. '${this._code(this.guessOf(0))}'), not ${repr(pair)}`);
+    }
+    try {
+      guess = typeof guess === "string" ? this.game.parseCode(guess) : Array.isArray(guess) ? guess : Array.from(guess);
+      feedback = typeof feedback === "string" ? this.game.parseFeedback(feedback) : Array.isArray(feedback) ? feedback : Array.from(feedback);
+      if (checked) {
+        this.game.checkCode(guess);
+        this.game.checkFeedback(feedback);
+      }
+    } catch (error) {
+      throw new Error(`step ${step}: ${error.message}`);
+    }
+    return [guess, feedback];
   }
 
   // The guesses and feedback the tree plays against secret (array of ints or the game's text), up to the win.
@@ -285,6 +290,7 @@ export class Tree {
     if (winEdge >= 0) throw fail(`node ${parent(winEdge + 1)}: an edge follows the winning feedback`);
     this._nodes = nodes;
     this._length = length;
+    this._win = this.game.win.join(",");
     this._guess = guess;
     this._first = first;
     this._edgeFeedback = edgeFeedback;

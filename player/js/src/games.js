@@ -106,7 +106,7 @@ export class Game {  // what every game shares; the built-in ones below fill in 
     return this.checkFeedback(feedback, text);
   }
   checkFeedback(feedback, text) {
-    feedback = [...feedback];
+    feedback = Array.from(feedback);
     if (!this.isFeedback(feedback)) {
       throw new Error(`${text !== undefined ? repr(text) : `(${feedback.join(", ")})`} is feedback that cannot occur in ${this.name}`);
     }
@@ -375,14 +375,18 @@ export class Words extends Game {
   }
   formatFeedback(f) { return f.map((m) => "-YG"[m]).join(""); }
   parseFeedback(text) {
-    const cleaned = text.trim().replace(/\s+/g, "");
-    const digits = [...cleaned].map((c) => EMOJI[c] || MARK_LETTERS[c.toLowerCase()] || c).join("");
-    if (digits.length !== this.length || !/^[012]*$/.test(digits)) {
+    const marks = [];
+    for (const c of text) {
+      if (c.trim() === "") continue;
+      const digit = EMOJI[c] || MARK_LETTERS[c.toLowerCase()] || c;
+      marks.push(digit === "2" ? 2 : digit === "1" ? 1 : digit === "0" ? 0 : -1);
+    }
+    if (marks.length !== this.length || marks.includes(-1)) {
       const n = this.length;
       throw new Error(`${repr(text)} is not feedback for ${n}-letter words: write ${n} marks, G (exact), Y (present) or - (absent), `
         + `e.g. 'GY-${"-".repeat(n - 3)}', or 2/1/0, or the coloured squares`);
     }
-    return this.checkFeedback([...digits].map(Number), text);
+    return this.checkFeedback(marks, text);
   }
 }
 
