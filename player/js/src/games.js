@@ -112,8 +112,10 @@ export class Game {  // what every game shares; the built-in ones below fill in 
     }
     return feedback;
   }
-  // score(guess, secret) as one small int, equal for equal feedback: counting parts needs no arrays
-  scoreKey(guess, secret) { return this.feedbackIndex.get(key(this.score(guess, secret))); }
+  // score(guess, secret) as one int, and the same int of a feedback: filtering and counting parts
+  // compare ints, and the games below compute them without building the feedback
+  scoreKey(guess, secret) { return this.feedbackKey(this.score(guess, secret)); }
+  feedbackKey(feedback) { return this.feedbackIndex.get(key(feedback)); }
 }
 
 class PegGame extends Game {
@@ -140,10 +142,7 @@ class PegGame extends Game {
     if (right === n - 1 && moved === 1) throw new Error(`${repr(text)} is impossible: with ${n - 1} ${rightName} the last symbol cannot be misplaced`);
     return feedback;
   }
-  scoreKey(guess, secret) {
-    const f = this.score(guess, secret);
-    return f[0] * (this.length + 1) + f[1];
-  }
+  feedbackKey(f) { return f[0] * (this.length + 1) + f[1]; }
 }
 
 export class Mastermind extends PegGame {
@@ -175,14 +174,19 @@ export class Mastermind extends PegGame {
   }
   makeSecrets() { return this.secretRepeats ? product(this.colours, this.holes) : permutations(this.colours, this.holes); }
   score(guess, secret) {
+    const key = this.scoreKey(guess, secret), n = this.length + 1;
+    return [Math.floor(key / n), key % n];
+  }
+  scoreKey(guess, secret) {
+    const counts = this._counts || (this._counts = new Int32Array(this.symbols));
     let black = 0, common = 0;
-    const g = new Array(this.symbols).fill(0), s = new Array(this.symbols).fill(0);
-    for (let i = 0; i < guess.length; i++) {
+    for (let i = 0; i < secret.length; i++) {
       if (guess[i] === secret[i]) black++;
-      g[guess[i]]++; s[secret[i]]++;
+      counts[secret[i]]++;
     }
-    for (let c = 0; c < this.symbols; c++) common += Math.min(g[c], s[c]);
-    return [black, common - black];
+    for (let i = 0; i < guess.length; i++) if (counts[guess[i]]-- > 0) common++;
+    counts.fill(0);
+    return black * (this.length + 1) + common - black;
   }
   formatCode(code) { return code.map((s) => LETTERS[s]).join(""); }
   parseCode(text) {
@@ -345,7 +349,22 @@ export class Words extends Game {
     }
     return result;
   }
-  scoreKey(guess, secret) { return this.score(guess, secret).reduce((k, m) => k * 3 + m, 0); }
+  feedbackKey(f) { return f.reduce((k, m) => k * 3 + m, 0); }
+  scoreKey(guess, secret) {  // the score in base 3, built without arrays
+    const counts = this._counts || (this._counts = new Int32Array(26)), n = guess.length;
+    let exact = 0, key = 0;
+    for (let i = 0; i < n; i++) {
+      if (guess[i] === secret[i]) exact |= 1 << i;
+      else counts[secret[i]]++;
+    }
+    for (let i = 0; i < n; i++) {
+      key *= 3;
+      if (exact & (1 << i)) key += 2;
+      else if (counts[guess[i]] > 0) { key += 1; counts[guess[i]]--; }
+    }
+    for (let i = 0; i < n; i++) counts[secret[i]] = 0;
+    return key;
+  }
   allows(guess, history) {  // hard mode: greens stay in place, revealed letters are reused as often
     if (!this.hard) return null;
     for (let step = 0; step < history.length; step++) {

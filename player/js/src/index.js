@@ -51,9 +51,12 @@ export async function load(bytes, name = "<bytes>") {
   return new Tree(document, decoded, { name, listDigest: (text) => (text === listText ? listDigest : undefined) });
 }
 
+let NODE_CRYPTO = "node:crypto";
+
 async function sha256(bytes) {
   // WebCrypto: global in browsers and Node 19+; Node 18 has it as node:crypto's webcrypto.
-  const subtle = globalThis.crypto?.subtle ?? (await import(/* webpackIgnore: true */ `node:${"crypto"}`)).webcrypto.subtle;
+  // The module name is a variable so that bundlers for browsers leave the import alone.
+  const subtle = globalThis.crypto?.subtle ?? (await import(/* webpackIgnore: true */ NODE_CRYPTO)).webcrypto.subtle;
   const digest = new Uint8Array(await subtle.digest("SHA-256", bytes));
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
