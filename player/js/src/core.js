@@ -3,7 +3,7 @@
 // No imports beyond games.js: the HTML export inlines both and embeds the decoded tree.
 import { Float, GAMES, isInt, makeGame, pyEqual, repr } from "./games.js";
 
-export { Float, GAMES, Game, makeGame } from "./games.js";
+export { Float, GAMES, Game, makeGame, repr } from "./games.js";
 
 export const MAX_NODES = 1 << 20;  // player/tree.py's cap: loading checks every node
 

@@ -8,7 +8,7 @@
 // whose message names the file and the reason. It is async only because WebCrypto's sha256 is.
 import { decompress } from "fzstd";
 import { Decoder } from "@msgpack/msgpack";
-import { Float, FormatError, NON_STRING, Tree } from "./core.js";
+import { Float, FormatError, NON_STRING, Tree, repr } from "./core.js";
 import { xxh64 } from "./xxh64.js";
 
 export { FormatError, InconsistentHistory, Tree, GAMES, MAX_NODES, makeGame } from "./core.js";
@@ -27,10 +27,10 @@ export async function load(bytes, name = "<bytes>") {
   if (data.length > MAX_FILE_BYTES) throw fail(`larger than any artifact this player reads (${MAX_FILE_BYTES} bytes)`);
   const raw = inflate(data, fail);
   const document = unpackMap(raw, fail, "the artifact");
-  if (document.format !== FORMAT_NAME) throw fail(`not a ${FORMAT_NAME} artifact (format is ${show(document.format)})`);
+  if (document.format !== FORMAT_NAME) throw fail(`not a ${FORMAT_NAME} artifact (format is ${repr(document.format)})`);
   const version = document.version;
   if (!(Array.isArray(version) && version.length === 2 && version.every((v) => typeof v === "number" && Number.isInteger(v)))) {
-    throw fail(`bad format version ${show(version)}`);
+    throw fail(`bad format version ${repr(version)}`);
   }
   if (version[0] !== VERSION[0]) {
     throw fail(`format version ${version[0]}.${version[1]} is not readable by this player (it reads ${VERSION[0]}.x); use a matching guesstree`);
@@ -59,14 +59,6 @@ async function sha256(bytes) {
   const subtle = globalThis.crypto?.subtle ?? (await import(/* webpackIgnore: true */ NODE_CRYPTO)).webcrypto.subtle;
   const digest = new Uint8Array(await subtle.digest("SHA-256", bytes));
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-function show(value) {
-  if (value === undefined || value === null) return "None";
-  if (typeof value === "string") return `'${value}'`;
-  if (value instanceof Float) return String(value.value);
-  if (value instanceof Uint8Array) return `<${value.length} bytes>`;
-  try { return JSON.stringify(value); } catch { return String(value); }
 }
 
 // -- the zstd frame (FORMAT.md §1) -------------------------------------------------------------
@@ -128,10 +120,10 @@ class ArtifactDecoder extends Decoder {  // floats stay floats: Python refuses 1
   readF64() { return new Float(super.readF64()); }
 }
 
-const decoder = new ArtifactDecoder({
+const DECODER_OPTIONS = {
   mapKeyConverter: nonStringKey,
   extensionCodec: { encode: () => null, decode: () => { throw new Error("an extension type"); } },
-});
+};
 
 function nonStringKey(key) {  // Python keeps None, 1, 1.0, b"k" as keys: kept, marked as not strings
   if (typeof key === "string") return key;
@@ -198,7 +190,7 @@ function unpackMap(raw, fail, what) {
   }
   if (at !== raw.length) throw fail(`${what} has ${raw.length - at} bytes after its msgpack map`);
   try {
-    return decoder.decode(raw);
+    return new ArtifactDecoder(DECODER_OPTIONS).decode(raw);
   } catch (error) {
     throw invalid(error.message);
   }
