@@ -18,8 +18,8 @@ export interface Game {
   readonly symbols: number;
   /** The winning feedback. */
   readonly win: Feedback;
-  /** Every possible secret, in canonical (lexicographic) order. */
-  readonly secrets: Code[];
+  /** Every possible secret, in canonical (lexicographic) order (the same array each call: do not modify it). */
+  secrets(): Code[];
   /** The keyword arguments that rebuild the game, as the artifact writes them. */
   params(): Record<string, boolean | number | string | null>;
   /** A short name for people, e.g. "Mastermind, 6 colours, 4 holes". */

@@ -262,7 +262,7 @@ function showPath(text) {
   list.replaceChildren();
   let secret = null;
   try { secret = game.parseCode(text); } catch (error) { secret = null; }
-  if (secret === null || !game.secrets.some((s) => same(s, secret))) {
+  if (secret === null || !game.secrets().some((s) => same(s, secret))) {
     say($("path-message"), `"${text.trim()}" is not a secret of this game: write it as the guesses are written, e.g. ${game.formatCode(tree.guessOf(0))}.`, "error");
     return;
   }

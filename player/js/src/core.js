@@ -162,7 +162,7 @@ export class Tree {
   _candidates(steps) {
     const { game } = this;
     const wanted = steps.map(([guess, feedback]) => [guess, game.feedbackKey(feedback)]);
-    return game.secrets.filter((secret) => wanted.every(([guess, f]) => game.scoreKey(guess, secret) === f));
+    return game.secrets().filter((secret) => wanted.every(([guess, f]) => game.scoreKey(guess, secret) === f));
   }
 
   // The tree's guess while history follows the tree (null once won); off the tree, a guess chosen

@@ -67,7 +67,7 @@ const key = (code) => code.join(",");
 
 export class Game {  // what every game shares; the built-in ones below fill in the rest
   constructor() { this._secrets = null; this._feedbacks = null; }
-  get secrets() { return this._secrets || (this._secrets = this.makeSecrets()); }
+  secrets() { return this._secrets || (this._secrets = this.makeSecrets()); }  // canonical order; do not modify
   feedbacks() { return this._feedbacks || (this._feedbacks = this.makeFeedbacks()); }
   get feedbackIndex() {  // feedback key -> its index in feedbacks()
     if (!this._index) this._index = new Map(this.feedbacks().map((f, i) => [key(f), i]));

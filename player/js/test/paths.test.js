@@ -17,7 +17,7 @@ for (const name of Object.keys(paths)) {
     const { game } = tree;
     const lines = [];
     const win = game.win.join(",");
-    for (const secret of game.secrets) {
+    for (const secret of game.secrets()) {
       const path = tree.path(secret);
       const history = [];
       for (const [guess, feedback] of path) {
