@@ -186,7 +186,7 @@ def test_node_tests_pass_against_the_python_player(tmp_path):
         pytest.skip(reason)
     write(tmp_path)
     env = {**os.environ, "GUESSTREE_EXPECTED": str(tmp_path), "GUESSTREE_PYTHON": sys.executable}
-    result = subprocess.run([node, "--test"], cwd=JS, env=env, capture_output=True, text=True, timeout=900)
+    result = subprocess.run([node, "--test", "--test-reporter=tap"], cwd=JS, env=env, capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
     assert "# fail 0" in result.stdout and "# pass 0" not in result.stdout
 
