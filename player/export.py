@@ -8,13 +8,15 @@ and Python users import it when they need it.
 """
 from __future__ import annotations
 
+import base64
 import html
 import json
 import re
 from importlib import resources
 
 from . import __version__
-from .artifact import jsonable
+from .artifact import jsonable, pack_uints
+from .games import GAMES
 from .tree import Tree
 
 FORMATS = ("json", "dot", "text", "html")
@@ -190,33 +192,101 @@ def to_text(tree: Tree) -> str:
 
 # -- html ------------------------------------------------------------------
 
+# The built-in games' rules run in the page as the JavaScript package's core (player/js/src): these
+# modules, in this order, have no imports but each other's, so the page inlines them in one scope.
+CORE_MODULES = ("games.js", "core.js")
+MAX_TABLE = 4_000_000  # a plugin game's page embeds its score table: guesses x secrets at most this
+
+
 def page_data(tree: Tree) -> dict:
-    """What the web player embeds: the tree as parallel arrays (texts, edge counts, edge
-    feedbacks) and one flag per node saying whether its guess can win there. A typed secret is
-    found as the guess of its winning node, and its path by climbing to the root, so no game
-    logic runs in the page and the data stays a few bytes per node."""
+    """What the web player embeds: the artifact's header and body as the JavaScript player reads
+    them (the body's arrays in base64), and the words for people that only Python has (the title,
+    the instructions, each feedback described). A plugin game, which the JavaScript player cannot
+    rebuild, comes with its secrets, the texts of its codes and its score table instead."""
     game = tree.game
-    feedbacks = game.feedbacks()
-    below = children(tree)
-    _, wins = reach(tree)
-    return {
-        "title": f"{game.title()}: {tree.strategy['name']}",
-        "game": game.spec(),
+    feedbacks = tree.feedbacks
+    width = 1 if len(feedbacks) <= 256 else 2
+    index = {f: i for i, f in enumerate(feedbacks)}
+    nodes = range(tree.nodes)
+    edges = [tree.edges(node) for node in nodes]
+    stats = {key: ([[k, v] for k, v in value.items()] if isinstance(value, dict) else value)
+             for key, value in tree.stats.items()}
+    data = {
+        "title": page_title(tree),
         "kind": game.page_kind,
-        "symbols": game.symbols,
         "help": game.instructions(),
-        "strategy": tree.strategy,
-        "stats": {"secrets": tree.stats["secrets"], "average": tree.stats["average"],
-                  "worst": tree.stats["worst"]},
-        "feedbacks": [game.format_feedback(f) for f in feedbacks],
-        "values": [list(f) for f in feedbacks],
-        "describe": [game.describe_feedback(f) for f in feedbacks],
-        "win": feedbacks.index(game.win),
-        "guesses": [game.format_code(tree.guess_of(node)) for node in range(tree.nodes)],
-        "counts": [len(edges) for edges in below],
-        "edges": [f for edges in below for f, _ in edges],
-        "wins": "".join("1" if w else "0" for w in wins),
+        "describe": [game.describe_feedback(f) for f in game.feedbacks()],
+        "header": {"format": "guesstree", "version": list(tree.header.get("version", [1, 1])),
+                   "producer": tree.header.get("producer", ""), "game": jsonable(tree.header["game"]),
+                   "strategy": tree.strategy, "stats": stats},
+        "body": {
+            "nodes": tree.nodes, "code_length": game.length, "feedbacks": [list(f) for f in feedbacks],
+            "feedback_width": width,
+            "guess": _base64(bytes(symbol for node in nodes for symbol in tree.guess_of(node))),
+            "edge_count": _base64(pack_uints([len(e) for e in edges], width)),
+            "edge_feedback": _base64(pack_uints([index[f] for e in edges for f, _ in e], width)),
+        },
     }
+    if game.name not in GAMES:
+        data["table"] = score_table(tree)
+    return data
+
+
+def page_title(tree: Tree) -> str:
+    """The page's heading: the game and the strategy; for word games, the lists by name where they
+    are known, the mode, a depth limit, and the opening guess (``Wordle (original answers), hard
+    mode: optimal-expected, at most 6 guesses, opening SALET``)."""
+    game, strategy = tree.game, tree.strategy["name"]
+    if game.name != "words":
+        return f"{game.title()}: {strategy}"
+    params = game.params()
+    lists = KNOWN_ANSWER_LISTS.get(params.get("answers_sha256"),
+                                   f"Words of {game.length} letters ({len(game.secrets)} answers)")
+    mode = ", hard mode" if game.hard else ""
+    depth = f", at most {tree.strategy['max_depth']} guesses" if "max_depth" in tree.strategy else ""
+    return f"{lists}{mode}: {strategy}{depth}, opening {game.format_code(tree.guess_of(0))}"
+
+
+# The answer lists people know by name, by the sha256 of the canonical list (trees/FORMAT.md §2.1).
+KNOWN_ANSWER_LISTS = {
+    "f40e47975cf360ff9febe7d49c8e285054d8fa3fb9644cea575922060951d6ee": "Wordle (original answers)",
+}
+
+
+def score_table(tree: Tree) -> dict:
+    """A plugin game in the page: its secrets, the tree's other guesses, their texts, and the
+    feedback index of every (guess, secret), since the page cannot run the plugin's rules."""
+    game = tree.game
+    secrets = list(game.secrets)
+    known = set(secrets)
+    guesses = secrets + sorted({tree.guess_of(n) for n in range(tree.nodes)} - known)
+    if len(guesses) * len(secrets) > MAX_TABLE:
+        raise ValueError(f"{tree.name}: the game {game.name!r} is a plugin, whose page would embed "
+                         f"{len(guesses) * len(secrets)} scores (at most {MAX_TABLE})")
+    index = {f: i for i, f in enumerate(game.feedbacks())}
+    return {
+        "name": game.name, "length": game.length, "symbols": game.symbols, "win": list(game.win),
+        "title": game.title(), "secrets": len(secrets), "codes": [list(c) for c in guesses],
+        "code_texts": [game.format_code(c) for c in guesses],
+        "feedbacks": [list(f) for f in game.feedbacks()],
+        "feedback_texts": [game.format_feedback(f) for f in game.feedbacks()],
+        "scores": [index[game.score(g, s)] for g in guesses for s in secrets],
+    }
+
+
+def _base64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def core_script() -> str:
+    """The JavaScript package's core modules as one script: their imports and exports dropped."""
+    source = resources.files("player") / "js" / "src"
+    parts = []
+    for module in CORE_MODULES:
+        text = (source / module).read_text(encoding="utf-8")
+        text = re.sub(r"^(?:import|export) \{[^}]*\} from [^;]+;\n|^import [^;]+;\n", "", text, flags=re.M)
+        parts.append(re.sub(r"^export ", "", text, flags=re.M))
+    return "\n".join(parts)
 
 
 def to_html(tree: Tree) -> str:
@@ -225,14 +295,15 @@ def to_html(tree: Tree) -> str:
     page = (web / "player.html").read_text(encoding="utf-8")
     data = json.dumps(page_data(tree), separators=(",", ":"), ensure_ascii=False)
     data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    script = "(function () {\n" + core_script() + "\n" + (web / "player.js").read_text(encoding="utf-8") + "\n})();"
     parts = {
         "/*STYLE*/": (web / "player.css").read_text(encoding="utf-8"),
-        "/*SCRIPT*/": (web / "player.js").read_text(encoding="utf-8"),
+        "/*SCRIPT*/": script.replace("</script", "<\\/script"),
         "/*DATA*/": data,
-        "<!--TITLE-->": html.escape(f"guesstree: {tree.game.title()}, {tree.strategy['name']}"),
+        "<!--TITLE-->": html.escape(f"guesstree: {page_title(tree)}"),
     }
     # One pass over the template: text put in is never searched for markers itself.
     return re.sub("|".join(map(re.escape, parts)), lambda match: parts[match[0]], page)
 
 
-__all__ = ["FORMATS", "export", "to_json", "to_document", "to_dot", "to_text", "to_html", "page_data", "walk", "reach"]
+__all__ = ["FORMATS", "export", "to_json", "to_document", "to_dot", "to_text", "to_html", "page_data", "page_title", "walk", "reach"]

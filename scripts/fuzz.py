@@ -7,6 +7,12 @@ mutations re-encoded with a correct sha256, version changes, game specs and plug
 and msgpack bombs, edge-count tampering); it is loaded with ``player.loads`` and, if it loads,
 verified. The exit status is 1 if any input raised anything but ``FormatError`` (or made the
 verifier crash), took longer than ``--time-bound`` seconds to load, or ran a plugin it named.
+
+    python scripts/fuzz.py --corpus DIR --count 600 --seed 1
+
+writes ``--count`` such inputs to ``DIR`` instead, with ``DIR/decisions.json``: for each file the
+Python reader's decision (``loaded`` or ``refused``, and its message) and the decision expected of
+the JavaScript reader (``player/js``), the same except for a plugin game, which only Python runs.
 """
 from __future__ import annotations
 
@@ -41,6 +47,8 @@ BASES = [  # small trees of every built-in game, so that mutations reach each ga
     ("bulls-cows", {"digits": 6, "length": 3}, "entropy"),
     ("digits", {"length": 2}, "first"),
     ("twod", {"size": 6}, "entropy"),
+    ("words", {"answers": str(Path(__file__).resolve().parent.parent / "tests" / "data" / "words-small.txt"),
+               "hard": True}, "entropy"),
 ]
 DANGEROUS_PLUGINS = ["shutil:rmtree", "os:remove", "os:rmdir", "subprocess:run", "antigravity:x", "this:x",
                      "player.games:make_game", "player.games:Mastermind", "no_such_module:f", ":f", ".x:f"]
@@ -260,23 +268,67 @@ def build_bases() -> list[bytes]:
     return [to_bytes(build(make_game(name, **params), Options(strategy=strategy))) for name, params, strategy in BASES]
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=60.0, help="how long to fuzz")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the input generator")
-    parser.add_argument("--time-bound", type=float, default=0.5, help="seconds a load may take")
-    args = parser.parse_args()
-
-    rng = random.Random(args.seed)
-    bases = build_bases()
-    victim = tempfile.mkdtemp(prefix="guesstree-fuzz-victim-")
+def make_context(bases: list[bytes], victim: str) -> dict:
     streamer = zstandard.ZstdCompressor(write_content_size=False, write_checksum=True)
-    context = {
+    return {
         "bases": bases, "victim": victim,
         "streamed_bombs": [b"".join(w.compress(bytes(1 << 20)) for _ in range(n)) + w.flush()
                            for n in (64, 512) for w in [streamer.compressobj()]],
         "zeros_8m": zstandard.ZstdCompressor(write_checksum=True).compress(bytes(8 << 20)),
     }
+
+
+def write_corpus(folder: Path, count: int, seed: int) -> dict:
+    """``count`` hostile inputs in ``folder``, each with the Python reader's decision and the
+    JavaScript reader's expected one (``decisions.json``); the bases themselves come first."""
+    rng = random.Random(seed)
+    bases = build_bases()
+    folder.mkdir(parents=True, exist_ok=True)
+    victim = tempfile.mkdtemp(prefix="guesstree-fuzz-victim-")
+    context = make_context(bases, victim)
+    decisions = []
+    inputs = [("base", base) for base in bases]
+    while len(inputs) < count:
+        kind = rng.choice(list(KINDS))
+        inputs.append((kind, KINDS[kind](rng, rng.choice(bases), context)))
+    for number, (kind, data) in enumerate(inputs):
+        name = f"{number:04d}-{kind}.bin"
+        (folder / name).write_bytes(data)
+        try:
+            tree = player.loads(data, name)
+            python, message = "loaded", None
+        except FormatError as error:
+            tree, python, message = None, "refused", str(error)
+        expected, why = python, None
+        if tree is not None and ":" in tree.game.name:
+            # A plugin game (here one of player.games' own classes, already imported) loads in
+            # Python; the JavaScript player never runs a plugin, and says so.
+            expected, why = "refused", "a plugin game"
+        decisions.append({"file": name, "kind": kind, "python": python, "message": message,
+                          "js": expected, "why": why})
+    os.rmdir(victim)
+    (folder / "decisions.json").write_text(json.dumps(decisions, indent=1) + "\n")
+    return {"folder": str(folder), "inputs": len(decisions),
+            "python": dict(Counter(d["python"] for d in decisions)),
+            "js_differs": dict(Counter(d["why"] for d in decisions if d["why"]))}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=60.0, help="how long to fuzz")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the input generator")
+    parser.add_argument("--time-bound", type=float, default=0.5, help="seconds a load may take")
+    parser.add_argument("--corpus", type=Path, help="write a corpus of inputs and decisions to this folder instead")
+    parser.add_argument("--count", type=int, default=600, help="with --corpus: how many inputs")
+    args = parser.parse_args()
+    if args.corpus is not None:
+        print(json.dumps(write_corpus(args.corpus, args.count, args.seed), indent=2))
+        return 0
+
+    rng = random.Random(args.seed)
+    bases = build_bases()
+    victim = tempfile.mkdtemp(prefix="guesstree-fuzz-victim-")
+    context = make_context(bases, victim)
     kinds, outcomes, per_kind = Counter(), Counter(), {kind: Counter() for kind in KINDS}
     verified = Counter()
     failures: list[dict] = []

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import player
+from tests.test_js import candidates, suggest
 from player.export import export, reach
 
 CHROMIUM = Path(os.environ.get("GUESSTREE_CHROMIUM", "/usr/bin/chromium"))
@@ -116,6 +117,15 @@ class WebPlayer:
         assert not self.problems, self.problems
 
 
+def python_error(parse, text: str) -> str:
+    """The Python game's message for ``text``, which it refuses."""
+    try:
+        parse(text)
+    except ValueError as error:
+        return str(error)
+    pytest.fail(f"{text!r} is accepted")
+
+
 def some(secrets: list, count: int) -> list:
     step = max(1, len(secrets) // count)
     return secrets[::step][:count] + [secrets[-1]]
@@ -176,9 +186,10 @@ def test_page_refuses_impossible_feedback_and_undoes(browser, trees, tmp_path):
     assert web.message() == f"Took back {game.format_feedback(last_feedback)} for {game.format_code(last_guess)}."
     assert len(web.history()) == len(steps) - 1
 
-    # Typed feedback: as the game writes it, or as two numbers; what cannot occur is refused.
-    for typed, expected in (("3B1W", "3B1W cannot occur in this game."),
-                            ("lots", '"lots" is not feedback for this game: use the buttons, or write e.g. 0B0W.')):
+    # Typed feedback: as the game writes it, or as two numbers; what cannot occur is refused with
+    # the Python game's own message (the page parses with the package's core, the same rules).
+    for typed in ("3B1W", "lots", "2B1W"):
+        expected = python_error(game.parse_feedback, typed)
         page.fill("#feedback-input", typed)
         page.click("#feedback-go")
         assert web.message() == expected and web.guess() == game.format_code(last_guess)
@@ -293,7 +304,7 @@ def test_words_page_takes_marks_from_the_letter_tiles(browser, trees, tmp_path):
             node = 0
             for guess, feedback in tree.path(secret):
                 assert web.guess() == game.format_code(guess)
-                assert web.offered()[0] == fitting(tree, wins, node) & {game.format_feedback(game.win)}
+                assert web.offered() == (set(), set())  # no feedback buttons: the tiles and Enter, or typing
                 if how == "tiles":
                     click_marks(feedback)
                 else:
@@ -309,12 +320,100 @@ def test_words_page_takes_marks_from_the_letter_tiles(browser, trees, tmp_path):
     root = web.guess()
     never = (2,) * (game.length - 1) + (1,)  # all green but one yellow: that letter has nowhere to be
     unfit = next(f for f in game.feedbacks() if game.format_feedback(f) not in fitting(tree, wins, 0))
-    for marks, expected in ((never, f"{game.format_feedback(never)} cannot occur in this game."),
-                            (unfit, f"No secret fits: no secret gives {game.format_feedback(unfit)} to {root}.")):
+    cannot = f"{game.format_feedback(never)!r} is feedback that cannot occur in words"
+    for marks, expected, typed in (
+            (never, cannot, python_error(game.parse_feedback, game.format_feedback(never).lower())),
+            (unfit, *[f"No secret fits: no secret gives {game.format_feedback(unfit)} to {root}."] * 2)):
         before = web.state_now()[:3]
         click_marks(marks)
         assert web.message() == expected and web.state_now()[:3] == before
         assert [tile.get_attribute("data-mark") for tile in tiles()] == [str(m) for m in marks]  # kept, to fix
         web.type(game.format_feedback(marks).lower())
+        assert web.message() == typed and web.state_now()[:3] == before
+    web.close()
+
+
+WORDLE = Path(__file__).parent.parent / "trees" / "wordle-salet-optimal-expected.msgpack.zst"
+WORDLE_HARD = Path(__file__).parent.parent / "trees" / "wordle-hard-salet-optimal-expected-depth6.msgpack.zst"
+
+
+@pytest.mark.parametrize("tree_path, first, secrets", [
+    (WORDLE, "crane", ["light", "zesty", "crank", "abbey"]),
+    (WORDLE_HARD, "crane", ["light", "mummy"]),
+    (MM64, "AABB", [(2, 3, 4, 5), (0, 1, 1, 0), (0, 0, 1, 1)]),
+])
+def test_page_carries_on_after_a_guess_of_the_persons_own(browser, tmp_path, tree_path, first, secrets):
+    """The person types a guess they played with its feedback (``crane GY---``): the page takes it,
+    says how many secrets are left, and suggests what the Python player's rule suggests, to the win."""
+    tree = player.load(tree_path)
+    game = tree.game
+    web = WebPlayer(browser, tree, tmp_path)
+    page = web.page
+    for secret in secrets:
+        secret = game.parse_code(secret) if isinstance(secret, str) else secret
+        page.click("#restart")
+        played = game.parse_code(first)
+        history = [(played, game.score(played, secret))]
+        page.fill("#played-input", f"{first} {game.format_feedback(history[0][1]).lower()}")
+        page.click("#played-go")
+        while True:
+            left = candidates(tree, history)
+            if history[-1][1] == game.win:
+                assert web.state() == "won"
+                assert web.message() == f"Solved in {len(history)} guess{'' if len(history) == 1 else 'es'}: your secret is {game.format_code(secret)}."
+                break
+            assert web.message() == ("1 secret is still possible." if len(left) == 1 else f"{len(left)} secrets are still possible.")
+            assert page.text_content("#remaining") == f"{len(left)} secret{'' if len(left) == 1 else 's'} possible"
+            expected = suggest(tree, history)
+            assert web.guess() == game.format_code(expected), (secret, history)
+            assert page.text_content("#source") == ("" if _on_tree(tree, history) else
+                                                    "Off the tree: this guess is computed from the secrets still possible.")
+            assert len(history) < 10
+            history.append((expected, game.score(expected, secret)))
+            web.answer(history[-1][1])
+        assert len(web.history()) == len(history)
+
+    # Taken back, the page is on the tree again; refused guesses change nothing.
+    page.click("#restart")
+    played = game.parse_code(first)
+    page.fill("#played-input", f"{first} {game.format_feedback(game.score(played, secrets[0]))}")
+    page.click("#played-go")
+    assert web.guess() != game.format_code(tree.guess_of(0))
+    page.click("#undo")
+    assert web.guess() == game.format_code(tree.guess_of(0)) and page.text_content("#source") == ""
+    before = web.state_now()[:3]
+    for typed, expected in ((first, f"write the guess you played, a space, then its feedback, e.g. "
+                                    f"{game.format_code(tree.guess_of(0))} {game.format_feedback(game.feedbacks()[0])}"),
+                            (f"{first}x {game.format_feedback(game.win)}", python_error(game.parse_code, f"{first}x")),
+                            (f"{first} ?", python_error(game.parse_feedback, "?"))):
+        page.fill("#played-input", typed)
+        page.click("#played-go")
         assert web.message() == expected and web.state_now()[:3] == before
+    web.close()
+
+
+def _on_tree(tree: player.Tree, history) -> bool:
+    try:
+        tree.next_guess(history)
+        return True
+    except player.InconsistentHistory:
+        return False
+
+
+def test_page_hard_mode_refuses_a_guess_that_drops_a_hint(browser, tmp_path):
+    tree = player.load(WORDLE_HARD)
+    game = tree.game
+    web = WebPlayer(browser, tree, tmp_path)
+    web.type("-G---")  # SALET: the A is green
+    history = [(tree.guess_of(0), game.parse_feedback("-G---"))]
+    before = web.state_now()[:3]
+    web.page.fill("#played-input", "crony -----")
+    web.page.click("#played-go")
+    assert web.message() == game.allows(game.parse_code("crony"), history) == "hard mode: guess 1 fixed A at position 2"
+    assert web.state_now()[:3] == before
+    web.page.fill("#played-input", "bawdy -G--G")  # keeps the A (the secret HAIRY): taken, and off the tree
+    web.page.click("#played-go")
+    history.append((game.parse_code("bawdy"), game.parse_feedback("-G--G")))
+    assert web.guess() == game.format_code(suggest(tree, history))
+    assert web.page.text_content("#remaining") == f"{len(candidates(tree, history))} secrets possible"
     web.close()

@@ -1,6 +1,7 @@
 """Exports: nested JSON read back, dot, one text line per secret, the self-contained web page."""
 from __future__ import annotations
 
+import base64
 import json
 import re
 import subprocess
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import player
-from player.export import export, page_data, to_document
+from player.export import core_script, export, page_data, page_title, reach, to_document
 
 REPO = Path(__file__).parent.parent
 SHIPPED_DIGITS = REPO / "trees" / "digits-l4-entropy.msgpack.zst"
@@ -127,7 +128,7 @@ def test_text_of_a_broken_tree_marks_the_secrets_it_drops(mm32_path):
     lines = [line for line in export(tree, "text").splitlines() if not line.startswith("#")]
     assert lines[0] == "AA\t3\tAC 1B0W, AC 1B0W, AA 2B0W"
     assert "BB\t-\tAC 0B0W, CC 0B0W, (the tree has no answer)" in lines
-    assert page_data(tree)["wins"].count("1") == sum(not line.split("\t")[1] == "-" for line in lines)
+    assert sum(reach(tree)[1]) == sum(not line.split("\t")[1] == "-" for line in lines)
 
 
 # -- dot -----------------------------------------------------------------------
@@ -181,28 +182,61 @@ def test_html_is_self_contained(small_trees):
         assert embedded(page) == page_data(tree)
 
 
-def test_html_embedded_data_gives_every_secrets_path(small_trees):
-    """The page finds a typed secret as the guess of the one node where it wins, and its path
-    by climbing to the root: check that walk, done here as the page's script does it."""
+def tree_from_page(data: dict, name: str) -> player.Tree:
+    """The tree the page builds: the embedded header and body, read back by the Python player."""
+    from player.tree import Tree
+
+    body = {key: base64.b64decode(value) if key in ("guess", "edge_count", "edge_feedback") else value
+            for key, value in data["body"].items()}
+    return Tree(data["header"], body, name, plugins=["tiny_game"])
+
+
+def test_html_embedded_tree_is_the_tree(small_trees):
+    """The page's data is the artifact as the JavaScript player reads it: read back, every secret's
+    path is the original tree's, and a plugin game comes with its scores, the game's own."""
     for tree in small_trees:
         data = page_data(tree)
-        game = tree.game
-        parent, edge_of = {}, {}
-        e = 0
-        for node, count in enumerate(data["counts"]):
-            for _ in range(count):
-                parent[e + 1], edge_of[e + 1] = node, data["edges"][e]
-                e += 1
-        wins = [k for k, flag in enumerate(data["wins"]) if flag == "1"]
-        assert sorted(data["guesses"][k] for k in wins) == sorted(game.format_code(s) for s in game.secrets)
-        for k in wins:
-            steps, node = [(k, data["win"])], k
-            while node:
-                steps.insert(0, (parent[node], edge_of[node]))
-                node = parent[node]
-            secret = game.parse_code(data["guesses"][k])
-            assert [(data["guesses"][n], data["feedbacks"][f]) for n, f in steps] == [
-                (game.format_code(g), game.format_feedback(f)) for g, f in tree.path(secret)]
+        again = tree_from_page(data, tree.name)
+        assert again.game == tree.game and again.stats == tree.stats and again.strategy == tree.strategy
+        assert again.nodes == tree.nodes and again.feedbacks == tree.feedbacks
+        for secret in tree.game.secrets:
+            assert again.path(secret) == tree.path(secret)
+        assert data["describe"] == [tree.game.describe_feedback(f) for f in tree.game.feedbacks()]
+        table = data.get("table")
+        assert (table is not None) == (tree.game.name == "tiny_game:make")
+        if table:
+            codes = [tuple(c) for c in table["codes"]]
+            secrets = codes[:table["secrets"]]
+            assert secrets == list(tree.game.secrets)
+            assert {tree.guess_of(n) for n in range(tree.nodes)} <= set(codes)
+            feedbacks = [tuple(f) for f in table["feedbacks"]]
+            assert [feedbacks[i] for i in table["scores"]] == [tree.game.score(g, s) for g in codes for s in secrets]
+            assert table["code_texts"] == [tree.game.format_code(c) for c in codes]
+
+
+def test_html_runs_the_javascript_package_core(mm32_tree):
+    """One JavaScript player: the page inlines the package's core modules, their imports dropped."""
+    page = export(mm32_tree, "html")
+    script = core_script()
+    assert script in page
+    source = REPO / "player" / "js" / "src"
+    for module in ("games.js", "core.js"):
+        for line in (source / module).read_text().splitlines():
+            if not line.startswith(("import ", "export {")):
+                assert line.removeprefix("export ") in script
+    assert not re.search(r"^\s*(import|export)\b", script, re.M)
+    assert "class Tree" in script and "class Words extends Game" in script and "suggest(history)" in script
+
+
+def test_html_titles(golden_path, tree_of):
+    wordle = player.load(REPO / "trees" / "wordle-salet-optimal-expected.msgpack.zst")
+    hard = player.load(REPO / "trees" / "wordle-hard-salet-optimal-expected-depth6.msgpack.zst")
+    assert page_title(wordle) == "Wordle (original answers): optimal-expected, opening SALET"
+    assert page_title(hard) == "Wordle (original answers), hard mode: optimal-expected, at most 6 guesses, opening SALET"
+    small = tree_of("words", "entropy", answers=str(REPO / "tests" / "data" / "words-small.txt"))
+    assert re.fullmatch(rf"Words of 5 letters \({len(small.game.secrets)} answers\): entropy, opening [A-Z]{{5}}", page_title(small))
+    assert page_title(player.load(golden_path("twod-s3-minimax.msgpack.zst"))) == "Twod, 3x3 grid: minimax"
+    assert "<title>guesstree: Wordle (original answers): optimal-expected, opening SALET</title>" in export(wordle, "html")
 
 
 def test_html_kinds_of_display(small_trees):
@@ -215,7 +249,7 @@ def test_html_stays_small_for_a_10000_secret_tree():
     assert tree.stats["secrets"] == 10000
     page = export(tree, "html")
     assert len(page.encode()) < 200_000  # about 15 bytes a secret, all of the page included
-    assert embedded(page)["wins"].count("1") == 10000
+    assert embedded(page)["body"]["nodes"] == tree.nodes
 
 
 def test_export_is_not_loaded_by_import_player():

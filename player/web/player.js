@@ -1,326 +1,330 @@
 "use strict";
-// The guesstree web player. The tree is embedded as parallel arrays (see player/export.py:
-// page_data): node k's guess is guesses[k]; its edges are first[k] .. first[k+1]-1, edge e
-// carries feedback edges[e] and leads to node e + 1; wins[k] is "1" where the guess can be the
-// secret. No game rules run here: every answer is a lookup in the tree, and the answers offered
-// at node k are its edges' feedbacks, plus the win where wins[k] is "1".
-(function () {
-  const data = JSON.parse(document.getElementById("tree-data").textContent);
-  const n = data.guesses.length;
-  const first = new Int32Array(n + 1);
-  for (let k = 0; k < n; k++) first[k + 1] = first[k] + data.counts[k];
-  const parent = new Int32Array(n).fill(-1);
-  for (let k = 0; k < n; k++) for (let e = first[k]; e < first[k + 1]; e++) parent[e + 1] = k;
-  const possible = new Int32Array(n);  // secrets still possible at each node
-  for (let k = n - 1; k >= 0; k--) {
-    if (data.wins[k] === "1") possible[k] += 1;
-    if (k > 0) possible[parent[k]] += possible[k];
+// The guesstree web player. The JavaScript package's core (player/js/src/games.js and core.js:
+// Game, Tree, ...) is inlined just above this script by player/export.py, so this page plays with
+// the very code of the package; the tree is embedded as the artifact's header and body (its
+// arrays in base64). The person answers the guess shown, or types a guess of their own with its
+// feedback; either way the page keeps the history, the secrets that fit it (Tree.candidates) and
+// the next guess (Tree.suggest: the tree's while the history follows it).
+const data = JSON.parse(document.getElementById("tree-data").textContent);
+const bytes = (text) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+const body = { ...data.body, guess: bytes(data.body.guess), edge_count: bytes(data.body.edge_count),
+  edge_feedback: bytes(data.body.edge_feedback) };
+
+// A plugin game's rules are not in the package: the page has its score table instead.
+class TableGame extends Game {
+  constructor(table, spec) {
+    super();
+    Object.assign(this, { name: table.name, length: table.length, symbols: table.symbols, win: table.win, table, spec });
+    this.codeIndex = new Map(table.codes.map((c, i) => [c.join(","), i]));
+    this.texts = new Map(table.code_texts.map((t, i) => [t.toUpperCase(), table.codes[i]]));
   }
-  const PALETTE = ["#e53935", "#1e88e5", "#43a047", "#fdd835", "#fb8c00", "#8e24aa", "#00acc1", "#f5f5f5",
-    "#6d4c41", "#ec407a", "#7cb342", "#3949ab", "#9e9e9e", "#26a69a", "#ffb300", "#5e35b1", "#c0ca33",
-    "#d81b60", "#00897b", "#f4511e", "#546e7a", "#8d6e63", "#039be5", "#afb42b", "#ab47bc", "#212121"];
-  const $ = (id) => document.getElementById(id);
-
-  let nodes = [0];    // the node of each guess shown so far
-  let answers = [];   // the feedback index given to each guess
-  let won = false;
-
-  function child(node, feedback) {
-    for (let e = first[node]; e < first[node + 1]; e++) if (data.edges[e] === feedback) return e + 1;
-    return -1;
-  }
-
-  function fits(node) {  // the feedback indexes some secret still possible at node gives its guess
-    const found = new Set(data.edges.slice(first[node], first[node + 1]));
-    if (data.wins[node] === "1") found.add(data.win);
-    return found;
-  }
-
-  function el(tag, className, text) {
-    const item = document.createElement(tag);
-    if (className) item.className = className;
-    if (text !== undefined) item.textContent = text;
-    return item;
-  }
-
-  function textColour(hex) {
-    const v = parseInt(hex.slice(1), 16);
-    const luminance = 0.299 * (v >> 16) + 0.587 * ((v >> 8) & 255) + 0.114 * (v & 255);
-    return luminance > 150 ? "#111" : "#fff";
-  }
-
-  function renderCode(text, big) {
-    const box = el("span", big ? "code big" : "code");
-    box.dataset.code = text;
-    box.setAttribute("aria-label", text);
-    if (data.kind === "pegs") {
-      for (const letter of text) {
-        const colour = PALETTE[(letter.charCodeAt(0) - 65) % PALETTE.length];
-        const peg = el("span", "peg", letter);
-        peg.style.background = colour;
-        peg.style.color = textColour(colour);
-        box.appendChild(peg);
-      }
-    } else if (data.kind === "digits") {
-      for (const digit of text) box.appendChild(el("span", "tile", digit));
-    } else if (data.kind === "pair") {
-      const [x, y] = text.split(",");
-      const pair = el("span", "pair");
-      pair.append(el("span", "axis", "x"), el("span", "tile", x), el("span", "axis", "y"), el("span", "tile", y));
-      box.appendChild(pair);
-    } else {
-      box.appendChild(el("span", "plain", text));
+  params() { return this.spec.params || {}; }
+  title() { return this.table.title; }
+  makeSecrets() { return this.table.codes.slice(0, this.table.secrets); }
+  makeFeedbacks() { return this.table.feedbacks; }
+  score(guess, secret) {
+    const g = this.codeIndex.get(guess.join(",")), s = this.codeIndex.get(secret.join(","));
+    if (g === undefined || s === undefined || s >= this.table.secrets) {
+      throw new Error(`this page knows the plugin game's answers for its secrets and the tree's guesses only, not ${this.formatCode(guess)}`);
     }
-    return box;
+    return this.table.feedbacks[this.table.scores[g * this.table.secrets + s]];
   }
+  formatCode(code) {
+    const i = this.codeIndex.get(code.join(","));
+    return i === undefined ? code.join(",") : this.table.code_texts[i];
+  }
+  parseCode(text) {
+    const code = this.texts.get(text.trim().toUpperCase());
+    if (!code) throw new Error(`'${text.trim()}' is not a code of this game: write it as the guesses are written`);
+    return code.slice();
+  }
+  formatFeedback(feedback) { return this.table.feedback_texts[this.feedbackIndex.get(feedback.join(","))]; }
+  parseFeedback(text) {
+    const cleaned = text.trim().toUpperCase();
+    const i = this.table.feedback_texts.findIndex((t, k) => t.toUpperCase() === cleaned
+      || this.table.feedbacks[k].join("") === cleaned.replace(/[\s,]+/g, ""));
+    if (i < 0) throw new Error(`'${text.trim()}' is not feedback for ${this.name}: write e.g. ${this.table.feedback_texts[0]}`);
+    return this.table.feedbacks[i].slice();
+  }
+}
 
-  function renderFeedback(index) {
-    const box = el("span", "feedback-label");
-    if (data.kind === "pegs") {
-      // A key-peg panel as on the board: one slot per hole, black pegs first, then white.
-      const holes = data.values[data.win][0];
-      const keys = el("span", "keys");
-      keys.style.gridTemplateColumns = `repeat(${Math.ceil(holes / 2)}, 9px)`;
-      const [black, white] = data.values[index];
-      for (let i = 0; i < holes; i++) keys.appendChild(el("span", i < black ? "key black" : i < black + white ? "key white" : "key"));
-      box.appendChild(keys);
+// export.py wrote these words from a tree the Python player loaded, their sha256 checked.
+const options = { name: "the embedded tree", listDigest: () => data.header.game.params.answers_sha256 };
+if (data.table) options.game = new TableGame(data.table, data.header.game);
+const tree = new Tree(data.header, body, options);
+const game = tree.game;
+const FEEDBACKS = game.feedbacks();
+const TEXTS = FEEDBACKS.map((f) => game.formatFeedback(f));
+const WIN = FEEDBACKS.findIndex((f) => f.join(",") === game.win.join(","));
+const indexOf = (feedback) => FEEDBACKS.findIndex((f) => f.join(",") === feedback.join(","));
+const same = (a, b) => a.join(",") === b.join(",");
+
+const PALETTE = ["#e53935", "#1e88e5", "#43a047", "#fdd835", "#fb8c00", "#8e24aa", "#00acc1", "#f5f5f5",
+  "#6d4c41", "#ec407a", "#7cb342", "#3949ab", "#9e9e9e", "#26a69a", "#ffb300", "#5e35b1", "#c0ca33",
+  "#d81b60", "#00897b", "#f4511e", "#546e7a", "#8d6e63", "#039be5", "#afb42b", "#ab47bc", "#212121"];
+const MARKS = ["-", "Y", "G"];
+const MARK_NAMES = ["grey, not in the word", "yellow, elsewhere in the word", "green, right place"];
+const MAX_BUTTONS = 40;
+const $ = (id) => document.getElementById(id);
+
+let history = [];    // [guess, feedback] steps, as codes
+let fits = [];       // the secrets that give every step of the history
+let guess = null;    // the guess to play now (the last one once won)
+let won = false;
+
+function update() {
+  fits = tree.candidates(history);
+  won = history.length > 0 && same(history[history.length - 1][1], game.win);
+  guess = won ? history[history.length - 1][0] : tree.suggest(history);
+}
+
+function onTree() {
+  try { tree.nextGuess(history); return true; } catch (error) { return false; }
+}
+
+function el(tag, className, text) {
+  const item = document.createElement(tag);
+  if (className) item.className = className;
+  if (text !== undefined) item.textContent = text;
+  return item;
+}
+
+function textColour(hex) {
+  const v = parseInt(hex.slice(1), 16);
+  const luminance = 0.299 * (v >> 16) + 0.587 * ((v >> 8) & 255) + 0.114 * (v & 255);
+  return luminance > 150 ? "#111" : "#fff";
+}
+
+function renderCode(code, big, feedback) {
+  const text = game.formatCode(code);
+  const box = el("span", big ? "code big" : "code");
+  box.dataset.code = text;
+  box.setAttribute("aria-label", text);
+  if (data.kind === "pegs") {
+    for (const letter of text) {
+      const colour = PALETTE[(letter.charCodeAt(0) - 65) % PALETTE.length];
+      const peg = el("span", "peg", letter);
+      peg.style.background = colour;
+      peg.style.color = textColour(colour);
+      box.appendChild(peg);
     }
-    box.appendChild(el("span", "", data.feedbacks[index]));
-    return box;
-  }
-
-  // Words: each letter of the guess is a button that cycles grey, yellow, green, as in Wordle.
-  const MARKS = ["-", "Y", "G"];
-  const MARK_NAMES = ["grey, not in the word", "yellow, elsewhere in the word", "green, right place"];
-
-  function markTile(letter, i) {
-    const tile = el("button", "tile mark", letter);
-    tile.type = "button";
-    const show = (mark) => {
-      tile.dataset.mark = String(mark);
-      tile.setAttribute("aria-label", `letter ${i + 1}, ${letter}: ${MARK_NAMES[mark]}`);
-    };
-    show(0);
-    tile.addEventListener("click", () => show((Number(tile.dataset.mark) + 1) % 3));
-    return tile;
-  }
-
-  function submitMarks() {
-    const marks = [...$("guess").querySelectorAll(".mark")].map((tile) => Number(tile.dataset.mark));
-    const index = data.values.findIndex((v) => v.join("") === marks.join(""));
-    if (index < 0 && !won) {
-      say($("message"), `${marks.map((m) => MARKS[m]).join("")} cannot occur in this game.`, "error");
-      return;
-    }
-    answer(index);
-  }
-
-  function say(target, text, kind) {
-    target.textContent = text;
-    target.className = kind || "";
-  }
-
-  function plural(count, word) {
-    return `${count} ${word}${count === 1 ? "" : word.endsWith("s") ? "es" : "s"}`;
-  }
-
-  function current() {
-    return nodes[nodes.length - 1];
-  }
-
-  function answer(index) {
-    const node = current();
-    const guess = data.guesses[node];
-    const given = data.feedbacks[index];
-    const earlier = answers.length ? " One of your earlier answers may be wrong: undo to change it." : "";
-    if (won) {
-      say($("message"), "The game is over: undo, or start a new game.", "error");
-      return;
-    }
-    if (index === data.win) {
-      if (data.wins[node] !== "1") {
-        say($("message"), `No secret fits: with your earlier answers, ${guess} cannot be your secret.${earlier}`, "error");
-        return;
-      }
-      answers.push(index);
-      won = true;
-      render();
-      say($("message"), `Solved in ${plural(answers.length, "guess")}: your secret is ${guess}.`, "success");
-      return;
-    }
-    const next = child(node, index);
-    if (next < 0) {
-      say($("message"), `No secret fits: no secret${answers.length ? " that gives your earlier answers" : ""} gives ${given} to ${guess}.${earlier}`, "error");
-      return;
-    }
-    answers.push(index);
-    nodes.push(next);
-    render();
-    const left = possible[next];
-    say($("message"), left === 1 ? "1 secret is still possible." : `${left} secrets are still possible.`);
-  }
-
-  function undo() {
-    if (!answers.length) {
-      say($("message"), "Nothing to undo.");
-      return;
-    }
-    const index = answers.pop();
-    const node = won ? current() : nodes[nodes.length - 2];
-    if (won) won = false; else nodes.pop();
-    render();
-    say($("message"), `Took back ${data.feedbacks[index]} for ${data.guesses[node]}.`);
-  }
-
-  function restart() {
-    nodes = [0];
-    answers = [];
-    won = false;
-    render();
-    say($("message"), "");
-  }
-
-  function render() {
-    const node = current();
-    const step = nodes.length;
-    $("turn").textContent = won ? `Solved in ${plural(step, "guess")}` : `Guess ${step}`;
-    $("remaining").textContent = won ? "" : `${plural(possible[node], "secret")} possible`;
-    const guess = $("guess");
-    if (data.kind === "letters" && !won) guess.replaceChildren(...[...data.guesses[node]].map(markTile));
-    else guess.replaceChildren(...renderCode(data.guesses[node], true).childNodes);
-    guess.dataset.code = data.guesses[node];
-    guess.dataset.step = String(step);
-    const offered = fits(node);
-    for (const button of $("answers").querySelectorAll("button[data-feedback]")) {
-      const impossible = !offered.has(Number(button.dataset.index));
-      button.disabled = won || impossible;
-      button.classList.toggle("impossible", impossible && !won);
-    }
-    if (data.kind === "letters") $("marks-go").disabled = won;
-    $("feedback-input").disabled = won;
-    $("feedback-go").disabled = won;
-    $("undo").disabled = !answers.length;
-    const history = $("history");
-    history.replaceChildren();
-    answers.forEach((index, i) => {
-      const item = el("li");
-      item.append(renderCode(data.guesses[nodes[i]], false), el("span", "feedback", data.feedbacks[index]));
-      history.appendChild(item);
+  } else if (data.kind === "digits") {
+    for (const digit of text) box.appendChild(el("span", "tile", digit));
+  } else if (data.kind === "letters") {  // with its feedback, each letter coloured by its mark, as in Wordle
+    [...text].forEach((letter, i) => {
+      const tile = el("span", feedback ? "tile mark" : "tile", letter);
+      if (feedback) tile.dataset.mark = String(feedback[i]);
+      box.appendChild(tile);
     });
-    document.body.dataset.state = won ? "won" : "playing";
+  } else if (data.kind === "pair") {
+    const [x, y] = text.split(",");
+    const pair = el("span", "pair");
+    pair.append(el("span", "axis", "x"), el("span", "tile", x), el("span", "axis", "y"), el("span", "tile", y));
+    box.appendChild(pair);
+  } else {
+    box.appendChild(el("span", "plain", text));
   }
+  return box;
+}
 
-  const MAX_BUTTONS = 40;
-
-  function normal(text) {
-    return text.toUpperCase().replace(/[\s()]+/g, "");
+function renderFeedback(index) {
+  const box = el("span", "feedback-label");
+  if (data.kind === "pegs") {
+    // A key-peg panel as on the board: one slot per hole, black pegs first, then white.
+    const holes = game.length;
+    const keys = el("span", "keys");
+    keys.style.gridTemplateColumns = `repeat(${Math.ceil(holes / 2)}, 9px)`;
+    const [black, white] = FEEDBACKS[index];
+    for (let i = 0; i < holes; i++) keys.appendChild(el("span", i < black ? "key black" : i < black + white ? "key white" : "key"));
+    box.appendChild(keys);
   }
+  box.appendChild(el("span", "", TEXTS[index]));
+  return box;
+}
 
-  function typedFeedback(text) {
-    let wanted = normal(text);
-    if (data.kind === "letters") {  // GYBBB, gy-.., coloured squares: all mean GY---
-      wanted = wanted.replace(/🟩/gu, "G").replace(/🟨/gu, "Y").replace(/[⬛⬜BX.W]/gu, "-")
-        .replace(/2/g, "G").replace(/1/g, "Y").replace(/0/g, "-");
-    }
-    const found = data.feedbacks.findIndex((f) => normal(f) === wanted);
-    if (found >= 0) return found;
-    if (data.kind === "letters" && /^[GY-]+$/.test(wanted) && wanted.length === data.feedbacks[0].length) {
-      throw new Error(`${wanted} cannot occur in this game.`);
-    }
-    const digits = text.replace(/[\s,/-]+/g, "");
-    if (/^\d+$/.test(digits) && data.values.every((v) => v.every((x) => x < 10))) {  // the values themselves: "21" or "2 1" for 2B1W, "100" for twod's <=
-      const index = data.values.findIndex((v) => v.join("") === digits);
-      if (index >= 0) return index;
-    }
-    // Two counts however written: "2 1", "2,1", "21", "2b1w" (a typo'd letter is forgiven).
-    let numbers = text.match(/\d+/g) || [];
-    if (numbers.length === 1 && numbers[0].length === 2) numbers = [...numbers[0]];
-    if (numbers.length === 2 && data.values[0].length === 2) {
-      const pair = numbers.map(Number);
-      const index = data.values.findIndex((v) => v[0] === pair[0] && v[1] === pair[1]);
-      if (index >= 0) return index;
-      throw new Error(`${text.trim()} cannot occur in this game.`);
-    }
-    throw new Error(`"${text.trim()}" is not feedback for this game: use the buttons, or write e.g. ${data.feedbacks[0]}.`);
+function step(code, feedback) {  // one line of a history or a path
+  const item = el("li");
+  const index = indexOf(feedback);
+  item.append(renderCode(code, false, data.kind === "letters" ? feedback : null));
+  const label = el("span", "feedback", TEXTS[index]);
+  label.title = data.describe[index];
+  item.append(label);
+  return item;
+}
+
+// Words: each letter of the guess is a button that cycles grey, yellow, green, as in Wordle.
+function markTile(letter, i) {
+  const tile = el("button", "tile mark", letter);
+  tile.type = "button";
+  const show = (mark) => {
+    tile.dataset.mark = String(mark);
+    tile.setAttribute("aria-label", `letter ${i + 1}, ${letter}: ${MARK_NAMES[mark]}`);
+  };
+  show(0);
+  tile.addEventListener("click", () => show((Number(tile.dataset.mark) + 1) % 3));
+  return tile;
+}
+
+function submitMarks() {
+  const marks = [...$("guess").querySelectorAll(".mark")].map((tile) => Number(tile.dataset.mark));
+  try {
+    play(guess, game.checkFeedback(marks, marks.map((m) => MARKS[m]).join("")));
+  } catch (error) {
+    say($("message"), error.message, "error");
   }
+}
 
-  let secretNodes = null;  // typed secret (normalised) -> the node where it wins
+function say(target, text, kind) {
+  target.textContent = text;
+  target.className = kind || "";
+}
 
-  function showPath(text) {
-    if (secretNodes === null) {
-      secretNodes = new Map();
-      for (let k = 0; k < n; k++) if (data.wins[k] === "1") secretNodes.set(normal(data.guesses[k]), k);
-    }
-    const list = $("path");
-    list.replaceChildren();
-    let typed = normal(text);
-    if (data.kind === "pegs" && data.symbols <= 9 && /^[1-9]+$/.test(typed)) {  // 1123 is AABC, as in guesstree solve
-      typed = [...typed].map((d) => String.fromCharCode(64 + Number(d))).join("");
-    }
-    let node = secretNodes.get(typed);
-    if (node === undefined) {
-      say($("path-message"), `"${text.trim()}" is not a secret of this game: write it as the guesses are written, e.g. ${data.guesses[0]}.`, "error");
-      return;
-    }
-    const steps = [[node, data.win]];
-    while (node > 0) {
-      steps.unshift([parent[node], data.edges[node - 1]]);
-      node = parent[node];
-    }
-    for (const [k, index] of steps) {
-      const item = el("li");
-      item.append(renderCode(data.guesses[k], false), el("span", "feedback", data.feedbacks[index]));
-      list.appendChild(item);
-    }
-    say($("path-message"), `The tree finds ${data.guesses[steps[steps.length - 1][0]]} in ${plural(steps.length, "guess")}:`, "success");
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : word.endsWith("s") ? "es" : "s"}`;
+}
+
+// Take `feedback` for `played` (the guess shown, or one the person typed), unless no secret fits.
+function play(played, feedback) {
+  if (won) {
+    say($("message"), "The game is over: undo, or start a new game.", "error");
+    return;
   }
-
-  function setUp() {
-    $("title").textContent = data.title;
-    const s = data.stats;
-    $("summary").textContent = `${s.secrets} secrets · ${s.average.toFixed(3)} guesses on average · worst case ${s.worst}`;
-    $("help").textContent = data.help;
-    const buttons = $("answers");
-    if (data.kind === "letters") {
-      $("help").textContent += " Or click each letter of the guess to colour it (grey, yellow, green) and press Enter.";
-      const enter = el("button", "enter", "Enter");
-      enter.type = "button";
-      enter.id = "marks-go";
-      enter.addEventListener("click", submitMarks);
-      buttons.appendChild(enter);
-    }
-    const many = data.feedbacks.length > MAX_BUTTONS;  // e.g. 238 for five-letter words: type them
-    if (many) $("feedback-input").placeholder = data.feedbacks[0].replace(/./g, "-").replace(/^--/, "GY");
-    data.feedbacks.forEach((text, index) => {
-      if (many && index !== data.win) return;
-      const button = el("button", index === data.win ? "win" : "");
-      button.type = "button";
-      button.dataset.feedback = text;
-      button.dataset.index = String(index);
-      button.title = data.describe[index];
-      button.setAttribute("aria-label", `${text}: ${data.describe[index]}`);
-      button.appendChild(renderFeedback(index));
-      button.addEventListener("click", () => answer(index));
-      buttons.appendChild(button);
-    });
-    $("typed").addEventListener("submit", (event) => {
-      event.preventDefault();
-      const input = $("feedback-input");
-      try {
-        answer(typedFeedback(input.value));
-        input.value = "";
-      } catch (error) {
-        say($("message"), error.message, "error");
-      }
-    });
-    $("undo").addEventListener("click", undo);
-    $("restart").addEventListener("click", restart);
-    $("path-form").addEventListener("submit", (event) => {
-      event.preventDefault();
-      showPath($("secret-input").value);
-    });
-    render();
+  const shown = game.formatCode(played), given = game.formatFeedback(feedback);
+  const earlier = history.length ? " One of your earlier answers may be wrong: undo to change it." : "";
+  const left = fits.filter((secret) => same(game.score(played, secret), feedback));
+  if (!left.length) {
+    say($("message"), same(feedback, game.win)
+      ? `No secret fits: with your earlier answers, ${shown} cannot be your secret.${earlier}`
+      : `No secret fits: no secret${history.length ? " that gives your earlier answers" : ""} gives ${given} to ${shown}.${earlier}`, "error");
+    return;
   }
+  history.push([played, feedback]);
+  update();
+  render();
+  if (won) say($("message"), `Solved in ${plural(history.length, "guess")}: your secret is ${shown}.`, "success");
+  else say($("message"), left.length === 1 ? "1 secret is still possible." : `${left.length} secrets are still possible.`);
+}
 
-  setUp();
-})();
+// "crane GY---": a guess of the person's own and the feedback it got; the page carries on from it.
+function playTyped(text) {
+  const cleaned = text.trim();
+  const space = cleaned.search(/\s/);
+  if (space < 0) throw new Error(`write the guess you played, a space, then its feedback, e.g. ${game.formatCode(guess)} ${TEXTS[0]}`);
+  const played = game.parseCode(cleaned.slice(0, space));
+  const feedback = game.parseFeedback(cleaned.slice(space + 1));
+  const refused = game.allows(played, history);
+  if (refused) throw new Error(refused);
+  play(played, feedback);
+}
+
+function undo() {
+  if (!history.length) {
+    say($("message"), "Nothing to undo.");
+    return;
+  }
+  const [played, feedback] = history.pop();
+  update();
+  render();
+  say($("message"), `Took back ${game.formatFeedback(feedback)} for ${game.formatCode(played)}.`);
+}
+
+function restart() {
+  history = [];
+  update();
+  render();
+  say($("message"), "");
+}
+
+function render() {
+  $("turn").textContent = won ? `Solved in ${plural(history.length, "guess")}` : `Guess ${history.length + 1}`;
+  $("remaining").textContent = won ? "" : `${plural(fits.length, "secret")} possible`;
+  $("source").textContent = won || onTree() ? "" : "Off the tree: this guess is computed from the secrets still possible.";
+  const shown = $("guess");
+  if (data.kind === "letters" && !won) shown.replaceChildren(...[...game.formatCode(guess)].map(markTile));
+  else shown.replaceChildren(...renderCode(guess, true).childNodes);
+  shown.dataset.code = game.formatCode(guess);
+  shown.dataset.step = String(history.length + (won ? 0 : 1));
+  const offered = new Set(won ? [] : fits.map((secret) => indexOf(game.score(guess, secret))));
+  for (const button of $("answers").querySelectorAll("button[data-feedback]")) {
+    const impossible = !offered.has(Number(button.dataset.index));
+    button.disabled = won || impossible;
+    button.classList.toggle("impossible", impossible && !won);
+  }
+  if (data.kind === "letters") $("marks-go").disabled = won;
+  for (const id of ["feedback-input", "feedback-go", "played-input", "played-go"]) $(id).disabled = won;
+  $("undo").disabled = !history.length;
+  $("history").replaceChildren(...history.map(([g, f]) => step(g, f)));
+  document.body.dataset.state = won ? "won" : "playing";
+}
+
+function showPath(text) {
+  const list = $("path");
+  list.replaceChildren();
+  let secret = null;
+  try { secret = game.parseCode(text); } catch (error) { secret = null; }
+  if (secret === null || !game.secrets().some((s) => same(s, secret))) {
+    say($("path-message"), `"${text.trim()}" is not a secret of this game: write it as the guesses are written, e.g. ${game.formatCode(tree.guessOf(0))}.`, "error");
+    return;
+  }
+  let path;
+  try {
+    path = tree.path(secret);
+  } catch (error) {
+    say($("path-message"), error.message, "error");
+    return;
+  }
+  list.replaceChildren(...path.map(([g, f]) => step(g, f)));
+  say($("path-message"), `The tree finds ${game.formatCode(secret)} in ${plural(path.length, "guess")}:`, "success");
+}
+
+function setUp() {
+  $("title").textContent = data.title;
+  const s = tree.stats;
+  $("summary").textContent = `${s.secrets} secrets · ${s.average.toFixed(3)} guesses on average · worst case ${s.worst}`;
+  $("help").textContent = data.help;
+  const buttons = $("answers");
+  if (data.kind === "letters") {
+    $("help").textContent += " Or click each letter of the guess to colour it (grey, yellow, green) and press Enter.";
+    const enter = el("button", "enter", "Enter");
+    enter.type = "button";
+    enter.id = "marks-go";
+    enter.addEventListener("click", submitMarks);
+    buttons.appendChild(enter);
+  }
+  const many = FEEDBACKS.length > MAX_BUTTONS;  // e.g. 238 for five-letter words: typed, or the tiles
+  if (many) $("feedback-input").placeholder = TEXTS[0].replace(/./g, "-").replace(/^--/, "GY");
+  $("played-input").placeholder = `${game.formatCode(tree.guessOf(0))} ${many ? $("feedback-input").placeholder : TEXTS[1]}`;
+  TEXTS.forEach((text, index) => {
+    if (many) return;
+    const button = el("button", index === WIN ? "win" : "");
+    button.type = "button";
+    button.dataset.feedback = text;
+    button.dataset.index = String(index);
+    button.title = data.describe[index];
+    button.setAttribute("aria-label", `${text}: ${data.describe[index]}`);
+    button.appendChild(renderFeedback(index));
+    button.addEventListener("click", () => play(guess, FEEDBACKS[index]));
+    buttons.appendChild(button);
+  });
+  const form = (id, input, action) => $(id).addEventListener("submit", (event) => {
+    event.preventDefault();
+    try {
+      action($(input).value);
+      $(input).value = "";
+    } catch (error) {
+      say($("message"), error.message, "error");
+    }
+  });
+  form("typed", "feedback-input", (text) => play(guess, game.parseFeedback(text)));
+  form("played", "played-input", playTyped);
+  $("undo").addEventListener("click", undo);
+  $("restart").addEventListener("click", restart);
+  $("path-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    showPath($("secret-input").value);
+  });
+  update();
+  render();
+}
+
+setUp();

@@ -1,0 +1,93 @@
+// guesstree-player/core: the games and the tree walk, with no dependency (what the HTML export inlines).
+
+/** One symbol index per position (colour, digit, coordinate, letter), e.g. [0, 1, 2, 3] for ABCD. */
+export type Code = number[];
+/** The codemaker's answer, e.g. [2, 1] for 2B1W, [2, 1, 0, 0, 0] for G Y - - -. */
+export type Feedback = number[];
+/** One step of a game: a guess and its feedback, each as ints or as the game's text ("ABCD", "2B1W"). */
+export type Step = [Code | string, Feedback | string];
+/** The (guess, feedback) steps played, oldest first. */
+export type History = Iterable<Step>;
+
+/** A code-breaking game, rebuilt from the artifact's header; the same rules as the Python player's. */
+export interface Game {
+  readonly name: "mastermind" | "bulls-cows" | "digits" | "twod" | "words";
+  /** Symbols per code. */
+  readonly length: number;
+  /** Symbols are 0 .. symbols - 1. */
+  readonly symbols: number;
+  /** The winning feedback. */
+  readonly win: Feedback;
+  /** Every possible secret, in canonical (lexicographic) order (the same array each call: do not modify it). */
+  secrets(): Code[];
+  /** The keyword arguments that rebuild the game, as the artifact writes them. */
+  params(): Record<string, boolean | number | string | null>;
+  /** A short name for people, e.g. "Mastermind, 6 colours, 4 holes". */
+  title(): string;
+  /** Every feedback that can occur, in canonical order (the win included). */
+  feedbacks(): Feedback[];
+  score(guess: Code, secret: Code): Feedback;
+  /** Why guess may not follow history (hard-mode words), or null. */
+  allows(guess: Code, history: [Code, Feedback][]): string | null;
+  formatCode(code: Code): string;
+  /** Throws Error naming what is wrong with the text. */
+  parseCode(text: string): Code;
+  /** Throws Error if code has the wrong length or an unknown symbol. */
+  checkCode(code: Code): Code;
+  formatFeedback(feedback: Feedback): string;
+  /** Throws Error naming what is wrong with the text. */
+  parseFeedback(text: string): Feedback;
+  checkFeedback(feedback: Feedback): Feedback;
+}
+
+export interface Stats {
+  secrets: number;
+  total: number;
+  average: number;
+  worst: number;
+  /** guesses to win -> number of secrets */
+  histogram: Record<number, number>;
+  determined_total: number;
+  determined_average: number;
+  determined_worst: number;
+  determined_histogram: Record<number, number>;
+}
+
+/** The file is not a usable artifact; the message names the file and the reason. */
+export class FormatError extends Error {}
+/** The history leaves the tree (another guess, feedback no secret left gives), or no secret fits it. */
+export class InconsistentHistory extends Error {}
+
+/** A loaded tree. Histories and codes are taken as arrays of ints or the game's text. */
+export class Tree {
+  /** Builds and checks a tree from a decoded artifact (header map, body map with Uint8Array arrays). */
+  constructor(header: object, body: object, options?: { name?: string; listDigest?: (text: string) => string | undefined });
+  readonly name: string;
+  readonly game: Game;
+  readonly strategy: Record<string, boolean | number | string | null>;
+  readonly stats: Stats;
+  /** The feedback table of the body, in its order. */
+  readonly feedbacks: Feedback[];
+  readonly nodes: number;
+  guessOf(node: number): Code;
+  /** [feedback, child node] for each answer other than the win, in edge order. */
+  edges(node: number): [Feedback, number][];
+  child(node: number, feedback: Feedback): number | null;
+  /** The guess to play after history; null once the winning feedback was given. Throws InconsistentHistory off the tree. */
+  nextGuess(history: History): Code | null;
+  /** The steps the tree plays against secret, up to the win. */
+  path(secret: Code | string): [Code, Feedback][];
+  /** The secrets, in canonical order, that give every (guess, feedback) of history. */
+  candidates(history: History): Code[];
+  /**
+   * The tree's guess while history follows the tree (null once won); off it, the guess among the
+   * candidates (a sample of them when many) and the tree's guesses below the point where the
+   * history left it that splits the candidates into the most parts, then one that is a
+   * candidate, then the lowest code. Throws InconsistentHistory when no secret fits.
+   */
+  suggest(history: History): Code | null;
+}
+
+export const GAMES: Record<string, unknown>;
+export const MAX_NODES: number;
+export function makeGame(name: string, params: Record<string, unknown>, listDigest?: (text: string) => string | undefined): Game;

@@ -1,0 +1,24 @@
+// guesstree-player: read a guesstree artifact (trees/FORMAT.md) and play its tree, in Node 18+ and browsers.
+export * from "./core.js";
+import type { Tree } from "./core.js";
+
+export const FORMAT_NAME: "guesstree";
+export const VERSION: [number, number];
+export const MAX_BODY_BYTES: number;
+export const MAX_FILE_BYTES: number;
+export const MAX_STRUCTURE_BYTES: number;
+
+/**
+ * Read an artifact's bytes and check it as the Python reader does (one zstd frame with its size
+ * and checksum, format and major version, body_sha256, the caps, the header and every node).
+ * Async because the sha256 is WebCrypto's. Rejects with FormatError naming `name` and the reason.
+ */
+export function load(bytes: Uint8Array | ArrayBuffer, name?: string): Promise<Tree>;
+
+/** The inflated content of exactly one zstd frame that declares its size and a checksum. */
+export function inflate(data: Uint8Array, fail?: (reason: string) => Error, limit?: number): Uint8Array;
+
+/** Node only: the names of the trees shipped with the package, e.g. "wordle-salet-optimal-expected". */
+export function shipped(): string[];
+/** Node only: load a shipped tree by name (with or without ".msgpack.zst"). */
+export function loadShipped(name: string): Promise<Tree>;

@@ -1,0 +1,360 @@
+// A loaded decision tree, built from an artifact's decoded header and body (trees/FORMAT.md §2-4),
+// checked as player/tree.py checks it, answering nextGuess, path, candidates and suggest.
+// No imports beyond games.js: the HTML export inlines both and embeds the decoded tree.
+import { Float, GAMES, isInt, makeGame, pyEqual, repr } from "./games.js";
+
+export { Float, GAMES, Game, makeGame, repr } from "./games.js";
+
+export const MAX_NODES = 1 << 20;  // player/tree.py's cap: loading checks every node
+
+export class FormatError extends Error {  // the file is not a usable artifact; the message names it and why
+  constructor(message) { super(message); this.name = "FormatError"; }
+}
+
+export class InconsistentHistory extends Error {  // the history leaves the tree, or no secret fits it
+  constructor(message) { super(message); this.name = "InconsistentHistory"; }
+}
+
+const STAT_KEYS = ["secrets", "total", "average", "worst", "histogram",
+  "determined_total", "determined_average", "determined_worst", "determined_histogram"];
+const STAT_COUNTS = ["secrets", "total", "worst", "determined_total", "determined_worst"];
+const STRATEGY_TYPES = { name: "str", candidates: "str", seed: "int", guess_sample: "int", secret_sample: "int" };
+
+// Map keys that were not strings in the file are kept apart (see index.js: nonStringKey).
+export const NON_STRING = "\u0000";
+const isStringKey = (k) => !k.startsWith(NON_STRING);
+const isMap = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Float);
+const isScalar = (v) => v === null || ["boolean", "number", "string"].includes(typeof v) || v instanceof Float;
+const typeName = (v) => (isInt(v) ? "int" : typeof v === "string" ? "str" : "other");
+const isSequence = (v) => typeof v === "string" || (v !== null && typeof v === "object" && typeof v[Symbol.iterator] === "function");
+const get = (map, k) => (Object.hasOwn(map, k) ? map[k] : undefined);
+const cmpCodes = (a, b) => {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+};
+
+export class Tree {
+  // header: the document's map (game, strategy, stats, producer); body: the body's map, with
+  // `guess`, `edge_count`, `edge_feedback` as Uint8Array. listDigest(text) is the sha256 (hex)
+  // of a words tree's canonical answer list, which index.js computes before (WebCrypto is async).
+  // game: a game built elsewhere (the HTML page of a plugin game's tree), used as it is.
+  constructor(header, body, { name = "<tree>", listDigest = () => undefined, game = null } = {}) {
+    this.name = name;
+    this.header = header;
+    const fail = (reason) => new FormatError(`${name}: ${reason}`);
+    this.game = game || readGame(header, fail, listDigest);
+    this.strategy = readStrategy(header, fail);
+    this.stats = readStats(header, fail);
+    const producer = get(header, "producer");
+    if (typeof producer !== "string") throw fail(`the header's producer is ${repr(producer)}, not a string`);
+    this._readBody(body, fail);
+  }
+
+  get nodes() { return this._nodes; }
+
+  guessOf(node) {
+    const h = this._length, at = node * h, code = new Array(h);
+    for (let i = 0; i < h; i++) code[i] = this._guess[at + i];
+    return code;
+  }
+
+  edges(node) {  // [feedback, child] for each answer other than the win, in edge order
+    const out = [];
+    for (let e = this._first[node]; e < this._first[node + 1]; e++) out.push([this.feedbacks[this._edgeFeedback[e]], e + 1]);
+    return out;
+  }
+
+  child(node, feedback) {
+    return this._child(node, feedback.join(","));
+  }
+
+  _child(node, key) {  // key: the feedback's ints joined by commas
+    const index = this._feedbackIndex.get(key);
+    if (index === undefined) return null;
+    for (let e = this._first[node]; e < this._first[node + 1]; e++) if (this._edgeFeedback[e] === index) return e + 1;
+    return null;
+  }
+
+  _sameGuess(node, guess) {
+    const h = this._length, at = node * h;
+    if (guess.length !== h) return false;
+    for (let i = 0; i < h; i++) if (this._guess[at + i] !== guess[i]) return false;
+    return true;
+  }
+
+  // The guess to play after history ([[guess, feedback], ...], oldest first, each as arrays of ints
+  // or the game's text); null once the winning feedback was given.
+  nextGuess(history) {
+    const steps = Array.isArray(history) ? history : this._steps(history);
+    let node = 0;
+    const win = this._win;
+    for (let i = 0; i < steps.length; i++) {
+      const [guess, feedback] = steps === history ? this._step(history[i], i + 1, false) : steps[i];
+      if (!this._sameGuess(node, guess)) {
+        throw new InconsistentHistory(`step ${i + 1}: the tree plays ${this._code(this.guessOf(node))} here, not ${this._code(guess)}`);
+      }
+      const key = feedback.join(",");
+      if (key === win) {
+        if (i + 1 !== steps.length) throw new InconsistentHistory(`step ${i + 1}: the game was already won, yet the history goes on`);
+        return null;
+      }
+      const next = this._child(node, key);
+      if (next === null) {
+        throw new InconsistentHistory(`step ${i + 1}: no secret left gives ${this._feedback(feedback)} to ${this._code(guess)}`);
+      }
+      node = next;
+    }
+    return this.guessOf(node);
+  }
+
+  _steps(history, checked = false) {
+    if (history === null || typeof history !== "object" || typeof history[Symbol.iterator] !== "function") {
+      throw new TypeError(`history must be a list of (guess, feedback) pairs, not ${history === null ? "null" : typeof history}`);
+    }
+    const steps = [];
+    for (const pair of history) steps.push(this._step(pair, steps.length + 1, checked));
+    return steps;
+  }
+
+  _step(pair, step, checked) {  // one (guess, feedback) pair as arrays of ints; text parsed
+    if (!Array.isArray(pair)) pair = pair !== null && typeof pair === "object" && typeof pair[Symbol.iterator] === "function" ? [...pair] : null;
+    if (pair === null || pair.length !== 2) throw new TypeError(`step ${step}: expected a (guess, feedback) pair, not ${repr(pair)}`);
+    let guess = pair[0], feedback = pair[1];
+    if (!isSequence(guess) || !isSequence(feedback)) {
+      throw new TypeError(`step ${step}: a guess and a feedback are arrays of ints or the game's text `
+        + `(e.g. '${this._code(this.guessOf(0))}'), not ${repr(pair)}`);
+    }
+    try {
+      guess = typeof guess === "string" ? this.game.parseCode(guess) : Array.isArray(guess) ? guess : Array.from(guess);
+      feedback = typeof feedback === "string" ? this.game.parseFeedback(feedback) : Array.isArray(feedback) ? feedback : Array.from(feedback);
+      if (checked) {
+        this.game.checkCode(guess);
+        this.game.checkFeedback(feedback);
+      }
+    } catch (error) {
+      throw new Error(`step ${step}: ${error.message}`);
+    }
+    return [guess, feedback];
+  }
+
+  // The guesses and feedback the tree plays against secret (array of ints or the game's text), up to the win.
+  path(secret) {
+    secret = typeof secret === "string" ? this.game.parseCode(secret) : this.game.checkCode(secret);
+    const played = [];
+    const win = this.game.win.join(",");
+    for (let node = 0; ;) {
+      const guess = this.guessOf(node), feedback = this.game.score(guess, secret);
+      played.push([guess, feedback]);
+      if (feedback.join(",") === win) return played;
+      node = this.child(node, feedback);
+      if (node === null) {
+        throw new InconsistentHistory(`the tree cannot play ${this._code(secret)}: it has no answer after `
+          + played.map(([g, f]) => `${this._code(g)} ${this._feedback(f)}`).join(", "));
+      }
+    }
+  }
+
+  // The game's secrets, in canonical order, that give every (guess, feedback) of history.
+  candidates(history) {
+    return this._candidates(this._steps(history, true));
+  }
+
+  _candidates(steps) {
+    const { game } = this;
+    const wanted = steps.map(([guess, feedback]) => [guess, game.feedbackKey(feedback)]);
+    return game.secrets().filter((secret) => wanted.every(([guess, f]) => game.scoreKey(guess, secret) === f));
+  }
+
+  // The tree's guess while history follows the tree (null once won); off the tree, a guess chosen
+  // from the candidates and the tree's own guesses below the point where the history left it:
+  // the most parts over all candidates, then a candidate, then the lowest code (README, "help off the tree").
+  suggest(history) {
+    const steps = this._steps(history, true);
+    try {
+      return this.nextGuess(steps);
+    } catch (error) {
+      if (!(error instanceof InconsistentHistory)) throw error;
+    }
+    const { game } = this;
+    const C = this._candidates(steps);
+    if (!C.length) throw new InconsistentHistory("no secret gives all these answers");
+    const win = game.win.join(",");
+    if (steps[steps.length - 1][1].join(",") === win) return null;
+    if (C.length <= 2) return C[0];
+    let node = 0;
+    for (const [guess, feedback] of steps) {
+      if (!this._sameGuess(node, guess) || feedback.join(",") === win) break;
+      const next = this.child(node, feedback);
+      if (next === null) break;
+      node = next;
+    }
+    const k = Math.max(8, Math.floor(12000 / C.length));
+    const S = C.length <= k ? C : Array.from({ length: k }, (_, i) => C[Math.floor((i * C.length) / k)]);
+    const inS = new Set(S.map((code) => code.join(",")));
+    const T = [];
+    for (const [, child] of this.edges(node)) {
+      if (T.length >= k) break;
+      const guess = this.guessOf(child), id = guess.join(",");
+      if (inS.has(id) || game.allows(guess, steps) !== null) continue;
+      inS.add(id);  // distinct guesses only
+      T.push(guess);
+    }
+    const inC = new Set(C.map((code) => code.join(",")));
+    let best = null, bestParts = -1, bestInC = false;
+    for (const guess of [...S, ...T]) {
+      const parts = new Set();
+      for (const secret of C) parts.add(game.scoreKey(guess, secret));
+      const candidate = inC.has(guess.join(","));
+      if (parts.size > bestParts || (parts.size === bestParts && (candidate && !bestInC
+          || candidate === bestInC && cmpCodes(guess, best) < 0))) {
+        best = guess; bestParts = parts.size; bestInC = candidate;
+      }
+    }
+    return best;
+  }
+
+  _code(code) {
+    try { return this.game.formatCode(code); } catch { return `(${[...code].join(", ")})`; }
+  }
+
+  _feedback(feedback) {
+    try {
+      const text = this.game.formatFeedback(feedback);
+      if (text.includes("undefined")) throw new Error();
+      return text;
+    } catch { return `(${[...feedback].join(", ")})`; }
+  }
+
+  _readBody(body, fail) {
+    const nodes = get(body, "nodes"), length = get(body, "code_length"), width = get(body, "feedback_width");
+    if (!isInt(nodes) || nodes < 1 || nodes > MAX_NODES) throw fail(`bad node count ${repr(nodes)} (this player reads 1 to ${MAX_NODES} nodes)`);
+    if (!isInt(length) || length !== this.game.length) throw fail(`code length ${repr(length)} does not match the game's ${this.game.length}`);
+    if (!isInt(width) || (width !== 1 && width !== 2)) throw fail(`bad feedback width ${repr(width)} (1 or 2 bytes)`);
+    const table = get(body, "feedbacks");
+    if (!Array.isArray(table) || !table.length) throw fail("the feedback table is missing");
+    this.feedbacks = [];
+    this._feedbackIndex = new Map();
+    for (const item of table) {
+      if (!Array.isArray(item) || !item.every(isInt) || !this.game.isFeedback(item)) {
+        throw fail(`the feedback table holds ${repr(item)}, which this game never gives`);
+      }
+      this.feedbacks.push(item.slice());
+    }
+    this.feedbacks.forEach((f, i) => this._feedbackIndex.set(f.join(","), i));
+    if (this._feedbackIndex.size !== this.feedbacks.length) throw fail("the feedback table repeats a value");
+    const winIndex = this._feedbackIndex.get(this.game.win.join(",")) ?? -1;
+
+    const arrays = {};
+    for (const [k, itemWidth] of [["guess", 1], ["edge_count", width], ["edge_feedback", width]]) {
+      const data = get(body, k);
+      if (!(data instanceof Uint8Array) || data.length % itemWidth) throw fail(`body array '${k}' is missing or malformed`);
+      arrays[k] = data;
+    }
+    const guess = arrays.guess;
+    if (guess.length !== nodes * length) throw fail(`${guess.length} guess symbols for ${nodes} nodes of ${length}`);
+    let top = 0;
+    for (let i = 0; i < guess.length; i++) if (guess[i] > top) top = guess[i];
+    if (guess.length && top >= this.game.symbols) throw fail(`a guess uses symbol ${top}, beyond the game's ${this.game.symbols}`);
+    const uints = (bytes) => {
+      if (width === 1) return bytes;
+      const out = new Uint16Array(bytes.length / 2);
+      for (let i = 0; i < out.length; i++) out[i] = bytes[2 * i] | (bytes[2 * i + 1] << 8);
+      return out;
+    };
+    const counts = uints(arrays.edge_count), edgeFeedback = uints(arrays.edge_feedback);
+    if (counts.length !== nodes || edgeFeedback.length !== nodes - 1) {
+      throw fail(`${counts.length} edge counts and ${edgeFeedback.length} edges for ${nodes} nodes`);
+    }
+    const first = new Uint32Array(nodes + 1);  // node -> its first edge; edge e leads to node e + 1
+    let total = 0;
+    for (let k = 0; k < nodes; k++) first[k + 1] = total += counts[k];
+    if (total !== nodes - 1) throw fail(`the edge counts add up to ${total}, but ${nodes} nodes need ${nodes - 1} edges`);
+    let most = 0, winEdge = -1;
+    for (let e = 0; e < edgeFeedback.length; e++) {
+      if (edgeFeedback[e] > most) most = edgeFeedback[e];
+      if (edgeFeedback[e] === winIndex && winEdge < 0) winEdge = e;
+    }
+    if (edgeFeedback.length && most >= this.feedbacks.length) throw fail("an edge names a feedback beyond the feedback table");
+    const parent = (child) => {  // the p with first[p] <= child - 1 < first[p + 1]
+      let low = 0, high = nodes;
+      while (low < high) {
+        const mid = (low + high) >> 1;
+        if (first[mid] <= child - 1) low = mid + 1; else high = mid;
+      }
+      return low - 1;
+    };
+    // Node k's parent comes before it exactly when first[k] >= k; otherwise an edge leads back (a cycle).
+    for (let k = 1; k < nodes; k++) {
+      if (first[k] < k) throw fail(`node ${parent(k)}: its child ${k} would come before it or be itself (a cycle)`);
+    }
+    if (winEdge >= 0) throw fail(`node ${parent(winEdge + 1)}: an edge follows the winning feedback`);
+    this._nodes = nodes;
+    this._length = length;
+    this._win = this.game.win.join(",");
+    this._guess = guess;
+    this._first = first;
+    this._edgeFeedback = edgeFeedback;
+  }
+}
+
+function readGame(header, fail, listDigest) {
+  const spec = get(header, "game");
+  if (!isMap(spec) || typeof get(spec, "name") !== "string") throw fail("the header has no usable game spec");
+  const gameName = spec.name, params = Object.hasOwn(spec, "params") ? spec.params : {};
+  if (!isMap(params) || !Object.entries(params).every(([k, v]) => isStringKey(k) && isScalar(v))) {
+    throw fail(`the game's parameters ${repr(params)} are not a map of names to plain values`);
+  }
+  if (!Object.hasOwn(GAMES, gameName)) {
+    if (!gameName.includes(":")) throw fail(`unknown game '${gameName}'`);
+    throw fail(`the game is the plugin '${gameName}', which the JavaScript player cannot run (it plays the built-in games: `
+      + `${Object.keys(GAMES).join(", ")}); play this tree with the Python player`);
+  }
+  let game;
+  try {
+    game = makeGame(gameName, params, listDigest);
+  } catch (error) {
+    throw fail(`cannot rebuild the game '${gameName}': ${error.message}`);
+  }
+  const rebuilt = game.params();
+  const stray = Object.keys(params).find((k) => !Object.hasOwn(rebuilt, k) || !pyEqual(rebuilt[k], params[k]));
+  if (stray !== undefined) throw fail(`the game '${gameName}' does not take ${stray}=${repr(params[stray])} as written`);
+  return game;
+}
+
+function readStrategy(header, fail) {
+  const strategy = get(header, "strategy");
+  const ok = isMap(strategy) && typeof get(strategy, "name") === "string" && Object.entries(strategy).every(
+    ([k, v]) => isStringKey(k) && isScalar(v) && (!Object.hasOwn(STRATEGY_TYPES, k) || typeName(v) === STRATEGY_TYPES[k]));
+  if (!ok) throw fail(`the header's strategy ${repr(strategy)} is not a map of names to plain values`);
+  return plain(strategy);
+}
+
+function readStats(header, fail) {
+  const stats = get(header, "stats");
+  if (!isMap(stats) || STAT_KEYS.some((k) => !Object.hasOwn(stats, k))) throw fail("the header's statistics are missing or incomplete");
+  for (const k of STAT_COUNTS) {
+    if (!isInt(stats[k]) || stats[k] < 0) throw fail(`the statistic '${k}' is ${repr(stats[k])}, not a whole number`);
+  }
+  for (const k of ["average", "determined_average"]) {
+    const v = stats[k], value = v instanceof Float ? v.value : v;
+    if (!(typeof v === "number" || v instanceof Float) || !(Number.isFinite(value) && value >= 0)) {
+      throw fail(`the statistic '${k}' is ${repr(v)}, not a number`);
+    }
+  }
+  const out = plain(stats);
+  for (const k of ["histogram", "determined_histogram"]) {  // stored as [[guesses, secrets], ...]
+    const pairs = stats[k];
+    if (!Array.isArray(pairs) || !pairs.every((p) => Array.isArray(p) && p.length === 2 && p.every((x) => isInt(x) && x >= 0))) {
+      throw fail(`the statistic '${k}' is not a list of [guesses, secrets] pairs`);
+    }
+    if (pairs.some((p, i) => i > 0 && pairs[i - 1][0] >= p[0])) throw fail(`the statistic '${k}' is not in increasing order of guesses`);
+    out[k] = Object.fromEntries(pairs);
+  }
+  return out;
+}
+
+function plain(map) {  // a header map as a program reads it: string keys, floats as numbers
+  const out = {};
+  for (const [k, v] of Object.entries(map)) if (isStringKey(k)) out[k] = v instanceof Float ? v.value : v;
+  return out;
+}

@@ -1,0 +1,33 @@
+// Hostile files (scripts/fuzz.py --corpus): refused or accepted as the Python reader decides.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { FormatError, load } from "../src/index.js";
+import { expected, readJson } from "./expected.js";
+
+const root = expected("hostile"), folder = join(root, "hostile");
+const decisions = readJson(root, "hostile");
+
+test("the corpus holds loadable and refused files of every kind", () => {
+  assert.ok(decisions.length >= 100);
+  assert.ok(decisions.filter((d) => d.python === "loaded").length >= 7);
+  assert.ok(new Set(decisions.map((d) => d.kind)).size >= 10);
+});
+
+test("every hostile file gets the Python reader's decision, refusals as FormatError naming the file", async () => {
+  const wrong = [];
+  for (const decision of decisions) {
+    let got, message = null;
+    try {
+      await load(readFileSync(join(folder, decision.file)), decision.file);
+      got = "loaded";
+    } catch (error) {
+      got = error instanceof FormatError ? "refused" : `crashed (${error.constructor.name})`;
+      message = error.message;
+      if (got === "refused" && !message.startsWith(`${decision.file}: `)) got = "refused without naming the file";
+    }
+    if (got !== decision.js) wrong.push(`${decision.file}: expected ${decision.js}, got ${got}: ${message} (Python: ${decision.message})`);
+  }
+  assert.deepEqual(wrong, []);
+});

@@ -1,0 +1,204 @@
+"""The JavaScript player (player/js) against the Python one: its Node tests, with their expectations
+written here by the Python player.
+
+    python tests/test_js.py --write DIR [--part paths|hostile|suggest]
+
+writes what the Node tests (``player/js/test``) compare with: every shipped tree's path for every
+secret (``export(tree, "text")``), a corpus of hostile files with the Python reader's decisions
+(``scripts/fuzz.py --corpus``), and candidates/suggest for off-tree histories. The Node tests run
+this themselves when ``GUESSTREE_EXPECTED`` does not name a folder that holds them; the test below
+runs ``node --test`` with it, and fails rather than skips in CI when Node or the packages are missing.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+import player  # noqa: E402
+from player.export import to_text  # noqa: E402
+
+JS = REPO / "player" / "js"
+TREES = sorted((REPO / "trees").glob("*.msgpack.zst"))
+SUGGEST_TREES = ["wordle-salet-optimal-expected", "wordle-hard-salet-optimal-expected-depth6",
+                 "mastermind-c6-h4-entropy", "mastermind-c6-h4-distinct-entropy", "bulls-cows-d10-l4-minimax",
+                 "digits-l4-entropy", "twod-s5-entropy"]
+
+
+# -- the off-tree rule, as the lead states it for both players (issue 21, item 4) -----------------
+def candidates(tree: player.Tree, history) -> list:
+    steps = checked_steps(tree, history)
+    score = tree.game.score
+    return [s for s in tree.game.secrets if all(score(g, s) == f for g, f in steps)]
+
+
+def checked_steps(tree: player.Tree, history) -> list:
+    steps = tree._steps(history)
+    for step, (guess, feedback) in enumerate(steps, 1):
+        try:
+            tree.game.check_code(guess)
+            tree.game.check_feedback(feedback)
+        except ValueError as error:
+            raise ValueError(f"step {step}: {error}") from None
+    return steps
+
+
+def suggest(tree: player.Tree, history):
+    """The tree's guess while the history follows it; off it, the pool's guess with the most parts."""
+    steps = checked_steps(tree, history)
+    try:
+        return tree.next_guess(steps)
+    except player.InconsistentHistory:
+        pass
+    game = tree.game
+    C = candidates(tree, steps)
+    if not C:
+        raise player.InconsistentHistory("no secret gives all these answers")
+    if steps[-1][1] == game.win:
+        return None
+    if len(C) <= 2:
+        return C[0]
+    node = 0
+    for guess, feedback in steps:  # the deepest node the history followed
+        if guess != tree.guess_of(node) or feedback == game.win:
+            break
+        child = tree.child(node, feedback)
+        if child is None:
+            break
+        node = child
+    k = max(8, 12000 // len(C))
+    S = C if len(C) <= k else [C[i * len(C) // k] for i in range(k)]
+    seen, T = set(S), []
+    for _, child in tree.edges(node):
+        if len(T) >= k:
+            break
+        guess = tree.guess_of(child)
+        if guess in seen or game.allows(guess, steps) is not None:
+            continue
+        seen.add(guess)
+        T.append(guess)
+    in_c = set(C)
+    return min(S + T, key=lambda g: (-len({game.score(g, s) for s in C}), g not in in_c, g))
+
+
+def tree_suggest(tree: player.Tree, history):
+    """``Tree.suggest`` once the Python player has it; this file's own rule until then."""
+    method = getattr(tree, "suggest", None)
+    return method(history) if method is not None else suggest(tree, history)
+
+
+def tree_candidates(tree: player.Tree, history):
+    method = getattr(tree, "candidates", None)
+    return method(history) if method is not None else candidates(tree, history)
+
+
+# -- the expectations ---------------------------------------------------------------------------
+def write_paths(folder: Path) -> None:
+    out = {}
+    for path in TREES:
+        tree = player.load(path)
+        out[path.name] = [line for line in to_text(tree).splitlines() if not line.startswith("#")]
+    (folder / "paths.json").write_text(json.dumps(out))
+
+
+def off_tree_histories(tree: player.Tree, rng: random.Random) -> list[list]:
+    """Histories that leave the tree: another first guess, a guess changed midway, then the
+    suggestions followed to the end; plus a history on the tree and one no secret fits."""
+    game = tree.game
+    guesses = sorted({tree.guess_of(n) for n in range(tree.nodes)} | set(game.secrets))
+    histories = []
+    for _ in range(6):
+        secret = rng.choice(game.secrets)
+        steps = []
+        for guess in ([rng.choice(guesses)] if rng.random() < 0.6 else []):
+            steps.append((guess, game.score(guess, secret)))
+        while True:  # on the tree for a while, then off it
+            guess = tree_suggest(tree, steps) if steps else tree.guess_of(0)
+            if guess is None or len(steps) > 8:
+                break
+            if rng.random() < 0.3 and not game.restricts_guesses:
+                guess = rng.choice(guesses)
+            steps.append((guess, game.score(guess, secret)))
+            histories.append(list(steps))
+    path = tree.path(rng.choice(game.secrets))
+    histories.append(path[:-1])
+    histories.append(path)
+    if len(path) >= 2:  # the right guesses with a feedback no secret gives after the first
+        wrong = next(f for f in game.feedbacks() if f != path[1][1] and f != game.win)
+        histories.append([path[0], (path[1][0], wrong)])
+    return histories
+
+
+def write_suggest(folder: Path, seed: int = 1) -> None:
+    rng = random.Random(seed)
+    out = {}
+    for name in SUGGEST_TREES:
+        tree = player.load(REPO / "trees" / f"{name}.msgpack.zst")
+        game = tree.game
+        cases = []
+        for history in off_tree_histories(tree, rng):
+            text = [[game.format_code(g), game.format_feedback(f)] for g, f in history]
+            try:
+                suggestion = tree_suggest(tree, history)
+                answer = {"suggest": None if suggestion is None else list(suggestion)}
+            except player.InconsistentHistory as error:
+                answer = {"error": str(error)}
+            found = tree_candidates(tree, history)
+            cases.append({"history": [[list(g), list(f)] for g, f in history], "text": text,
+                          "candidates": len(found), "first": [list(c) for c in found[:20]], **answer})
+        out[f"{name}.msgpack.zst"] = cases
+    (folder / "suggest.json").write_text(json.dumps(out))
+
+
+def write_hostile(folder: Path) -> None:
+    sys.path.insert(0, str(REPO / "scripts"))
+    import fuzz
+
+    fuzz.write_corpus(folder / "hostile", count=int(os.environ.get("GUESSTREE_HOSTILE_COUNT", "600")), seed=1)
+
+
+PARTS = {"paths": write_paths, "suggest": write_suggest, "hostile": write_hostile}
+
+
+def write(folder: Path, parts=tuple(PARTS)) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for part in parts:
+        PARTS[part](folder)
+
+
+# -- the test --------------------------------------------------------------------------------------
+def test_node_tests_pass_against_the_python_player(tmp_path):
+    import pytest
+
+    node, ready = shutil.which("node"), (JS / "node_modules" / "fzstd").is_dir()
+    if not (node and ready):
+        reason = "no node on PATH" if not node else "player/js has no node_modules (npm ci in player/js)"
+        if os.environ.get("CI"):
+            pytest.fail(f"the JavaScript player's tests cannot run in CI: {reason}")
+        pytest.skip(reason)
+    write(tmp_path)
+    env = {**os.environ, "GUESSTREE_EXPECTED": str(tmp_path), "GUESSTREE_PYTHON": sys.executable}
+    result = subprocess.run([node, "--test", "--test-reporter=tap"], cwd=JS, env=env, capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
+    assert "# fail 0" in result.stdout and "# pass 0" not in result.stdout
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="write the JavaScript player's expectations")
+    parser.add_argument("--write", type=Path, required=True, help="folder to write them to")
+    parser.add_argument("--part", choices=sorted(PARTS), action="append", help="only these (default: all)")
+    args = parser.parse_args()
+    write(args.write, args.part or tuple(PARTS))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
