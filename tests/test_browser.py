@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 import player
-from tests.test_js import candidates, suggest
 from player.export import export, reach
 
 CHROMIUM = Path(os.environ.get("GUESSTREE_CHROMIUM", "/usr/bin/chromium"))
@@ -357,14 +356,14 @@ def test_page_carries_on_after_a_guess_of_the_persons_own(browser, tmp_path, tre
         page.fill("#played-input", f"{first} {game.format_feedback(history[0][1]).lower()}")
         page.click("#played-go")
         while True:
-            left = candidates(tree, history)
+            left = tree.candidates(history)
             if history[-1][1] == game.win:
                 assert web.state() == "won"
                 assert web.message() == f"Solved in {len(history)} guess{'' if len(history) == 1 else 'es'}: your secret is {game.format_code(secret)}."
                 break
             assert web.message() == ("1 secret is still possible." if len(left) == 1 else f"{len(left)} secrets are still possible.")
             assert page.text_content("#remaining") == f"{len(left)} secret{'' if len(left) == 1 else 's'} possible"
-            expected = suggest(tree, history)
+            expected = tree.suggest(history)
             assert web.guess() == game.format_code(expected), (secret, history)
             assert page.text_content("#source") == ("" if _on_tree(tree, history) else
                                                     "Off the tree: this guess is computed from the secrets still possible.")
@@ -414,6 +413,6 @@ def test_page_hard_mode_refuses_a_guess_that_drops_a_hint(browser, tmp_path):
     web.page.fill("#played-input", "bawdy -G--G")  # keeps the A (the secret HAIRY): taken, and off the tree
     web.page.click("#played-go")
     history.append((game.parse_code("bawdy"), game.parse_feedback("-G--G")))
-    assert web.guess() == game.format_code(suggest(tree, history))
-    assert web.page.text_content("#remaining") == f"{len(candidates(tree, history))} secrets possible"
+    assert web.guess() == game.format_code(tree.suggest(history))
+    assert web.page.text_content("#remaining") == f"{len(tree.candidates(history))} secrets possible"
     web.close()

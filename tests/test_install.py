@@ -31,6 +31,7 @@ def test_the_wheel_carries_the_trees_and_plays_them_from_anywhere(tmp_path):
     shipped = sorted(p.name for p in (ROOT / "trees").glob("*.msgpack.zst"))
     assert sorted(n.rpartition("/")[2] for n in names if n.startswith("player/trees/") and n.endswith(".zst")) == shipped
     assert "player/trees/MANIFEST.json" in names and "player/trees/FORMAT.md" in names
+    assert {"player/js/src/core.js", "player/js/src/games.js"} <= set(names)  # what the HTML export inlines
     assert not [n for n in names if n.endswith((".nbi", ".nbc", ".pyc"))]  # no build's or machine's caches
     target = tmp_path / "site"
     installed = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", target, wheel],
@@ -40,7 +41,9 @@ def test_the_wheel_carries_the_trees_and_plays_them_from_anywhere(tmp_path):
               "assert player.__file__.startswith(sys.argv[1]), player.__file__\n"
               "tree = player.load_shipped('wordle-salet-optimal-expected')\n"
               "print(len(player.shipped()), tree.stats['total'], tree.game.format_code(tree.next_guess([])),\n"
-              "      'numpy' in sys.modules, 'numba' in sys.modules)\n")
+              "      'numpy' in sys.modules, 'numba' in sys.modules)\n"
+              "from player.export import export\n"
+              "assert 'class InconsistentHistory extends Error' in export(tree, 'html')\n")
     env = {**os.environ, "PYTHONPATH": str(target)}
     run = subprocess.run([sys.executable, "-c", script, str(target)], capture_output=True, text=True, cwd=tmp_path,
                          env=env, timeout=120)

@@ -33,73 +33,6 @@ SUGGEST_TREES = ["wordle-salet-optimal-expected", "wordle-hard-salet-optimal-exp
                  "digits-l4-entropy", "twod-s5-entropy"]
 
 
-# -- the off-tree rule, as the lead states it for both players (issue 21, item 4) -----------------
-def candidates(tree: player.Tree, history) -> list:
-    steps = checked_steps(tree, history)
-    score = tree.game.score
-    return [s for s in tree.game.secrets if all(score(g, s) == f for g, f in steps)]
-
-
-def checked_steps(tree: player.Tree, history) -> list:
-    steps = tree._steps(history)
-    for step, (guess, feedback) in enumerate(steps, 1):
-        try:
-            tree.game.check_code(guess)
-            tree.game.check_feedback(feedback)
-        except ValueError as error:
-            raise ValueError(f"step {step}: {error}") from None
-    return steps
-
-
-def suggest(tree: player.Tree, history):
-    """The tree's guess while the history follows it; off it, the pool's guess with the most parts."""
-    steps = checked_steps(tree, history)
-    try:
-        return tree.next_guess(steps)
-    except player.InconsistentHistory:
-        pass
-    game = tree.game
-    C = candidates(tree, steps)
-    if not C:
-        raise player.InconsistentHistory("no secret gives all these answers")
-    if steps[-1][1] == game.win:
-        return None
-    if len(C) <= 2:
-        return C[0]
-    node = 0
-    for guess, feedback in steps:  # the deepest node the history followed
-        if guess != tree.guess_of(node) or feedback == game.win:
-            break
-        child = tree.child(node, feedback)
-        if child is None:
-            break
-        node = child
-    k = max(8, 12000 // len(C))
-    S = C if len(C) <= k else [C[i * len(C) // k] for i in range(k)]
-    seen, T = set(S), []
-    for _, child in tree.edges(node):
-        if len(T) >= k:
-            break
-        guess = tree.guess_of(child)
-        if guess in seen or game.allows(guess, steps) is not None:
-            continue
-        seen.add(guess)
-        T.append(guess)
-    in_c = set(C)
-    return min(S + T, key=lambda g: (-len({game.score(g, s) for s in C}), g not in in_c, g))
-
-
-def tree_suggest(tree: player.Tree, history):
-    """``Tree.suggest`` once the Python player has it; this file's own rule until then."""
-    method = getattr(tree, "suggest", None)
-    return method(history) if method is not None else suggest(tree, history)
-
-
-def tree_candidates(tree: player.Tree, history):
-    method = getattr(tree, "candidates", None)
-    return method(history) if method is not None else candidates(tree, history)
-
-
 # -- the expectations ---------------------------------------------------------------------------
 def write_paths(folder: Path) -> None:
     out = {}
@@ -121,7 +54,7 @@ def off_tree_histories(tree: player.Tree, rng: random.Random) -> list[list]:
         for guess in ([rng.choice(guesses)] if rng.random() < 0.6 else []):
             steps.append((guess, game.score(guess, secret)))
         while True:  # on the tree for a while, then off it
-            guess = tree_suggest(tree, steps) if steps else tree.guess_of(0)
+            guess = tree.suggest(steps) if steps else tree.guess_of(0)
             if guess is None or len(steps) > 8:
                 break
             if rng.random() < 0.3 and not game.restricts_guesses:
@@ -147,11 +80,11 @@ def write_suggest(folder: Path, seed: int = 1) -> None:
         for history in off_tree_histories(tree, rng):
             text = [[game.format_code(g), game.format_feedback(f)] for g, f in history]
             try:
-                suggestion = tree_suggest(tree, history)
+                suggestion = tree.suggest(history)
                 answer = {"suggest": None if suggestion is None else list(suggestion)}
             except player.InconsistentHistory as error:
                 answer = {"error": str(error)}
-            found = tree_candidates(tree, history)
+            found = tree.candidates(history)
             cases.append({"history": [[list(g), list(f)] for g, f in history], "text": text,
                           "candidates": len(found), "first": [list(c) for c in found[:20]], **answer})
         out[f"{name}.msgpack.zst"] = cases

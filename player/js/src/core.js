@@ -176,10 +176,17 @@ export class Tree {
       if (!(error instanceof InconsistentHistory)) throw error;
     }
     const { game } = this;
-    const C = this._candidates(steps);
-    if (!C.length) throw new InconsistentHistory("no secret gives all these answers");
     const win = game.win.join(",");
-    if (steps[steps.length - 1][1].join(",") === win) return null;
+    const won = steps.findIndex(([, feedback]) => feedback.join(",") === win);
+    if (won >= 0 && won !== steps.length - 1) {
+      throw new InconsistentHistory(`step ${won + 1}: the game was already won, yet the history goes on`);
+    }
+    const C = this._candidates(steps);
+    if (!C.length) {
+      throw new InconsistentHistory("no secret gives all these answers: "
+        + steps.map(([g, f]) => `${this._code(g)} ${this._feedback(f)}`).join(", "));
+    }
+    if (won >= 0) return null;
     if (C.length <= 2) return C[0];
     let node = 0;
     for (const [guess, feedback] of steps) {
@@ -188,7 +195,7 @@ export class Tree {
       if (next === null) break;
       node = next;
     }
-    const k = Math.max(8, Math.floor(12000 / C.length));
+    const k = Math.max(4, Math.floor(6000 / C.length));  // as player/advice.py: about 12 000 feedbacks scored
     const S = C.length <= k ? C : Array.from({ length: k }, (_, i) => C[Math.floor((i * C.length) / k)]);
     const inS = new Set(S.map((code) => code.join(",")));
     const T = [];

@@ -132,7 +132,10 @@ test("histories: text or arrays, and errors that name the step", async () => {
   assert.deepEqual(tree.suggest([["ABCD", "4B0W"]]), null);
   assert.equal(tree.candidates([["AABB", "0B0W"]]).length, 256);  // only C D E F remain, 4^4
   assert.throws(() => tree.suggest([["AAAA", "0B0W"], ["BBBB", "0B0W"], ["CCCC", "0B0W"], ["DDDD", "0B0W"], ["EEEE", "0B0W"], ["FFFF", "0B0W"]]),
-    (e) => e instanceof InconsistentHistory && e.message === "no secret gives all these answers");
+    (e) => e instanceof InconsistentHistory
+      && e.message === "no secret gives all these answers: AAAA 0B0W, BBBB 0B0W, CCCC 0B0W, DDDD 0B0W, EEEE 0B0W, FFFF 0B0W");
+  assert.throws(() => tree.suggest([["AAAA", "4B0W"], ["AAAA", "4B0W"]]),
+    { message: "step 1: the game was already won, yet the history goes on" });
   assert.deepEqual(tree.suggest([["AAAA", "0B0W"], ["BBBB", "0B0W"], ["CCCC", "0B0W"], ["DDDD", "0B0W"], ["EEEE", "4B0W"]]), null);
   assert.deepEqual(tree.suggest([["AAAA", "0B0W"], ["BBBB", "0B0W"], ["CCCC", "0B0W"], ["DDDD", "0B0W"], ["EEEE", "0B0W"]]), [5, 5, 5, 5]);
 });
