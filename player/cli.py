@@ -50,7 +50,8 @@ class Program(TyperGroup):
 
 
 class Command(TyperCommand):
-    """A command whose help names its arguments (GAME, TREE...) without typer's type placeholders."""
+    """A command whose help names its arguments (GAME, TREE...) without typer's type placeholders,
+    and whose numeric options refuse a word in one line of our own (``--colours six``)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -59,6 +60,33 @@ class Command(TyperCommand):
                 shown = param.metavar or param.name.upper()
                 param.display_type_rich = lambda ctx: None
                 param._usage_display_name = lambda shown=shown: shown
+
+    def parse_args(self, ctx, args):
+        try:
+            return super().parse_args(ctx, args)
+        except typer.BadParameter as error:
+            problem = _not_a_number(error)
+            if problem is None:
+                raise
+            raise fail(problem) from None
+
+
+# pydantic's error types (typer >= 0.2x converts with it) -> what the option wants instead
+NUMBER_ERRORS = {"int_parsing": "a whole number", "int_from_float": "a whole number", "float_parsing": "a number"}
+
+
+def _not_a_number(error: typer.BadParameter) -> str | None:
+    """``--colours must be a whole number, not 'six'`` for typer's "Input should be a valid
+    integer, unable to parse string as an integer"; None for any other bad parameter."""
+    errors = getattr(error.__cause__, "errors", None)
+    if error.param is None or not callable(errors) or not errors():
+        return None
+    first = errors()[0]
+    wanted = NUMBER_ERRORS.get(first.get("type"))
+    if wanted is None:
+        return None
+    name = next((opt for opt in error.param.opts if opt.startswith("--")), error.param.opts[0])
+    return f"{name} must be {wanted}, not {first.get('input')!r}"
 
 
 app = typer.Typer(

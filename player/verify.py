@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 
 from .tree import Tree
+from .wording import counted
 
 MAX_ERRORS = 20
 
@@ -48,7 +49,7 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
     # hostile header may name 26**12 codes; the built-in games count and check without listing).
     count = game.secret_count()
     if count > tree.nodes:
-        error(f"{game!r} has {count} secrets, but the tree only {tree.nodes} nodes: "
+        error(f"{game!r} has {counted(count, 'secret')}, but the tree only {counted(tree.nodes, 'node')}: "
               "each secret needs its own winning node")
         return Report(ok=False, secrets=count, worst=0, total=0, average=0.0,
                       histogram={}, determined_histogram={}, errors=errors)
@@ -118,7 +119,8 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
             break
     lost = [s for s in range(len(secrets)) if s not in wins]
     if lost:
-        error(f"{len(lost)} secrets are never won, e.g. {game.format_code(secrets[lost[0]])}")
+        error(f"{counted(len(lost), 'secret')} {'is' if len(lost) == 1 else 'are'} never won, "
+              f"e.g. {game.format_code(secrets[lost[0]])}")
     win_counts = list(wins.values())
     histogram = dict(sorted(Counter(win_counts).items()))
     determined_histogram = dict(sorted(Counter(d for d in determined if d >= 0).items()))
@@ -126,7 +128,7 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
     worst = max(win_counts, default=0)
     if max_depth is not None and worst > max_depth:
         deep = min((s for s, d in wins.items() if d == worst))
-        error(f"secret {game.format_code(secrets[deep])} takes {worst} guesses, over the bound of {max_depth}")
+        error(f"secret {game.format_code(secrets[deep])} takes {counted(worst, 'guess', 'guesses')}, over the bound of {max_depth}")
     if not lost:
         _check_stats(tree.stats, {
             "secrets": len(secrets), "total": total, "average": total / len(secrets), "worst": worst,
@@ -150,7 +152,7 @@ def _check_claims(strategy: dict, total: int, worst: int, error) -> None:
             error(f"the header claims {key} = {strategy[key]!r}, but the tree gives {value!r}")
     bound = strategy.get("max_depth")
     if isinstance(bound, int) and worst > bound:
-        error(f"the header's max_depth is {bound}, but a secret takes {worst} guesses")
+        error(f"the header's max_depth is {bound}, but a secret takes {counted(worst, 'guess', 'guesses')}")
 
 
 def _check_stats(claimed: dict, measured: dict, error) -> None:
