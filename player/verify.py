@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
-from .tree import Tree
+from .artifact import FormatError
+from .tree import Tree, load
 from .wording import counted
 
 MAX_ERRORS = 20
@@ -161,3 +162,21 @@ def _check_stats(claimed: dict, measured: dict, error) -> None:
         same = abs(stated - value) <= 1e-9 * max(1.0, abs(value)) if isinstance(value, float) and isinstance(stated, (int, float)) else stated == value
         if not same:
             error(f"the header says {key} = {stated!r}, but the tree gives {value!r}")
+
+
+def verify_file(path, max_depth: int | None = None, plugins=None, tree: Tree | None = None) -> dict:
+    """``verify`` of the tree in a file, as the JSON report ``guesstree verify --json`` prints:
+    the file as ``tree``, ``unusable`` when it cannot be read as a tree (``tree``: loaded before)."""
+    try:
+        if tree is None:
+            tree = load(path, plugins=plugins)
+        report = verify(tree, max_depth).to_json()
+    except (FormatError, ValueError) as error:  # ValueError: an older words tree without its lists
+        return unusable_report(path, str(error))
+    return {"tree": str(path), **report, "unusable": False}
+
+
+def unusable_report(path, message: str) -> dict:
+    """The report of a file that could not be read as a tree."""
+    return {"tree": str(path), "ok": False, "secrets": None, "worst": None, "total": None, "average": None,
+            "histogram": {}, "determined_histogram": {}, "errors": [message], "unusable": True}
