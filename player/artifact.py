@@ -5,6 +5,7 @@ writing is atomic (temporary file, then rename) and byte-reproducible.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import sys
@@ -27,6 +28,20 @@ ZSTD_LEVEL = 19
 
 class FormatError(ValueError):
     """The file is not a usable guesstree artifact; the message names the file and why."""
+
+
+class MissingFile(FileNotFoundError, FormatError):
+    """No file at the path: the ``FileNotFoundError`` callers expect (``errno``, ``filename``),
+    and a ``FormatError`` like every other file that cannot be read as a tree."""
+
+    def __init__(self, path: str | os.PathLike):
+        super().__init__(errno.ENOENT, "no such file", str(path))
+
+    def __str__(self) -> str:
+        return f"{self.filename}: {self.strerror}"
+
+    def __reduce__(self):  # OSError would pickle (errno, strerror), which this __init__ does not take
+        return type(self), (self.filename,)
 
 
 def pack_uints(values, width: int) -> bytes:
@@ -214,7 +229,7 @@ def read_file(path: str | os.PathLike, limit: int = MAX_FILE_BYTES, what: str = 
         with open(path, "rb") as handle:
             data = handle.read(limit + 1)
     except FileNotFoundError:
-        raise FormatError(f"{path}: no such file") from None
+        raise MissingFile(path) from None
     except IsADirectoryError:
         raise FormatError(f"{path}: is a directory, not {what}") from None
     except PermissionError:

@@ -22,7 +22,8 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from . import FormatError, InconsistentHistory, __version__, load
 from .artifact import jsonable
-from .verify import verify as verify_tree
+from .verify import unusable_report, verify_file
+from .wording import counted
 
 COMMANDS = "guesstree.commands"  # entry-point group: name -> function returning {name: click command}
 EXIT_INVALID, EXIT_UNUSABLE = 1, 2
@@ -50,7 +51,8 @@ class Program(TyperGroup):
 
 
 class Command(TyperCommand):
-    """A command whose help names its arguments (GAME, TREE...) without typer's type placeholders."""
+    """A command whose help names its arguments (GAME, TREE...) without typer's type placeholders,
+    and whose numeric options refuse a word in one line of our own (``--colours six``)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -59,6 +61,33 @@ class Command(TyperCommand):
                 shown = param.metavar or param.name.upper()
                 param.display_type_rich = lambda ctx: None
                 param._usage_display_name = lambda shown=shown: shown
+
+    def parse_args(self, ctx, args):
+        try:
+            return super().parse_args(ctx, args)
+        except typer.BadParameter as error:
+            problem = _not_a_number(error)
+            if problem is None:
+                raise
+            raise fail(problem) from None
+
+
+# pydantic's error types (typer >= 0.2x converts with it) -> what the option wants instead
+NUMBER_ERRORS = {"int_parsing": "a whole number", "int_from_float": "a whole number", "float_parsing": "a number"}
+
+
+def _not_a_number(error: typer.BadParameter) -> str | None:
+    """``--colours must be a whole number, not 'six'`` for typer's "Input should be a valid
+    integer, unable to parse string as an integer"; None for any other bad parameter."""
+    errors = getattr(error.__cause__, "errors", None)
+    if error.param is None or not callable(errors) or not errors():
+        return None
+    first = errors()[0]
+    wanted = NUMBER_ERRORS.get(first.get("type"))
+    if wanted is None:
+        return None
+    name = next((opt for opt in error.param.opts if opt.startswith("--")), error.param.opts[0])
+    return f"{name} must be {wanted}, not {first.get('input')!r}"
 
 
 app = typer.Typer(
@@ -173,47 +202,75 @@ def bars(histogram: dict, width: int = 40) -> list[str]:
 
 @command()
 def verify(
-    trees: List[Path] = typer.Argument(..., metavar="TREE...", help="artifacts to check"),
+    trees: Optional[List[Path]] = typer.Argument(None, metavar="[TREE|FOLDER]...",
+                                                 help="artifacts, or folders of them (their *.msgpack.zst files)"),
+    manifest: Optional[Path] = typer.Option(None, "--manifest", metavar="FILE",
+                                            help="check against this MANIFEST.json too: each file's sha256, size and "
+                                                 "statistics, and no listed file missing or tree file unlisted "
+                                                 "(with TREE arguments: only those files)"),
     max_depth: Optional[int] = typer.Option(None, "--max-depth", metavar="N", help="fail if any secret needs more guesses"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON array with one report per tree"),
     plugin: Optional[List[str]] = PLUGIN,
 ) -> None:
     """Replay every secret through each tree and check it; exit 0 valid, 1 invalid, 2 unusable.
 
+    A FOLDER stands for its tree files (*.msgpack.zst). With --manifest FILE and no TREE, every
+    file that FILE lists is checked, and every tree file beside it that it does not list is named.
+
     --json prints an array, one object per tree in the order given (however many):
     tree, ok, secrets, worst, total, average, histogram, determined_histogram, errors,
-    and unusable (true when the file could not be read as a tree).
+    and unusable (true when the file could not be read as a tree, or is listed but missing).
 
     Example: guesstree verify trees/mastermind-c6-h4-minimax.msgpack.zst --max-depth 5 --json
+
+    Example: guesstree verify --manifest trees/MANIFEST.json
     """
+    from .manifest import Manifest, ManifestError
+
     if max_depth is not None and max_depth < 1:
         raise fail("--max-depth must be at least 1")
-    status = 0
-    reports = []
-    for path in trees:
+    if not trees and manifest is None:
+        raise fail("name a TREE or a FOLDER to verify, or give --manifest FILE")
+    check = functools.partial(verify_file, max_depth=max_depth, plugins=plugin or None)
+    if manifest is not None:
         try:
-            report = {**verify_tree(load(path, plugins=plugin or None), max_depth).to_json(), "unusable": False}
-        except (FormatError, ValueError) as error:  # ValueError: an older words tree without its lists
-            report = {"ok": False, "secrets": None, "worst": None, "total": None, "average": None,
-                      "histogram": {}, "determined_histogram": {}, "errors": [str(error)], "unusable": True}
-            status = max(status, EXIT_UNUSABLE)
-        else:
-            status = max(status, 0 if report["ok"] else EXIT_INVALID)
-        report = {"tree": str(path), **report}
-        reports.append(report)
-        if not as_json:
-            if report["unusable"]:
-                typer.echo(f"UNUSABLE {path}: {report['errors'][0]}", err=True)
-            elif report["ok"]:
-                typer.echo(f"ok {path}: {report['secrets']} secrets, total {report['total']}, "
-                           f"average {report['average']:.4f}, worst {report['worst']}")
-            else:
-                typer.echo(f"INVALID {path}:", err=True)
-                for line in report["errors"]:
-                    typer.echo(f"  {line}", err=True)
+            listed = Manifest(manifest)
+        except ManifestError as error:
+            raise fail(str(error)) from None
+        check = functools.partial(listed.check, max_depth=max_depth, plugins=plugin or None)
+    if trees:
+        reports = []
+        for given in trees:
+            found = _tree_files(given)
+            reports += [check(path) for path in found] if found else \
+                [unusable_report(given, "a folder without tree files (*.msgpack.zst)")]
+    else:
+        reports = [check(path) for path in listed.files()]
+    status = max((EXIT_UNUSABLE if r["unusable"] else 0 if r["ok"] else EXIT_INVALID for r in reports), default=0)
     if as_json:
         typer.echo(json.dumps(reports, indent=2))
+        raise typer.Exit(status)
+    for report in reports:
+        path = report["tree"]
+        if report["unusable"]:
+            typer.echo(f"UNUSABLE {path}: {report['errors'][0]}", err=True)
+        elif report["ok"]:
+            typer.echo(f"ok {path}: {counted(report['secrets'], 'secret')}, total {report['total']}, "
+                       f"average {report['average']:.4f}, worst {report['worst']}")
+        else:
+            typer.echo(f"INVALID {path}:", err=True)
+            for line in report["errors"]:
+                typer.echo(f"  {line}", err=True)
+    if manifest is not None and status == 0:
+        typer.echo(f"ok {manifest}: {counted(len(reports), 'tree')} as listed")
     raise typer.Exit(status)
+
+
+def _tree_files(given: Path) -> list[Path]:
+    """A TREE argument as the files to verify: a folder's tree files (sorted), or the path itself."""
+    if not given.is_dir():
+        return [given]
+    return sorted(p for p in given.glob("*.msgpack.zst") if p.is_file())
 
 
 @command()

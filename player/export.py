@@ -18,6 +18,7 @@ from . import __version__
 from .artifact import jsonable, pack_uints
 from .games import GAMES
 from .tree import Tree
+from .wording import counted
 
 FORMATS = ("json", "dot", "text", "html")
 JSON_FORMAT = "guesstree-json"
@@ -139,7 +140,7 @@ def to_dot(tree: Tree, max_depth: int | None = None) -> str:
     for node in range(tree.nodes - 1, -1, -1):
         for _, child in below[node]:
             size[node] += size[child]
-    title = f"{game!r}, {tree.strategy['name']}: {tree.stats['secrets']} secrets, worst {tree.stats['worst']}"
+    title = f"{game!r}, {tree.strategy['name']}: {counted(tree.stats['secrets'], 'secret')}, worst {tree.stats['worst']}"
     lines = [
         "digraph guesstree {",
         f"  label={_dot_string(title)}; labelloc=t; fontname=\"Helvetica\";",
@@ -179,7 +180,7 @@ def to_text(tree: Tree) -> str:
     game = tree.game
     fmt_code, fmt_feedback = game.format_code, game.format_feedback
     lines = [
-        f"# guesstree {tree.strategy['name']} tree for {game!r}: {tree.stats['secrets']} secrets",
+        f"# guesstree {tree.strategy['name']} tree for {game!r}: {counted(tree.stats['secrets'], 'secret')}",
         "# secret, guesses to win ('-' if the tree cannot play it), then each guess and its feedback",
     ]
     for secret, nodes, feedbacks, won in walk(tree):

@@ -66,7 +66,7 @@ class PegGame(Game):
 
 
 class Mastermind(PegGame):
-    """Codes of ``holes`` colours out of ``colours``; feedback ``(black, white)``."""
+    """A code of coloured pegs (4 holes, 6 colours by default); feedback (black, white) pegs."""
 
     name = "mastermind"
     options = {
@@ -153,7 +153,7 @@ class Mastermind(PegGame):
 
 
 class Digits(Mastermind):
-    """All digit strings of ``length`` (repeats allowed); feedback ``(strikes, balls)``."""
+    """A number of digits that may repeat (4 by default); feedback (strikes, balls)."""
 
     name = "digits"
     peg_letters = ("S", "B")
@@ -182,7 +182,7 @@ class Digits(Mastermind):
 
 
 class BullsCows(PegGame):
-    """Digit strings without repeats; feedback ``(bulls, cows)`` written ``1A2B``."""
+    """A number of distinct digits (4 of 10 by default); feedback (bulls, cows) written 1A2B."""
 
     name = "bulls-cows"
     peg_letters = ("A", "B")

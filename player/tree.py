@@ -324,7 +324,8 @@ def _stats(header: dict, name: str) -> dict:
 
 
 def load(path: str | os.PathLike, plugins: Iterable[str] | None = None) -> Tree:
-    """Load an artifact; any file that is not a valid one raises ``FormatError``.
+    """Load an artifact; any file that is not a valid one raises ``FormatError`` (a missing one
+    ``MissingFile``, which is also a ``FileNotFoundError``).
 
     ``plugins`` names the plugin modules the tree's game may come from (default: the
     comma-separated ``GUESSTREE_PLUGINS``); see ``_check_plugin``.

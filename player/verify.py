@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
-from .tree import Tree
+from .artifact import FormatError
+from .tree import Tree, load
+from .wording import counted
 
 MAX_ERRORS = 20
 
@@ -48,7 +50,7 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
     # hostile header may name 26**12 codes; the built-in games count and check without listing).
     count = game.secret_count()
     if count > tree.nodes:
-        error(f"{game!r} has {count} secrets, but the tree only {tree.nodes} nodes: "
+        error(f"{game!r} has {counted(count, 'secret')}, but the tree only {counted(tree.nodes, 'node')}: "
               "each secret needs its own winning node")
         return Report(ok=False, secrets=count, worst=0, total=0, average=0.0,
                       histogram={}, determined_histogram={}, errors=errors)
@@ -118,7 +120,8 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
             break
     lost = [s for s in range(len(secrets)) if s not in wins]
     if lost:
-        error(f"{len(lost)} secrets are never won, e.g. {game.format_code(secrets[lost[0]])}")
+        error(f"{counted(len(lost), 'secret')} {'is' if len(lost) == 1 else 'are'} never won, "
+              f"e.g. {game.format_code(secrets[lost[0]])}")
     win_counts = list(wins.values())
     histogram = dict(sorted(Counter(win_counts).items()))
     determined_histogram = dict(sorted(Counter(d for d in determined if d >= 0).items()))
@@ -126,7 +129,7 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
     worst = max(win_counts, default=0)
     if max_depth is not None and worst > max_depth:
         deep = min((s for s, d in wins.items() if d == worst))
-        error(f"secret {game.format_code(secrets[deep])} takes {worst} guesses, over the bound of {max_depth}")
+        error(f"secret {game.format_code(secrets[deep])} takes {counted(worst, 'guess', 'guesses')}, over the bound of {max_depth}")
     if not lost:
         _check_stats(tree.stats, {
             "secrets": len(secrets), "total": total, "average": total / len(secrets), "worst": worst,
@@ -150,7 +153,7 @@ def _check_claims(strategy: dict, total: int, worst: int, error) -> None:
             error(f"the header claims {key} = {strategy[key]!r}, but the tree gives {value!r}")
     bound = strategy.get("max_depth")
     if isinstance(bound, int) and worst > bound:
-        error(f"the header's max_depth is {bound}, but a secret takes {worst} guesses")
+        error(f"the header's max_depth is {bound}, but a secret takes {counted(worst, 'guess', 'guesses')}")
 
 
 def _check_stats(claimed: dict, measured: dict, error) -> None:
@@ -159,3 +162,21 @@ def _check_stats(claimed: dict, measured: dict, error) -> None:
         same = abs(stated - value) <= 1e-9 * max(1.0, abs(value)) if isinstance(value, float) and isinstance(stated, (int, float)) else stated == value
         if not same:
             error(f"the header says {key} = {stated!r}, but the tree gives {value!r}")
+
+
+def verify_file(path, max_depth: int | None = None, plugins=None, tree: Tree | None = None) -> dict:
+    """``verify`` of the tree in a file, as the JSON report ``guesstree verify --json`` prints:
+    the file as ``tree``, ``unusable`` when it cannot be read as a tree (``tree``: loaded before)."""
+    try:
+        if tree is None:
+            tree = load(path, plugins=plugins)
+        report = verify(tree, max_depth).to_json()
+    except (FormatError, ValueError) as error:  # ValueError: an older words tree without its lists
+        return unusable_report(path, str(error))
+    return {"tree": str(path), **report, "unusable": False}
+
+
+def unusable_report(path, message: str) -> dict:
+    """The report of a file that could not be read as a tree."""
+    return {"tree": str(path), "ok": False, "secrets": None, "worst": None, "total": None, "average": None,
+            "histogram": {}, "determined_histogram": {}, "errors": [message], "unusable": True}

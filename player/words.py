@@ -60,7 +60,7 @@ def list_sha256(words: list[str]) -> str:
 
 
 class Words(Game):
-    """Guess a word of ``length`` letters; ``hard`` mode makes every guess keep the hints so far.
+    """Guess a word from a list (5 letters by default); hard mode makes every guess keep the hints so far.
 
     The words come from files (``answers``, ``guesses``: what ``guesstree compile words`` reads) or
     are carried in the spec itself (``answer_words``, ``guess_words``: what an artifact records, so

@@ -29,7 +29,7 @@ cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the scheduler run
 BIN = Path(sys.executable).parent
 DASK = [str(BIN / "dask")]
 GUESSTREE = [sys.executable, "-m", "compiler"]
-WORDS = Path(__file__).resolve().parents[2] / "shared" / "data" / "wordle"
+WORDS = Path(__file__).parent / "data" / "wordle"  # the original lists
 
 
 class Cluster:
@@ -177,10 +177,6 @@ def test_the_same_bytes_on_a_cluster_started_with_dasks_command_line(cluster, tm
     assert cluster.scheduler(jobs_finished) > before  # the jobs ran on the cluster's workers
 
 
-NEEDS_WORDS = pytest.mark.skipif(not WORDS.is_dir(), reason="../shared/data/wordle is not beside the checkout")
-
-
-@NEEDS_WORDS
 def test_an_opener_search_on_a_cluster_is_the_same_bytes(cluster, tmp_path):
     game = small_words(tmp_path)
     alone = compiled(tmp_path, "alone", *game, "--strategy", "optimal-expected")
@@ -190,7 +186,6 @@ def test_an_opener_search_on_a_cluster_is_the_same_bytes(cluster, tmp_path):
     assert cluster.scheduler(jobs_finished) - before >= 8  # one job per opener (420 guesses, 2 workers)
 
 
-@NEEDS_WORDS
 def test_openers_k_searches_the_heuristics_best_first_guesses_and_says_so(cluster, tmp_path):
     game = small_words(tmp_path)
     few = compiled(tmp_path, "few", *game, "--strategy", "optimal-expected", "--openers", "6")

@@ -178,7 +178,7 @@ def test_version_short_help_completion_and_list(cli):
     assert cli("--version").stdout == f"guesstree {player.__version__}\n"
     assert cli("-h").exit_code == 0 and "--install-completion" in cli("-h").stdout
     listed = cli("list").stdout
-    assert "mastermind   Codes of holes colours" in listed and "optimal-expected  a tree of the fewest" in listed
+    assert "mastermind   A code of coloured pegs (4 holes, 6 colours by default)" in listed and "optimal-expected  a tree of the fewest" in listed
 
 
 @pytest.mark.parametrize("name", sorted(typer.main.get_command(app).list_commands(None)))

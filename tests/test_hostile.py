@@ -740,7 +740,7 @@ def test_a_secret_that_is_never_won_is_named(artifact):
 
     errors = verify(tampered(artifact, change)).errors
     assert errors[0].startswith(f"secret {secret}: after guess") and errors[0].endswith("for which the tree has no edge")
-    assert f"1 secrets are never won, e.g. {secret}" in errors
+    assert f"1 secret is never won, e.g. {secret}" in errors
 
 
 def test_a_game_far_bigger_than_the_tree_is_not_listed(artifact):

@@ -1,0 +1,79 @@
+"""The README's figures are the shipped trees' and agree with each other; it reads as a guide for
+users, not a lab notebook (its history lives in scripts/BENCHMARKS.md)."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+README = (REPO / "README.md").read_text()
+MANIFEST = {entry["file"]: entry for entry in json.loads((REPO / "trees" / "MANIFEST.json").read_text())["trees"]}
+
+
+def section(title: str) -> str:
+    """The text of the README section ``## title``, up to the next one."""
+    found = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", README, re.S | re.M)
+    assert found, f"README.md has no section '## {title}'"
+    return found.group(1)
+
+
+def table_rows(text: str) -> list[list[str]]:
+    return [[cell.strip() for cell in line.strip().strip("|").split("|")]
+            for line in text.splitlines() if line.startswith("| `")]
+
+
+def test_the_classic_mastermind_table_is_the_shipped_trees():
+    rows = table_rows(section("Strategies"))
+    assert len(rows) == 7
+    for strategy, total, average, worst, distribution in rows:
+        name = strategy.split("`")[1]
+        stats = MANIFEST[f"mastermind-c6-h4-{name.replace(' --max-depth 5', '')}.msgpack.zst"]["stats"]
+        if "--max-depth 5" in name:  # not shipped: the tests prove it (test_optimal.py); its worst is 5
+            assert (int(total), int(worst)) == (5626, 5)
+            continue
+        assert (int(total), float(average), int(worst)) == (stats["total"], round(stats["average"], 3), stats["worst"])
+        assert [int(n) for n in distribution.split(", ")] == list(stats["histogram"].values())
+
+
+def test_the_shipped_optima_table_is_the_manifest():
+    rows = table_rows(section("Shipped trees"))
+    assert len(rows) == 5
+    for file, _game, total, worst, _published in rows:
+        stats = MANIFEST[file.strip("`")]["stats"]
+        assert (int(total), int(worst)) == (stats["total"], stats["worst"])
+        assert MANIFEST[file.strip("`")]["strategy"]["optimal"] is True
+
+
+def test_every_tree_the_readme_names_is_shipped():
+    named = set(re.findall(r"trees/([\w.-]+\.msgpack\.zst)", README))
+    assert named and named <= set(MANIFEST), named - set(MANIFEST)
+
+
+@pytest.mark.parametrize("job, prose", [
+    ("`compile words` (original Wordle lists) `--strategy entropy`", "The greedy entropy tree takes {} s"),
+    ("`compile words ... --first salet --strategy optimal-expected`", "tree takes {} s and proves 7920"),
+    ("`compile words ... --hard --first salet --strategy optimal-expected --max-depth 6`", "six guesses in {} s"),
+])
+def test_the_word_games_figures_are_the_benchmark_tables(job, prose):
+    seconds = {row[0]: row[1] for row in table_rows(section("Benchmarks"))}[job]
+    words = " ".join(section("Word games").split())
+    assert prose.format(seconds) in words
+
+
+def test_the_wordle_lists_the_readme_names_ship_with_the_tests():
+    assert "tests/data/wordle/" in section("Word games")
+    for name in ("wordlist_orig_hidden", "wordlist_orig_all"):
+        assert (REPO / "tests" / "data" / "wordle" / name).is_file()
+
+
+@pytest.mark.parametrize("notebook", ["this machine", "this 2-core", "third session", "paired with", "a commit id"])
+def test_the_readme_keeps_no_lab_notebook(notebook):
+    if notebook == "a commit id":
+        found = re.findall(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b", README)
+    else:
+        found = [notebook] if notebook in README else []
+    assert not found, f"README.md says {found[0]!r}: history goes to scripts/BENCHMARKS.md"
+    assert "paired with 44efe5b" in (REPO / "scripts" / "BENCHMARKS.md").read_text()  # where it went
