@@ -183,7 +183,7 @@ def info(
     typer.echo(f"  first      {tree.game.format_code(tree.next_guess([]))}")
     typer.echo(f"  secrets    {s['secrets']}")
     typer.echo(f"  to win     total {s['total']}, average {s['average']:.4f}, worst {s['worst']}")
-    typer.echo(f"  to know    total {s['determined_total']}, average {s['determined_average']:.4f}, worst {s['determined_worst']}")
+    typer.echo(f"  to determine total {s['determined_total']}, average {s['determined_average']:.4f}, worst {s['determined_worst']}")
     typer.echo("guesses to win:")
     for line in bars(s["histogram"]):
         typer.echo(line)

@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 GUESSTREE = str(Path(sys.executable).parent / "guesstree")
 ENTROPY_TREE = ROOT / "trees" / "mastermind-c6-h4-entropy.msgpack.zst"
-WORDLE = ROOT.parent / "shared" / "data" / "wordle"  # the original lists (not committed)
+WORDLE = ROOT / "tests" / "data" / "wordle"  # the original lists (12972 guesses, 2315 answers)
 MIB = 1 << 20
 
 # In-process build: imports and one small build first, so only the build itself is timed

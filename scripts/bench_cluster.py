@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 from bench_optimal import run  # noqa: E402 (a command in its own process group: time, CPU, peak RSS, Ctrl-C)
-WORDLE = ROOT.parent / "shared" / "data" / "wordle"
+WORDLE = ROOT / "tests" / "data" / "wordle"  # the original lists (12972 guesses, 2315 answers)
 
 # In a subprocess: the search (as compile runs it) with a progress log; stopped by SIGINT.
 SEARCH_SCRIPT = """

@@ -30,7 +30,7 @@ TREES_DIR = ROOT / "trees"
 MANIFEST = "MANIFEST.json"
 SUFFIX = ".msgpack.zst"
 CLASSIC = {"colours": 6, "holes": 4}
-WORDLE_LISTS = ROOT.parent / "shared" / "data" / "wordle"  # the original lists (12972 guesses, 2315 answers)
+WORDLE_LISTS = ROOT / "tests" / "data" / "wordle"  # the original lists (12972 guesses, 2315 answers)
 WORDLE = {"answers": str(WORDLE_LISTS / "wordlist_orig_hidden"), "guesses": str(WORDLE_LISTS / "wordlist_orig_all")}
 
 

@@ -121,7 +121,7 @@ def test_info_text_with_bars(cli, mm32_path):
     assert "  first      AB" in lines
     assert "  nodes      9" in lines
     assert "  to win     total 21, average 2.3333, worst 3" in lines
-    assert "  to know    total 15, average 1.6667, worst 2" in lines
+    assert "  to determine total 15, average 1.6667, worst 2" in lines
     win = lines[lines.index("guesses to win:") + 1:lines.index("guesses to determine:")]
     known = lines[lines.index("guesses to determine:") + 1:]
     # bars scaled to the largest count (40 characters): 1, 4, 4 and 3, 6

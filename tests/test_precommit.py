@@ -28,8 +28,7 @@ def repository(tmp_path) -> tuple[Path, dict]:
     if shutil.which("git") is None or run(["git", "rev-parse", "HEAD"], ROOT, dict(os.environ)).returncode != 0:
         pytest.skip("this checkout is not a git repository with a commit: try-repo needs one")
     env = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
-    env.update(PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"),  # its own hook environments
-               GUESSTREE_COMPILE_AHEAD="0")  # the hook only reads trees: no kernels compiled at install
+    env.update(PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"))  # its own hook environments
     repo = tmp_path / "repo"
     (repo / "trees").mkdir(parents=True)
     for args in (["init", "-q"], ["config", "user.email", "ci@example.com"], ["config", "user.name", "CI"],
