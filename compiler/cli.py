@@ -186,8 +186,9 @@ def compile_command(
     path = output or default_path(game, options)
     started = time.perf_counter()
     try:
-        with _out_of_resources(game, "building", f"a smaller --max-memory (now {max_memory:g} GiB) scores "
-                                                 "the game in blocks on demand"):
+        with _terminate_as_interrupt(), \
+                _out_of_resources(game, "building", f"a smaller --max-memory (now {max_memory:g} GiB) scores "
+                                                    "the game in blocks on demand"):
             context = None
             if options.exhaustive:  # the exhaustive search first, with its own progress
                 context = _searched(game, options, checkpoint, resume, quiet, "compile", where)
@@ -197,6 +198,9 @@ def compile_command(
             finally:
                 if context is not None:
                     context.close()
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the workers are stopped, nothing is written
+        typer.echo(f"\ninterrupted: {path} not written", err=True)
+        raise typer.Exit(130) from None
     except ValueError as error:
         raise fail(str(error)) from None
     except ClusterError as error:  # the tree's build asked the cluster for a node again, and it failed
