@@ -301,10 +301,14 @@ def compare_command(
             typer.echo(f"compiling {name} ...", err=True)
 
     try:
-        rows = compare(game, names, settings, trees, progress)
+        with _terminate_as_interrupt():
+            rows = compare(game, names, settings, trees, progress)
         if plot is not None:
             title = f"Guesses to win: {game.title()} ({len(game.secrets)} secrets)"
             write_atomic(plot, plot_svg(rows, title).encode())
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the workers are stopped (trees already saved stay)
+        typer.echo("\ninterrupted: no comparison made", err=True)
+        raise typer.Exit(130) from None
     except ValueError as error:
         raise fail(str(error)) from None
     except OSError as error:

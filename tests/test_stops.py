@@ -23,9 +23,10 @@ GAME = ["mastermind", "--colours", "8", "--holes", "5"]
 needs_cores = pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the builder spawns workers only with 2 cores or more")
 
 
-def _compile(game: list[str], tmp_path) -> subprocess.Popen:
-    command = [sys.executable, "-m", "compiler", "compile", *game, "--strategy", "entropy", "--quiet",
-               "-o", str(tmp_path / "tree.msgpack.zst")]
+def _compile(game: list[str], tmp_path, command: str = "compile") -> subprocess.Popen:
+    arguments = ["--strategy", "entropy", "--quiet", "-o", str(tmp_path / "tree.msgpack.zst")] \
+        if command == "compile" else ["--strategies", "entropy", "--trees", str(tmp_path / "trees")]
+    command = [sys.executable, "-m", "compiler", command, *game, *arguments]
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
                             start_new_session=True)  # a group of its own, as a shell job has
 
@@ -74,16 +75,19 @@ def _gone(processes: list[psutil.Process], within: float) -> list[psutil.Process
 
 
 @needs_cores
-@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_a_compile_with_workers_stops_in_one_line(tmp_path, stop):
-    process = _compile(GAME, tmp_path)
+@pytest.mark.parametrize("command, stop", [("compile", signal.SIGINT), ("compile", signal.SIGTERM),
+                                           ("compare", signal.SIGTERM)])
+def test_a_compile_with_workers_stops_in_one_line(tmp_path, command, stop):
+    process = _compile(GAME, tmp_path, command)
     children = _started(process, min(2, os.cpu_count()))
     shared = _shared_files([psutil.Process(process.pid), *children])
     os.killpg(process.pid, stop)  # the whole group, as Ctrl-C in a terminal or a CI cancel sends it
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
-    assert err.strip().splitlines() == [f"interrupted: {tmp_path / 'tree.msgpack.zst'} not written"]
-    assert not (tmp_path / "tree.msgpack.zst").exists()
+    said = f"interrupted: {tmp_path / 'tree.msgpack.zst'} not written" if command == "compile" else \
+        "interrupted: no comparison made"
+    assert err.strip().splitlines() == [said]
+    assert not (tmp_path / "tree.msgpack.zst").exists() and not any((tmp_path / "trees").glob("*"))
     assert _gone(children, within=5) == []
     if LINUX:
         assert {name for name in shared if os.path.exists(name)} == set()
