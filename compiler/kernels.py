@@ -22,7 +22,8 @@ def peg_matrix(guesses, secrets, colours, table):
     """Feedback index of every (guess, secret) pair for (black, white) style games.
 
     ``guesses`` (G, H) and ``secrets`` (S, H) hold symbol indices, secrets in lexicographic
-    order; ``table[black, white]`` is the feedback's index. White pegs are the multiset
+    order; ``table[black, white]`` is the feedback's index, of the matrix's type (uint8, or
+    uint16 for the holes of more than 255 feedback values). White pegs are the multiset
     overlap minus the blacks. Consecutive secrets share prefixes, so only the positions
     after the shared prefix are rescored: about one position per pair instead of H.
     """
@@ -34,7 +35,7 @@ def peg_matrix(guesses, secrets, colours, table):
         while h < holes and secrets[s, h] == secrets[s - 1, h]:
             h += 1
         shared[s] = h
-    out = np.empty((n_guesses, n_secrets), np.uint8)
+    out = np.empty((n_guesses, n_secrets), table.dtype)
     for g in prange(n_guesses):
         guess = guesses[g]
         in_guess = np.zeros(colours, np.int64)
@@ -353,10 +354,11 @@ def packed_first_perfect(guess_positions, guess_counts, guess_ids, secret_positi
 def word_matrix(guesses, secrets, table):
     """Feedback index of every (guess, word) pair for word games: per position 2 exact,
     1 present (at most as often as the letter is unmatched in the secret, left to right),
-    0 absent; ``table`` maps the base-3 number of the marks to the feedback's index."""
+    0 absent; ``table`` maps the base-3 number of the marks to the feedback's index (of the
+    matrix's type: uint16 from 6 letters on, whose 3 ** 6 marks exceed a byte)."""
     n_guesses, length = guesses.shape
     n_secrets = secrets.shape[0]
-    out = np.empty((n_guesses, n_secrets), np.uint8)
+    out = np.empty((n_guesses, n_secrets), table.dtype)
     for g in prange(n_guesses):
         guess = guesses[g]
         unmatched = np.zeros(256, np.int64)
