@@ -154,6 +154,24 @@ def first_perfect(matrix, guess_ids, candidates, n_feedbacks, by_column=False):
     return -1
 
 
+@njit(cache=True, parallel=True)
+def most_children(matrix, n_feedbacks, win):
+    """The most distinct answers other than ``win`` in any row of ``matrix``: how many children a
+    node can have at most besides its win (``exact.counting_tables``)."""
+    most = np.zeros(matrix.shape[0], np.int64)
+    for g in prange(matrix.shape[0]):
+        seen = np.zeros(n_feedbacks, np.bool_)
+        row = matrix[g]
+        k = 0
+        for s in range(row.shape[0]):
+            f = row[s]
+            if not seen[f]:
+                seen[f] = True
+                k += 1
+        most[g] = k - (1 if seen[win] else 0)
+    return most.max() if matrix.shape[0] else 0
+
+
 @njit(cache=True, inline="always")
 def _reduce(counts, statistic, clog):
     """One guess's partition counts -> (statistic, number of parts)."""
