@@ -191,8 +191,9 @@ def compile_command(
     path = output or default_path(game, options)
     started = time.perf_counter()
     try:
-        with _out_of_resources(game, "building", f"a smaller --max-memory (now {max_memory:g} GiB) scores "
-                                                 "the game in blocks on demand"):
+        with _terminate_as_interrupt(), \
+                _out_of_resources(game, "building", f"a smaller --max-memory (now {max_memory:g} GiB) scores "
+                                                    "the game in blocks on demand"):
             context = None
             if options.exhaustive:  # the exhaustive search first, with its own progress
                 context = _searched(game, options, checkpoint, resume, quiet, "compile", where)
@@ -202,6 +203,9 @@ def compile_command(
             finally:
                 if context is not None:
                     context.close()
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the workers are stopped, nothing is written
+        typer.echo(f"\ninterrupted: {path} not written", err=True)
+        raise typer.Exit(130) from None
     except ValueError as error:
         raise fail(str(error)) from None
     except ClusterError as error:  # the tree's build asked the cluster for a node again, and it failed
@@ -302,10 +306,14 @@ def compare_command(
             typer.echo(f"compiling {name} ...", err=True)
 
     try:
-        rows = compare(game, names, settings, trees, progress)
+        with _terminate_as_interrupt():
+            rows = compare(game, names, settings, trees, progress)
         if plot is not None:
             title = f"Guesses to win: {game.title()} ({len(game.secrets)} secrets)"
             write_atomic(plot, plot_svg(rows, title).encode())
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the workers are stopped (trees already saved stay)
+        typer.echo("\ninterrupted: no comparison made", err=True)
+        raise typer.Exit(130) from None
     except ValueError as error:
         raise fail(str(error)) from None
     except OSError as error:

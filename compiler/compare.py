@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import math
 import time
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -165,16 +166,56 @@ def table(rows: list[Row]) -> str:
 
 # -- the picture ---------------------------------------------------------------
 
+# Advance widths of Helvetica Bold in thousandths of an em (its AFM metrics), by character, which
+# bound the regular weight's; an accented letter is as wide as its letter, any other character
+# not listed counts as 1 em.
+_WIDTHS = dict(zip(
+    " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~",
+    (278, 333, 474, 556, 556, 889, 722, 278, 333, 333, 389, 584, 278, 333, 278, 278, *(556,) * 10, 333, 333,
+     584, 584, 584, 611, 975, 722, 722, 722, 722, 667, 611, 778, 722, 278, 556, 722, 611, 833, 722, 778, 667,
+     778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 333, 278, 333, 584, 556, 333, 556, 611, 556, 611, 556,
+     333, 611, 611, 278, 278, 556, 278, 889, 611, 611, 611, 611, 389, 556, 333, 611, 556, 778, 556, 556, 500,
+     389, 280, 389, 584)))
+TEXT_SLACK = 1.25  # the fonts a browser may pick are wider: DejaVu Sans Bold (Linux's usual) by a fifth
+
+
+def text_width(text: str, size: float) -> float:
+    """About how wide ``text`` is drawn at ``size`` pixels, erring wide."""
+    def em(c: str) -> int:
+        return _WIDTHS.get(c) or _WIDTHS.get(unicodedata.normalize("NFD", c)[0], 1000)
+    return TEXT_SLACK * size * sum(em(c) for c in text) / 1000
+
+
+def _wrapped(text: str, size: float, width: float) -> list[str]:
+    """``text`` in lines of at most ``width`` pixels, broken at spaces (a longer word on a line of its own)."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and text_width(f"{lines[-1]} {word}", size) <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
 def plot_svg(rows: list[Row], title: str) -> str:
-    """Grouped bars: for each number of guesses, how many secrets each strategy wins in it."""
+    """Grouped bars: for each number of guesses, how many secrets each strategy wins in it. The
+    picture grows to fit its texts: a title too wide for it is broken into lines (and a word wider
+    than the picture widens it), the legend's column is as wide as its longest entry."""
     worst = max(row.stats["worst"] for row in rows)
     top = max(max(row.distribution()) for row in rows)
     step = _tick_step(top)
     y_max = step * math.ceil(top / step)
-    left, right, top_margin, bottom = 78, 210, 58, 64
+    legends = [f"{row.strategy} ({row.stats['average']:.3f})" for row in rows]
+    pad, title_size, title_line = 16, 17, 22
+    left, top_margin, bottom = 78, 58, 64
+    right = max(210.0, 24 + max(text_width("strategy (average)", 13), 20 + max(text_width(t, 13) for t in legends)) + pad)
     plot_w = min(760.0, max(480.0, worst * (len(rows) * 22.0 + 14.0)))
     plot_h = 320.0
-    width, height = left + plot_w + right, top_margin + plot_h + bottom
+    width = left + plot_w + right
+    lines = _wrapped(title, title_size, width - 2 * pad)
+    width = max(width, 2 * pad + max(text_width(line, title_size) for line in lines))
+    top_margin += title_line * (len(lines) - 1)
+    height = top_margin + plot_h + bottom
     group = plot_w / worst
     bar = min(26.0, group * 0.82 / len(rows))
 
@@ -186,8 +227,12 @@ def plot_svg(rows: list[Row], title: str) -> str:
         f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" '
         f'role="img" aria-label="{escape(title, {chr(34): "&quot;"})}">',
         f'<rect width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
-        f'<text x="{left + plot_w / 2:.1f}" y="30" text-anchor="middle" font-size="17" font-weight="600" fill="#1d2330">{escape(title)}</text>',
     ]
+    for i, line in enumerate(lines):  # centred over the plot, unless that would push it out of the picture
+        half = text_width(line, title_size) / 2
+        x = min(max(left + plot_w / 2, pad + half), width - pad - half)
+        out.append(f'<text class="title" x="{x:.1f}" y="{30 + i * title_line}" text-anchor="middle" '
+                   f'font-size="{title_size}" font-weight="600" fill="#1d2330">{escape(line)}</text>')
     for k in range(0, int(y_max / step) + 1):  # horizontal grid and y ticks
         value = k * step
         out.append(f'<line x1="{left}" x2="{left + plot_w:.1f}" y1="{y(value):.1f}" y2="{y(value):.1f}" '
@@ -217,7 +262,7 @@ def plot_svg(rows: list[Row], title: str) -> str:
         ly = top_margin + 24 + i * 22
         out.append(f'<g class="legend"><rect x="{legend_x}" y="{ly - 11}" width="14" height="14" rx="2" '
                    f'fill="{COLOURS[i % len(COLOURS)]}"/><text x="{legend_x + 20}" y="{ly}" font-size="13" '
-                   f'fill="#1d2330">{escape(row.strategy)} ({row.stats["average"]:.3f})</text></g>')
+                   f'fill="#1d2330">{escape(legends[i])}</text></g>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

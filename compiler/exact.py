@@ -47,16 +47,21 @@ _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 
 # -- lower bounds from counting alone ----------------------------------------------------------
 
-def counting_tables(n_secrets: int, n_feedbacks: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def counting_tables(n_secrets: int, n_feedbacks: int, children: int | None = None) -> tuple[np.ndarray, np.ndarray,
+                                                                                         np.ndarray]:
     """``(least, least_blind, reach)``: ``least[n]`` is the smallest total any tree can have for n
     secrets, ``least_blind[n]`` the same when the first guess cannot be one of them, and
     ``reach[d]`` the most secrets any tree of depth d can win (capped above ``n_secrets``).
 
-    A node wins at most one secret (its guess) and has at most ``n_feedbacks - 1`` other
-    children, so depth k holds at most ``(n_feedbacks - 1) ** (k - 1)`` nodes: the best
-    conceivable tree fills the levels in order.
+    A node wins at most one secret (its guess) and has at most ``children`` other children (the
+    most answers but the win that any guess gives, ``kernels.most_children``; at most
+    ``n_feedbacks - 1``, the default), so depth k holds at most ``children ** (k - 1)`` nodes: the
+    best conceivable tree fills the levels in order. The game's own count can be far below the
+    feedbacks': a Mastermind guess of 5 holes has 20 feedback values, but when every secret
+    plays all 5 colours once, a guess's whites are fixed by its colours and it gets one of at
+    most 6 answers.
     """
-    branching = max(1, n_feedbacks - 1)
+    branching = max(1, n_feedbacks - 1 if children is None else min(children, n_feedbacks - 1))
 
     def fill(first_level: int) -> np.ndarray:
         least = np.zeros(n_secrets + 1, dtype=np.int64)

@@ -1,6 +1,7 @@
 """Feedback in bulk: ``block(guess_ids, secret_ids)[i, j]`` is the index of
-``score(guesses[i], secrets[j])`` in ``game.feedbacks()``, as uint8, computed in compiled
-or vectorised code.
+``score(guesses[i], secrets[j])`` in ``game.feedbacks()``, computed in compiled or vectorised
+code: uint8 for a game of at most 255 feedback values (the peg games, words of up to 5
+letters), else uint16 (longer words: 723 values for 6 letters, 6555 for 8).
 
 A ``Scorer`` keeps the whole guesses x secrets matrix when it fits the memory budget
 (lookups are then one byte each) and otherwise computes blocks on demand, so that games
@@ -48,6 +49,23 @@ def codes_array(codes) -> np.ndarray:
     return np.array(codes, dtype=np.uint8).reshape(len(codes), -1)
 
 
+MAX_FEEDBACKS = (1 << 16) - 1  # uint16 indices, the largest value kept for "no such feedback"
+
+
+def feedback_dtype(n_feedbacks: int) -> np.dtype:
+    """The narrowest type for a game's feedback indices: one byte each up to 255 values (a byte
+    per matrix cell is what makes the peg games and 5-letter words fast), else two."""
+    if n_feedbacks > MAX_FEEDBACKS:
+        raise ValueError(f"{n_feedbacks} feedback values; at most {MAX_FEEDBACKS} are supported")
+    return np.dtype(np.uint8 if n_feedbacks < 256 else np.uint16)
+
+
+def index_table(shape, n_feedbacks: int) -> np.ndarray:
+    """A lookup table of feedback indices, every cell "no such feedback" (the type's largest value) at first."""
+    dtype = feedback_dtype(n_feedbacks)
+    return np.full(shape, np.iinfo(dtype).max, dtype=dtype)
+
+
 LISTED_BYTES = 128  # memory per code while the game lists it (a Python tuple of small ints, and its row)
 
 
@@ -74,8 +92,10 @@ class Scorer:
             raise ValueError(f"{game!r} has {n_secrets} secrets and {n_guesses} guesses: listing them takes "
                              f"about {size(listing)}, over the --max-memory budget of {size(max_memory)}")
         feedbacks = game.feedbacks()
-        if len(feedbacks) > 255:
-            raise ValueError(f"{game!r} has {len(feedbacks)} feedback values; at most 255 are supported")
+        try:
+            self.dtype = feedback_dtype(len(feedbacks))
+        except ValueError as error:
+            raise ValueError(f"{game!r} has {error}") from None
         self.game, self.backend = game, backend
         self.guess_codes, self.secret_codes = codes_array(game.guesses), codes_array(game.secrets)
         self._block = _block_function(game, self.guess_codes, self.secret_codes, backend)
@@ -92,7 +112,8 @@ class Scorer:
     def fits(self, n_secrets: int) -> bool:
         """Does a matrix of every guess against ``n_secrets`` secrets leave room for the rest?"""
         n_guesses = len(self.guess_codes)
-        return n_guesses * n_secrets + 64 * (n_guesses + len(self.secret_codes)) <= self.max_memory * 0.8
+        cells = n_guesses * n_secrets * self.dtype.itemsize
+        return cells + 64 * (n_guesses + len(self.secret_codes)) <= self.max_memory * 0.8
 
     def rows(self, guess_ids: np.ndarray | None = None, secret_ids: np.ndarray | None = None,
              out: np.ndarray | None = None) -> np.ndarray:
@@ -105,7 +126,7 @@ class Scorer:
         if out is None:
             if self.backend == "numba" or step >= n_rows:
                 return self.block(guess_ids, secret_ids)
-            out = np.empty((n_rows, n_columns), dtype=np.uint8)
+            out = np.empty((n_rows, n_columns), dtype=self.dtype)
         every = np.arange(n_rows) if guess_ids is None else guess_ids
         for start in range(0, n_rows, step):
             out[start:start + step] = self.block(every[start:start + step], secret_ids)
@@ -116,7 +137,7 @@ class Scorer:
             return self.rows()
         from .pool import SharedArray
 
-        self.shared = SharedArray((len(self.guess_codes), len(self.secret_codes)), np.uint8)
+        self.shared = SharedArray((len(self.guess_codes), len(self.secret_codes)), self.dtype)
         return self.rows(out=self.shared.array)
 
     def block(self, guess_ids: np.ndarray | None, secret_ids: np.ndarray | None) -> np.ndarray:
@@ -189,7 +210,7 @@ class Scorer:
 # -- kernels by game type ----------------------------------------------------------------------
 #
 # ``KERNELS[type](game, guess_codes, secret_codes, backend)`` returns ``block(guess_ids, secret_ids)``
-# (``None``: all of them), the feedback indices as uint8. A game type without an entry (or whose
+# (``None``: all of them), the feedback indices (``feedback_dtype``). A game type without an entry (or whose
 # base classes have none) is scored through its own pure-Python ``score``. A plugin game may add
 # its own: ``@register(MyGame)``.
 
@@ -222,7 +243,7 @@ def _pegs(game, guess_codes, secret_codes, backend) -> BlockFunction:
     feedbacks = game.feedbacks()
     if backend == "numba" and game.symbols <= 16 and game.length <= 7:
         return PackedPegs(game, guess_codes, secret_codes)
-    table = np.full((game.length + 1, game.length + 1), 255, dtype=np.uint8)
+    table = index_table((game.length + 1, game.length + 1), len(feedbacks))
     for i, (right, moved) in enumerate(feedbacks):
         table[right, moved] = i
     peg_matrix = kernels(backend).peg_matrix
@@ -266,7 +287,7 @@ class PackedPegs:
 def _words(game, guess_codes, secret_codes, backend) -> BlockFunction:
     """Per-letter marks, as a base-3 number looked up in a table."""
     word_matrix = kernels(backend).word_matrix
-    table = np.full(3 ** game.length, 255, dtype=np.uint8)
+    table = index_table(3 ** game.length, len(game.feedbacks()))
     for i, feedback in enumerate(game.feedbacks()):
         table[int("".join(map(str, feedback)), 3)] = i
 
@@ -293,11 +314,12 @@ def _twod(game, guess_codes, secret_codes, backend) -> BlockFunction:
 def _generic(game: Game) -> BlockFunction:
     """Any game, through its own pure-Python ``score``: slow, but needs nothing more."""
     index = {f: i for i, f in enumerate(game.feedbacks())}
+    dtype = feedback_dtype(len(index))
 
     def generic(guess_ids, secret_ids):
         guesses = game.guesses if guess_ids is None else [game.guesses[i] for i in guess_ids]
         secrets = game.secrets if secret_ids is None else [game.secrets[i] for i in secret_ids]
-        out = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
+        out = np.empty((len(guesses), len(secrets)), dtype=dtype)
         for g, guess in enumerate(guesses):
             try:
                 out[g] = [index[game.score(guess, secret)] for secret in secrets]

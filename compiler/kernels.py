@@ -22,7 +22,8 @@ def peg_matrix(guesses, secrets, colours, table):
     """Feedback index of every (guess, secret) pair for (black, white) style games.
 
     ``guesses`` (G, H) and ``secrets`` (S, H) hold symbol indices, secrets in lexicographic
-    order; ``table[black, white]`` is the feedback's index. White pegs are the multiset
+    order; ``table[black, white]`` is the feedback's index, of the matrix's type (uint8, or
+    uint16 for the holes of more than 255 feedback values). White pegs are the multiset
     overlap minus the blacks. Consecutive secrets share prefixes, so only the positions
     after the shared prefix are rescored: about one position per pair instead of H.
     """
@@ -34,7 +35,7 @@ def peg_matrix(guesses, secrets, colours, table):
         while h < holes and secrets[s, h] == secrets[s - 1, h]:
             h += 1
         shared[s] = h
-    out = np.empty((n_guesses, n_secrets), np.uint8)
+    out = np.empty((n_guesses, n_secrets), table.dtype)
     for g in prange(n_guesses):
         guess = guesses[g]
         in_guess = np.zeros(colours, np.int64)
@@ -151,6 +152,24 @@ def first_perfect(matrix, guess_ids, candidates, n_feedbacks, by_column=False):
         if perfect:
             return i
     return -1
+
+
+@njit(cache=True, parallel=True)
+def most_children(matrix, n_feedbacks, win):
+    """The most distinct answers other than ``win`` in any row of ``matrix``: how many children a
+    node can have at most besides its win (``exact.counting_tables``)."""
+    most = np.zeros(matrix.shape[0], np.int64)
+    for g in prange(matrix.shape[0]):
+        seen = np.zeros(n_feedbacks, np.bool_)
+        row = matrix[g]
+        k = 0
+        for s in range(row.shape[0]):
+            f = row[s]
+            if not seen[f]:
+                seen[f] = True
+                k += 1
+        most[g] = k - (1 if seen[win] else 0)
+    return most.max() if matrix.shape[0] else 0
 
 
 @njit(cache=True, inline="always")
@@ -353,10 +372,11 @@ def packed_first_perfect(guess_positions, guess_counts, guess_ids, secret_positi
 def word_matrix(guesses, secrets, table):
     """Feedback index of every (guess, word) pair for word games: per position 2 exact,
     1 present (at most as often as the letter is unmatched in the secret, left to right),
-    0 absent; ``table`` maps the base-3 number of the marks to the feedback's index."""
+    0 absent; ``table`` maps the base-3 number of the marks to the feedback's index (of the
+    matrix's type: uint16 from 6 letters on, whose 3 ** 6 marks exceed a byte)."""
     n_guesses, length = guesses.shape
     n_secrets = secrets.shape[0]
-    out = np.empty((n_guesses, n_secrets), np.uint8)
+    out = np.empty((n_guesses, n_secrets), table.dtype)
     for g in prange(n_guesses):
         guess = guesses[g]
         unmatched = np.zeros(256, np.int64)

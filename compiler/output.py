@@ -26,7 +26,7 @@ def body(built: Built) -> dict:
     game = built.game
     feedbacks = game.feedbacks()
     guesses = game.guesses
-    width = 1  # the compiler's feedback indices are uint8 (at most 255 feedback values)
+    width = 1 if len(feedbacks) <= 256 else 2  # trees/FORMAT.md: bytes per feedback index and per edge count
     return {
         "nodes": built.nodes,
         "code_length": game.length,

@@ -9,15 +9,20 @@ the same pages instead of a copy each.
 """
 from __future__ import annotations
 
+import ctypes
 import mmap
 import multiprocessing
+import multiprocessing.connection
+import os
 import signal
 import sys
+import threading
 import weakref
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from multiprocessing.connection import Connection
 from multiprocessing.shared_memory import SharedMemory
-from typing import Callable
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -78,55 +83,84 @@ def _unlink(memory: SharedMemory) -> None:
         pass
 
 
-_state: dict = {}  # in a worker: what its setup built
-
-
-def _start(setup: Callable, args: tuple) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the pool
-    _state["value"] = setup(*args)
-
-
-def _ready(state) -> None:
-    pass
-
-
-def _run(job: Callable, args: tuple):
-    return job(_state["value"], *args)
-
-
 class WorkerPool:
-    """``workers`` spawned processes, each holding ``setup(*setup_args)``; ``submit(job, *args)``
-    runs ``job(state, *args)`` in one of them (``job`` a module-level function)."""
+    """``workers`` spawned processes, each holding ``setup(*setup_args)``; ``map_unordered(job, jobs)``
+    runs ``job(state, *args)`` for each ``args`` of ``jobs`` in one of them (``job`` a module-level
+    function).
+
+    Each worker talks to its parent over a pipe of its own, and nothing else: no queue, lock or
+    semaphore that a killed process could leave behind in ``/dev/shm``, and no manager thread to
+    race with a Ctrl-C. A worker ends with its parent however the parent ends: ``close`` stops it
+    (``finally`` runs it on an exception, Ctrl-C and SIGTERM included), and a parent killed outright
+    (SIGKILL, the out-of-memory killer) is noticed by the worker itself (``_exit_with_parent``)."""
 
     def __init__(self, workers: int, setup: Callable, *setup_args):
+        if workers < 1:
+            raise ValueError(f"a worker pool needs at least 1 worker, not {workers}")
         context = multiprocessing.get_context("spawn")
         self.workers = workers
-        self._executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_start,
-                                             initargs=(setup, setup_args))
-        with main_unseen():  # start them all now: a spawned worker takes a while to import
-            for _ in range(workers):
-                self.submit(_ready)
+        self._workers: list[tuple[multiprocessing.Process, Connection]] = []
+        self._stale: set[Connection] = set()  # workers still running a job whose answer nobody awaits
+        try:
+            with main_unseen(), _interrupts_held():  # start them all now: a spawned worker takes a while to import
+                for _ in range(workers):
+                    ours, theirs = context.Pipe()
+                    process = context.Process(target=_serve, args=(theirs, setup, setup_args),
+                                              name="guesstree-worker", daemon=True)
+                    process.start()
+                    theirs.close()  # the worker's end lives in the worker only: its death is our EOF
+                    self._workers.append((process, ours))
+        except BaseException:
+            self.close()
+            raise
 
-    def submit(self, job: Callable, *args) -> Future:
-        return self._executor.submit(_run, job, args)
-
-    def map_unordered(self, job: Callable, jobs: list):
-        """``(index, job(state, *jobs[index]))`` as each finishes."""
-        running = {self.submit(job, *args): index for index, args in enumerate(jobs)}
-        while running:
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield running.pop(future), future.result()
+    def map_unordered(self, job: Callable, jobs: list) -> Iterator[tuple[int, object]]:
+        """``(index, job(state, *jobs[index]))`` as each finishes, the jobs sent in order to the
+        workers as they come free. A job's exception is raised here; a worker that dies raises
+        ``BrokenProcessPool``. Left early (an error, or not read to the end), the jobs still
+        running finish in their workers, and their answers are dropped."""
+        waiting = list(enumerate(jobs))[::-1]  # popped from the end: in order
+        running: dict[Connection, int] = {}
+        idle = [connection for _, connection in self._workers if connection not in self._stale][::-1]
+        sentinels = {process.sentinel: process for process, _ in self._workers}
+        process_of = {connection: process for process, connection in self._workers}
+        try:
+            while waiting or running:
+                while waiting and idle:
+                    index, args = waiting.pop()
+                    connection = idle.pop()
+                    connection.send((job, tuple(args)))
+                    running[connection] = index
+                for ready in multiprocessing.connection.wait([*running, *self._stale, *sentinels]):
+                    if ready in sentinels:  # a worker ends only when closed: this one died (killed, out of memory)
+                        raise _died(sentinels[ready])
+                    try:
+                        failed, value = ready.recv()
+                    except (EOFError, OSError):
+                        raise _died(process_of[ready]) from None
+                    idle.append(ready)
+                    if ready in self._stale:  # a job of an earlier call, left running
+                        self._stale.discard(ready)
+                        continue
+                    index = running.pop(ready)
+                    if failed:
+                        raise value
+                    yield index, value
+        finally:
+            self._stale.update(running)
 
     def close(self) -> None:
-        """Stop the workers now, running jobs or not."""
-        processes = list((self._executor._processes or {}).values())  # noqa: SLF001 (no public handle)
-        self._executor.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
+        """Stop the workers now, running jobs or not, and wait for them to go."""
+        workers, self._workers = self._workers, []
+        for process, connection in workers:
+            connection.close()  # an idle worker reads the end of its pipe, and returns
             if process.is_alive():
-                process.terminate()
-        for process in processes:
+                process.terminate()  # a busy one is stopped (it holds nothing to save)
+        for process, _ in workers:
             process.join(timeout=5)
+            if process.is_alive():
+                process.kill()
+                process.join()
 
     def __enter__(self):
         return self
@@ -134,3 +168,93 @@ class WorkerPool:
     def __exit__(self, *exc):
         self.close()
         return False
+
+
+STOP_GRACE = 0.5  # seconds a dead worker's parent waits for a stop signal of its own
+
+
+def _died(process: multiprocessing.Process) -> BrokenProcessPool:
+    """The error for a worker that ended by itself. A stop signal sent to the whole group reaches
+    the workers too: the parent's own, a moment later, is the stop it means (a KeyboardInterrupt
+    raised in this wait), so it is waited for."""
+    process.join(STOP_GRACE)
+    return BrokenProcessPool(f"a worker process ended (exit code {process.exitcode})")
+
+
+@contextmanager
+def _interrupts_held():
+    """Hold Ctrl-C back while workers are spawned: a spawned process inherits the blocked signal,
+    so one pressed while it starts stays pending until it ignores SIGINT (``_serve``) instead of
+    ending it with a traceback; here it is raised as soon as the workers are started."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks (and no process groups' SIGINT)
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def _serve(connection: Connection, setup: Callable, setup_args: tuple) -> None:
+    """A worker's life: build the state, then run jobs until the parent closes the pipe."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent stops the pool
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held while spawned: see _interrupts_held
+    _exit_with_parent()
+    try:
+        state = setup(*setup_args)
+    except BaseException as error:  # told as the first job's answer
+        state, broken = None, error
+    else:
+        broken = None
+    while True:
+        try:
+            job, args = connection.recv()
+        except (EOFError, OSError):  # the parent closed the pipe (or is gone): done
+            return
+        if broken is not None:
+            _answer(connection, True, broken)
+            return
+        try:
+            result = False, job(state, *args)
+        except Exception as error:
+            result = True, error
+        _answer(connection, *result)
+
+
+def _answer(connection: Connection, failed: bool, value) -> None:
+    try:
+        connection.send((failed, value))
+    except (EOFError, OSError):  # the parent is gone: nothing to tell
+        os._exit(1)
+    except Exception as error:  # a result or an exception that does not pickle: said as text
+        connection.send((True, RuntimeError(f"a worker's answer cannot be sent back: {error!r} ({value!r:.200})")))
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _exit_with_parent() -> None:
+    """End this worker as soon as its parent process ends, however it ends (even killed).
+
+    On Linux the kernel sends SIGKILL at once (``prctl(PR_SET_PDEATHSIG)``): a worker deep in a
+    compiled kernel, which holds the interpreter's lock, goes too. Everywhere, a thread waits on
+    the parent's sentinel (the pipe ``spawn`` leaves open in the parent, or its process handle on
+    Windows), which becomes ready when the parent ends."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent.pid:  # the parent ended before the request took effect
+        os._exit(1)
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(1)
+    threading.Thread(target=watch, name="guesstree-parent-watch", daemon=True).start()

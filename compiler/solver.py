@@ -190,7 +190,9 @@ class Solver:
         self.consistent = context.options.candidates == "consistent"
         self.secret_guess = np.ascontiguousarray(context.secret_guess, dtype=np.int64)
         self.guess_secret = np.ascontiguousarray(context.guess_secret, dtype=np.int64)
-        self.least, self.least_blind, self.reach = exact.counting_tables(self.n_secrets, self.n_feedbacks)
+        self.children = int(kernels.most_children(self.matrix, self.n_feedbacks, self.win))
+        self.least, self.least_blind, self.reach = exact.counting_tables(self.n_secrets, self.n_feedbacks,
+                                                                         self.children)
         codes = context.scorer.guess_codes
         self.symmetry = Symmetry(game, codes, context.scorer.backend, rename_played=True) if game.permutable else None
         # hard mode's rule, which the compiled search carries as a state (empty arrays: no rule)
@@ -701,7 +703,8 @@ class Solver:
         witness = self._witness(root, depth)
         if depth == counted:
             lower = (f"{self.n_secrets} secrets are more than any tree of {depth - 1} guesses can win "
-                     f"({int(exact.reachable(self.reach, depth - 1))} with {self.n_feedbacks} feedback values)")
+                     f"({int(exact.reachable(self.reach, depth - 1))}: no guess gets more than {self.children} "
+                     "answers besides the win)")
         elif depth - 1 == 2:  # refuted by the compiled search at once: no first guess splits all apart
             lower = "exhaustive search: no first guess gives every secret a different answer"
         else:

@@ -22,22 +22,42 @@ LETTERS = {"g": "2", "y": "1", "b": "0", "-": "0", ".": "0", "x": "0", "w": "0"}
 SYMBOLS = "-YG"  # feedback text: absent, present, exact
 
 
-def read_words(path: str, length: int) -> list[str]:
-    """One word per line, case-folded, deduplicated and sorted; a bad line is refused by file and line."""
+MAX_LENGTH = 10  # words of up to 10 letters: 3 ** 10 marks still fit the compiler's two-byte feedback
+
+
+def _lines(path: str) -> list[str]:
     try:
         with open(path, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
+            return handle.read().splitlines()
     except FileNotFoundError:
         raise ValueError(f"{path}: no such word list") from None
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f"{path}: cannot read the word list ({error})") from None
+
+
+def list_length(path: str) -> int:
+    """The length of a word list's words, from its first word (``read_words`` checks the rest)."""
+    for line in _lines(path):
+        word = line.strip()
+        if word:
+            if not 1 <= len(word) <= MAX_LENGTH:
+                raise ValueError(f"{path}: its first word {word!r} has {len(word)} letters; words of 1 to "
+                                 f"{MAX_LENGTH} letters are supported")
+            return len(word)
+    raise ValueError(f"{path}: the word list is empty")
+
+
+def read_words(path: str, length: int, inferred: bool = False) -> list[str]:
+    """One word per line, case-folded, deduplicated and sorted; a bad line is refused by file and line.
+    ``inferred``: ``length`` is the list's first word's, not a --length given (the error says so)."""
     words = set()
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(_lines(path), 1):
         word = line.strip().casefold()
         if not word:
             continue
         if len(word) != length or not all(c in ALPHABET for c in word):
-            raise ValueError(f"{path}, line {number}: {line.strip()!r} is not a word of {length} letters a-z")
+            why = f" (the list's first word has {length}: give --length N for another length)" if inferred else ""
+            raise ValueError(f"{path}, line {number}: {line.strip()!r} is not a word of {length} letters a-z{why}")
         words.add(word)
     if not words:
         raise ValueError(f"{path}: the word list is empty")
@@ -74,14 +94,19 @@ class Words(Game):
         "answers": (str, "words: file of the possible secrets, one word per line"),
         "guesses": (str, "words: file of the allowed guesses (default: the answers)"),
         "hard": (bool, "words: hard mode, every guess keeps the hints so far"),
-        "length": (int, "words: word length (default 5)"),
+        "length": (int, "words: word length (default: the answer list's, 1 to 10)"),
     }
 
-    def __init__(self, answers: str | None = None, guesses: str | None = None, hard: bool = False, length: int = 5,
-                 answers_sha256: str | None = None, guesses_sha256: str | None = None,
+    def __init__(self, answers: str | None = None, guesses: str | None = None, hard: bool = False,
+                 length: int | None = None, answers_sha256: str | None = None, guesses_sha256: str | None = None,
                  answer_words: str | None = None, guess_words: str | None = None):
-        require_int("length", length, 1, 10)
         embedded = answer_words is not None
+        self._length_inferred = length is None and not embedded and isinstance(answers, str) and bool(answers)
+        if self._length_inferred:
+            length = list_length(answers)
+        elif length is None:
+            length = 5  # a spec without its length (none written so): the original game's
+        require_int("length", length, 1, MAX_LENGTH)
         if embedded:
             if answers is not None or guesses is not None:
                 raise ValueError("words takes its lists from files or from answer_words, not both")
@@ -131,7 +156,7 @@ class Words(Game):
             hard = ", hard=True" if self.hard else ""
             return f"Words({len(self.secrets)} answers, {len(self.guesses)} guesses{hard})"
         shown = {"answers": self.answers_path, "guesses": self.guesses_path, "hard": self.hard, "length": self.length}
-        defaults = {"guesses": None, "hard": False, "length": 5}
+        defaults = {"guesses": None, "hard": False, "length": self.length if self._length_inferred else 5}
         return "Words(" + ", ".join(f"{k}={v!r}" for k, v in shown.items() if defaults.get(k, object()) != v) + ")"
 
     def title(self) -> str:
@@ -172,7 +197,8 @@ class Words(Game):
             if list_sha256(words) != self._answers_sha256:
                 raise ValueError("the answer words it carries do not match their sha256")
             return words
-        return self._checked(read_words(self.answers_path, self.length), self.answers_path, self._answers_sha256)
+        return self._checked(read_words(self.answers_path, self.length, self._length_inferred), self.answers_path,
+                             self._answers_sha256)
 
     @cached_property
     def _guess_words(self) -> list[str]:
@@ -181,7 +207,7 @@ class Words(Game):
             return sorted(set(extra) | set(self._answer_words))
         if self.guesses_path is None:
             return self._answer_words
-        words = read_words(self.guesses_path, self.length)
+        words = read_words(self.guesses_path, self.length, self._length_inferred)
         words = self._checked(words, self.guesses_path, self._guesses_sha256)
         missing = sorted(set(self._answer_words) - set(words))
         if missing:  # an answer that may not be guessed could never be won

@@ -175,3 +175,42 @@ def test_cli_compare_trees_must_be_a_directory(cli, clean_error, tmp_path):
     not_a_directory.write_text("")
     line = clean_error(cli("compare", *MM43, "--strategies", "first", "--trees", not_a_directory), 2)
     assert line == f"error: --trees {not_a_directory} is not a directory"
+
+
+MM55_TITLE = "Guesses to win: Mastermind, 5 colours, 5 holes (distinct colours, guesses may repeat) (120 secrets)"
+FONTS = ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",  # Linux's usual sans-serif: a wide one
+         "/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf")  # Arial's metrics
+
+
+def _titles(text: str) -> tuple[float, list]:
+    root = ElementTree.fromstring(text)
+    return float(root.get("width")), [t for t in root.iter(f"{SVG}text") if t.get("class") == "title"]
+
+
+@pytest.mark.parametrize("font", FONTS)
+def test_plot_title_fits_in_the_picture_as_a_font_draws_it(mm43_rows, font):
+    ImageFont = pytest.importorskip("PIL.ImageFont")
+    import os
+
+    if not os.path.exists(font):
+        pytest.skip(f"{font} is not installed")
+    for title in (MM55_TITLE, "Guesses to win: " + "W" * 90, "short"):
+        width, lines = _titles(plot_svg(mm43_rows, title))
+        assert " ".join(t.text for t in lines) == title
+        for line in lines:
+            drawn = ImageFont.truetype(font, float(line.get("font-size"))).getlength(line.text)
+            x = float(line.get("x"))
+            assert line.get("text-anchor") == "middle" and 0 <= x - drawn / 2 and x + drawn / 2 <= width, line.text
+
+
+def test_plot_breaks_a_long_title_and_widens_for_a_long_word(mm43_rows):
+    width, lines = _titles(plot_svg(mm43_rows, "Guesses to win: Mastermind <4 colours> & 3 holes"))
+    assert len(lines) == 1  # a title that fits stays one line
+    wrapped_width, lines = _titles(plot_svg(mm43_rows, MM55_TITLE))
+    assert len(lines) == 2 and wrapped_width == width  # broken at a space, the picture as wide
+    assert [float(t.get("y")) for t in lines] == [30, 52]
+    wide, lines = _titles(plot_svg(mm43_rows, "W" * 120))
+    assert [t.text for t in lines] == ["W" * 120] and wide > width + 1000
+    root = ElementTree.fromstring(plot_svg(mm43_rows, MM55_TITLE))  # the plot moved down below the title
+    grid = [float(line.get("y1")) for line in root.iter(f"{SVG}line")]
+    assert min(grid) >= 52 + 20
