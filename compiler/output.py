@@ -17,8 +17,7 @@ def header(built: Built) -> dict:
         "producer": f"guesstree {player.__version__}",
         "game": built.game.portable(played).spec(),  # a game that needs nothing beside the artifact
         "strategy": {**built.options.spec(), **built.proof},
-        "stats": {key: [[k, v] for k, v in value.items()] if key.endswith("histogram") else value
-                  for key, value in built.stats.items()},  # histograms as pairs: string-keyed readers open it
+        "stats": built.stats.to_header(),
     }
 
 
