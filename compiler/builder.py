@@ -145,8 +145,7 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
         by_parts = large and not strategy.sampled and not scorer.on_the_fly
         context = BuildContext(game, options, scorer)
     try:
-        if hasattr(strategy, "prepare"):
-            strategy.prepare(context)  # a whole-game search (the optimal strategies), before any node
+        proof = strategy.prepare(context) if hasattr(strategy, "prepare") else {}  # a whole-game search first
         root = Node(np.arange(n, dtype=np.int64), (), ())
         if own and large:
             tree = _expand_below_root(context, root, workers if parallel else 1, progress, by_parts=by_parts)
@@ -169,7 +168,7 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
     for secret, depth in tree.determined:
         determined[secret] = depth
     built.stats = Statistics.from_depths(wins.tolist(), determined.tolist())
-    built.proof = dict(context.memo.get("proof", {}))
+    built.proof = dict(proof)
     return built
 
 

@@ -358,8 +358,8 @@ def bound_command(
     """
     _engine()
     from .cluster import ClusterError, address
-    from .optimal import bound
-    from .solver import Interrupted
+    from .search.solver import Interrupted
+    from .search.start import bound
 
     budget = memory_budget(max_memory)
     if workers is not None and workers < 1:
@@ -395,8 +395,8 @@ def _searched(game, options, checkpoint, resume, quiet, command: str, cluster: s
     """A build context whose exhaustive search has run, with progress, checkpoint and Ctrl-C,
     on this machine or on a Dask ``cluster``."""
     from .cluster import ClusterError
-    from .optimal import prepared_context
-    from .solver import Interrupted, solver_for
+    from .search.solver import Interrupted, solver_for
+    from .search.start import prepared_context
 
     context = None
     try:

@@ -329,7 +329,7 @@ def test_play_bulls_cows_feedback_as_the_game_writes_it(cli, golden_path):
 # -- help and documentation -------------------------------------------------------
 
 def test_every_command_is_there():
-    assert {"compile", "info", "play", "solve", "verify", "compare", "export"} <= set(command_names())
+    assert set(command_names()) == {"bound", "compare", "compile", "export", "info", "list", "play", "solve", "verify"}
 
 
 @pytest.mark.parametrize("name", command_names())

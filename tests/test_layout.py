@@ -65,7 +65,7 @@ def test_no_modules_import_each_other_in_a_circle():
 def test_the_import_reader_sees_imports():
     """The control: the reader finds the arrows that are there, lazy ones included."""
     graph = imports()
-    assert "player.game" in graph["player.words"] and "compiler.solver" in graph["compiler.strategies"]
+    assert "player.game" in graph["player.words"] and "compiler.search.solver" in graph["compiler.strategies"]
 
 
 def run_without_the_compiler_dependencies(*args: str) -> subprocess.CompletedProcess:
