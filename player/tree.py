@@ -245,7 +245,8 @@ def _check_plugin(game_name: str, trusted: frozenset[str], name: str) -> None:
         return
     raise FormatError(
         f"{name}: the game is the plugin {game_name!r}, which this player does not run unasked: "
-        f"trust its module with guesstree --plugin {module_name}, player.load(..., plugins=[{module_name!r}]) "
+        f"trust its module with the command's --plugin option (e.g. guesstree info {name} --plugin {module_name}), "
+        f"player.load(..., plugins=[{module_name!r}]) "
         f"or {PLUGINS_ENV}={module_name}")
 
 
