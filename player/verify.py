@@ -75,6 +75,42 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
         error(f"{game!r} has no secrets")
         return Report(ok=False, secrets=0, worst=0, total=0, average=0.0,
                       histogram={}, determined_histogram={}, errors=errors)
+    wins, determined, reached = _replay(tree, secrets, error)
+
+    for node, seen in enumerate(reached):
+        if not seen:
+            error(f"node {node} is unreachable")
+            break
+    lost = [s for s in range(len(secrets)) if s not in wins]
+    if lost:
+        error(f"{len(lost)} secrets are never won, e.g. {game.format_code(secrets[lost[0]])}")
+    if lost:  # what the secrets that are won measure, for the report
+        win_counts = list(wins.values())
+        histogram = dict(sorted(Counter(win_counts).items()))
+        determined_histogram = dict(sorted(Counter(d for d in determined if d >= 0).items()))
+        total, worst = sum(win_counts), max(win_counts, default=0)
+    else:
+        measured = Statistics.from_depths([wins[s] for s in range(len(secrets))], determined)
+        histogram, determined_histogram = measured.histogram, measured.determined_histogram
+        total, worst = measured.total, measured.worst
+    if max_depth is not None and worst > max_depth:
+        deep = min((s for s, d in wins.items() if d == worst))
+        error(f"secret {game.format_code(secrets[deep])} takes {worst} guesses, over the bound of {max_depth}")
+    if not lost:
+        _check_stats(tree.stats, measured, error)
+        _check_claims(tree.strategy, total, worst, error)
+    return Report(
+        ok=not errors, secrets=len(secrets), worst=worst, total=total,
+        average=round(total / len(secrets), 6),
+        histogram=histogram, determined_histogram=determined_histogram, errors=errors,
+    )
+
+
+def _replay(tree: Tree, secrets: list, error) -> tuple[dict[int, int], list[int], list[bool]]:
+    """Every secret through the tree, level by level, each edge checked against the game's own
+    scorer (and its rules of play): ``(guesses to win by secret, guesses to determine per secret,
+    which nodes were reached)``; each fault goes to ``error``."""
+    game = tree.game
     wins: dict[int, int] = {}
     determined = [0 if len(secrets) == 1 else -1] * len(secrets)
     reached = [False] * tree.nodes
@@ -129,34 +165,7 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
                     error(f"node {node}: the edge for {said_feedback(game, feedback)} to node {child} "
                           f"is never taken (no secret gives that feedback to {said_code(game, guess)} there)")
         level = following
-
-    for node, seen in enumerate(reached):
-        if not seen:
-            error(f"node {node} is unreachable")
-            break
-    lost = [s for s in range(len(secrets)) if s not in wins]
-    if lost:
-        error(f"{len(lost)} secrets are never won, e.g. {game.format_code(secrets[lost[0]])}")
-    if lost:  # what the secrets that are won measure, for the report
-        win_counts = list(wins.values())
-        histogram = dict(sorted(Counter(win_counts).items()))
-        determined_histogram = dict(sorted(Counter(d for d in determined if d >= 0).items()))
-        total, worst = sum(win_counts), max(win_counts, default=0)
-    else:
-        measured = Statistics.from_depths([wins[s] for s in range(len(secrets))], determined)
-        histogram, determined_histogram = measured.histogram, measured.determined_histogram
-        total, worst = measured.total, measured.worst
-    if max_depth is not None and worst > max_depth:
-        deep = min((s for s, d in wins.items() if d == worst))
-        error(f"secret {game.format_code(secrets[deep])} takes {worst} guesses, over the bound of {max_depth}")
-    if not lost:
-        _check_stats(tree.stats, measured, error)
-        _check_claims(tree.strategy, total, worst, error)
-    return Report(
-        ok=not errors, secrets=len(secrets), worst=worst, total=total,
-        average=round(total / len(secrets), 6),
-        histogram=histogram, determined_histogram=determined_histogram, errors=errors,
-    )
+    return wins, determined, reached
 
 
 def _check_claims(strategy: dict, total: int, worst: int, error) -> None:

@@ -97,3 +97,17 @@ def test_the_player_commands_load_no_compiler_module(mm32_path):
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('compiler', 'numpy', 'numba')))\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.stdout.strip().splitlines()[-1] == "[]", result.stderr
+
+
+def test_rooms_stay_small():
+    """No function over 80 lines and no class over 300 in the packages: a reader finds the room
+    for a change by its name, and can read it whole."""
+    too_big = []
+    for package in PACKAGES:
+        for path in (REPO / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                size = getattr(node, "end_lineno", 0) - getattr(node, "lineno", 0) + 1
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and size > 80 \
+                        or isinstance(node, ast.ClassDef) and size > 300:
+                    too_big.append(f"{path.relative_to(REPO)}:{node.lineno} {node.name} ({size} lines)")
+    assert too_big == []
