@@ -247,7 +247,7 @@ def _search_with_slots(game, options, slots):
     from compiler.feedback import Scorer
 
     search = BuildContext(game, options, Scorer(game, options.max_memory))
-    search.memo["optimal"] = Solver(search, workers=1, slots=slots)
+    search.solver = Solver(search, workers=1, slots=slots)
     return search
 
 

@@ -254,9 +254,8 @@ class Solver:
 
 
 def solver_for(context, **settings) -> Solver:
-    """The build's solver, made on first use and kept in ``context.memo``."""
-    solver = context.memo.get("optimal")
-    if solver is None:
-        solver = context.memo["optimal"] = Solver(context, **settings)
-    return solver
+    """The build's solver, made on first use and kept in ``context.solver``."""
+    if context.solver is None:
+        context.solver = Solver(context, **settings)
+    return context.solver
 
