@@ -205,7 +205,7 @@ def _compiled(game: Game, options, quiet: bool, checkpoint, resume: bool, cluste
         if options.exhaustive:
             from .cluster import address
             from .search.solver import solver_for
-            from .search.start import prepared_context
+            from .bound import prepared_context
 
             with search_status(quiet) as status, _terminate_as_interrupt():
                 context = prepared_context(game, options, checkpoint=checkpoint, resume=resume, progress=status,
@@ -322,7 +322,7 @@ def bound_command(
     _engine()
     from .cluster import address
     from .progress import search_status
-    from .search.start import bound
+    from .bound import bound
 
     budget = memory_budget(max_memory)
     if workers is not None and workers < 1:

@@ -129,8 +129,6 @@ def run_job(search: dict, job, seed):
     the table entries the client needs (``jobs.entries``), the nodes searched and the seconds;
     with ``job`` None only makes the solver. A worker with another guesstree, or one that
     rebuilds another game, is refused."""
-    from .search import jobs
-
     with _lock:
         solver = _searches.get(search["id"])
         if solver is None:
@@ -139,13 +137,11 @@ def run_job(search: dict, job, seed):
             return None
         nodes, started = solver.nodes, time.perf_counter()
         result = job.run(solver)
-        return result, jobs.entries(solver.space, job), solver.nodes - nodes, time.perf_counter() - started
+        return result, solver.entries(job), solver.nodes - nodes, time.perf_counter() - started
 
 
 def _new_solver(search: dict, seed):
     import player
-
-    from .search import table
 
     if search["version"] != player.__version__:
         raise Refused(f"the worker at {worker_address()} runs guesstree {player.__version__}, this client "
@@ -163,7 +159,7 @@ def _new_solver(search: dict, seed):
     _searches.clear()
     solver = _searches[search["id"]] = search["make"](context, workers=1, board=VariableBoard(search["id"]))
     if seed is not None and len(seed):
-        table.restore(solver.space.table, seed)
+        solver.restore(seed)
     return solver
 
 

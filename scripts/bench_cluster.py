@@ -40,7 +40,7 @@ signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C, even if star
 from compiler import Options
 from compiler.cli import game_from_options
 from compiler.search.solver import Interrupted, solver_for
-from compiler.search.start import prepared_context
+from compiler.bound import prepared_context
 game_args, options, cluster, log, checkpoint = (json.loads(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3],
                                                 sys.argv[4], sys.argv[5] or None)
 started = time.monotonic()
@@ -78,7 +78,7 @@ import numpy as np
 from compiler import Options
 from compiler.cli import game_from_options
 from compiler.search.solver import solver_for
-from compiler.search.start import prepared_context
+from compiler.bound import prepared_context
 game_args, count = json.loads(sys.argv[1]), int(sys.argv[2])
 game = game_from_options(**game_args)
 context = prepared_context(game, Options(strategy="optimal-expected"), workers=1)

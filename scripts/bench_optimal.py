@@ -34,7 +34,7 @@ CAPPED_SCRIPT = """
 import json, sys, time
 from compiler import Options
 from compiler.search.solver import Interrupted, solver_for
-from compiler.search.start import prepared_context
+from compiler.bound import prepared_context
 from player.games import make_game
 name, params, log, checkpoint, workers = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 last = [0.0]

@@ -119,13 +119,13 @@ def test_compile_to_an_unwritable_place_is_one_error_line(cli, tmp_path, clean_e
 def test_compile_checks_where_the_tree_goes_before_any_work(cli, tmp_path, clean_error, monkeypatch, where, says,
                                                            strategy):
     import compiler.builder
-    import compiler.search.start
+    import compiler.bound
 
     def no_work(*args, **kwargs):
         raise AssertionError("the work started before the output path was checked")
 
     monkeypatch.setattr(compiler.builder, "build", no_work)
-    monkeypatch.setattr(compiler.search.start, "prepared_context", no_work)
+    monkeypatch.setattr(compiler.bound, "prepared_context", no_work)
     (tmp_path / "a-file").write_text("not a directory")
     path = where.format(tmp=tmp_path)
     line = clean_error(cli("compile", *MM32, "--strategy", strategy, "-o", path), code=2)

@@ -20,7 +20,7 @@ from compiler.search import counting, partitions, problem, recursion, table
 from compiler.search.alike import absent_symbols, lowest_alike, lowest_renamed, unplayed_symbols
 from compiler.search.counting import counting_tables
 from compiler.search.solver import Interrupted, Solver, solver_for
-from compiler.search.start import bound, prepared_context
+from compiler.bound import bound, prepared_context
 from compiler.search.total import Infeasible
 from player.games import make_game
 from player.verify import verify

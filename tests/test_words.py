@@ -252,7 +252,7 @@ def brute_force_with_rules(game, first=None):
 def test_exact_searches_follow_the_hard_mode_rule(hard, first):
     """After LIGHT, hard mode must keep -IGHT and can only try the -IGHT words one by one."""
     from compiler.search.solver import solver_for
-    from compiler.search.start import prepared_context
+    from compiler.bound import prepared_context
     from compiler.search.table import INF as NONE
 
     game = make_game("words", hard=hard, **IGHT)

@@ -1,8 +1,7 @@
 """The exhaustive search, with proof: optimal trees (``optimal-worst``, ``optimal-expected``) and
 the optimal worst case (``guesstree bound``). Its rooms, from the top down:
 
-- ``start.py``: where a search starts (``bound``, ``prepared_context``); ``solver.py``: the
-  search of one game, run (``Solver``): the
+- ``solver.py``: the search of one game, run (``Solver``): the
   answers with their proofs, jobs on threads or a cluster, progress, Ctrl-C, checkpoints;
 - ``total.py`` and ``worst.py``: the top two levels' branch and bound (least total; fewest
   guesses in the worst case), ``choice.py`` their bookkeeping at a node, ``proof.py`` what they
@@ -13,6 +12,7 @@ the optimal worst case (``guesstree bound``). Its rooms, from the top down:
   guesses split candidates), ``alike.py`` (guesses that count once), ``counting.py`` (bounds by
   counting), ``hint.py`` (hard mode's rule) and ``table.py`` (the transposition table).
 
-A cluster's worker runs the jobs through ``compiler/cluster.py``. Nothing is imported here, so
+Library calls that start a search are in ``compiler/bound.py``; a cluster's worker runs the jobs
+through ``compiler/cluster.py``. Nothing is imported here, so
 that a module of this package loads only what it needs.
 """

@@ -213,10 +213,18 @@ class Solver:
                                              self.space.stop)
         return self._jobs
 
-    def absorb(self, entries, nodes: int, seconds: float) -> None:
-        """What a cluster's job learned: the table entries of its result, and its effort."""
+    def entries(self, job):
+        """The table entries that make ``job``'s result usable without this table (``jobs.entries``)."""
+        return jobs.entries(self.space, job)
+
+    def restore(self, entries) -> None:
+        """Add table entries (a checkpoint's, or those a job returned) to the table."""
         if len(entries):
             table.restore(self.space.table, entries)
+
+    def absorb(self, entries, nodes: int, seconds: float) -> None:
+        """What a cluster's job learned: the table entries of its result, and its effort."""
+        self.restore(entries)
         self.space.counters[self.space.row, NODES] += nodes
         self.job_seconds += seconds
 
@@ -249,7 +257,7 @@ class Solver:
     def load(self, path: str | os.PathLike) -> int:
         """Add a checkpoint's entries to the table; refuses one made for another search."""
         entries = checkpoint.load(path, self.space.identity())
-        table.restore(self.space.table, entries)
+        self.restore(entries)
         return len(entries)
 
 

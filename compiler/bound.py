@@ -1,18 +1,19 @@
-"""Where an exhaustive search starts, as library calls: a build context whose solver is set up for
-a long search (progress, checkpoints, jobs on threads or a cluster), and the optimal worst case of
-a game (``bound``).
+"""The exhaustive searches as library calls: the optimal worst case of a game (``bound``, what
+``guesstree bound`` prints), and a build context whose solver is set up for a long search
+(progress, checkpoints, jobs on threads or a cluster: ``prepared_context``). The search itself is
+the subpackage ``search/``.
 
-    from compiler.search.start import bound
+    from compiler.bound import bound
     bound(make_game("bulls-cows")).worst   # 7
 """
 from __future__ import annotations
 
 from typing import Callable
 
-from ..context import BuildContext
-from ..feedback import Scorer
-from ..options import DEFAULT_MAX_MEMORY, Options
-from .solver import Report, Status, solver_for
+from .context import BuildContext
+from .feedback import Scorer
+from .options import DEFAULT_MAX_MEMORY, Options
+from .search.solver import Report, Status, solver_for
 
 
 def prepared_context(game, options, workers: int | None = None, checkpoint=None, resume: bool = False,
