@@ -58,97 +58,6 @@ def lookahead_bound(problem, candidates, budget, played):
 
 
 @njit(cache=True, nogil=True)
-def _perfect_candidate(problem, candidates):
-    """The lowest candidate that puts every candidate in a part of its own (as a guess), or -1."""
-    own = np.sort(problem.secret_guess[candidates])  # the candidates as guesses, lowest first
-    i = first_perfect(problem.matrix, own, candidates, problem.n_feedbacks)
-    return own[i] if i >= 0 else -1
-
-
-@njit(cache=True, nogil=True)
-def _ranked(problem, candidates, scan, budget, scan_limit, skip_candidates, floor, order_keys, order_ids, order_bounds):
-    """The guesses of ``scan`` worth trying, by their counting bounds (below ``scan_limit``), into
-    ``order_keys`` (bound, then a candidate first, then the lowest guess), ``order_ids`` and
-    ``order_bounds``: ``(how many, the least bound of those dropped, or floor)``. ``skip_candidates``:
-    the candidates were tried in a phase before."""
-    n_guesses = problem.matrix.shape[0]
-    totals, n_parts, candidates_too, _ = guess_bounds(problem, candidates, scan, budget, False)
-    m = 0
-    for j in range(scan.shape[0]):
-        g, total, parts, candidate = scan[j], totals[j], n_parts[j], candidates_too[j]
-        if skip_candidates and candidate and _is_candidate(g, candidates, problem.guess_secret):
-            continue  # done in phase 0
-        if total >= scan_limit:
-            floor = min(floor, total)
-            continue
-        if parts < 2 and not candidate:
-            continue  # learns nothing
-        order_keys[m] = (total * 2 + (0 if candidate else 1)) * n_guesses + g
-        order_ids[m] = g
-        order_bounds[m] = total
-        m += 1
-    return m, floor
-
-
-@njit(cache=True, nogil=True)
-def _bound_parts(problem, ordered, parts, budget, low, limit, hinted, played_after, known):
-    """A guess's total bounded from below before any part is searched: ``low`` (by counting), raised
-    by a lookahead on each part but the first (whose own search starts with it), largest first,
-    while below ``limit``; each part's bound in ``known``."""
-    least = problem.least
-    total = low
-    for p in range(parts.shape[0]):
-        size = parts[p, 1]
-        known[p] = least[size]
-        if p > 0 and size >= LOOKAHEAD_MIN and total < limit and not hinted:
-            known[p] = lookahead_bound(problem, ordered[parts[p, 0]:parts[p, 0] + size], budget - 1, played_after)
-            total = min(total + known[p] - least[size], INF)
-    return total
-
-
-@njit(cache=True, nogil=True)
-def _known(problem, candidates, budget, cutoff, state):
-    """What a node is known to be worth before any guess is tried:
-    ``(settled, value, h1, h2)``, the value its answer if ``settled`` (by counting, from the table,
-    or a candidate that splits them all apart: then stored), else a lower bound below ``cutoff``;
-    ``h1, h2``: its key in the table."""
-    n = candidates.shape[0]
-    nothing = np.uint64(0)
-    if n == 1:
-        return True, 1 if budget >= 1 else INF, nothing, nothing
-    if budget < 2:
-        return True, INF, nothing, nothing
-    if n == 2:
-        return True, 3, nothing, nothing
-    bound = least_total(problem.least, problem.reach, n, budget)
-    if bound >= cutoff:
-        return True, bound, nothing, nothing
-    h1, h2 = set_key(candidates, budget if budget < n else UNLIMITED, hint_salt(state))
-    data = probe(problem.table, h1, h2)
-    if data != 0:
-        problem.counters[HITS] += 1
-        if data_exact(data):
-            return True, data_value(data), h1, h2
-        bound = max(bound, data_value(data))
-        if bound >= cutoff:
-            return True, bound, h1, h2
-    if n <= problem.n_feedbacks and n <= PERFECT_MAX and bound == 2 * n - 1:
-        perfect = _perfect_candidate(problem, candidates)
-        if perfect >= 0:  # nothing beats 2n - 1, and the lowest perfect candidate is the canonical pick
-            store(problem.table, h1, h2, pack(2 * n - 1, True, perfect, n))
-            return True, 2 * n - 1, h1, h2
-    return False, bound, h1, h2
-
-
-@njit(cache=True, nogil=True)
-def _count_node(problem):
-    """One more node searched, unless the search was told to stop (``Problem.stop``)."""
-    problem.counters[NODES] += 1
-    if problem.stop[0]:
-        raise Stopped("stopped")
-
-
-@njit(cache=True, nogil=True)
 def min_total(problem, candidates, budget, cutoff, mask, state, played):
     """The smallest total of any tree that wins every candidate within ``budget`` guesses,
     if it is below ``cutoff``; otherwise some lower bound that is at least ``cutoff``.
@@ -156,18 +65,47 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
     ``mask`` (empty: all guesses) restricts this node's guesses to symmetry classes'
     representatives; ``state`` (empty: none) is the node's hint-rule state, which allows
     only some guesses (the candidates always) and is part of the node's key; ``played``: the
-    symbols of the guesses on the path from the root, as bits (see ``lowest_renamed``). Among guesses
-    of equal total the best is, canonically, a candidate first and then the lowest guess;
+    symbols of the guesses on the path from the root, as bits (see ``alike.lowest_renamed``). Among
+    guesses of equal total the best is, canonically, a candidate first and then the lowest guess;
     an exact result is stored with that guess.
+
+    One function, not helpers: split into six (the node's known value, the ranking, the parts'
+    bounds, the store) the search ran 10 to 20% slower (numba does not inline them into the
+    recursion), so the phases are marked by comments instead.
     """
-    matrix, win = problem.matrix, problem.win
-    consistent = problem.consistent
+    matrix, table, counters, win = problem.matrix, problem.table, problem.counters, problem.win
+    least, reach, consistent = problem.least, problem.reach, problem.consistent
     n = candidates.shape[0]
-    settled, bound, h1, h2 = _known(problem, candidates, budget, cutoff, state)
-    if settled:
+    if n == 1:
+        return 1 if budget >= 1 else INF
+    if budget < 2:
+        return INF
+    if n == 2:
+        return 3
+    bound = least_total(least, reach, n, budget)
+    if bound >= cutoff:
         return bound
+    key_budget = budget if budget < n else UNLIMITED
     hinted = state.shape[0] > 0
-    _count_node(problem)
+    h1, h2 = set_key(candidates, key_budget, hint_salt(state))
+    data = probe(table, h1, h2)
+    if data != 0:
+        counters[HITS] += 1
+        if data_exact(data):
+            return data_value(data)
+        bound = max(bound, data_value(data))
+        if bound >= cutoff:
+            return bound
+    if n <= problem.n_feedbacks and n <= PERFECT_MAX and bound == 2 * n - 1:
+        own = np.sort(problem.secret_guess[candidates])  # the candidates as guesses, lowest first
+        i = first_perfect(matrix, own, candidates, problem.n_feedbacks)
+        if i >= 0:  # nothing beats 2n - 1, and the lowest perfect candidate is the canonical pick
+            store(table, h1, h2, pack(2 * n - 1, True, own[i], n))
+            return 2 * n - 1
+    # -- searched here: each guess's counting bound, then the guesses best first --------------
+    counters[NODES] += 1
+    if problem.stop[0]:
+        raise Stopped("stopped")
     n_guesses = matrix.shape[0]
     allowed = hint_allowed(state, problem.hint_codes, problem.letter_counts) if hinted and not consistent \
         else np.zeros(0, np.bool_)
@@ -192,8 +130,22 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
         guesses = problem.secret_guess[candidates] if phase == 0 or consistent else np.arange(n_guesses)
         scan_limit = cutoff if best_guess < 0 else min(cutoff, best + 1)  # ties may still win
         scan = kept_guesses(problem, guesses, mask, allowed, absent, free)
-        m, floor = _ranked(problem, candidates, scan, budget, scan_limit, phase == 1 and first_phase == 0, floor,
-                           order_keys, order_ids, order_bounds)
+        n_scan = scan.shape[0]
+        totals, n_parts, candidates_too, _ = guess_bounds(problem, candidates, scan, budget, False)
+        m = 0
+        for j in range(n_scan):
+            g, total, parts, candidate = scan[j], totals[j], n_parts[j], candidates_too[j]
+            if phase == 1 and first_phase == 0 and candidate and _is_candidate(g, candidates, problem.guess_secret):
+                continue  # done in phase 0
+            if total >= scan_limit:
+                floor = min(floor, total)
+                continue
+            if parts < 2 and not candidate:
+                continue  # learns nothing
+            order_keys[m] = (total * 2 + (0 if candidate else 1)) * n_guesses + g
+            order_ids[m] = g
+            order_bounds[m] = total
+            m += 1
         order = np.argsort(order_keys[:m])
         for i in order:
             g, low, own_key = order_ids[i], order_bounds[i], order_keys[i] % (2 * n_guesses)
@@ -211,7 +163,15 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
                     continue
             ordered, parts = split(matrix, g, candidates, problem.n_feedbacks, win)
             played_after = played | problem.guess_symbols[g] if problem.renames else played
-            total = _bound_parts(problem, ordered, parts, budget, low, limit, hinted, played_after, known)
+            total = low
+            for p in range(parts.shape[0]):
+                size = parts[p, 1]
+                known[p] = least[size]
+                # a lookahead on the parts but the first (whose own search starts with it), largest first
+                if p > 0 and size >= LOOKAHEAD_MIN and total < limit and not hinted:
+                    known[p] = lookahead_bound(problem, ordered[parts[p, 0]:parts[p, 0] + size], budget - 1,
+                                               played_after)
+                    total = min(total + known[p] - least[size], INF)
             for p in range(parts.shape[0]):
                 if total >= limit:
                     break
@@ -227,18 +187,13 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
                 best, best_key, best_guess = total, own_key, g
             else:
                 floor = min(floor, total)
-    return _stored(problem, h1, h2, n, best, best_guess, max(bound, floor))
-
-
-@njit(cache=True, nogil=True)
-def _stored(problem, h1, h2, n, best, best_guess, bound):
-    """A searched node's answer, stored: the best total if a guess achieved it (``best_guess``),
-    else ``bound``, exact only if no tree fits (INF)."""
-    problem.counters[STORES] += 1
     if best_guess >= 0:
-        store(problem.table, h1, h2, pack(best, True, best_guess, n))
+        store(table, h1, h2, pack(best, True, best_guess, n))
+        counters[STORES] += 1
         return best
-    store(problem.table, h1, h2, pack(min(bound, INF), bound >= INF, -1, n))
+    bound = max(bound, floor)
+    store(table, h1, h2, pack(min(bound, INF), bound >= INF, -1, n))
+    counters[STORES] += 1
     return bound
 
 
