@@ -3,15 +3,14 @@
 One type from end to end: the builder makes it from the depths it reached, the artifact's header
 stores it (``to_header``: histograms as ``[guesses, secrets]`` pairs, which readers with string
 keys can open), the reader checks and restores it (``from_header``), the verifier measures it
-again, and ``info``, ``verify --json`` and ``compare --json`` print it (``to_json``). It reads as
-the mapping it replaced: ``stats["total"]``, ``stats["histogram"][5]``.
+again, and ``info``, ``verify --json`` and ``compare --json`` print it (``to_json``). It is the
+dict it replaced: ``stats["total"]``, ``stats["histogram"][5]``.
 """
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable
 
 from .artifact import FormatError
 
@@ -22,19 +21,22 @@ AVERAGES = ("average", "determined_average")
 HISTOGRAMS = ("histogram", "determined_histogram")
 
 
-@dataclass(frozen=True, eq=False)
-class Statistics(Mapping):
-    """Guesses to win and to determine (the guess after which one secret is left), per secret."""
+class Statistics(dict):
+    """Guesses to win and to determine (the guess after which one secret is left), per secret: the
+    dict of the nine ``KEYS`` (histograms keyed by int), so that ``json.dumps`` and every dict
+    reader take it as before; its values also read as attributes (``stats.total``)."""
 
-    secrets: int
-    total: int
-    average: float
-    worst: int
-    histogram: dict[int, int]  # guesses -> secrets won with that many
-    determined_total: int
-    determined_average: float
-    determined_worst: int
-    determined_histogram: dict[int, int]
+    def __init__(self, secrets: int, total: int, average: float, worst: int, histogram: dict[int, int],
+                 determined_total: int, determined_average: float, determined_worst: int,
+                 determined_histogram: dict[int, int]):
+        super().__init__(secrets=secrets, total=total, average=average, worst=worst, histogram=histogram,
+                         determined_total=determined_total, determined_average=determined_average,
+                         determined_worst=determined_worst, determined_histogram=determined_histogram)
+
+    def __getattr__(self, key: str):
+        if key in KEYS:
+            return self[key]
+        raise AttributeError(f"'Statistics' object has no attribute {key!r}")
 
     @classmethod
     def from_depths(cls, wins: Iterable[int], determined: Iterable[int]) -> "Statistics":
@@ -77,17 +79,6 @@ class Statistics(Mapping):
         """As JSON holds them: histograms keyed by the number of guesses, as strings."""
         return {key: {str(k): v for k, v in sorted(self[key].items())} if key in HISTOGRAMS else self[key]
                 for key in KEYS}
-
-    def __getitem__(self, key: str):
-        if key not in KEYS:
-            raise KeyError(key)
-        return getattr(self, key)
-
-    def __iter__(self):
-        return iter(KEYS)
-
-    def __len__(self) -> int:
-        return len(KEYS)
 
     def __repr__(self) -> str:
         return f"Statistics({', '.join(f'{key}={self[key]!r}' for key in KEYS)})"

@@ -48,3 +48,11 @@ def test_a_bad_header_names_the_file_and_the_entry(key, value, message):
 def test_depths_of_unequal_length_are_refused():
     with pytest.raises(ValueError, match="one depth of each kind per secret"):
         Statistics.from_depths([1, 2], [1])
+
+
+def test_json_takes_the_statistics_as_it_took_the_dict():
+    import json
+
+    stats = Statistics.from_depths([1, 2, 2], [1, 1, 2])
+    assert json.loads(json.dumps(stats)) == {**stats.to_json(), "average": 5 / 3, "determined_average": 4 / 3}
+    assert isinstance(stats, dict) and stats.total == 5
