@@ -8,13 +8,14 @@ the tree is the same for any number of workers.
 from __future__ import annotations
 
 import os
-from collections import Counter, deque
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 
 from player.games import Game
+from player.stats import Statistics
 
 from .context import BuildContext, Node
 from .feedback import Scorer, backend_for
@@ -40,7 +41,7 @@ class Built:
     node_guess: list[int] = field(default_factory=list)  # guess index per node
     edge_counts: list[int] = field(default_factory=list)  # children per node
     edge_feedback: list[int] = field(default_factory=list)  # feedback index per edge; edge e leads to node e + 1
-    stats: dict = field(default_factory=dict)
+    stats: Statistics | None = None  # set once the tree is complete
     proof: dict = field(default_factory=dict)  # what an exhaustive strategy proved (joins the strategy spec)
 
     @property
@@ -144,8 +145,7 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
         by_parts = large and not strategy.sampled and not scorer.on_the_fly
         context = BuildContext(game, options, scorer)
     try:
-        if hasattr(strategy, "prepare"):
-            strategy.prepare(context)  # a whole-game search (the optimal strategies), before any node
+        proof = strategy.prepare(context) if hasattr(strategy, "prepare") else {}  # a whole-game search first
         root = Node(np.arange(n, dtype=np.int64), (), ())
         if own and large:
             tree = _expand_below_root(context, root, workers if parallel else 1, progress, by_parts=by_parts)
@@ -167,8 +167,8 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
         wins[secret] = depth
     for secret, depth in tree.determined:
         determined[secret] = depth
-    built.stats = statistics(wins, determined)
-    built.proof = dict(context.memo.get("proof", {}))
+    built.stats = Statistics.from_depths(wins.tolist(), determined.tolist())
+    built.proof = dict(proof)
     return built
 
 
@@ -223,20 +223,3 @@ def _expand_job(context: BuildContext, node: Node, by_parts: bool) -> Subtree:
     subtree.wins = [(int(part[secret]), depth) for secret, depth in subtree.wins]
     subtree.determined = [(int(part[secret]), depth) for secret, depth in subtree.determined]
     return subtree
-
-
-def statistics(wins: np.ndarray, determined: np.ndarray) -> dict:
-    """The header's statistics from guesses-to-win and guesses-to-determine per secret."""
-    n = len(wins)
-    win_hist, det_hist = Counter(wins.tolist()), Counter(determined.tolist())
-    return {
-        "secrets": n,
-        "total": int(wins.sum()),
-        "average": float(wins.sum()) / n,
-        "worst": int(wins.max()),
-        "histogram": {int(k): win_hist[k] for k in sorted(win_hist)},
-        "determined_total": int(determined.sum()),
-        "determined_average": float(determined.sum()) / n,
-        "determined_worst": int(determined.max()),
-        "determined_histogram": {int(k): det_hist[k] for k in sorted(det_hist)},
-    }

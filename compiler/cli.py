@@ -172,46 +172,25 @@ def compile_command(
     Example: guesstree compile mastermind --strategy entropy -o trees/mm.msgpack.zst
     """
     _engine()
-    from .builder import build
     from .options import Options
-    from .output import default_path, save
+    from .output import check_destination, default_path, save
 
     budget = memory_budget(max_memory)
-    try:
+    started = time.perf_counter()
+    with _failures("compile", game, "building", f"a smaller --max-memory (now {max_memory:g} GiB) scores "
+                                                "the game in blocks on demand"):
         options = Options(strategy=strategy, candidates=candidates, seed=seed, guess_sample=guess_sample,
                           secret_sample=secret_sample, engine=engine, max_memory=budget,
                           first=first, max_depth=max_depth, openers=openers)
         if (checkpoint or resume or cluster) and not options.exhaustive:
             raise ValueError("--checkpoint, --resume and --cluster apply to the optimal strategies only")
-    except ValueError as error:
-        raise fail(str(error)) from None
-    from .cluster import ClusterError, address
-
-    where = address(cluster) if options.exhaustive else None
-    path = output or default_path(game, options)
-    started = time.perf_counter()
-    try:
-        with _terminate_as_interrupt(), \
-                _out_of_resources(game, "building", f"a smaller --max-memory (now {max_memory:g} GiB) scores "
-                                                    "the game in blocks on demand"):
-            context = None
-            if options.exhaustive:  # the exhaustive search first, with its own progress
-                context = _searched(game, options, checkpoint, resume, quiet, "compile", where)
-            try:
-                with Progress(quiet, game.secret_count()) as progress:
-                    built = build(game, options, progress=progress, context=context)
-            finally:
-                if context is not None:
-                    context.close()
-    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the workers are stopped, nothing is written
-        typer.echo(f"\ninterrupted: {path} not written", err=True)
-        raise typer.Exit(130) from None
-    except ValueError as error:
-        raise fail(str(error)) from None
-    except ClusterError as error:  # the tree's build asked the cluster for a node again, and it failed
-        raise _cluster_failed(error, "compile") from None
-    except OSError as error:
-        raise fail(f"cannot build {game!r}: {error.strerror or error}") from None
+        path = check_destination(output or default_path(game, options))  # before any work
+        try:
+            with _terminate_as_interrupt():
+                built = _compiled(game, options, quiet, checkpoint, resume, cluster)
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM outside a search: the workers are stopped
+            typer.echo(f"\ninterrupted: {path} not written", err=True)
+            raise typer.Exit(130) from None
     try:
         save(built, path)
     except OSError as error:
@@ -225,37 +204,28 @@ def compile_command(
             typer.echo(f"optimal: {built.proof['proven']}")
 
 
-class Progress:
-    """A progress bar of secrets solved, on stderr when it is a terminal (and not --quiet)."""
+def _compiled(game: Game, options, quiet: bool, checkpoint, resume: bool, cluster: str | None):
+    """The built tree; an exhaustive strategy's search first, with its own progress, checkpoint and
+    Ctrl-C (or SIGTERM), on this machine or on a Dask ``cluster``."""
+    from .builder import build
+    from .progress import BuildBar, search_status
 
-    def __init__(self, quiet: bool, total: int):
-        self.enabled = not quiet and sys.stderr.isatty()
-        self.total, self.bar = total, None
+    context = None
+    try:
+        if options.exhaustive:
+            from .cluster import address
+            from .search.solver import solver_for
+            from .bound import prepared_context
 
-    def __enter__(self):
-        if not self.enabled:
-            return None
-        from rich.console import Console
-        from rich.progress import BarColumn, Progress as Bar, TextColumn, TimeElapsedColumn
-
-        self.bar = Bar(TextColumn("compiling"), BarColumn(), TextColumn("{task.completed}/{task.total} secrets"),
-                       TimeElapsedColumn(), console=Console(stderr=True), transient=True)
-        self.bar.__enter__()
-        task = self.bar.add_task("compile", total=self.total)
-        last = [0.0]
-
-        def update(solved: int, total: int) -> None:
-            now = time.monotonic()
-            if now - last[0] > 0.1 or solved == total:
-                last[0] = now
-                self.bar.update(task, completed=solved, total=total)
-
-        return update
-
-    def __exit__(self, *exc):
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
-        return False
+            with search_status(quiet) as status, _terminate_as_interrupt():
+                context = prepared_context(game, options, checkpoint=checkpoint, resume=resume, progress=status,
+                                           cluster=address(cluster))
+                solver_for(context).solve(options.strategy, options.max_depth)
+        with BuildBar(quiet, game.secret_count()) as progress:
+            return build(game, options, progress=progress, context=context)
+    finally:
+        if context is not None:
+            context.close()
 
 
 @game_command("compare")
@@ -287,17 +257,9 @@ def compare_command(
     from player.artifact import write_atomic
 
     from .compare import DEFAULT_STRATEGIES, compare, parse_strategies, plot_svg, table
-    from .options import Options
+    from .output import check_destination
 
     budget = memory_budget(max_memory)
-    try:
-        names = parse_strategies(strategies) if strategies is not None else list(DEFAULT_STRATEGIES)
-        settings = {"candidates": candidates, "seed": seed, "guess_sample": guess_sample,
-                    "secret_sample": secret_sample, "max_memory": budget}
-        for name in names:
-            Options(strategy=name, **settings)
-    except ValueError as error:
-        raise fail(str(error)) from None
     if trees is not None and trees.exists() and not trees.is_dir():
         raise fail(f"--trees {trees} is not a directory")
 
@@ -305,19 +267,22 @@ def compare_command(
         if sys.stderr.isatty():
             typer.echo(f"compiling {name} ...", err=True)
 
-    try:
-        with _terminate_as_interrupt():
-            rows = compare(game, names, settings, trees, progress)
+    with _failures("compare", game, "comparing strategies on", "give a smaller --max-memory",
+                   lambda error: f"cannot write {error.filename or plot}: {error.strerror or error}"):
+        names = parse_strategies(strategies) if strategies is not None else list(DEFAULT_STRATEGIES)
+        settings = {"candidates": candidates, "seed": seed, "guess_sample": guess_sample,
+                    "secret_sample": secret_sample, "max_memory": budget}
+        if plot is not None:
+            check_destination(plot, artifact=False)  # before any work
+        try:
+            with _terminate_as_interrupt():
+                rows = compare(game, names, settings, trees, progress)  # bad settings fail before any build
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the workers are stopped (trees already saved stay)
+            typer.echo("\ninterrupted: no comparison made", err=True)
+            raise typer.Exit(130) from None
         if plot is not None:
             title = f"Guesses to win: {game.title()} ({len(game.secrets)} secrets)"
             write_atomic(plot, plot_svg(rows, title).encode())
-    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the workers are stopped (trees already saved stay)
-        typer.echo("\ninterrupted: no comparison made", err=True)
-        raise typer.Exit(130) from None
-    except ValueError as error:
-        raise fail(str(error)) from None
-    except OSError as error:
-        raise fail(f"cannot write {error.filename or plot}: {error.strerror or error}") from None
     if as_json:
         typer.echo(json.dumps({"game": game.spec(), "secrets": len(game.secrets),
                                "rows": [row.to_json() for row in rows],
@@ -370,28 +335,18 @@ def bound_command(
     Example: guesstree bound bulls-cows --json
     """
     _engine()
-    from .cluster import ClusterError, address
-    from .optimal import bound
-    from .solver import Interrupted
+    from .cluster import address
+    from .progress import search_status
+    from .bound import bound
 
     budget = memory_budget(max_memory)
     if workers is not None and workers < 1:
         raise fail("--workers must be at least 1")
-    try:
-        with _search_status(quiet) as status, _terminate_as_interrupt(), \
-                _out_of_resources(game, "searching", "give a smaller --max-memory"):
-            report = bound(game, candidates=candidates, max_memory=budget, workers=workers, checkpoint=checkpoint,
-                           resume=resume, progress=status, cluster=address(cluster))
-    except Interrupted as interrupted:
-        raise _stopped(interrupted, "bound") from None
-    except KeyboardInterrupt:
-        raise _stopped(None, "bound") from None
-    except ClusterError as error:
-        raise _cluster_failed(error, "bound") from None
-    except ValueError as error:
-        raise fail(str(error)) from None
-    except OSError as error:
-        raise fail(f"cannot write {checkpoint}: {error.strerror or error}") from None
+    with _failures("bound", game, "searching", "give a smaller --max-memory",
+                   lambda error: f"cannot write {checkpoint}: {error.strerror or error}"), \
+            search_status(quiet) as status, _terminate_as_interrupt():
+        report = bound(game, candidates=candidates, max_memory=budget, workers=workers, checkpoint=checkpoint,
+                       resume=resume, progress=status, cluster=address(cluster))
     if as_json:
         typer.echo(json.dumps({"game": game.spec(), "worst": report.worst, "nodes": report.nodes,
                                "seconds": round(report.seconds, 3), "proof": report.proof}, indent=2))
@@ -404,37 +359,34 @@ def bound_command(
     typer.echo(f"  ({report.nodes} nodes searched, {report.seconds:.2f} s)")
 
 
-def _searched(game, options, checkpoint, resume, quiet, command: str, cluster: str | None):
-    """A build context whose exhaustive search has run, with progress, checkpoint and Ctrl-C,
-    on this machine or on a Dask ``cluster``."""
+@contextlib.contextmanager
+def _failures(command: str, game: Game, doing: str, advice: str, os_said=None):
+    """Every way a command's work fails, as one line and its exit code (the one mapping from errors
+    to exit codes): a stopped search 130, with where its work is; anything else 2. ``doing`` and
+    ``advice``: what a worker that died or memory that ran out interrupted, and what helps;
+    ``os_said(error)``: what another system error says (default: that ``game`` could not be built)."""
     from .cluster import ClusterError
-    from .optimal import prepared_context
-    from .solver import Interrupted, solver_for
+    from .search.solver import Interrupted
 
-    context = None
     try:
-        with _search_status(quiet) as status, _terminate_as_interrupt():
-            context = prepared_context(game, options, checkpoint=checkpoint, resume=resume, progress=status,
-                                       cluster=cluster)
-            solver_for(context).solve(options.strategy, options.max_depth)
-    except BaseException as error:
-        if context is not None:
-            context.close()
-        if isinstance(error, Interrupted):
-            raise _stopped(error, command) from None
-        if isinstance(error, KeyboardInterrupt):
-            raise _stopped(None, command) from None
-        if isinstance(error, ClusterError):
-            raise _cluster_failed(error, command) from None
-        raise
-    return context
-
-
-def _cluster_failed(error, command: str) -> typer.Exit:
-    """A cluster that could not run the search: one line, and where its work is, exit 2."""
-    saved = "" if error.checkpoint is None else \
-        f"; the search's work is saved in {error.checkpoint} (run the same {command} command with --resume)"
-    return fail(f"{error}{saved}")
+        yield
+    except Interrupted as interrupted:
+        raise _stopped(interrupted, command) from None
+    except KeyboardInterrupt:
+        raise _stopped(None, command) from None
+    except ClusterError as error:  # with where the search's work was saved
+        saved = "" if error.checkpoint is None else \
+            f"; the search's work is saved in {error.checkpoint} (run the same {command} command with --resume)"
+        raise fail(f"{error}{saved}") from None
+    except BrokenExecutor:
+        raise fail(f"a worker process died while {doing} {game!r} (out of memory, or killed)") from None
+    except ValueError as error:
+        raise fail(str(error)) from None
+    except (MemoryError, OSError) as error:  # OSError: a mapping or a process the system refused
+        if isinstance(error, MemoryError) or error.errno in (errno.ENOMEM, errno.EAGAIN):
+            raise fail(f"out of memory {doing} {game!r}: {advice}") from None
+        said = os_said(error) if os_said is not None else f"cannot build {game!r}: {error.strerror or error}"
+        raise fail(said) from None
 
 
 def _stopped(interrupted, command: str) -> typer.Exit:
@@ -444,64 +396,6 @@ def _stopped(interrupted, command: str) -> typer.Exit:
         typer.echo(f"\ninterrupted: the search's work is saved in {interrupted.checkpoint}; run the same "
                    f"{command} command with --resume to continue", err=True)
     return typer.Exit(130)
-
-
-@contextlib.contextmanager
-def _search_status(quiet: bool):
-    """A long exhaustive search's progress on stderr (a terminal, not --quiet), else None: a bar
-    of first guesses searched when they are jobs (else of jobs done), the jobs in flight, the
-    best total so far and where the search is; the Dask dashboard's address, once."""
-    if quiet or not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress as Bar, TextColumn, TimeElapsedColumn
-
-    console = Console(stderr=True)
-    bar = Bar(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[jobs]}"),
-              TimeElapsedColumn(), console=console, transient=True)
-    task = bar.add_task("searching", total=None, jobs="")
-    last, said = [0.0], set()
-
-    def show(status: dict) -> None:
-        dashboard = status.get("dashboard")
-        if dashboard and dashboard not in said:
-            said.add(dashboard)
-            console.print(f"Dask dashboard: {dashboard} ({status.get('workers', '?')} workers)")
-        now = time.monotonic()
-        if now - last[0] < 0.25:
-            return
-        last[0] = now
-        where = [status.get("task", "searching")]
-        if "root" in status:
-            where.append(f"first guess {status['root']}")
-        if "part" in status:
-            where.append(f"part {status['part']} ({status.get('part_size', '?')} secrets)")
-        if "guess_index" in status:
-            where.append(f"second guess {status['guess_index']}/{status.get('guesses', '?')}")
-        jobs = [f"{status.get('jobs_done', 0)} jobs done, {status.get('in_flight', 0)} in flight"]
-        if "best" in status:
-            jobs.append(f"best {status['best']}")
-        jobs.append(f"{status['nodes']:,} nodes")
-        total = status.get("openers")
-        bar.update(task, description=", ".join(where)[:80], jobs=", ".join(jobs), total=total,
-                   completed=status.get("openers_done", 0) if total else 0)
-
-    with bar:
-        yield show
-
-
-@contextlib.contextmanager
-def _out_of_resources(game: Game, doing: str, advice: str):
-    """A worker process that dies, or memory that runs out, while ``doing`` ``game``: one error line."""
-    try:
-        yield
-    except BrokenExecutor:
-        raise fail(f"a worker process died while {doing} {game!r} (out of memory, or killed)") from None
-    except (MemoryError, OSError) as error:  # OSError: a mapping or a process the system refused
-        if isinstance(error, OSError) and error.errno not in (errno.ENOMEM, errno.EAGAIN):
-            raise
-        raise fail(f"out of memory {doing} {game!r}: {advice}") from None
 
 
 @contextlib.contextmanager

@@ -1,11 +1,12 @@
 """The exhaustive searches' jobs on a Dask cluster (``--cluster``): from a local cluster of a few
-processes to many machines, with the same tree out.
+processes to many machines, with the same tree out; the client's side (``DaskJobs``) and
+everything a worker runs (``run_job``).
 
-The solver (``solver.py``) hands out the same jobs as it does to this machine's worker processes
-(``pool.py``): each an exact search with a cutoff, whose answer is a fact that does not depend
-on which worker computed it or when. Here each job runs on some Dask worker, which builds the
-search's game once from its description and keeps its own table; with its answer it returns the
-table entries that the client's tree needs (``Solver.job_entries``). The best total of the node
+The solver (``search/solver.py``) hands out the same jobs (``search/jobs.py``) as it does to the
+threads of this process: each an exact search with a cutoff, whose answer is a fact that does not
+depend on which worker computed it or when. Here each job runs on some Dask worker, in a worker
+process of its own, which builds the search's game once from its description and keeps its own
+table; with its answer it returns the table entries that the client's tree needs (``jobs.entries``). The best total of the node
 being searched is a Dask ``Variable`` that running jobs read between their parts, so every
 worker prunes with it.
 
@@ -14,8 +15,11 @@ Dask is imported only here, and only when ``--cluster`` is given.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import logging
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Callable
@@ -96,17 +100,80 @@ class VariableBoard:
         return self._value
 
 
+def fingerprint(game, matrix: np.ndarray) -> str:
+    """What two processes must agree on to search the same game: its identity and every feedback."""
+    digest = hashlib.sha256(json.dumps(game.identity(), sort_keys=True, default=str).encode())
+    digest.update(np.ascontiguousarray(matrix).data)
+    return digest.hexdigest()
+
+
+def search_description(space, make: Callable) -> dict:
+    """What a cluster's worker needs to take part in the search of ``space`` (see ``run_job``):
+    ``make(context, workers=1, board=...)`` makes its solver (the ``Solver`` class)."""
+    import uuid
+
+    import player
+
+    return {"id": uuid.uuid4().hex, "version": player.__version__, "game": repr(space.game),
+            "recipe": space.context.portable_recipe(), "fingerprint": fingerprint(space.game, space.matrix),
+            "make": make}
+
+
+_lock = threading.Lock()  # a worker runs one job at a time (its solver is not thread-safe)
+_searches: dict = {}  # in a worker: the solver of the search it works for
+
+
+def run_job(search: dict, job, seed):
+    """A job on a cluster's worker: ``job.run`` on this search's solver, made on the first job
+    (and seeded with the entries of a resumed search's checkpoint, ``seed``). Returns the result,
+    the table entries the client needs (``jobs.entries``), the nodes searched and the seconds;
+    with ``job`` None only makes the solver. A worker with another guesstree, or one that
+    rebuilds another game, is refused."""
+    with _lock:
+        solver = _searches.get(search["id"])
+        if solver is None:
+            solver = _new_solver(search, seed)
+        if job is None:  # a worker's first job, sent when the search starts: ready, or refused
+            return None
+        nodes, started = solver.nodes, time.perf_counter()
+        result = job.run(solver)
+        return result, solver.entries(job), solver.nodes - nodes, time.perf_counter() - started
+
+
+def _new_solver(search: dict, seed):
+    import player
+
+    if search["version"] != player.__version__:
+        raise Refused(f"the worker at {worker_address()} runs guesstree {player.__version__}, this client "
+                      f"guesstree {search['version']}: install the same version on every machine")
+    setup, arguments = search["recipe"]
+    try:
+        context = setup(*arguments)
+    except ValueError as error:
+        raise Refused(f"the worker at {worker_address()} cannot make the game {search['game']}: {error}") from None
+    if fingerprint(context.game, context.matrix) != search["fingerprint"]:
+        raise Refused(f"the worker at {worker_address()} makes another game than {search['game']} from the "
+                      "same description (another version of its plugin or word lists?)")
+    for old in _searches.values():
+        old.close()
+    _searches.clear()
+    solver = _searches[search["id"]] = search["make"](context, workers=1, board=VariableBoard(search["id"]))
+    if seed is not None and len(seed):
+        solver.restore(seed)
+    return solver
+
+
 class DaskJobs:
     """A search's jobs on the cluster at ``where`` (an address, or ``local:N`` for N worker processes
-    started here): ``job(search, method, args, seed)`` runs on a worker and returns
+    started here): ``run_job(search, job, seed)`` runs on a worker and returns
     ``(result, entries, nodes, seconds)``; ``absorb(entries, nodes, seconds)`` takes the rest in the client."""
 
-    def __init__(self, where: str, job: Callable, search: dict, absorb: Callable, seed: np.ndarray):
+    def __init__(self, where: str, search: dict, absorb: Callable, seed: np.ndarray):
         try:
             import distributed
         except ImportError:
             raise ClusterError(f"--cluster needs Dask: pip install '{EXTRA}'") from None
-        self._distributed, self._job, self._search, self._absorb = distributed, job, search, absorb
+        self._distributed, self._search, self._absorb = distributed, search, absorb
         self._local = None
         self.where = where
         # Dask's own logs (a connection retried, a scheduler gone) stay out of the user's terminal:
@@ -165,7 +232,7 @@ class DaskJobs:
         """Each worker makes the search's game and solver before the first job, or refuses it:
         a worker that runs another guesstree (or none), or makes another game, is refused before
         the search starts."""
-        ready = [self.client.submit(self._job, self._search, None, (), self._seed, pure=False, workers=[worker],
+        ready = [self.client.submit(run_job, self._search, None, self._seed, pure=False, workers=[worker],
                                     allow_other_workers=True, key=f"ready-guesstree-{self._search['id'][:12]}-{i}")
                  for i, worker in enumerate(sorted(self.client.scheduler_info().get("workers", {})))]
         try:
@@ -194,9 +261,9 @@ class DaskJobs:
         except BaseException:  # a timeout, or jobs cancelled (a CancelledError: the scheduler gone)
             pass
 
-    def submit(self, method: str, args: tuple):
+    def submit(self, job):
         self._sent += 1
-        return self.client.submit(self._job, self._search, method, args, self._seed, pure=False,
+        return self.client.submit(run_job, self._search, job, self._seed, pure=False,
                                   key=f"guesstree-{self._search['id'][:12]}-{self._sent}")
 
     @property

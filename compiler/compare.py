@@ -17,6 +17,7 @@ from xml.sax.saxutils import escape
 
 import player
 from player.games import Game, make_game
+from player.stats import Statistics
 
 from .builder import build
 from .options import Options
@@ -36,7 +37,7 @@ class Row:
 
     strategy: str
     spec: dict  # the strategy as the artifact records it (Options.spec())
-    stats: dict  # the artifact header's statistics
+    stats: Statistics  # the artifact header's statistics
     nodes: int
     seconds: float | None  # compile time; None for a tree loaded from the trees directory
     path: str | None = None  # the artifact it was loaded from or saved to, if any
@@ -47,19 +48,10 @@ class Row:
         return [histogram.get(k, 0) for k in range(1, self.stats["worst"] + 1)]
 
     def to_json(self) -> dict:
-        s = self.stats
         return {
             "strategy": self.strategy,
             "spec": self.spec,
-            "secrets": s["secrets"],
-            "total": s["total"],
-            "average": s["average"],
-            "worst": s["worst"],
-            "histogram": {str(k): v for k, v in sorted(s["histogram"].items())},
-            "determined_total": s["determined_total"],
-            "determined_average": s["determined_average"],
-            "determined_worst": s["determined_worst"],
-            "determined_histogram": {str(k): v for k, v in sorted(s["determined_histogram"].items())},
+            **self.stats.to_json(),
             "nodes": self.nodes,
             "seconds": self.seconds,
             "source": "compiled" if self.seconds is not None else "loaded",

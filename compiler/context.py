@@ -2,7 +2,7 @@
 
 The builder (``builder.py``) makes one per build; the strategies (``strategies.py``) ask it for the
 guesses allowed at a node, their partitions' statistics, one guess per symmetry class, and the
-randomness of a node; the exhaustive strategies keep their solver in its ``memo``.
+randomness of a node; an exhaustive strategy's solver is kept in its ``solver``.
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ class Node(NamedTuple):
 
 class BuildContext:
     """What strategies may ask while a tree is built: allowed guesses, partitions, symmetry classes,
-    randomness; and what a strategy keeps for the whole build (``memo``)."""
+    randomness; and an exhaustive strategy's solver for the whole build (``solver``)."""
 
     def __init__(self, game: Game, options: Options, scorer: Scorer):
         self.game, self.options, self.scorer = game, options, scorer
@@ -60,7 +60,7 @@ class BuildContext:
         self.hint_rule = HintRule(game, scorer.guess_codes) if game.hint_rule else None  # that, vectorised
         self.shortcuts = options.engine != "reference"  # the reference engine scores every guess at every node
         self.kernels = kernels("numpy" if options.engine == "reference" else scorer.backend)
-        self.memo: dict = {}  # what a strategy keeps for the whole build (the optimal solver and its proof)
+        self.solver = None  # an exhaustive strategy's search (search/solver.py), made on first use
         self._symmetry = Symmetry(game, scorer.guess_codes, scorer.backend) if game.permutable else None
         self.absent = AbsentSymbols(game, scorer.guess_codes)  # guesses alike by symbols no candidate has
         self.first = None if options.first is None else self._opening(options.first)
@@ -109,7 +109,7 @@ class BuildContext:
 
     def close(self) -> None:
         """Stop a solver's jobs, and free the matrix if it is in shared memory."""
-        solver = self.memo.pop("optimal", None)
+        solver, self.solver = self.solver, None
         if solver is not None:
             solver.close()
         self.scorer.release()

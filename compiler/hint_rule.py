@@ -1,6 +1,6 @@
 """The hint rule of hard mode (``Game.hint_rule``), vectorised: which guesses a history allows.
 
-Its compiled twin is in ``exact.py`` (``hint_next``, ``hint_allowed``, ``hint_salt``), which the
+Its compiled twin is ``search/hint.py`` (``hint_next``, ``hint_allowed``, ``hint_salt``), which the
 exhaustive searches carry through their recursion; the tests hold both to ``Game.allows``.
 """
 from __future__ import annotations
@@ -13,8 +13,8 @@ from player.games import Game
 class HintRule:
     """The hint rule of hard mode (``Game.hint_rule``) in arrays. A node's state is one int
     array: per position the exact symbol (-1: none), then per symbol the least count any one
-    guess revealed. The compiled search carries the same state (``exact.rule_next``,
-    ``exact.rule_allowed``); the tests hold both to the game's own ``allows``."""
+    guess revealed. The compiled search carries the same state (``search.hint.hint_next``,
+    ``search.hint.hint_allowed``); the tests hold both to the game's own ``allows``."""
 
     def __init__(self, game: Game, guess_codes: np.ndarray):
         self.codes = np.ascontiguousarray(guess_codes, dtype=np.int64)

@@ -1,5 +1,5 @@
 """Worker processes, for the builder's subtrees (the exhaustive searches' jobs run on threads:
-``solver.py``).
+``search/jobs.py``, or on the worker processes of a Dask cluster: ``cluster.py``).
 
 Workers are started with ``spawn``, the one start method that Linux, macOS and Windows all have
 (macOS warns against ``fork``, Windows has none). A spawned worker starts from nothing: it

@@ -108,7 +108,7 @@ class Simple:
 
 @dataclass(frozen=True)
 class Exhaustive:
-    """Plays the guess of an optimal tree, found by exhaustive search with proof (solver.py):
+    """Plays the guess of an optimal tree, found by exhaustive search with proof (``search/``):
     the least total within the fewest guesses in the worst case (``optimal-worst``), or the
     least total (``optimal-expected``, within ``--max-depth`` if given)."""
 
@@ -120,14 +120,15 @@ class Exhaustive:
     exhaustive = True
 
     # The solver is imported when an exhaustive strategy runs: its compiled searches load numba.
-    def prepare(self, context) -> None:
-        """Solve the whole game once, before the builder asks node by node."""
-        from .solver import solver_for
+    def prepare(self, context) -> dict:
+        """Solve the whole game once, before the builder asks node by node: what it proved, as
+        the artifact's strategy records it."""
+        from .search.solver import solver_for
 
-        solver_for(context).solve(self.name, context.options.max_depth)
+        return solver_for(context).solve(self.name, context.options.max_depth).proof
 
     def choose(self, context, node) -> int:
-        from .solver import solver_for
+        from .search.solver import solver_for
 
         return solver_for(context).choose(node, self.name, context.options.max_depth)
 

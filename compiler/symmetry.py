@@ -113,7 +113,7 @@ class AbsentSymbols:
     lowest absent symbol wherever it plays any; when they may not, the lowest absent symbols in
     increasing order along its positions. One absent symbol makes no two guesses alike. This
     holds when every code of the game's repeat rule is a guess (else the lowest might not be one):
-    ``usable`` says whether it does. ``exact.absent_symbols`` is its compiled twin.
+    ``usable`` says whether it does. ``search.alike.absent_symbols`` is its compiled twin.
     """
 
     def __init__(self, game: Game, guess_codes: np.ndarray):
@@ -132,12 +132,15 @@ class AbsentSymbols:
         self.guess_bits = np.bitwise_or.reduce(np.uint64(1) << codes.astype(np.uint64), axis=1)
         self.every = np.uint64((1 << k) - 1)
 
-    def arrays(self, secret_guess: np.ndarray, permutable: bool) -> tuple:
-        """The fields of ``exact.Problem`` that carry this (empty ones when not usable), and whether
-        the search may rename the symbols that no played guess has (``permutable``: the game's)."""
+    def problem_fields(self, secret_guess: np.ndarray, permutable: bool) -> dict:
+        """The fields of ``search.problem.Problem`` that carry this (empty ones when not usable), and
+        whether the search may rename the symbols that no played guess has (``permutable``: the game's)."""
         if not self.usable:
-            return np.zeros(0, np.uint64), np.zeros(0, np.uint64), np.zeros((0, 0), np.int64), False, np.uint64(0), False
-        return self.guess_bits, self.guess_bits[secret_guess], self.codes, self.repeats, self.every, permutable
+            return {"guess_symbols": np.zeros(0, np.uint64), "secret_symbols": np.zeros(0, np.uint64),
+                    "guess_codes": np.zeros((0, 0), np.int64), "repeats": False, "every_symbol": np.uint64(0),
+                    "renames": False}
+        return {"guess_symbols": self.guess_bits, "secret_symbols": self.guess_bits[secret_guess],
+                "guess_codes": self.codes, "repeats": self.repeats, "every_symbol": self.every, "renames": permutable}
 
     def played(self, guesses: tuple[int, ...]) -> np.uint64:
         """The symbols of ``guesses`` as bits (0 when not usable)."""

@@ -49,7 +49,7 @@ def warm_up() -> int:
     from player.games import make_game
 
     from . import Options, build
-    from .optimal import prepared_context
+    from .bound import prepared_context
 
     jobs = 0
     with tempfile.TemporaryDirectory() as folder:

@@ -170,7 +170,7 @@ def info(
     Example: guesstree info trees/mastermind-c6-h4-entropy.msgpack.zst --json
     """
     tree = load_or_fail(tree_path, plugin)
-    header = {**tree.header, "stats": tree.stats, "nodes": tree.nodes}
+    header = {**tree.header, "stats": tree.stats.to_json(), "nodes": tree.nodes}
     if as_json:
         typer.echo(json.dumps(jsonable(header), indent=2))
         return

@@ -1,7 +1,6 @@
 """A loaded decision tree: answers ``next_guess(history)`` by walking parallel arrays."""
 from __future__ import annotations
 
-import math
 import os
 import sys
 from array import array
@@ -13,11 +12,8 @@ from operator import lt
 from .advice import best_guess, candidates
 from .artifact import FormatError, decode, read_file, unpack_uints
 from .games import GAMES, Code, Feedback, Game, game_from_spec
+from .stats import Statistics
 
-STAT_KEYS = ("secrets", "total", "average", "worst", "histogram",
-             "determined_total", "determined_average", "determined_worst", "determined_histogram")
-STAT_COUNTS = ("secrets", "total", "worst", "determined_total", "determined_worst")
-STAT_AVERAGES = ("average", "determined_average")
 MAX_NODES = 1 << 20  # loading checks every node: this keeps a hostile file's cost well under a second
 SHIPPED = "shipped:"  # the name of a tree loaded by player.load_shipped, before the shipped name
 PLUGINS_ENV = "GUESSTREE_PLUGINS"  # comma-separated plugin modules a tree may import and call
@@ -39,7 +35,7 @@ class Tree:
         self.header = header
         self.game: Game = _game(header, name, _trusted(plugins))
         self.strategy: dict = _strategy(header, name)
-        self.stats: dict = _stats(header, name)
+        self.stats = Statistics.from_header(header.get("stats"), name)
         producer = header.get("producer")
         if not isinstance(producer, str):
             raise FormatError(f"{name}: the header's producer is {producer!r}, not a string")
@@ -287,7 +283,8 @@ def _check_plugin(game_name: str, trusted: frozenset[str], name: str) -> None:
         return
     raise FormatError(
         f"{name}: the game is the plugin {game_name!r}, which this player does not run unasked: "
-        f"trust its module with guesstree --plugin {module_name}, player.load(..., plugins=[{module_name!r}]) "
+        f"trust its module with the command's --plugin option (e.g. guesstree info {name} --plugin {module_name}), "
+        f"player.load(..., plugins=[{module_name!r}]) "
         f"or {PLUGINS_ENV}={module_name}")
 
 
@@ -298,29 +295,6 @@ def _strategy(header: dict, name: str) -> dict:
                     for k, v in strategy.items())):
         raise FormatError(f"{name}: the header's strategy {strategy!r} is not a map of names to plain values")
     return strategy
-
-
-def _stats(header: dict, name: str) -> dict:
-    stats = header.get("stats")
-    if not isinstance(stats, dict) or any(key not in stats for key in STAT_KEYS):
-        raise FormatError(f"{name}: the header's statistics are missing or incomplete")
-    for key in STAT_COUNTS:
-        if type(stats[key]) is not int or stats[key] < 0:
-            raise FormatError(f"{name}: the statistic {key!r} is {stats[key]!r}, not a whole number")
-    for key in STAT_AVERAGES:
-        value = stats[key]
-        if type(value) not in (int, float) or not (math.isfinite(value) and value >= 0):
-            raise FormatError(f"{name}: the statistic {key!r} is {value!r}, not a number")
-    stats = dict(stats)
-    for key in ("histogram", "determined_histogram"):  # stored as [[guesses, secrets], ...]
-        pairs = stats[key]
-        if not isinstance(pairs, list) or not all(
-                isinstance(p, list) and len(p) == 2 and all(type(x) is int and x >= 0 for x in p) for p in pairs):
-            raise FormatError(f"{name}: the statistic {key!r} is not a list of [guesses, secrets] pairs")
-        if any(a[0] >= b[0] for a, b in zip(pairs, pairs[1:])):
-            raise FormatError(f"{name}: the statistic {key!r} is not in increasing order of guesses")
-        stats[key] = {guesses: secrets for guesses, secrets in pairs}
-    return stats
 
 
 def load(path: str | os.PathLike, plugins: Iterable[str] | None = None) -> Tree:

@@ -10,6 +10,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 
 from .artifact import FormatError
+from .games import Game
+from .stats import KEYS, Statistics
 from .tree import Tree, load
 from .wording import counted
 
@@ -30,8 +32,24 @@ class Report:
     def to_json(self) -> dict:
         data = asdict(self)
         for key in ("histogram", "determined_histogram"):
-            data[key] = {str(k): v for k, v in sorted(data[key].items())}
+            data[key] = {str(k): v for k, v in sorted(data[key].items())}  # as Statistics.to_json has them
         return data
+
+
+def said_code(game: Game, code) -> str:
+    """A code as the game writes it, or as Python does if the game cannot (a tree's bad guess)."""
+    try:
+        return game.format_code(code)
+    except (ValueError, IndexError, TypeError):
+        return repr(code)
+
+
+def said_feedback(game: Game, feedback) -> str:
+    """Feedback as the game writes it, or as Python does if the game cannot."""
+    try:
+        return game.format_feedback(feedback)
+    except (ValueError, IndexError, KeyError, TypeError):
+        return repr(feedback)
 
 
 def verify(tree: Tree, max_depth: int | None = None) -> Report:
@@ -59,6 +77,44 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
         error(f"{game!r} has no secrets")
         return Report(ok=False, secrets=0, worst=0, total=0, average=0.0,
                       histogram={}, determined_histogram={}, errors=errors)
+    wins, determined, reached = _replay(tree, secrets, error)
+
+    for node, seen in enumerate(reached):
+        if not seen:
+            error(f"node {node} is unreachable")
+            break
+    lost = [s for s in range(len(secrets)) if s not in wins]
+    if lost:
+        error(f"{counted(len(lost), 'secret')} {'is' if len(lost) == 1 else 'are'} never won, "
+              f"e.g. {game.format_code(secrets[lost[0]])}")
+    if lost:  # what the secrets that are won measure, for the report
+        win_counts = list(wins.values())
+        histogram = dict(sorted(Counter(win_counts).items()))
+        determined_histogram = dict(sorted(Counter(d for d in determined if d >= 0).items()))
+        total, worst = sum(win_counts), max(win_counts, default=0)
+    else:
+        measured = Statistics.from_depths([wins[s] for s in range(len(secrets))], determined)
+        histogram, determined_histogram = measured.histogram, measured.determined_histogram
+        total, worst = measured.total, measured.worst
+    if max_depth is not None and worst > max_depth:
+        deep = min((s for s, d in wins.items() if d == worst))
+        error(f"secret {game.format_code(secrets[deep])} takes {counted(worst, 'guess', 'guesses')}, "
+              f"over the bound of {max_depth}")
+    if not lost:
+        _check_stats(tree.stats, measured, error)
+        _check_claims(tree.strategy, total, worst, error)
+    return Report(
+        ok=not errors, secrets=len(secrets), worst=worst, total=total,
+        average=round(total / len(secrets), 6),
+        histogram=histogram, determined_histogram=determined_histogram, errors=errors,
+    )
+
+
+def _replay(tree: Tree, secrets: list, error) -> tuple[dict[int, int], list[int], list[bool]]:
+    """Every secret through the tree, level by level, each edge checked against the game's own
+    scorer (and its rules of play): ``(guesses to win by secret, guesses to determine per secret,
+    which nodes were reached)``; each fault goes to ``error``."""
+    game = tree.game
     wins: dict[int, int] = {}
     determined = [0 if len(secrets) == 1 else -1] * len(secrets)
     reached = [False] * tree.nodes
@@ -73,24 +129,24 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
             reached[node] = True
             guess = tree.guess_of(node)
             if not game.is_guess(guess):
-                error(f"node {node}: {tree._code(guess)} is not an allowed guess of {game!r}")
+                error(f"node {node}: {said_code(game, guess)} is not an allowed guess of {game!r}")
             elif ruled and (reason := game.allows(guess, history_of[node])):
-                error(f"node {node}: {tree._code(guess)} may not follow "
-                      f"{', '.join(f'{tree._code(g)} {tree._feedback(f)}' for g, f in history_of[node])}: {reason}")
+                error(f"node {node}: {said_code(game, guess)} may not follow "
+                      f"{', '.join(f'{said_code(game, g)} {said_feedback(game, f)}' for g, f in history_of[node])}: {reason}")
             parts: dict[tuple, list[int]] = {}
             for s in members:
                 parts.setdefault(game.score(guess, secrets[s]), []).append(s)
             children: dict[tuple, int] = {}
             for feedback, child in tree.edges(node):
                 if children.setdefault(feedback, child) != child:  # lookups take the first edge
-                    error(f"node {node}: two edges have the feedback {tree._feedback(feedback)} "
+                    error(f"node {node}: two edges have the feedback {said_feedback(game, feedback)} "
                           f"(to nodes {children[feedback]} and {child}); the second is never taken")
             if len(parts) == 1 and len(members) > 1 and game.win not in parts:
                 # A useless guess (no split, not a candidate): no strategy plays one, and a chain
                 # of them would make every secret walk the whole tree. Stop these secrets here.
                 (feedback, part), = parts.items()
                 error(f"secret {game.format_code(secrets[part[0]])}: guess {depth} "
-                      f"({tree._code(guess)} at node {node}) is useless: all {len(part)} secrets "
+                      f"({said_code(game, guess)} at node {node}) is useless: all {len(part)} secrets "
                       f"left answer {game.format_feedback(feedback)}")
                 parts = {}
             for feedback, part in parts.items():
@@ -102,7 +158,7 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
                 child = children.pop(feedback, None)
                 if child is None:
                     error(f"secret {game.format_code(secrets[part[0]])}: after guess {depth} "
-                          f"({tree._code(guess)} at node {node}) the game answers "
+                          f"({said_code(game, guess)} at node {node}) the game answers "
                           f"{game.format_feedback(feedback)}, for which the tree has no edge")
                 else:
                     following[child] = part
@@ -110,39 +166,10 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
                         history_of[child] = history_of[node] + [(guess, feedback)]
             for feedback, child in children.items():
                 if parts:
-                    error(f"node {node}: the edge for {tree._feedback(feedback)} to node {child} "
-                          f"is never taken (no secret gives that feedback to {tree._code(guess)} there)")
+                    error(f"node {node}: the edge for {said_feedback(game, feedback)} to node {child} "
+                          f"is never taken (no secret gives that feedback to {said_code(game, guess)} there)")
         level = following
-
-    for node, seen in enumerate(reached):
-        if not seen:
-            error(f"node {node} is unreachable")
-            break
-    lost = [s for s in range(len(secrets)) if s not in wins]
-    if lost:
-        error(f"{counted(len(lost), 'secret')} {'is' if len(lost) == 1 else 'are'} never won, "
-              f"e.g. {game.format_code(secrets[lost[0]])}")
-    win_counts = list(wins.values())
-    histogram = dict(sorted(Counter(win_counts).items()))
-    determined_histogram = dict(sorted(Counter(d for d in determined if d >= 0).items()))
-    total = sum(win_counts)
-    worst = max(win_counts, default=0)
-    if max_depth is not None and worst > max_depth:
-        deep = min((s for s, d in wins.items() if d == worst))
-        error(f"secret {game.format_code(secrets[deep])} takes {counted(worst, 'guess', 'guesses')}, over the bound of {max_depth}")
-    if not lost:
-        _check_stats(tree.stats, {
-            "secrets": len(secrets), "total": total, "average": total / len(secrets), "worst": worst,
-            "histogram": histogram, "determined_total": sum(determined),
-            "determined_average": sum(determined) / len(secrets), "determined_worst": max(determined),
-            "determined_histogram": determined_histogram,
-        }, error)
-        _check_claims(tree.strategy, total, worst, error)
-    return Report(
-        ok=not errors, secrets=len(secrets), worst=worst, total=total,
-        average=round(total / len(secrets), 6),
-        histogram=histogram, determined_histogram=determined_histogram, errors=errors,
-    )
+    return wins, determined, reached
 
 
 def _check_claims(strategy: dict, total: int, worst: int, error) -> None:
@@ -156,9 +183,9 @@ def _check_claims(strategy: dict, total: int, worst: int, error) -> None:
         error(f"the header's max_depth is {bound}, but a secret takes {counted(worst, 'guess', 'guesses')}")
 
 
-def _check_stats(claimed: dict, measured: dict, error) -> None:
-    for key, value in measured.items():
-        stated = claimed.get(key)
+def _check_stats(claimed: Statistics, measured: Statistics, error) -> None:
+    for key in KEYS:
+        stated, value = claimed[key], measured[key]
         same = abs(stated - value) <= 1e-9 * max(1.0, abs(value)) if isinstance(value, float) and isinstance(stated, (int, float)) else stated == value
         if not same:
             error(f"the header says {key} = {stated!r}, but the tree gives {value!r}")

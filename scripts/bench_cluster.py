@@ -39,8 +39,8 @@ import json, signal, sys, time
 signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C, even if started in the background (ignored there)
 from compiler import Options
 from compiler.cli import game_from_options
-from compiler.optimal import prepared_context
-from compiler.solver import Interrupted, solver_for
+from compiler.search.solver import Interrupted, solver_for
+from compiler.bound import prepared_context
 game_args, options, cluster, log, checkpoint = (json.loads(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3],
                                                 sys.argv[4], sys.argv[5] or None)
 started = time.monotonic()
@@ -56,7 +56,7 @@ context = prepared_context(game, options, checkpoint=checkpoint, resume=bool(che
                            cluster=cluster)
 solver = solver_for(context)
 ready = time.monotonic()
-row = {"cluster_start_seconds": round(ready - started, 2), "workers": solver._slots()}
+row = {"cluster_start_seconds": round(ready - started, 2), "workers": solver.slots()}
 try:
     report = solver.solve(options.strategy, options.max_depth)
     row.update(finished=True, total=report.total, worst=report.worst, proof=report.proof.get("proven"))
@@ -77,8 +77,8 @@ import json, sys, time
 import numpy as np
 from compiler import Options
 from compiler.cli import game_from_options
-from compiler.optimal import prepared_context
-from compiler.solver import solver_for
+from compiler.search.solver import solver_for
+from compiler.bound import prepared_context
 game_args, count = json.loads(sys.argv[1]), int(sys.argv[2])
 game = game_from_options(**game_args)
 context = prepared_context(game, Options(strategy="optimal-expected"), workers=1)
@@ -88,7 +88,7 @@ openers = np.random.default_rng(2026).choice(len(game.guesses), count, replace=F
 seconds = []
 for guess in openers.tolist():
     started = time.perf_counter()
-    total, limit = solver._root_total(root, guess, 1 << 20, 7921)
+    total, limit = solver.total.root_total(root, guess, 1 << 20, 7921)
     seconds.append(time.perf_counter() - started)
 print(json.dumps({"openers": count, "mean_seconds": round(float(np.mean(seconds)), 3),
                   "median_seconds": round(float(np.median(seconds)), 3), "max_seconds": round(max(seconds), 3),

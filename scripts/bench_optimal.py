@@ -33,8 +33,8 @@ MIB = 1 << 20
 CAPPED_SCRIPT = """
 import json, sys, time
 from compiler import Options
-from compiler.optimal import prepared_context
-from compiler.solver import Interrupted, solver_for
+from compiler.search.solver import Interrupted, solver_for
+from compiler.bound import prepared_context
 from player.games import make_game
 name, params, log, checkpoint, workers = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 last = [0.0]
@@ -126,7 +126,7 @@ def capped_row(name: str, params: dict, cap: float, workers: int, directory: str
         return data
     command = [sys.executable, "-c", CAPPED_SCRIPT, name, json.dumps(params), str(log), str(checkpoint), str(workers)]
     entry = row(f"optimal-expected {name} (capped at {cap:.0f} s)", command, cap, parse, interrupt=True)
-    entry["command"] = f"compiler.solver: Solver.solve('optimal-expected') on {name}, SIGINT after {cap:.0f} s"
+    entry["command"] = f"compiler.search.solver: Solver.solve('optimal-expected') on {name}, SIGINT after {cap:.0f} s"
     return entry
 
 

@@ -89,8 +89,7 @@ def build_one(tree: Shipped, directory: Path) -> Path:
 def manifest_entry(path: Path) -> dict:
     data = path.read_bytes()
     header, body = decode(data, str(path))
-    stats = {key: ({str(k): v for k, v in value.items()} if isinstance(value, dict) else value)
-             for key, value in player.loads(data, str(path)).stats.items()}
+    stats = player.loads(data, str(path)).stats.to_json()
     return {
         "file": path.name,
         "sha256": sha256(data),

@@ -172,6 +172,66 @@ def test_format_md_documents_every_field(mm32_path):
     assert not missing, f"trees/FORMAT.md does not document {missing}"
 
 
+DATA = Path(__file__).parent / "data"
+IGHT = {"answers": str(DATA / "words-ight.txt"), "guesses": str(DATA / "words-ight-guesses.txt")}
+KINDS = [  # (game, its parameters, the options): one tree of each kind the writer makes
+    ("mastermind", {"colours": 3, "holes": 2}, {"strategy": "entropy"}),
+    ("mastermind", {"colours": 4, "holes": 3}, {"strategy": "sampled-entropy", "guess_sample": 9, "secret_sample": 20}),
+    ("mastermind", {"colours": 3, "holes": 3}, {"strategy": "optimal-worst"}),
+    ("mastermind", {"colours": 4, "holes": 3}, {"strategy": "optimal-expected", "openers": 1, "max_depth": 5}),
+    ("mastermind", {"colours": 3, "holes": 3}, {"strategy": "random", "first": "AAB"}),
+    ("words", IGHT, {"strategy": "optimal-expected"}),
+    ("words", {**IGHT, "hard": True}, {"strategy": "minimax"}),
+    ("tiny_game:make", {}, {"strategy": "entropy"}),
+]
+
+
+def documented_keys(header: dict, body: dict) -> set[str]:
+    """Every key of the tree's maps; a plugin's parameters are its own, not the format's."""
+    game = header["game"]
+    params = set() if ":" in game["name"] else set(game["params"])
+    return set(header) | set(body) | set(header["stats"]) | set(header["strategy"]) | set(game) | params | {"body"}
+
+
+@pytest.mark.parametrize("name, params, options", KINDS, ids=[f"{k[0]}-{k[2]['strategy']}" for k in KINDS])
+def test_format_md_documents_every_key_a_tree_of_each_kind_holds(plugin_path, name, params, options):
+    text = (REPO / "trees" / "FORMAT.md").read_text()
+    built = compiler.build(make_game(name, **params), compiler.Options(**options))
+    header, body = decode(compiler.to_bytes(built))
+    if options.get("openers"):  # the control: this tree does carry the keys of a proof among openers
+        assert {"openers", "optimal_among", "openers_ranked_by", "openers_of"} <= set(header["strategy"])
+        assert header["strategy"]["optimal"] is False
+    missing = sorted(key for key in documented_keys(header, body) if f"`{key}`" not in text)
+    assert not missing, f"trees/FORMAT.md does not document {missing}"
+
+
+def test_format_md_states_the_readers_caps():
+    """§9's table: each cap the document states is the constant the reader uses."""
+    from player import artifact, tree
+
+    text = (REPO / "trees" / "FORMAT.md").read_text()
+    section = text[text.index("## 9. Limits of the Python reader"):]
+    units = {"MiB": 1 << 20}
+    rows = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if len(cells) == 3 and cells[2].startswith("`") and "." in cells[2]:
+            value = cells[1]
+            if "^" in value:
+                base, power = value.split("^")
+                number = int(base) ** int(power)
+            else:
+                amount, unit = value.split()
+                number = int(amount) * units[unit]
+            rows[cells[2].strip("`")] = number
+    readers = {"artifact": artifact, "tree": tree}
+    assert set(rows) == {"artifact.MAX_FILE_BYTES", "artifact.MAX_BODY_BYTES", "artifact.MAX_STRUCTURE_BYTES",
+                         "tree.MAX_NODES"}
+    for constant, stated in rows.items():
+        module, name = constant.split(".")
+        assert getattr(readers[module], name) == stated, constant
+
+
 # -- the compiled tree answers what the in-memory build answers -------------------
 
 def replay_built(built, secret):

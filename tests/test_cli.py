@@ -109,6 +109,34 @@ def test_compile_to_an_unwritable_place_is_one_error_line(cli, tmp_path, clean_e
     assert line.startswith(f"error: cannot write {blocker / 'mm.msgpack.zst'}")
 
 
+@pytest.mark.parametrize("where, says", [
+    ("/proc/x.msgpack.zst", "No such file or directory"),
+    ("{tmp}", "it is a directory; name a file in it, e.g. {tmp}/tree.msgpack.zst"),
+    ("{tmp}/a-file/x.msgpack.zst", "{tmp}/a-file is not a directory"),
+    ("{tmp}/tree.json", "an artifact is zstd-compressed msgpack; name it tree.msgpack.zst"),
+])
+@pytest.mark.parametrize("strategy", ["entropy", "optimal-expected"])
+def test_compile_checks_where_the_tree_goes_before_any_work(cli, tmp_path, clean_error, monkeypatch, where, says,
+                                                           strategy):
+    import compiler.builder
+    import compiler.bound
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the work started before the output path was checked")
+
+    monkeypatch.setattr(compiler.builder, "build", no_work)
+    monkeypatch.setattr(compiler.bound, "prepared_context", no_work)
+    (tmp_path / "a-file").write_text("not a directory")
+    path = where.format(tmp=tmp_path)
+    line = clean_error(cli("compile", *MM32, "--strategy", strategy, "-o", path), code=2)
+    assert line == f"error: cannot write {path}: {says.format(tmp=tmp_path)}"
+
+
+def test_compare_checks_its_plot_path_before_any_work(cli, tmp_path, clean_error):
+    line = clean_error(cli("compare", *MM32, "--strategies", "entropy", "--plot", tmp_path), code=2)
+    assert line == f"error: cannot write {tmp_path}: it is a directory; name a file in it, e.g. {tmp_path}/plot.svg"
+
+
 # -- info ------------------------------------------------------------------------
 
 def test_info_text_with_bars(cli, mm32_path):
@@ -329,7 +357,7 @@ def test_play_bulls_cows_feedback_as_the_game_writes_it(cli, golden_path):
 # -- help and documentation -------------------------------------------------------
 
 def test_every_command_is_there():
-    assert {"compile", "info", "play", "solve", "verify", "compare", "export"} <= set(command_names())
+    assert set(command_names()) == {"bound", "compare", "compile", "export", "info", "list", "play", "solve", "verify"}
 
 
 @pytest.mark.parametrize("name", command_names())

@@ -227,19 +227,19 @@ def test_a_local_cluster_of_two_processes(tmp_path):
 
 SLOW_JOBS = """
 import time
-from compiler import solver
+from compiler import cluster
 
-_job = getattr(solver._cluster_job, "unslowed", solver._cluster_job)  # preloaded by the nanny and the worker
+_job = getattr(cluster.run_job, "unslowed", cluster.run_job)  # preloaded by the nanny and the worker
 
 
-def _slow_job(search, method, args, seed):  # every job takes a second more: a test acts while they run
-    if method is not None:
+def _slow_job(search, job, seed):  # every job takes a second more: a test acts while they run
+    if job is not None:
         time.sleep(1.0)
-    return _job(search, method, args, seed)
+    return _job(search, job, seed)
 
 
 _slow_job.unslowed = _job
-solver._cluster_job = _slow_job
+cluster.run_job = _slow_job
 """
 
 
@@ -430,3 +430,5 @@ def test_a_board_post_that_fails_does_not_fail_the_search():
     board = VariableBoard("search")
     board._variable = Gone()
     board.write((1, 5625, 0, 7))  # no error
+    board._read_at = -1e9  # read now, not within BOARD_SECONDS of the last read
+    assert board.read() is None  # nothing half-posted: running jobs keep their own limits

@@ -134,12 +134,23 @@ def test_compare_reuses_an_optimal_tree(cli, tmp_path):
 # -- 5. the progress bar knows its total from the start ----------------------------------------------
 
 def test_the_progress_bar_starts_with_its_total(monkeypatch):
-    from compiler.cli import Progress
+    from compiler.progress import BuildBar
 
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
-    progress = Progress(False, 1296)
+    progress = BuildBar(False, 1296)
     with progress as update:
         assert update is not None and progress.bar.tasks[0].total == 1296
+
+
+def test_the_search_bar_is_never_full_for_work_not_done():
+    from compiler.progress import bar_share, describe
+
+    assert bar_share({}) == (0, 1)  # empty before any job
+    assert bar_share({"jobs_done": 0, "in_flight": 2}) == (0, 2)  # not full: nothing done yet
+    assert bar_share({"jobs_done": 3, "in_flight": 1}) == (3, 4)
+    assert bar_share({"openers": 5, "openers_done": 2, "jobs_done": 9, "in_flight": 3}) == (2, 5)
+    assert describe({"task": "minimum total", "root": "AABB", "jobs_done": 0, "in_flight": 2, "nodes": 1234}) == (
+        "minimum total, first guess AABB", "0 jobs done, 2 in flight, 1,234 nodes")
 
 
 # -- 8. the Python API takes the game's text and names what is wrong ---------------------------------

@@ -65,7 +65,7 @@ def test_no_modules_import_each_other_in_a_circle():
 def test_the_import_reader_sees_imports():
     """The control: the reader finds the arrows that are there, lazy ones included."""
     graph = imports()
-    assert "player.game" in graph["player.words"] and "compiler.solver" in graph["compiler.strategies"]
+    assert "player.game" in graph["player.words"] and "compiler.search.solver" in graph["compiler.strategies"]
 
 
 def run_without_the_compiler_dependencies(*args: str) -> subprocess.CompletedProcess:
@@ -97,3 +97,24 @@ def test_the_player_commands_load_no_compiler_module(mm32_path):
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('compiler', 'numpy', 'numba')))\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.stdout.strip().splitlines()[-1] == "[]", result.stderr
+
+
+# The compiled recursion is one function on purpose: split into helpers, the search ran 10 to 20%
+# slower (numba does not inline them into a recursive function); its docstring says so.
+LONG_ON_PURPOSE = {("compiler/search/recursion.py", "min_total")}
+
+
+def test_rooms_stay_small():
+    """No function over 80 lines and no class over 300 in the packages: a reader finds the room
+    for a change by its name, and can read it whole."""
+    too_big = []
+    for package in PACKAGES:
+        for path in (REPO / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                size = getattr(node, "end_lineno", 0) - getattr(node, "lineno", 0) + 1
+                if (str(path.relative_to(REPO)), getattr(node, "name", "")) in LONG_ON_PURPOSE:
+                    continue
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and size > 80 \
+                        or isinstance(node, ast.ClassDef) and size > 300:
+                    too_big.append(f"{path.relative_to(REPO)}:{node.lineno} {node.name} ({size} lines)")
+    assert too_big == []

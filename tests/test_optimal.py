@@ -16,10 +16,12 @@ import pytest
 import compiler
 import player
 from compiler import Options
-from compiler import exact
-from compiler.exact import counting_tables
-from compiler.optimal import bound, prepared_context
-from compiler.solver import Infeasible, Interrupted, Solver, solver_for
+from compiler.search import counting, partitions, problem, recursion, table
+from compiler.search.alike import absent_symbols, lowest_alike, lowest_renamed, unplayed_symbols
+from compiler.search.counting import counting_tables
+from compiler.search.solver import Interrupted, Solver, solver_for
+from compiler.bound import bound, prepared_context
+from compiler.search.total import Infeasible
 from player.games import make_game
 from player.verify import verify
 
@@ -120,7 +122,7 @@ def test_minimum_total_and_worst_case_match_a_brute_force(name, params, candidat
     assert solver.minimum_total() == total(root, len(root))
     assert solver.minimum_total(fewest) == total(root, fewest)
     assert solver.minimum_total(fewest + 1) == total(root, fewest + 1)
-    assert solver.minimum_total(fewest - 1) == exact.INF  # no tree: the search says so too
+    assert solver.minimum_total(fewest - 1) == table.INF  # no tree: the search says so too
 
 
 @pytest.mark.parametrize("name, params, strategy, max_depth", [
@@ -245,7 +247,7 @@ def _search_with_slots(game, options, slots):
     from compiler.feedback import Scorer
 
     search = BuildContext(game, options, Scorer(game, options.max_memory))
-    search.memo["optimal"] = Solver(search, workers=1, slots=slots)
+    search.solver = Solver(search, workers=1, slots=slots)
     return search
 
 
@@ -359,7 +361,7 @@ def test_guesses_alike_by_absent_symbols_are_exact(name, params):
 
     game = make_game(name, **params)
     solver = solver_for(prepared_context(game, Options(strategy="optimal-expected"), workers=1))
-    codes, every = np.array(game.guesses), np.arange(solver.n_guesses, dtype=np.int64)
+    codes, every = np.array(game.guesses), np.arange(solver.space.n_guesses, dtype=np.int64)
     alike = AbsentSymbols(game, codes)
     assert alike.usable and alike.repeats == (name == "mastermind" and params.get("guess_repeats", True))
     rng = np.random.default_rng(3)
@@ -375,12 +377,12 @@ def test_guesses_alike_by_absent_symbols_are_exact(name, params):
                 classes.setdefault(shape, []).append(g)
             expected = sorted(min(members) for members in classes.values())
             for members in classes.values():
-                answers = {tuple(solver.matrix[g, subset]) for g in members}
+                answers = {tuple(solver.space.matrix[g, subset]) for g in members}
                 assert len(answers) == 1
-            assert alike.lowest(every, solver.secret_guess[subset]).tolist() == expected
-            bits = exact.absent_symbols(solver.problem, subset)
-            assert [g for g in every if not bits or exact.lowest_alike(solver.problem, g, bits)] == expected
-            dropped += solver.n_guesses - len(expected)
+            assert alike.lowest(every, solver.space.secret_guess[subset]).tolist() == expected
+            bits = absent_symbols(solver.space.problem, subset)
+            assert [g for g in every if not bits or lowest_alike(solver.space.problem, g, bits)] == expected
+            dropped += solver.space.n_guesses - len(expected)
     assert dropped > 0
 
 
@@ -397,50 +399,50 @@ def test_guesses_alike_by_a_renaming_of_unplayed_symbols_are_exact(name, params)
         history = [h for h in history if h in codes]
         played = {x for h in history for x in h}
         free = [x for x in range(game.symbols) if x not in played]
-        bits = exact.unplayed_symbols(solver.problem, np.uint64(sum(1 << x for x in played)))
+        bits = unplayed_symbols(solver.space.problem, np.uint64(sum(1 << x for x in played)))
         assert bits == (sum(1 << x for x in free) if len(free) >= 2 else 0)
         renamings = [dict(zip(free, p)) for p in itertools.permutations(free)]
         expected = [g for g, code in enumerate(codes)
                     if all(tuple(r.get(x, x) for x in code) >= code for r in renamings)]
-        kept = [g for g in range(len(codes)) if not bits or exact.lowest_renamed(solver.problem, g, bits)]
+        kept = [g for g in range(len(codes)) if not bits or lowest_renamed(solver.space.problem, g, bits)]
         assert kept == expected, history
         kept_in_all += len(kept)
-        feedback = solver.matrix[[codes.index(h) for h in history], :] if history else np.zeros((0, len(codes)))
+        feedback = solver.space.matrix[[codes.index(h) for h in history], :] if history else np.zeros((0, len(codes)))
         for secret in (0, 7, 20):  # the node of the candidates that answer the history as this secret does
             node = np.flatnonzero((feedback == feedback[:, [secret]]).all(axis=0))
             for g, code in enumerate(codes):
                 image = codes.index(tuple(renamings[-1].get(x, x) for x in code))
-                sizes = sorted(np.unique(solver.matrix[g, node], return_counts=True)[1])
-                assert sizes == sorted(np.unique(solver.matrix[image, node], return_counts=True)[1])
+                sizes = sorted(np.unique(solver.space.matrix[g, node], return_counts=True)[1])
+                assert sizes == sorted(np.unique(solver.space.matrix[image, node], return_counts=True)[1])
     assert kept_in_all < 5 * len(codes)
 
 
 @pytest.mark.parametrize("name, params", [("mastermind", {"colours": 4, "holes": 3}), ("bulls-cows", {"length": 3, "digits": 6})])
 def test_a_lookahead_bound_is_the_best_guess_by_counting_and_never_above_the_least_total(name, params):
-    """``exact.lookahead_bound``: the least, over every guess, of the candidates plus the counting
+    """``recursion.lookahead_bound``: the least, over every guess, of the candidates plus the counting
     bounds of its parts (computed here by hand), at most the least total that the search proves."""
     game = make_game(name, **params)
     solver = solver_for(prepared_context(game, Options(strategy="optimal-expected"), workers=1))
-    problem, matrix = solver.problem, solver.matrix
+    problem, matrix = solver.space.problem, solver.space.matrix
     played = np.uint64((1 << game.symbols) - 1)  # a random set is no node's: no symbol may be renamed
     rng = np.random.default_rng(5)
     for _ in range(30):
-        candidates = np.sort(rng.choice(solver.n_secrets, rng.integers(3, 40), replace=False))
-        for budget in (3, 4, exact.UNLIMITED):
-            by_hand = exact.INF
-            for g in range(solver.n_guesses):
+        candidates = np.sort(rng.choice(solver.space.n_secrets, rng.integers(3, 40), replace=False))
+        for budget in (3, 4, table.UNLIMITED):
+            by_hand = table.INF
+            for g in range(solver.space.n_guesses):
                 sizes = dict(zip(*np.unique(matrix[g, candidates], return_counts=True)))
-                if len(sizes) > 1 or solver.win in sizes:
-                    after = sum(int(exact.least_total(solver.least, solver.reach, x, budget - 1))
-                                for f, x in sizes.items() if f != solver.win)
-                    by_hand = min(by_hand, min(len(candidates) + after, exact.INF))
-            solver.table[:] = 0
-            found = exact.lookahead_bound(problem, candidates, np.int64(budget), played)
-            assert found == max(by_hand, exact.least_total(solver.least, solver.reach, len(candidates), budget))
-            least = exact.min_total(problem, candidates, np.int64(budget), np.int64(exact.INF + 1), solver._empty,
-                                    solver._no_state, played)
+                if len(sizes) > 1 or solver.space.win in sizes:
+                    after = sum(int(counting.least_total(solver.space.least, solver.space.reach, x, budget - 1))
+                                for f, x in sizes.items() if f != solver.space.win)
+                    by_hand = min(by_hand, min(len(candidates) + after, table.INF))
+            solver.space.table[:] = 0
+            found = recursion.lookahead_bound(problem, candidates, np.int64(budget), played)
+            assert found == max(by_hand, counting.least_total(solver.space.least, solver.space.reach, len(candidates), budget))
+            least = recursion.min_total(problem, candidates, np.int64(budget), np.int64(table.INF + 1), solver.space._empty,
+                                    solver.space._no_state, played)
             assert found <= least
-            assert exact.lookahead_bound(problem, candidates, np.int64(budget), played) == least
+            assert recursion.lookahead_bound(problem, candidates, np.int64(budget), played) == least
             # (the table's exact value, once solved)
 
 
@@ -605,22 +607,22 @@ def test_guess_bounds_agree_with_counting_by_hand_on_every_path(name, tmp_path):
     without an index, and the same guesses in another order (which must not be read as a run)."""
     game = make_game("mastermind", colours=4, holes=3) if name == "mastermind" else _words_game(tmp_path)
     solver = solver_for(prepared_context(game, Options(strategy="optimal-expected"), workers=1))
-    matrix, win = solver.matrix, solver.win
+    matrix, win = solver.space.matrix, solver.space.win
     rng = np.random.default_rng(7)
-    every = np.arange(solver.n_guesses, dtype=np.int64)
-    for size in (3, 5, 9, 17, min(40, solver.n_secrets)):
-        candidates = np.sort(rng.choice(solver.n_secrets, size, replace=False)).astype(np.int64)
-        for budget in (2, 3, exact.UNLIMITED):
+    every = np.arange(solver.space.n_guesses, dtype=np.int64)
+    for size in (3, 5, 9, 17, min(40, solver.space.n_secrets)):
+        candidates = np.sort(rng.choice(solver.space.n_secrets, size, replace=False)).astype(np.int64)
+        for budget in (2, 3, table.UNLIMITED):
             shuffled = every[3:9][[0, 2, 1, 3, 4, 5]]  # the first and last of a run, the rest out of order
             for guesses in (every, every[5:], shuffled, np.sort(rng.choice(every, 7, replace=False))):
                 for largest_needed in (False, True):
-                    bounds, parts, candidate, largest = exact.guess_bounds(
-                        solver.problem, candidates, guesses, np.int64(budget), largest_needed)
+                    bounds, parts, candidate, largest = partitions.guess_bounds(
+                        solver.space.problem, candidates, guesses, np.int64(budget), largest_needed)
                     for j, g in enumerate(guesses):
-                        counts = np.bincount(matrix[g, candidates], minlength=solver.n_feedbacks)
-                        after = sum(int(exact.least_total(solver.least, solver.reach, x, budget - 1))
+                        counts = np.bincount(matrix[g, candidates], minlength=solver.space.n_feedbacks)
+                        after = sum(int(counting.least_total(solver.space.least, solver.space.reach, x, budget - 1))
                                     for f, x in enumerate(counts) if x and f != win)
-                        assert bounds[j] == min(size + after, exact.INF)
+                        assert bounds[j] == min(size + after, table.INF)
                         assert parts[j] == np.count_nonzero(counts)
                         assert candidate[j] == (counts[win] > 0)
                         other = [x for f, x in enumerate(counts) if f != win]
@@ -630,11 +632,11 @@ def test_guess_bounds_agree_with_counting_by_hand_on_every_path(name, tmp_path):
 def test_a_search_told_to_stop_gives_up_at_its_next_node():
     game = make_game("mastermind", colours=4, holes=3)
     solver = solver_for(prepared_context(game, Options(strategy="optimal-expected"), workers=1))
-    root = np.arange(solver.n_secrets, dtype=np.int64)
-    solver.stop[0] = 1
-    with pytest.raises(exact.Stopped):
-        exact.min_total(solver.problem, root, np.int64(exact.UNLIMITED), np.int64(exact.INF + 1), solver._empty,
-                        solver._no_state, np.uint64(0))
-    assert not solver.table.any()  # nothing half-solved was stored
-    solver.stop[0] = 0
+    root = np.arange(solver.space.n_secrets, dtype=np.int64)
+    solver.space.stop[0] = 1
+    with pytest.raises(problem.Stopped):
+        recursion.min_total(solver.space.problem, root, np.int64(table.UNLIMITED), np.int64(table.INF + 1), solver.space._empty,
+                        solver.space._no_state, np.uint64(0))
+    assert not solver.space.table.any()  # nothing half-solved was stored
+    solver.space.stop[0] = 0
     assert solver.minimum_total() == 206

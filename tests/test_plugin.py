@@ -112,3 +112,19 @@ def test_the_cli_trusts_a_plugin_only_when_told(plugin_path, cli, tmp_path, monk
     for command in (("verify", path), ("info", path), ("solve", path, "22"), ("export", path, "--format", "text")):
         result = cli(*command, "--plugin", "tiny_game")
         assert result.exit_code == 0, (command, result.output)
+
+
+def test_the_refusal_names_a_command_that_works(plugin_path, cli, tmp_path, monkeypatch):
+    """The refusal's advice is a whole command (the --plugin option belongs to each command, not to
+    guesstree): run as written, it loads the tree."""
+    import shlex
+
+    path = tmp_path / "tiny.msgpack.zst"
+    assert cli("compile", "tiny_game:make", "--strategy", "minimax", "-o", path, "-q").exit_code == 0
+    monkeypatch.delenv("GUESSTREE_PLUGINS", raising=False)
+    refused = cli("info", path)
+    advice = refused.output.split("(e.g. ", 1)[1].split(")", 1)[0]
+    words = shlex.split(advice)
+    assert words[:3] == ["guesstree", "info", str(path)] and words[3:] == ["--plugin", "tiny_game"]
+    result = cli(*words[1:])
+    assert result.exit_code == 0 and "Tiny(symbols=3)" in result.output, result.output

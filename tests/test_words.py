@@ -250,9 +250,9 @@ def brute_force_with_rules(game, first=None):
 @pytest.mark.parametrize("hard", [False, True])
 def test_exact_searches_follow_the_hard_mode_rule(hard, first):
     """After LIGHT, hard mode must keep -IGHT and can only try the -IGHT words one by one."""
-    from compiler.exact import INF as NONE
-    from compiler.optimal import prepared_context
-    from compiler.solver import solver_for
+    from compiler.search.solver import solver_for
+    from compiler.bound import prepared_context
+    from compiler.search.table import INF as NONE
 
     game = make_game("words", hard=hard, **IGHT)
     total, worst = brute_force_with_rules(game, first)
@@ -275,7 +275,7 @@ def test_optimal_trees_in_hard_mode_keep_the_rule_on_every_path(strategy):
 def test_the_hint_rule_allows_exactly_what_the_game_allows():
     """The rule's state, folded over random histories by ``HintRule`` (numpy) and by the exact
     search's compiled twin, against ``Words.allows``."""
-    from compiler import exact
+    from compiler.search import hint
     from compiler.feedback import codes_array
     from compiler.hint_rule import HintRule
 
@@ -288,18 +288,18 @@ def test_the_hint_rule_allows_exactly_what_the_game_allows():
         secret = rng.choice(game.secrets)
         compiled, played, answers, history = rule.start, [], [], []
         for _ in range(rng.randint(1, 3)):
-            allowed = exact.hint_allowed(compiled, rule.codes, rule.counts)
+            allowed = hint.hint_allowed(compiled, rule.codes, rule.counts)
             guess = rng.choice([g for g in sample if allowed[g]] or [game.guesses.index(secret)])
             feedback = game.score(game.guesses[guess], secret)
             played.append(guess)
             answers.append(index[feedback])
             history.append((game.guesses[guess], feedback))
-            compiled = exact.hint_next(compiled, rule.codes, rule.marks, guess, index[feedback])
+            compiled = hint.hint_next(compiled, rule.codes, rule.marks, guess, index[feedback])
         state = rule.state(played, answers)
         assert np.array_equal(state, compiled)
         expected = [game.allows(game.guesses[g], history) is None for g in sample]
         assert rule.allowed(state)[sample].tolist() == expected
-        assert exact.hint_allowed(compiled, rule.codes, rule.counts)[sample].tolist() == expected
+        assert hint.hint_allowed(compiled, rule.codes, rule.counts)[sample].tolist() == expected
 
 
 def test_cli_compiles_and_verifies_an_optimal_hard_mode_tree(cli, tmp_path):

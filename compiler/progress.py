@@ -1,0 +1,104 @@
+"""What a long command shows while it works, on stderr when it is a terminal (and not --quiet):
+a bar of secrets solved while a tree is built (``BuildBar``), and the exhaustive search's status
+(``search_status``). Both draw with rich, imported only when there is a terminal to draw on.
+"""
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+
+
+class BuildBar:
+    """A progress bar of secrets solved: ``with BuildBar(quiet, total) as update`` gives the
+    builder's ``progress(solved, total)``, or None when nothing is shown."""
+
+    def __init__(self, quiet: bool, total: int):
+        self.enabled = not quiet and sys.stderr.isatty()
+        self.total, self.bar = total, None
+
+    def __enter__(self):
+        if not self.enabled:
+            return None
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress as Bar, TextColumn, TimeElapsedColumn
+
+        self.bar = Bar(TextColumn("compiling"), BarColumn(), TextColumn("{task.completed}/{task.total} secrets"),
+                       TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+        self.bar.__enter__()
+        task = self.bar.add_task("compile", total=self.total)
+        last = [0.0]
+
+        def update(solved: int, total: int) -> None:
+            now = time.monotonic()
+            if now - last[0] > 0.1 or solved == total:
+                last[0] = now
+                self.bar.update(task, completed=solved, total=total)
+
+        return update
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+        return False
+
+
+def bar_share(status: dict) -> tuple[int, int]:
+    """``(completed, total)`` of the search's bar: first guesses searched when they are jobs, else
+    jobs done of the jobs handed out so far (done and in flight); ``(0, 1)``, an empty bar, before
+    any job. Never a full bar for work not done."""
+    openers = status.get("openers")
+    if openers:
+        return status.get("openers_done", 0), openers
+    done, in_flight = status.get("jobs_done", 0), status.get("in_flight", 0)
+    return (done, done + in_flight) if done + in_flight else (0, 1)
+
+
+def describe(status: dict) -> tuple[str, str]:
+    """The status line's two halves: where the search is, and its jobs, best total and nodes."""
+    where = [status.get("task", "searching")]
+    if "root" in status:
+        where.append(f"first guess {status['root']}")
+    if "part" in status:
+        where.append(f"part {status['part']} ({status.get('part_size', '?')} secrets)")
+    if "guess_index" in status:
+        where.append(f"second guess {status['guess_index']}/{status.get('guesses', '?')}")
+    jobs = [f"{status.get('jobs_done', 0)} jobs done, {status.get('in_flight', 0)} in flight"]
+    if "best" in status:
+        jobs.append(f"best {status['best']}")
+    jobs.append(f"{status.get('nodes', 0):,} nodes")
+    return ", ".join(where)[:80], ", ".join(jobs)
+
+
+@contextlib.contextmanager
+def search_status(quiet: bool):
+    """A long exhaustive search's progress on stderr (a terminal, not --quiet), else None: a bar
+    (``bar_share``), the jobs in flight, the best total so far and where the search is; the Dask
+    dashboard's address, once."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress as Bar, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    bar = Bar(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[jobs]}"),
+              TimeElapsedColumn(), console=console, transient=True)
+    task = bar.add_task("searching", total=1, jobs="")
+    last, said = [0.0], set()
+
+    def show(status: dict) -> None:
+        dashboard = status.get("dashboard")
+        if dashboard and dashboard not in said:
+            said.add(dashboard)
+            console.print(f"Dask dashboard: {dashboard} ({status.get('workers', '?')} workers)")
+        now = time.monotonic()
+        if now - last[0] < 0.25:
+            return
+        last[0] = now
+        where, jobs = describe(status)
+        completed, total = bar_share(status)
+        bar.update(task, description=where, jobs=jobs, total=total, completed=completed)
+
+    with bar:
+        yield show

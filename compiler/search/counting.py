@@ -1,0 +1,62 @@
+"""Lower bounds from counting alone: no tree does better than a perfect one.
+
+Totals count guesses to win: a set of one secret costs 1, of two 3 (guess one, then the other),
+and a guess at a node adds one guess for every candidate still there.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .table import INF
+
+
+def counting_tables(n_secrets: int, n_feedbacks: int, children: int | None = None) -> tuple[np.ndarray, np.ndarray,
+                                                                                         np.ndarray]:
+    """``(least, least_blind, reach)``: ``least[n]`` is the smallest total any tree can have for n
+    secrets, ``least_blind[n]`` the same when the first guess cannot be one of them, and
+    ``reach[d]`` the most secrets any tree of depth d can win (capped above ``n_secrets``).
+
+    A node wins at most one secret (its guess) and has at most ``children`` other children (the
+    most answers but the win that any guess gives, ``kernels.most_children``; at most
+    ``n_feedbacks - 1``, the default), so depth k holds at most ``children ** (k - 1)`` nodes: the
+    best conceivable tree fills the levels in order. The game's own count can be far below the
+    feedbacks': a Mastermind guess of 5 holes has 20 feedback values, but when every secret
+    plays all 5 colours once, a guess's whites are fixed by its colours and it gets one of at
+    most 6 answers.
+    """
+    branching = max(1, n_feedbacks - 1 if children is None else min(children, n_feedbacks - 1))
+
+    def fill(first_level: int) -> np.ndarray:
+        least = np.zeros(n_secrets + 1, dtype=np.int64)
+        depth, room, total = 1, first_level, 0
+        level = 1
+        for n in range(1, n_secrets + 1):
+            while room == 0:
+                depth, level = depth + 1, min(level * branching, n_secrets + 1)
+                room = level
+            room -= 1
+            total += depth
+            least[n] = total
+        return least
+
+    reach = [0]
+    level = 1
+    while reach[-1] <= n_secrets:
+        reach.append(min(reach[-1] + level, n_secrets + 1))
+        level = min(level * branching, n_secrets + 1)
+    return fill(1), fill(0), np.array(reach, dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def reachable(reach, depth):
+    """Most secrets a tree of ``depth`` guesses can win."""
+    return reach[depth] if depth < reach.shape[0] else reach[reach.shape[0] - 1]
+
+
+@njit(cache=True, nogil=True)
+def least_total(least, reach, n, budget):
+    """Smallest conceivable total for n secrets within ``budget`` guesses (INF: impossible)."""
+    if n > reachable(reach, budget):
+        return INF
+    return least[n]

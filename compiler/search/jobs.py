@@ -1,0 +1,199 @@
+"""The exhaustive searches' jobs: what a job is, where jobs run, and the board of the best total.
+
+A job is a small typed value: what it runs (``run(solver)``, on the solver of the thread or the
+cluster's worker that takes it) and what it returns (its docstring says), and which nodes it
+solves (``solves``), whose table entries a process without this table needs with its result
+(``entries``). Every job's answer is a fact (an exact total, or a proof that it exceeds the job's
+cutoff) that does not depend on which worker computed it or when. Two backends serve the same
+protocol (``submit``, ``finished``, ``result``, ``close``, ``slots``, ``capacity``): threads of this
+process (``ThreadJobs``) and a Dask cluster (``cluster.DaskJobs``); ``schedule`` feeds either.
+"""
+from __future__ import annotations
+
+import queue
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from . import table
+from .table import FEASIBLE_TAG, INF
+
+
+@dataclass(frozen=True)
+class PartsTotal:
+    """The least total of some parts of a guess (each within ``budget`` guesses), and the limit it
+    ended with: ``(total, limit)``, the total exact if below that limit, else a lower bound at least
+    that. ``fence``: see ``TotalSearch.limit_now``; ``level``: the parts' level in the tree."""
+
+    parts: list
+    played: tuple
+    budget: int
+    limit: int
+    fence: tuple | None = None
+    level: int = 2
+    worst = False
+
+    def run(self, solver):
+        return solver.total.parts_total(self.parts, self.played, self.budget, self.limit, self.fence, self.level)
+
+    def solves(self, space) -> list[tuple]:
+        return [(part, self.played, self.budget) for part in self.parts]
+
+
+@dataclass(frozen=True)
+class RootTotal:
+    """The least total of a tree opening with ``guess``, and the limit it ended with (as ``PartsTotal``)."""
+
+    candidates: np.ndarray
+    guess: int
+    budget: int
+    limit: int
+    fence: tuple | None = None
+    worst = False
+
+    def run(self, solver):
+        return solver.total.root_total(self.candidates, self.guess, self.budget, self.limit, self.fence)
+
+    def solves(self, space) -> list[tuple]:
+        return [(part, (self.guess,), self.budget - 1) for part in space.split(self.guess, self.candidates)]
+
+
+@dataclass(frozen=True)
+class WithinAfter:
+    """Can every part that ``guess`` leaves be won within ``depth - 1`` more guesses? A bool."""
+
+    candidates: np.ndarray
+    played: tuple
+    guess: int
+    depth: int
+    worst = True
+
+    def run(self, solver):
+        return solver.worst.within_after(self.candidates, self.played, self.guess, self.depth)
+
+    def solves(self, space) -> list[tuple]:
+        return [(part, self.played + (self.guess,), self.depth - 1) for part in space.split(self.guess, self.candidates)]
+
+
+@dataclass(frozen=True)
+class WithinNode:
+    """Can every candidate of a node at ``level`` be won within ``depth`` guesses? A bool."""
+
+    candidates: np.ndarray
+    played: tuple
+    depth: int
+    level: int
+    worst = True
+
+    def run(self, solver):
+        return solver.worst.within_node(self.candidates, self.played, self.depth, self.level)
+
+    def solves(self, space) -> list[tuple]:
+        return [(self.candidates, self.played, self.depth)]
+
+
+Job = PartsTotal | RootTotal | WithinAfter | WithinNode
+
+
+def entries(space, job: Job) -> np.ndarray:
+    """The table entries that make a finished job's result usable by a process without this
+    table (a cluster's client): the entry of each node the job solved (exact, or a bound) and,
+    below an exact one, those of its optimal tree, as the builder will look them up."""
+    worst = job.worst
+    stack = job.solves(space)
+    rows = []
+    while stack:
+        candidates, played, budget = stack.pop()
+        n = len(candidates)
+        if n <= 2 or (worst and budget <= 2):
+            continue  # never looked up: solved on the spot
+        tag = FEASIBLE_TAG if worst else space.tag(n, budget)
+        h1, h2 = space.key(candidates, played, tag)
+        data = table.probe(space.table, h1, h2)
+        if not data:
+            continue
+        rows.append((h1 ^ data, h2 ^ data, data))
+        guess = int(table.data_guess(data))
+        if worst:
+            low, high = table.depths(data)
+            solved = high and high <= budget and guess >= 0
+        else:
+            solved = table.data_exact(data) and table.data_value(data) < INF and guess >= 0
+        if solved:
+            stack.extend((part, played + (guess,), budget - 1) for part in space.split(guess, candidates))
+    return np.array(rows, dtype=np.uint64).reshape(-1, 3)
+
+
+class Board:
+    """The best total of the node being searched in parallel, as the jobs' threads read it (see
+    ``TotalSearch.limit_now``): (the node's serial, the total, its guess's tie-break key), or None.
+    One tuple, replaced whole, so a reader never sees half of one."""
+
+    def __init__(self):
+        self.best: tuple | None = None
+
+    def write(self, best: tuple) -> None:
+        self.best = best
+
+    def read(self) -> tuple | None:
+        return self.best
+
+
+class ThreadJobs:
+    """Jobs on threads of this process, one per core: the compiled searches release the GIL, so
+    they run at once over the one table, with nothing to start or copy. Each thread runs its jobs
+    on a view of the solver (``views``: one per thread). ``stop``: set to make running searches
+    give up (a compiled search raises ``problem.Stopped`` at its next node)."""
+
+    def __init__(self, views: list, stop: np.ndarray):
+        self.slots = self.capacity = len(views)
+        self._views: queue.SimpleQueue = queue.SimpleQueue()
+        for view in views:
+            self._views.put(view)
+        self._stop = stop
+        self._threads = ThreadPoolExecutor(len(views), thread_name_prefix="guesstree-search")
+
+    def submit(self, job: Job):
+        return self._threads.submit(self._run, job)
+
+    def _run(self, job: Job):
+        view = self._views.get()
+        try:
+            return job.run(view)
+        finally:
+            self._views.put(view)
+
+    def finished(self, handles: list, timeout: float) -> list:
+        return list(wait(handles, timeout=timeout, return_when=FIRST_COMPLETED)[0])
+
+    def result(self, handle):
+        return handle.result()
+
+    def close(self) -> None:
+        self._stop[0] = 1
+        self._threads.shutdown(wait=True, cancel_futures=True)
+        self._stop[0] = 0
+
+
+def schedule(jobs, next_job: Callable, on_result: Callable, solver) -> None:
+    """Run the jobs that ``next_job()`` hands out (``(key, job)``, or None when none can start now)
+    on ``jobs`` (a backend), and feed each result to ``on_result(key, result)`` until nothing is
+    left to start or running; ``solver`` hears of jobs in flight and done (its ``note`` and ``tick``)."""
+    running: dict = {}  # job handle -> key
+    while True:
+        while len(running) < jobs.capacity:
+            handed = next_job()
+            if handed is None:
+                break
+            key, job = handed
+            running[jobs.submit(job)] = key
+        solver.note(in_flight=len(running))
+        if not running:
+            return
+        for handle in jobs.finished(list(running), timeout=0.5):
+            key = running.pop(handle)
+            on_result(key, jobs.result(handle))
+            solver.note(jobs_done=solver.status.get("jobs_done", 0) + 1, in_flight=len(running))
+        solver.tick()

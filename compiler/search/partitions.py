@@ -1,0 +1,195 @@
+"""How a guess splits a node's candidates, and the counting bound of each guess (``guess_bounds``),
+compiled: what every node of the exhaustive searches computes first.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..kernels import _popcount
+from .counting import least_total, reachable
+from .table import GOLD, INF, M1
+
+BLOCK = 256  # guesses scored together: their answers sit in cache while the candidates' rows stream by
+
+
+@njit(cache=True, nogil=True)
+def split(matrix, guess, candidates, n_feedbacks, win):
+    """The candidates ordered by feedback (ascending within each part), and the parts other than
+    the win as rows ``(start, size)``, largest first (then by feedback)."""
+    n = candidates.shape[0]
+    counts = np.zeros(n_feedbacks + 1, np.int64)
+    row = matrix[guess]
+    for c in candidates:
+        counts[row[c] + 1] += 1
+    starts = np.cumsum(counts)
+    ordered = np.empty(n, np.int64)
+    fill = starts[:-1].copy()
+    for c in candidates:
+        f = row[c]
+        ordered[fill[f]] = c
+        fill[f] += 1
+    m = 0
+    for f in range(n_feedbacks):
+        if f != win and counts[f + 1] > 0:
+            m += 1
+    parts = np.empty((m, 2), np.int64)
+    keys = np.empty(m, np.int64)
+    j = 0
+    for f in range(n_feedbacks):
+        if f != win and counts[f + 1] > 0:
+            parts[j, 0], parts[j, 1] = starts[f], counts[f + 1]
+            keys[j] = -counts[f + 1] * (n_feedbacks + 1) + f
+            j += 1
+    return ordered, parts[np.argsort(keys)]
+
+
+@njit(cache=True, nogil=True)
+def _partition(problem, guess, candidates, counts, touched, budget):
+    """How ``guess`` splits the candidates: (parts, the counting bound of the guesses after it,
+    its largest part but the win, whether it is a candidate). ``counts`` (one per feedback) must
+    be all zero and is left so; ``touched`` is scratch of the same length. Only the feedbacks
+    that occur are visited, so a node costs its candidates, not the game's feedbacks."""
+    row = problem.matrix[guess]
+    k = 0
+    for c in candidates:
+        f = row[c]
+        if counts[f] == 0:
+            touched[k] = f
+            k += 1
+        counts[f] += 1
+    bound, largest, candidate = 0, 0, False
+    for i in range(k):
+        f = touched[i]
+        x = counts[f]
+        counts[f] = 0
+        if f == problem.win:
+            candidate = True
+        else:
+            bound += least_total(problem.least, problem.reach, x, budget - 1)
+            largest = max(largest, x)
+    return k, bound, largest, candidate
+
+
+@njit(cache=True, nogil=True)
+def _allowed(n_guesses, candidates, secret_guess, consistent):
+    if consistent:
+        return secret_guess[candidates]
+    return np.arange(n_guesses)
+
+
+@njit(cache=True, nogil=True)
+def _is_candidate(guess, candidates, guess_secret):
+    secret = guess_secret[guess]
+    if secret < 0:
+        return False
+    i = np.searchsorted(candidates, secret)
+    return i < candidates.shape[0] and candidates[i] == secret
+
+
+@njit(cache=True, nogil=True)
+def _same_answers(matrix, a, b, candidates):
+    ra, rb = matrix[a], matrix[b]
+    for c in candidates:
+        if ra[c] != rb[c]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _answers_hash(matrix, guess, candidates):
+    row = matrix[guess]
+    h = GOLD
+    for c in candidates:
+        h = (h ^ np.uint64(row[c])) * M1
+    return h
+
+
+@njit(cache=True, nogil=True)
+def _repeats(matrix, guess, candidates, tried, tried_hash, n_tried):
+    """Was a guess with the same answer on every candidate (so worth the same) tried before?
+    ``(repeat, n_tried)``; a new guess is added to ``tried``."""
+    answers = _answers_hash(matrix, guess, candidates)
+    for t in range(n_tried):
+        if tried_hash[t] == answers and _same_answers(matrix, tried[t], guess, candidates):
+            return True, n_tried
+    tried[n_tried], tried_hash[n_tried] = guess, answers
+    return False, n_tried + 1
+
+
+@njit(cache=True, nogil=True)
+def guess_bounds(problem, candidates, guesses, budget, largest_needed):
+    """Per guess: the counting bound of the total after it (INF: a part cannot be won within
+    ``budget - 1`` more guesses), its number of parts, whether it is a candidate, and (if
+    ``largest_needed``, else -1) its largest part other than the win.
+
+    The answers are read from ``by_secret``, a block of guesses at a time: each candidate's row
+    streams through cache instead of one scattered byte per pair from every guess's row. When
+    every part of k secrets costs exactly 2k - 1 guesses after (few candidates, many feedbacks)
+    the bound only needs the number of parts, so only which answers occur is kept, as bits (the
+    win's part has one secret: ``Solver`` checks that only a secret's own guess wins it)."""
+    m, n = guesses.shape[0], candidates.shape[0]
+    n_feedbacks, win, least = problem.n_feedbacks, problem.win, problem.least
+    by_secret = problem.by_secret
+    first = guesses[0] if m else 0
+    contiguous = m > 0 and guesses[m - 1] - first == m - 1  # guesses[j] == first + j: read without an index
+    for j in range(1, m if contiguous else 0):
+        if guesses[j] != first + j:
+            contiguous = False
+            break
+    cap = reachable(problem.reach, budget - 1)  # a bigger part cannot be won in time
+    bounds = np.empty(m, np.int64)
+    parts = np.empty(m, np.int64)
+    largest = np.full(m, -1, np.int64)
+    candidate = np.empty(m, np.bool_)
+    one = np.uint64(1)
+    if not largest_needed and n_feedbacks <= 256 and least[n] == 2 * n - 1 and n <= cap:
+        words = 1 if n_feedbacks <= 64 else 4
+        bits = np.zeros((BLOCK, words), np.uint64)
+        win_word, win_bit = win >> 6, np.uint64(win & 63)
+        for j0 in range(0, m, BLOCK):
+            width = min(m - j0, BLOCK)
+            bits[:] = 0
+            for c in candidates:
+                row = by_secret[c][first + j0:] if contiguous else by_secret[c]
+                for j in range(width):
+                    f = row[j] if contiguous else row[guesses[j0 + j]]
+                    bits[j, f >> 6] |= one << np.uint64(f & 63)
+            for j in range(width):
+                k = 0
+                for w in range(words):
+                    k += _popcount(bits[j, w])
+                won = (bits[j, win_word] >> win_bit) & one == one
+                parts[j0 + j], candidate[j0 + j] = k, won
+                bounds[j0 + j] = 3 * n - k - (1 if won else 0)  # n + the sum of 2k - 1 over the parts but the win
+        return bounds, parts, candidate, largest
+    if n_feedbacks <= 64 and n < 65536:
+        counts = np.zeros((BLOCK, n_feedbacks), np.uint16)
+        for j0 in range(0, m, BLOCK):
+            width = min(m - j0, BLOCK)
+            counts[:] = 0
+            for c in candidates:
+                row = by_secret[c][first + j0:] if contiguous else by_secret[c]
+                for j in range(width):
+                    counts[j, row[j] if contiguous else row[guesses[j0 + j]]] += 1
+            for j in range(width):
+                k, after, big = 0, 0, 0
+                for f in range(n_feedbacks):
+                    x = np.int64(counts[j, f])
+                    if x:
+                        k += 1
+                        if f != win:
+                            after += least[x] if x <= cap else INF
+                            big = max(big, x)
+                parts[j0 + j], candidate[j0 + j], bounds[j0 + j] = k, counts[j, win] > 0, min(n + after, INF)
+                if largest_needed:
+                    largest[j0 + j] = big
+        return bounds, parts, candidate, largest
+    counts1 = np.zeros(n_feedbacks, np.int64)
+    touched = np.empty(n_feedbacks, np.int64)
+    for j in range(m):
+        parts[j], after, big, candidate[j] = _partition(problem, guesses[j], candidates, counts1, touched, budget)
+        bounds[j] = min(n + after, INF)
+        if largest_needed:
+            largest[j] = big
+    return bounds, parts, candidate, largest

@@ -1,0 +1,46 @@
+"""What every node of one exhaustive search reads and writes (``Problem``), and how a search
+is told to stop.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+# counters (one row per thread): what the searches did, for progress and reports
+NODES, HITS, STORES = 0, 1, 2
+
+
+class Stopped(Exception):
+    """A search was told to stop (``Problem.stop``); what it had solved is in the table."""
+
+
+class Problem(NamedTuple):
+    """What every node of one exhaustive search reads: the game's matrix and index maps, the
+    counting tables, the hint rule's arrays (empty: no rule), the classes of guesses alike, and
+    the table and this thread's counters that it writes. Made by keyword, in one place
+    (``space.Space``)."""
+
+
+    matrix: np.ndarray  # matrix[guess, secret]: feedback index
+    by_secret: np.ndarray  # the same, read as by_secret[secret, guess] (the matrix itself if the score is symmetric)
+    secret_guess: np.ndarray  # secret index -> its guess index
+    guess_secret: np.ndarray  # guess index -> its secret index, or -1
+    consistent: bool  # only candidates may be guessed
+    n_feedbacks: int
+    win: int  # the winning feedback's index
+    least: np.ndarray  # see counting.py
+    least_blind: np.ndarray
+    reach: np.ndarray
+    hint_codes: np.ndarray  # see hint.py
+    letter_counts: np.ndarray
+    marks: np.ndarray
+    table: np.ndarray  # the transposition table
+    counters: np.ndarray  # this thread's row: NODES, HITS, STORES
+    stop: np.ndarray  # one cell: set, the search raises Stopped at its next node
+    guess_symbols: np.ndarray  # each guess's symbols as bits (empty: no classes of guesses alike, see alike.py)
+    secret_symbols: np.ndarray  # each secret's symbols as bits
+    guess_codes: np.ndarray  # [guess, position]: its symbol
+    repeats: bool  # guesses may repeat a symbol
+    every_symbol: np.uint64  # the game's symbols as bits
+    renames: bool  # symbols that no played guess has may be renamed (see ``lowest_renamed``)

@@ -1,0 +1,91 @@
+"""What an exhaustive search proved, as data, and the sentences the artifact and ``bound`` print.
+
+``WorstCase``: the fewest guesses that win every secret (a tree that does it, and why one fewer
+cannot). ``LeastTotal``: the least total (within a depth), optimal or only among some openers.
+Their ``to_dict`` is what the artifact's strategy records (trees/FORMAT.md §2.2) and what
+``bound --json`` prints.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class WorstCase:
+    """The fewest guesses that win every secret, and its proof both ways."""
+
+    depth: int  # the optimal worst case
+    first_guess: str  # the opener of a tree that achieves it, as the game writes it
+    tree_total: int  # that tree's total and nodes
+    tree_nodes: int
+    counted: int  # the least depth that counting alone allows
+    secrets: int
+    reachable: int  # the most secrets any tree of depth - 1 guesses can win
+    children: int  # the most answers besides the win that any guess gets
+    root_guesses: int  # first guesses the search refuted at depth - 1
+    by_class: bool  # one first guess per symmetry class
+
+    def lower(self) -> str:
+        """Why no tree wins every secret within one guess fewer."""
+        if self.depth == self.counted:
+            return (f"{self.secrets} secrets are more than any tree of {self.depth - 1} guesses can win "
+                    f"({self.reachable}: no guess gets more than {self.children} answers besides the win)")
+        if self.depth - 1 == 2:  # refuted by the compiled search at once: no first guess splits all apart
+            return "exhaustive search: no first guess gives every secret a different answer"
+        classes = " (one per symmetry class)" if self.by_class else ""
+        return (f"exhaustive search: none of the {self.root_guesses} first guesses{classes} "
+                f"leaves parts that can all be won within {self.depth - 2} more guesses")
+
+    def to_dict(self) -> dict:
+        return {
+            "upper": {"depth": self.depth, "first_guess": self.first_guess,
+                      "tree_total": self.tree_total, "tree_nodes": self.tree_nodes},
+            "lower": {"impossible": self.depth - 1, "by": self.lower()},
+        }
+
+
+@dataclass(frozen=True)
+class LeastTotal:
+    """The least total of any tree (among those of ``depth`` guesses at most, if given), proven
+    by exhaustive search: optimal, or (with ``--openers``) optimal among the openers searched."""
+
+    objective: str  # optimal-worst (depth: the fewest guesses) or optimal-expected
+    total: int
+    depth: int | None
+    secrets: int
+    first: str | None = None  # the fixed opener (--first), as the game writes it
+    scope: dict = field(default_factory=dict)  # with --openers: openers, of, ranked_by
+
+    @property
+    def optimal(self) -> bool:
+        return not self.scope or self.scope["openers"] >= self.scope["of"]
+
+    def sentence(self) -> str:
+        opening = "" if self.first is None else f" opening with {self.first}"
+        if not self.optimal:
+            opening = (f" opening with one of the {self.scope['openers']} best first guesses by "
+                       f"{self.scope['ranked_by']}")
+        if self.objective == "optimal-worst":
+            said = (f"exhaustive search: no tree{opening} wins every secret within {self.depth - 1} "
+                    f"guesses, and none within {self.depth} takes fewer than {self.total} guesses in all")
+        else:
+            within = "" if self.depth is None else f" among trees that win every secret within {self.depth} guesses"
+            said = (f"exhaustive search: no tree{opening} takes fewer than {self.total} guesses in all "
+                    f"over the {self.secrets} secrets{within}")
+        if not self.optimal:
+            openers = self.scope["openers"]
+            return f"optimal among {openers} opener{'s' * (openers > 1)} (of {self.scope['of']}), not proven optimal; " \
+                + said
+        return said
+
+    def to_dict(self) -> dict:
+        proof: dict = {"optimal": True}
+        if not self.optimal:
+            openers = self.scope["openers"]
+            proof = {"optimal": False, "optimal_among": f"{openers} opener{'s' * (openers > 1)}",
+                     "openers_ranked_by": self.scope["ranked_by"], "openers_of": self.scope["of"]}
+        if self.objective == "optimal-worst":
+            proof["minimum_worst"] = self.depth
+        proof["minimum_total"] = self.total
+        proof["proven"] = self.sentence()
+        return proof

@@ -1,0 +1,282 @@
+"""The exhaustive searches below the top levels, compiled: the minimum total (``min_total``) and
+whether every secret can be won within a depth (``within``), each a recursion over candidate sets.
+
+Both search nodes of ``matrix[guess, secret]`` and remember what they learn in the transposition
+table (``table.py``). The compiled functions release the GIL (``nogil``), so a process's threads
+search at once over one table; a search runs for minutes inside one call, and a cluster's worker
+must still answer its scheduler meanwhile (``cluster.py``). A guess is bounded by counting before
+it is searched (``counting.py``: no tree does better than a perfect one), and ``min_total`` bounds
+its parts but the largest by one guess's lookahead (``lookahead_bound``). Guesses alike count once
+(``alike.py``).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..kernels import first_perfect
+from .alike import absent_symbols, kept_guesses, unplayed_symbols
+from .counting import least_total, reachable
+from .hint import hint_allowed, hint_next, hint_salt
+from .partitions import _allowed, _is_candidate, _repeats, guess_bounds, split
+from .problem import HITS, NODES, STORES, Stopped
+from .table import (FEASIBLE_TAG, INF, UNLIMITED, data_exact, data_value, depths, pack, probe, remember_depths, set_key,
+                    store)
+
+CANDIDATES_FIRST = 48  # up to this many candidates, try them as guesses before the other guesses
+LOOKAHEAD_MIN = 12  # parts at least this big get a bound from one guess's lookahead before any is searched
+PERFECT_MAX = 64  # below this many candidates, look for a candidate that splits them all apart first
+
+
+@njit(cache=True, nogil=True)
+def lookahead_bound(problem, candidates, budget, played):
+    """A lower bound on the least total of ``candidates`` within ``budget`` guesses: the table's,
+    or the least over every guess of the candidates plus the counting bounds of its parts (what
+    ``min_total`` would first compute there), which it stores in the table. Guesses alike by
+    absent or unplayed symbols count once. For a search without a hint rule (with one it does not pay)."""
+    least, reach, n = problem.least, problem.reach, candidates.shape[0]
+    bound = least_total(least, reach, n, budget)
+    if n <= 2 or budget < 2 or bound >= INF:
+        return bound
+    h1, h2 = set_key(candidates, budget if budget < n else UNLIMITED, np.uint64(0))
+    data = probe(problem.table, h1, h2)
+    if data != 0:
+        if data_exact(data) or data_value(data) > bound:
+            return data_value(data)
+    everything = np.zeros(0, np.bool_)
+    scan = kept_guesses(problem, _allowed(problem.matrix.shape[0], candidates, problem.secret_guess, problem.consistent),
+                        everything, everything, absent_symbols(problem, candidates), unplayed_symbols(problem, played))
+    totals, n_parts, candidate, _ = guess_bounds(problem, candidates, scan, budget, False)
+    best = INF
+    for j in range(scan.shape[0]):
+        if (n_parts[j] > 1 or candidate[j]) and totals[j] < best:
+            best = totals[j]
+    if best > bound:
+        store(problem.table, h1, h2, pack(min(best, INF), best >= INF, -1, n))
+        bound = best
+    return bound
+
+
+@njit(cache=True, nogil=True)
+def min_total(problem, candidates, budget, cutoff, mask, state, played):
+    """The smallest total of any tree that wins every candidate within ``budget`` guesses,
+    if it is below ``cutoff``; otherwise some lower bound that is at least ``cutoff``.
+
+    ``mask`` (empty: all guesses) restricts this node's guesses to symmetry classes'
+    representatives; ``state`` (empty: none) is the node's hint-rule state, which allows
+    only some guesses (the candidates always) and is part of the node's key; ``played``: the
+    symbols of the guesses on the path from the root, as bits (see ``alike.lowest_renamed``). Among
+    guesses of equal total the best is, canonically, a candidate first and then the lowest guess;
+    an exact result is stored with that guess.
+
+    One function, not helpers: split into six (the node's known value, the ranking, the parts'
+    bounds, the store) the search ran 10 to 20% slower (numba does not inline them into the
+    recursion), so the phases are marked by comments instead.
+    """
+    matrix, table, counters, win = problem.matrix, problem.table, problem.counters, problem.win
+    least, reach, consistent = problem.least, problem.reach, problem.consistent
+    n = candidates.shape[0]
+    if n == 1:
+        return 1 if budget >= 1 else INF
+    if budget < 2:
+        return INF
+    if n == 2:
+        return 3
+    bound = least_total(least, reach, n, budget)
+    if bound >= cutoff:
+        return bound
+    key_budget = budget if budget < n else UNLIMITED
+    hinted = state.shape[0] > 0
+    h1, h2 = set_key(candidates, key_budget, hint_salt(state))
+    data = probe(table, h1, h2)
+    if data != 0:
+        counters[HITS] += 1
+        if data_exact(data):
+            return data_value(data)
+        bound = max(bound, data_value(data))
+        if bound >= cutoff:
+            return bound
+    if n <= problem.n_feedbacks and n <= PERFECT_MAX and bound == 2 * n - 1:
+        own = np.sort(problem.secret_guess[candidates])  # the candidates as guesses, lowest first
+        i = first_perfect(matrix, own, candidates, problem.n_feedbacks)
+        if i >= 0:  # nothing beats 2n - 1, and the lowest perfect candidate is the canonical pick
+            store(table, h1, h2, pack(2 * n - 1, True, own[i], n))
+            return 2 * n - 1
+    # -- searched here: each guess's counting bound, then the guesses best first --------------
+    counters[NODES] += 1
+    if problem.stop[0]:
+        raise Stopped("stopped")
+    n_guesses = matrix.shape[0]
+    allowed = hint_allowed(state, problem.hint_codes, problem.letter_counts) if hinted and not consistent \
+        else np.zeros(0, np.bool_)
+    # phases: the candidates first when they are few (a good total from them may spare
+    # scoring every other guess), then the rest
+    first_phase = 1 if consistent or n > CANDIDATES_FIRST else 0
+    blind = problem.least_blind[n]  # no guess outside the candidates does better
+    best, best_key, best_guess = INF, 0, -1
+    floor = INF  # the least bound among guesses not tried
+    order_keys = np.empty(n_guesses, np.int64)
+    order_ids = np.empty(n_guesses, np.int64)
+    order_bounds = np.empty(n_guesses, np.int64)
+    tried = np.empty(n_guesses, np.int64)
+    tried_hash = np.empty(n_guesses, np.uint64)
+    n_tried = 0
+    known = np.empty(problem.n_feedbacks, np.int64)  # a guess's parts' lower bounds
+    absent = absent_symbols(problem, candidates)  # the candidates themselves play none
+    free = unplayed_symbols(problem, played)
+    for phase in range(first_phase, 2):
+        if phase == 1 and first_phase == 0 and best_guess >= 0 and best <= blind:
+            break
+        guesses = problem.secret_guess[candidates] if phase == 0 or consistent else np.arange(n_guesses)
+        scan_limit = cutoff if best_guess < 0 else min(cutoff, best + 1)  # ties may still win
+        scan = kept_guesses(problem, guesses, mask, allowed, absent, free)
+        n_scan = scan.shape[0]
+        totals, n_parts, candidates_too, _ = guess_bounds(problem, candidates, scan, budget, False)
+        m = 0
+        for j in range(n_scan):
+            g, total, parts, candidate = scan[j], totals[j], n_parts[j], candidates_too[j]
+            if phase == 1 and first_phase == 0 and candidate and _is_candidate(g, candidates, problem.guess_secret):
+                continue  # done in phase 0
+            if total >= scan_limit:
+                floor = min(floor, total)
+                continue
+            if parts < 2 and not candidate:
+                continue  # learns nothing
+            order_keys[m] = (total * 2 + (0 if candidate else 1)) * n_guesses + g
+            order_ids[m] = g
+            order_bounds[m] = total
+            m += 1
+        order = np.argsort(order_keys[:m])
+        for i in order:
+            g, low, own_key = order_ids[i], order_bounds[i], order_keys[i] % (2 * n_guesses)
+            limit = cutoff
+            if best_guess >= 0:
+                limit = min(cutoff, best + 1 if own_key < best_key else best)
+                if low >= min(cutoff, best + 1):
+                    break
+            if low >= limit:
+                floor = min(floor, low)
+                continue
+            if not hinted:  # with a hint rule, what a guess reveals matters beyond its partition
+                repeat, n_tried = _repeats(matrix, g, candidates, tried, tried_hash, n_tried)
+                if repeat:
+                    continue
+            ordered, parts = split(matrix, g, candidates, problem.n_feedbacks, win)
+            played_after = played | problem.guess_symbols[g] if problem.renames else played
+            total = low
+            for p in range(parts.shape[0]):
+                size = parts[p, 1]
+                known[p] = least[size]
+                # a lookahead on the parts but the first (whose own search starts with it), largest first
+                if p > 0 and size >= LOOKAHEAD_MIN and total < limit and not hinted:
+                    known[p] = lookahead_bound(problem, ordered[parts[p, 0]:parts[p, 0] + size], budget - 1,
+                                               played_after)
+                    total = min(total + known[p] - least[size], INF)
+            for p in range(parts.shape[0]):
+                if total >= limit:
+                    break
+                start, size = parts[p, 0], parts[p, 1]
+                if size <= 2:
+                    continue  # its bound is exact
+                rest = total - known[p]
+                part = ordered[start:start + size]
+                child = hint_next(state, problem.hint_codes, problem.marks, g, matrix[g, part[0]]) if hinted else state
+                value = min_total(problem, part, budget - 1, limit - rest, mask[:0], child, played_after)
+                total = min(rest + value, INF)
+            if total < limit:
+                best, best_key, best_guess = total, own_key, g
+            else:
+                floor = min(floor, total)
+    if best_guess >= 0:
+        store(table, h1, h2, pack(best, True, best_guess, n))
+        counters[STORES] += 1
+        return best
+    bound = max(bound, floor)
+    store(table, h1, h2, pack(min(bound, INF), bound >= INF, -1, n))
+    counters[STORES] += 1
+    return bound
+
+
+@njit(cache=True, nogil=True)
+def any_perfect(by_secret, guesses, candidates, n_feedbacks):
+    """The first of ``guesses`` that puts every candidate in a part of its own, or -1
+    (``by_secret``: see ``Problem``)."""
+    i = first_perfect(by_secret, guesses, candidates, n_feedbacks, True)
+    return guesses[i] if i >= 0 else -1
+
+
+@njit(cache=True, nogil=True)
+def within(problem, candidates, depth, mask, state):
+    """Is there a tree that wins every candidate within ``depth`` guesses? Branch and bound:
+    the guesses with the smallest largest part first, a guess dropped as soon as one of its
+    parts cannot be won in the guesses left (by counting, or by searching that part: the
+    largest part first, so that failures come fast). ``mask`` (empty: all guesses) restricts
+    this node's guesses to symmetry classes' representatives, ``state`` (empty: none) to
+    what a hint rule allows (see ``min_total``).
+    """
+    matrix, table, counters, win, n_feedbacks = problem.matrix, problem.table, problem.counters, problem.win, \
+        problem.n_feedbacks
+    n = candidates.shape[0]
+    if n == 1:
+        return depth >= 1
+    if n > reachable(problem.reach, depth) or depth < 2:
+        return False
+    n_guesses = matrix.shape[0]
+    hinted = state.shape[0] > 0
+    allowed = hint_allowed(state, problem.hint_codes, problem.letter_counts) if hinted and not problem.consistent \
+        else np.zeros(0, np.bool_)
+    guesses = kept_guesses(problem, _allowed(n_guesses, candidates, problem.secret_guess, problem.consistent), mask,
+                           allowed, absent_symbols(problem, candidates), np.uint64(0))
+    if depth == 2:  # only a guess that tells every candidate apart will do
+        return any_perfect(problem.by_secret, guesses, candidates, n_feedbacks) >= 0
+    h1, h2 = set_key(candidates, FEASIBLE_TAG, hint_salt(state))
+    data = probe(table, h1, h2)
+    if data != 0:
+        counters[HITS] += 1
+        low, high = depths(data)
+        if high and high <= depth:
+            return True
+        if low > depth:
+            return False
+    counters[NODES] += 1
+    if problem.stop[0]:
+        raise Stopped("stopped")
+    room = reachable(problem.reach, depth - 1)
+    _, n_parts, candidates_too, largest_parts = guess_bounds(problem, candidates, guesses, depth, True)
+    order_keys = np.empty(guesses.shape[0], np.int64)
+    order_ids = np.empty(guesses.shape[0], np.int64)
+    m = 0
+    for j in range(guesses.shape[0]):
+        g, parts, candidate, largest = guesses[j], n_parts[j], candidates_too[j], largest_parts[j]
+        if (parts < 2 and not candidate) or largest > room:
+            continue
+        # smallest largest part, then most parts, then a candidate, then the lowest guess
+        order_keys[m] = ((largest * (n_feedbacks + 1) + n_feedbacks - parts) * 2 + (0 if candidate else 1)) * n_guesses + g
+        order_ids[m] = g
+        m += 1
+    order = np.argsort(order_keys[:m])
+    tried = np.empty(m, np.int64)
+    tried_hash = np.empty(m, np.uint64)
+    n_tried = 0
+    for i in order:
+        g = order_ids[i]
+        if not hinted:
+            repeat, n_tried = _repeats(matrix, g, candidates, tried, tried_hash, n_tried)
+            if repeat:
+                continue
+        ordered, parts = split(matrix, g, candidates, n_feedbacks, win)
+        ok = True
+        for p in range(parts.shape[0]):
+            start, size = parts[p, 0], parts[p, 1]
+            if size == 1:
+                continue
+            part = ordered[start:start + size]
+            child = hint_next(state, problem.hint_codes, problem.marks, g, matrix[g, part[0]]) if hinted else state
+            if not within(problem, part, depth - 1, mask[:0], child):
+                ok = False
+                break
+        if ok:
+            remember_depths(table, h1, h2, 0, depth, g, n)
+            return True
+    remember_depths(table, h1, h2, depth + 1, 0, -1, n)
+    return False

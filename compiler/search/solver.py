@@ -1,0 +1,269 @@
+"""The exhaustive search of one game, run: the optimal strategies' answers with their proofs, the
+guess an optimal tree plays at any node, and how the search runs (its jobs on threads or on a
+cluster, its progress, Ctrl-C, checkpoints).
+
+The searches themselves are ``total.py`` (least total) and ``worst.py`` (fewest guesses in the
+worst case) over the game's ``space.py``; their jobs are ``jobs.py``; what a cluster's worker runs
+is in ``compiler/cluster.py``. What was solved is kept in the table; a checkpoint file
+(``compiler/checkpoint.py``) holds its entries, so an interrupted search resumes where it stopped.
+"""
+from __future__ import annotations
+
+import copy
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .. import checkpoint
+from . import jobs, table
+from .problem import NODES
+from .proof import LeastTotal
+from .space import Space
+from .table import INF
+from .total import Infeasible, TotalSearch
+from .worst import WorstSearch
+
+CHECKPOINT_EVERY = 300.0  # seconds between checkpoints of a long search
+OBJECTIVES = ("optimal-worst", "optimal-expected")
+
+Status = dict  # what a long search is doing, for a progress display (see Solver.status)
+
+
+class Interrupted(Exception):
+    """The search was stopped (Ctrl-C); what it had solved is in ``checkpoint``, if given."""
+
+    def __init__(self, checkpoint: Path | None):
+        self.checkpoint = checkpoint
+        where = f"; its work is saved in {checkpoint}" if checkpoint else ""
+        super().__init__(f"interrupted{where}")
+
+
+@dataclass
+class Report:
+    """What a search proved, with its effort (effort is not part of any artifact)."""
+
+    worst: int | None = None
+    total: int | None = None
+    nodes: int = 0
+    seconds: float = 0.0
+    proof: dict = field(default_factory=dict)
+
+
+def worker_count(workers: int | None) -> int:
+    """``--workers``, or one per core."""
+    return max(1, (os.cpu_count() or 1) if workers is None else workers)
+
+
+class Solver:
+    """Exact solutions of one game (``context``: a ``BuildContext``): the fewest guesses in the
+    worst case, the fewest in total within a depth budget, and the guess that an optimal tree
+    plays at any node.
+
+    ``workers``: threads for the big searches (default: one per core); ``checkpoint``: file that
+    keeps the solved table across interruptions (read first if ``resume``); ``progress``: called
+    with a status dict now and then during long searches; ``cluster``: a Dask scheduler's address,
+    or local:N (``compiler/cluster.py``); ``board``: given to the solver of a cluster's worker,
+    which runs jobs and nothing else.
+    """
+
+    def __init__(self, context, workers: int | None = None, checkpoint: str | os.PathLike | None = None,
+                 resume: bool = False, progress: Callable[[Status], None] | None = None,
+                 slots: int | None = None, cluster: str | None = None, board=None):
+        self.workers = worker_count(workers)
+        self.space = Space(context, slots or table.slots_for(context.options.max_memory), self.workers + 1)
+        self.game = context.game
+        self.cluster = cluster
+        self.checkpoint = Path(checkpoint) if checkpoint else None
+        self.progress = progress
+        self.inside = board is not None  # runs jobs only: a cluster's worker, or a thread's view (see view)
+        self.board = board or jobs.Board()  # the best total of the node searched in parallel, for running jobs
+        self.total, self.worst = TotalSearch(self), WorstSearch(self)
+        self.job_seconds = 0.0  # the time a cluster's workers spent in this search's jobs
+        self.status: Status = {}
+        self._jobs = None  # where jobs run: jobs.ThreadJobs on this machine's cores, or cluster.DaskJobs
+        self._started = self._saved = time.monotonic()
+        self._solved: dict[tuple, Report] = {}
+        self._fewest_worst: Report | None = None
+        if resume:
+            if self.checkpoint is None:
+                raise ValueError("--resume needs --checkpoint FILE")
+            if self.checkpoint.exists():
+                self.load(self.checkpoint)
+        if not self.inside and self.cluster is not None:
+            self._start_jobs()  # the cluster is reached (or refused) before the search starts
+
+    @property
+    def nodes(self) -> int:
+        return self.space.nodes
+
+    # -- the optimal strategies -------------------------------------------------------------------
+
+    def solve(self, objective: str, max_depth: int | None = None) -> Report:
+        """Solve the game for ``objective`` (``optimal-worst``: the least total among trees of the
+        fewest guesses in the worst case; ``optimal-expected``: the least total, within
+        ``max_depth`` if given), with the proof the artifact records."""
+        if objective not in OBJECTIVES:
+            raise ValueError(f"unknown objective: {objective!r}; choose from {', '.join(OBJECTIVES)}")
+        key = (objective, max_depth)
+        if key not in self._solved:
+            started, nodes = time.monotonic(), self.nodes
+            depth = self.minimum_worst().worst if objective == "optimal-worst" else max_depth
+            total = self.minimum_total(depth)
+            space = self.space
+            first = None if space.first is None else self.game.format_code(self.game.guesses[space.first])
+            if total >= INF:
+                opening = "" if first is None else f" opening with {first}"
+                if depth is None:
+                    raise Infeasible(f"no tree{opening} wins every secret of {self.game!r}")
+                raise Infeasible(f"no tree{opening} wins every secret of {self.game!r} within {depth} guesses "
+                                 "(guesstree bound finds the fewest)")
+            proven = LeastTotal(objective, total, depth, space.n_secrets, first, space.opener_scope or {})
+            self._solved[key] = Report(worst=depth, total=total, nodes=self.nodes - nodes,
+                                       seconds=time.monotonic() - started, proof=proven.to_dict())
+        return self._solved[key]
+
+    def choose(self, node, objective: str, max_depth: int | None = None) -> int:
+        """The guess that the canonical optimal tree plays at ``node`` (a builder ``Node``)."""
+        report = self.solve(objective, max_depth)
+        budget = None if report.worst is None else report.worst - len(node.path)
+        return self.total.optimal_guess(node.candidates, node.played, budget)
+
+    def minimum_total(self, budget: int | None = None) -> int:
+        """The fewest guesses in total of any tree within ``budget`` guesses (None: any depth);
+        ``table.INF`` if no tree fits the budget."""
+        return self.total.minimum(budget)
+
+    def minimum_worst(self) -> Report:
+        """The fewest guesses that win every secret, proven on both sides."""
+        if self._fewest_worst is None:
+            started, nodes = time.monotonic(), self.nodes
+            found = self.worst.minimum()
+            self._fewest_worst = Report(worst=found.depth, nodes=self.nodes - nodes,
+                                        seconds=time.monotonic() - started, proof=found.to_dict())
+        return self._fewest_worst
+
+    # -- running: jobs, progress, interruption, checkpoints ----------------------------------------
+
+    def note(self, **status) -> None:
+        self.status.update(status)
+        self.tick()
+
+    def tick(self) -> None:
+        if self.inside:
+            return
+        now = time.monotonic()
+        if self.progress is not None:
+            self.progress({**self.status, "nodes": self.nodes, "seconds": now - self._started})
+        if self.checkpoint is not None and now - self._saved > CHECKPOINT_EVERY:
+            self.save(self.checkpoint)
+
+    def guarded(self, run: Callable, task: str):
+        """Run a top-level search; on Ctrl-C (or a cluster that fails it) stop the jobs, save the
+        table, raise Interrupted (or the cluster's error)."""
+        from ..cluster import ClusterError
+
+        self.status["task"] = task
+        try:
+            result = run()
+        except (KeyboardInterrupt, ClusterError) as error:
+            self.close()
+            if self.checkpoint is not None:
+                self.save(self.checkpoint)
+            if isinstance(error, ClusterError):
+                raise ClusterError(str(error), self.checkpoint) from None
+            raise Interrupted(self.checkpoint) from None
+        if self.checkpoint is not None:
+            self.save(self.checkpoint)
+        return result
+
+    def parallel_possible(self) -> bool:
+        """Do jobs run elsewhere (threads here, or a cluster's workers)?"""
+        return self.cluster is not None or self.workers > 1
+
+    def slots(self) -> int:
+        """How many jobs run at once."""
+        return self._jobs.slots if self._jobs is not None else self.workers
+
+    def schedule(self, next_job: Callable, on_result: Callable) -> None:
+        """Run the jobs that ``next_job()`` hands out (``(key, job)``, or None when none can start
+        now), on the workers when it pays (else here, one after the other), and feed each result
+        to ``on_result(key, result)`` until nothing is left to start or running."""
+        if self.inside or not self.parallel_possible():
+            while (handed := next_job()) is not None:
+                key, job = handed
+                on_result(key, job.run(self))
+                self.note(jobs_done=self.status.get("jobs_done", 0) + 1)
+            return
+        jobs.schedule(self._start_jobs(), next_job, on_result, self)
+
+    def _start_jobs(self):
+        """Where the jobs run, started on first use: threads of this process, or the cluster."""
+        if self._jobs is None:
+            if self.cluster is not None:
+                from ..cluster import DaskJobs, search_description
+
+                self._jobs = DaskJobs(self.cluster, search_description(self.space, Solver), self.absorb,
+                                      self.space.table[self.space.table[:, 2] != 0])
+                self.board = self._jobs.board
+                self.note(dashboard=self._jobs.dashboard, workers=self._jobs.slots)
+            else:
+                self._jobs = jobs.ThreadJobs([self.view(row) for row in range(1, self.workers + 1)],
+                                             self.space.stop)
+        return self._jobs
+
+    def entries(self, job):
+        """The table entries that make ``job``'s result usable without this table (``jobs.entries``)."""
+        return jobs.entries(self.space, job)
+
+    def restore(self, entries) -> None:
+        """Add table entries (a checkpoint's, or those a job returned) to the table."""
+        if len(entries):
+            table.restore(self.space.table, entries)
+
+    def absorb(self, entries, nodes: int, seconds: float) -> None:
+        """What a cluster's job learned: the table entries of its result, and its effort."""
+        self.restore(entries)
+        self.space.counters[self.space.row, NODES] += nodes
+        self.job_seconds += seconds
+
+    def view(self, row: int) -> "Solver":
+        """This solver as a job's thread runs it: the same game, table and board, and a row of
+        counters of its own; its jobs run where it is, and it reports no progress."""
+        view = copy.copy(self)
+        view.space = self.space.view(row)
+        view.inside, view._jobs, view.status = True, None, {}
+        view.total, view.worst = TotalSearch(view), WorstSearch(view)
+        return view
+
+    def close(self) -> None:
+        """Stop the jobs (the table stays)."""
+        if self._jobs is not None:
+            self._jobs.close()
+            self._jobs = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write the table's entries to ``path`` atomically (see trees/CHECKPOINT.md)."""
+        self._saved = time.monotonic()
+        return checkpoint.save(path, self.space.table, self.space.identity())
+
+    def load(self, path: str | os.PathLike) -> int:
+        """Add a checkpoint's entries to the table; refuses one made for another search."""
+        entries = checkpoint.load(path, self.space.identity())
+        self.restore(entries)
+        return len(entries)
+
+
+def solver_for(context, **settings) -> Solver:
+    """The build's solver, made on first use and kept in ``context.solver``."""
+    if context.solver is None:
+        context.solver = Solver(context, **settings)
+    return context.solver
+

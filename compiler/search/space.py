@@ -1,0 +1,190 @@
+"""One game as the exhaustive searches see it: its matrix and index maps, the counting tables, the
+symmetries and the hint rule, the transposition table, and what a node needs from them (its
+guesses, its key in the table, its parts). The top levels (``total.py``, ``worst.py``) and the
+compiled recursion (``recursion.py``, through ``problem``) read the same space.
+"""
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from ..hint_rule import HintRule
+from .. import kernels
+from ..kernels import transposed
+from ..symmetry import Symmetry
+from . import recursion, table
+from .counting import counting_tables, least_total
+from .hint import hint_salt
+from .partitions import guess_bounds, split
+from .problem import NODES, Problem
+from .recursion import LOOKAHEAD_MIN, lookahead_bound
+from .table import FEASIBLE_TAG, INF, UNLIMITED
+
+
+class Space:
+    """The game of ``context`` (a ``BuildContext``) prepared for an exact search, over a table of
+    ``slots`` entries with ``rows`` rows of counters (one per thread that searches it)."""
+
+    def __init__(self, context, slots: int, rows: int):
+        game = context.game
+        if context.matrix is None:
+            raise ValueError(f"{game!r} is too big for an exact search: its feedback matrix "
+                             "does not fit in --max-memory")
+        if game.restricts_guesses and not game.hint_rule and context.options.candidates != "consistent":
+            raise ValueError(f"{game!r} restricts guesses by what was played in a way the exact search "
+                             "cannot follow (it follows the hint rule of hard mode): use --candidates consistent")
+        if len(game.guesses) >= 1 << 20:
+            raise ValueError(f"{game!r} has too many guesses for an exact search")
+        self.context, self.game = context, game
+        self.matrix = np.ascontiguousarray(context.matrix)
+        # the matrix read by secret, which the compiled searches scan: itself for a symmetric score
+        self.by_secret = context.columns if context.columns is not None else transposed(self.matrix)
+        self.n_secrets, self.n_guesses = len(game.secrets), len(game.guesses)
+        self.n_feedbacks, self.win = int(context.n_feedbacks), int(context.win_index)
+        if np.count_nonzero(self.matrix == self.win) != self.n_secrets:  # each secret has its own guess
+            raise ValueError(f"{game!r}: a guess wins more than one secret (the winning feedback must mean "
+                             "the guess is the secret), so no tree can tell them apart")
+        self.consistent = context.options.candidates == "consistent"
+        self.secret_guess = np.ascontiguousarray(context.secret_guess, dtype=np.int64)
+        self.guess_secret = np.ascontiguousarray(context.guess_secret, dtype=np.int64)
+        self.children = int(kernels.most_children(self.matrix, self.n_feedbacks, self.win))  # answers but the win, at most
+        self.least, self.least_blind, self.reach = counting_tables(self.n_secrets, self.n_feedbacks, self.children)
+        codes = context.scorer.guess_codes
+        self.symmetry = Symmetry(game, codes, context.scorer.backend, rename_played=True) if game.permutable else None
+        # hard mode's rule, which the compiled search carries as a state (empty arrays: no rule)
+        self.hint_rule = HintRule(game, codes) if game.hint_rule and not self.consistent else None
+        self.first = context.first  # a fixed opening guess (--first), or None
+        self.openers = context.options.openers  # search only this many first guesses (the heuristic's best)
+        self.opener_scope: dict | None = None  # with --openers: how many first guesses were searched, of how many
+        self.table = table.empty_table(slots)
+        self.counters = np.zeros((rows, 4), dtype=np.int64)  # what the searches did, a row per thread
+        self.row = 0
+        self.stop = np.zeros(1, dtype=np.int64)  # set: the compiled searches give up at their next node
+        self.problem = self._problem()
+        self._no_state = np.zeros(0, dtype=np.int64)
+        self._empty = np.zeros(0, dtype=np.bool_)
+
+    def _problem(self) -> Problem:
+        hint, nothing = self.hint_rule, np.zeros((0, 0), dtype=np.int64)
+        return Problem(
+            matrix=self.matrix, by_secret=self.by_secret, secret_guess=self.secret_guess,
+            guess_secret=self.guess_secret, consistent=self.consistent, n_feedbacks=self.n_feedbacks, win=self.win,
+            least=self.least, least_blind=self.least_blind, reach=self.reach,
+            hint_codes=hint.codes if hint else nothing, letter_counts=hint.counts if hint else nothing,
+            marks=hint.marks if hint else nothing, table=self.table, counters=self.counters[self.row], stop=self.stop,
+            **self.context.absent.problem_fields(self.secret_guess, self.game.permutable))
+
+    def view(self, row: int) -> "Space":
+        """This space as another thread searches it: the same table, its own row of counters."""
+        view = copy.copy(self)
+        view.row = row
+        view.problem = self.problem._replace(counters=self.counters[row])
+        return view
+
+    @property
+    def nodes(self) -> int:
+        return int(self.counters[:, NODES].sum())
+
+    def count_node(self) -> None:
+        self.counters[self.row, NODES] += 1
+
+    # -- a node: its state, symmetry, guesses and key --------------------------------------------
+
+    def state(self, candidates: np.ndarray, played: tuple[int, ...]) -> np.ndarray:
+        """The node's hint-rule state: every played guess's answer is that of any candidate."""
+        if self.hint_rule is None:
+            return self._no_state
+        return self.hint_rule.state(played, [self.matrix[guess, candidates[0]] for guess in played])
+
+    def mask(self, played: tuple[int, ...]) -> np.ndarray:
+        """The guesses that stand for their symmetry class after ``played`` (empty: all)."""
+        if self.symmetry is None:
+            return self._empty
+        mask = self.symmetry.canonical(played, len(self.secret_guess))
+        return self._empty if mask is None else mask
+
+    def opening(self, candidates: np.ndarray, played: tuple[int, ...]) -> bool:
+        """Is this the root of a search whose first guesses are restricted (--first, --openers)?
+        What such a root is worth is not the root's value, so the table never holds it."""
+        return not played and (self.first is not None or self.openers is not None) and len(candidates) == self.n_secrets
+
+    def guesses(self, candidates: np.ndarray, played: tuple[int, ...]) -> np.ndarray:
+        """The allowed guesses, one per symmetry class."""
+        if self.opening(candidates, played) and self.first is not None:
+            return np.array([self.first], dtype=np.int64)
+        guesses = self.secret_guess[candidates] if self.consistent else np.arange(self.n_guesses, dtype=np.int64)
+        mask = self.mask(played)
+        if len(mask):
+            guesses = guesses[mask[guesses]]
+        if self.hint_rule is not None:
+            guesses = guesses[self.hint_rule.allowed(self.state(candidates, played))[guesses]]
+        if self.opening(candidates, played):
+            guesses = self._best_openers(candidates, guesses)
+        return guesses
+
+    def _best_openers(self, candidates: np.ndarray, guesses: np.ndarray) -> np.ndarray:
+        """The ``--openers`` first guesses (one per symmetry class) that the game's heuristic ranks best."""
+        ranked = self.context.best_guesses(guesses, candidates, self.game.heuristic, len(guesses))
+        self.opener_scope = {"openers": min(self.openers, len(ranked)), "of": len(ranked),
+                             "ranked_by": self.game.heuristic}
+        return np.sort(ranked[:self.openers])
+
+    def key(self, candidates: np.ndarray, played: tuple, tag: int) -> tuple:
+        h1, h2 = table.set_key(candidates, np.int64(tag), np.uint64(hint_salt(self.state(candidates, played))))
+        return np.uint64(h1), np.uint64(h2)
+
+    def probe(self, candidates: np.ndarray, played: tuple, tag: int) -> int:
+        return int(table.probe(self.table, *self.key(candidates, played, tag)))
+
+    def store(self, candidates: np.ndarray, played: tuple, tag: int, value: int, exact: bool, guess: int) -> None:
+        data = table.pack(np.int64(min(value, INF)), exact, np.int64(guess), np.int64(len(candidates)))
+        table.store(self.table, *self.key(candidates, played, tag), data)
+
+    def remember_depths(self, candidates, played: tuple, low: int, high: int, guess: int) -> None:
+        h1, h2 = self.key(candidates, played, FEASIBLE_TAG)
+        table.remember_depths(self.table, h1, h2, np.int64(low), np.int64(high), np.int64(guess),
+                              np.int64(len(candidates)))
+
+    # -- what a node's guesses leave ---------------------------------------------------------------
+
+    def split(self, guess: int, candidates: np.ndarray) -> list[np.ndarray]:
+        """The parts ``guess`` leaves of ``candidates`` but the win, largest first."""
+        ordered, parts = split(self.matrix, np.int64(guess), candidates, np.int64(self.n_feedbacks),
+                               np.int64(self.win))
+        return [ordered[start:start + size] for start, size in parts]
+
+    def bounds(self, candidates: np.ndarray, guesses: np.ndarray, budget: int, largest: bool = False):
+        """Per guess: its counting bound, parts, whether it is a candidate, largest part (``guess_bounds``)."""
+        return guess_bounds(self.problem, candidates, guesses, np.int64(budget), largest)
+
+    def lower_bounds(self, parts: list, played: tuple, budget: int) -> list[int]:
+        """Lower bounds on the least totals of a guess's parts (largest first) within ``budget``:
+        by counting, and for a part of ``LOOKAHEAD_MIN`` secrets or more but the first (whose own
+        search starts with it), the best guess's by counting (``lookahead_bound``; not with a hint rule)."""
+        symbols = self.context.absent.played(played)
+        return [int(lookahead_bound(self.problem, part, np.int64(budget), symbols))
+                if index and len(part) >= LOOKAHEAD_MIN and self.hint_rule is None
+                else int(least_total(self.least, self.reach, len(part), budget))
+                for index, part in enumerate(parts)]
+
+    def tag(self, n: int, budget: int) -> int:
+        """A minimum-total entry's tag: the budget, or ``UNLIMITED`` where it cannot bind."""
+        return budget if budget < n else UNLIMITED
+
+    # -- the compiled recursion from a node down ---------------------------------------------------
+
+    def total_below(self, candidates: np.ndarray, played: tuple, budget: int, cutoff: int) -> int:
+        """``recursion.min_total`` from a node down, with this node's symmetry."""
+        return int(recursion.min_total(self.problem, candidates, np.int64(budget), np.int64(cutoff),
+                                       self.mask(played), self.state(candidates, played),
+                                       self.context.absent.played(played)))
+
+    def within_below(self, candidates: np.ndarray, played: tuple, depth: int) -> bool:
+        """``recursion.within`` from a node down, with this node's symmetry."""
+        return bool(recursion.within(self.problem, candidates, np.int64(depth), self.mask(played),
+                                     self.state(candidates, played)))
+
+    def identity(self) -> dict:
+        """What a checkpoint must have been made for (see trees/CHECKPOINT.md)."""
+        return {"game": self.game.identity(), "candidates": "consistent" if self.consistent else "all"}

@@ -1,0 +1,330 @@
+"""The least total of any tree: the top two levels' branch and bound, above the compiled recursion.
+
+The two levels above the third guess run here, where they can afford more: guesses are reduced to
+one per class of the symmetries that fix the history (renaming played colours too; the third
+level gets its classes handed to the compiled search), and the parts that a node's guesses leave
+are solved as jobs (``jobs.py``). On threads the jobs are the first guesses' parts (second-level
+nodes, each searched whole by one thread); on a cluster the second guesses' parts, or, with many
+first guesses, and with ``--openers``, each first guess. Running jobs tighten their cutoffs with
+the best total found meanwhile (the board). Before any part of a guess is searched, every part
+but the largest gets a lower bound from one guess's lookahead (``Space.lower_bounds``): their sum
+refutes many guesses at once, and leaves the largest part a tight cutoff. The choice among
+guesses follows the canonical tie-break (the least total, then a possible secret, then the
+lowest guess), so the tree is the same for any number of workers and any cluster.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .choice import Choice, Ordered
+from .counting import least_total
+from .jobs import PartsTotal, RootTotal
+from .table import INF, UNLIMITED, data_exact, data_guess, data_value
+
+ROOT_JOBS_PER_SLOT = 4  # on a cluster, first guesses are jobs when there are this many per worker
+BIG_PART = 64  # a part at least this big is a job of its own; a guess's smaller parts share one
+
+
+class Infeasible(ValueError):
+    """No tree wins every secret within the depth asked for."""
+
+
+class Trial:
+    """A second-level guess being evaluated: its parts in groups (one job each) and, per group,
+    a lower bound on its total that becomes exact when its job returns below its cutoff."""
+
+    def __init__(self, key: tuple, n: int, parts: list, bounds: list[int]):
+        self.key = key  # (not a candidate, guess): the tie-break
+        paired = list(zip(parts, bounds))  # each part with a lower bound (exact for 1 and 2 secrets)
+        small = [pair for pair in paired if 2 < len(pair[0]) < BIG_PART]
+        grouped = [[pair] for pair in paired if len(pair[0]) >= BIG_PART] + ([small] if small else [])
+        self.groups = [[part for part, _ in group] for group in grouped]
+        self.known = [sum(bound for _, bound in group) for group in grouped]
+        self.base = n + sum(bound for part, bound in paired if len(part) <= 2)
+        self.sent = self.running = 0
+        self.failed = self.settled = False
+
+    def bound(self) -> int:
+        return min(self.base + sum(self.known), INF)
+
+    def finished(self) -> bool:
+        return self.failed or self.settled
+
+
+class TotalSearch:
+    """The minimum-total search of ``solver`` (a ``Solver``, or a job's view of one) at the top
+    levels: each node's guesses by branch and bound, their parts as jobs where they pay."""
+
+    def __init__(self, solver):
+        self.solver, self.space = solver, solver.space
+        self.openings: dict[int, int] = {}  # with --first or --openers: the best opener, by the root's tag
+        self._serial = 0
+
+    # -- what the jobs run -------------------------------------------------------------------------
+
+    def parts_total(self, parts: list, played: tuple, budget: int, limit: int, fence: tuple | None = None,
+                    level: int = 2):
+        """What a ``jobs.PartsTotal`` returns: ``(total, limit)``."""
+        bounds = self.space.lower_bounds(parts, played, budget)
+        total = min(sum(bounds), INF)
+        for part, bound in zip(parts, bounds):
+            limit = self.limit_now(fence, limit)
+            if total >= limit:
+                break
+            rest = total - bound
+            value = self.node(part, played, budget, limit - rest, level)
+            total = min(rest + value, INF)
+        return total, limit
+
+    def root_total(self, candidates: np.ndarray, guess: int, budget: int, limit: int, fence: tuple | None = None):
+        """What a ``jobs.RootTotal`` returns: the least total of a tree opening with ``guess``, and
+        the limit it ended with: the search of one opener."""
+        parts = self.space.split(guess, candidates)
+        bounds = self.space.lower_bounds(parts, (guess,), budget - 1)
+        total = min(len(candidates) + sum(bounds), INF)
+        for index, (part, bound) in enumerate(zip(parts, bounds)):
+            limit = self.limit_now(fence, limit)
+            if total >= limit:
+                break
+            if len(part) <= 2:
+                continue
+            self.solver.note(part=f"{index + 1}/{len(parts)}", part_size=len(part))
+            rest = total - bound
+            value = self.node(part, (guess,), budget - 1, limit - rest, 1)
+            total = min(rest + value, INF)
+        return total, limit
+
+    def limit_now(self, fence: tuple | None, limit: int) -> int:
+        """A running job's limit, tightened by the best total that its node's search has found
+        since the job was sent (on the board). ``fence``: (the node's serial, the job's guess's
+        tie-break key, the lower bound of the guess's other parts), or None for a fixed limit."""
+        if fence is None:
+            return limit
+        serial, blind, guess, others = fence
+        best = self.solver.board.read()
+        if best is None or best[0] != serial or best[1] >= INF:
+            return limit
+        _, value, best_blind, best_guess = best
+        return min(limit, value + (1 if (blind, guess) < (best_blind, best_guess) else 0) - others)
+
+    # -- a node of the top levels ------------------------------------------------------------------
+
+    def node(self, candidates: np.ndarray, played: tuple, budget: int, cutoff: int, level: int) -> int:
+        """Like ``recursion.min_total`` for the top two levels: symmetry classes, and the second
+        level's guesses evaluated as parallel jobs. Stores what it solves in the table."""
+        space, n = self.space, len(candidates)
+        if n == 1:
+            return 1 if budget >= 1 else INF
+        if budget < 2:
+            return INF
+        if n == 2:
+            return 3
+        if level >= 2:
+            return space.total_below(candidates, played, budget, cutoff)
+        bound = int(least_total(space.least, space.reach, n, budget))
+        if bound >= cutoff:
+            return bound
+        tag = space.tag(n, budget)
+        data = np.uint64(space.probe(candidates, played, tag))
+        if data:
+            if data_exact(data):
+                return int(data_value(data))
+            bound = max(bound, int(data_value(data)))
+            if bound >= cutoff:
+                return bound
+        choice = self._choose(candidates, played, budget, cutoff, level)
+        opening = space.opening(candidates, played)  # what the root is worth after --first is not its value
+        if choice.key is not None:
+            if opening:
+                self.openings[tag] = choice.key[1]
+            else:
+                space.store(candidates, played, tag, choice.value, True, choice.key[1])
+            return choice.value
+        bound = max(bound, choice.floor)
+        if not opening:
+            space.store(candidates, played, tag, bound, bound >= INF, -1)
+        return bound
+
+    def _choose(self, candidates: np.ndarray, played: tuple, budget: int, cutoff: int, level: int) -> Choice:
+        """The node's guesses, bounded by counting, then tried best first where they pay."""
+        space, solver = self.space, self.solver
+        guesses = space.guesses(candidates, played)
+        bounds, parts, is_candidate, _ = space.bounds(candidates, guesses, budget)
+        useful = (parts > 1) | is_candidate
+        floor = INF
+        if (useful & (bounds >= cutoff)).any():
+            floor = int(bounds[useful & (bounds >= cutoff)].min())
+        keep = useful & (bounds < cutoff)
+        order = Ordered(bounds[keep], ~is_candidate[keep], guesses[keep])
+        space.count_node()
+        choice = Choice(cutoff, floor)
+        if level == 0 and self._openers_as_jobs(len(order)):
+            self._root_jobs(candidates, budget, order, choice)
+        elif level == 0 and solver.cluster is None and solver.workers > 1:
+            # jobs on threads: the root's guesses as a second level's are, their parts (second-level nodes) the jobs
+            self._second_level(candidates, played, budget, order, choice, level=0)
+        elif level == 0:  # the root: its guesses one after the other, each part a second-level node
+            for _, key in choice.tries(order):
+                solver.note(root=space.game.format_code(space.game.guesses[key[1]]))
+                total, limit = self.root_total(candidates, key[1], budget, choice.limit(key))
+                choice.consider(total, key)
+                if choice.key is not None:
+                    solver.note(best=choice.value)
+        else:
+            self._second_level(candidates, played, budget, order, choice)
+        return choice
+
+    def _second_level(self, candidates: np.ndarray, played: tuple, budget: int, order: Ordered, choice: Choice,
+                      level: int = 1) -> None:
+        """Evaluate the guesses of a node at ``level`` (the root's on threads, else a second-level
+        node's; ``order``: (bound, not a candidate, guess), best first) as branch and bound does,
+        with the parts of each guess as parallel jobs: the big parts one job each, the small ones
+        together. A job's cutoff leaves the other parts their lower bounds, so it is exact or proves
+        the guess too costly whatever the others give; the next guess starts when the current ones
+        have no part left to hand out."""
+        space, solver = self.space, self.solver
+        trials: list[Trial] = []
+        n = len(candidates)
+        serial = self._new_serial()
+        tries = choice.tries(order)
+
+        def open_trial() -> bool:
+            index, key = next(tries, (None, None))
+            if key is None:
+                return False
+            parts = space.split(key[1], candidates)
+            trials.append(Trial(key, n, parts, space.lower_bounds(parts, played + (key[1],), budget - 1)))
+            if level == 0:
+                solver.note(root=space.game.format_code(space.game.guesses[key[1]]), root_index=index + 1)
+            else:
+                solver.note(guess_index=index + 1)
+            return True
+
+        def next_job():
+            while True:
+                trials[:] = [trial for trial in trials if not trial.finished()]
+                for trial in trials:
+                    limit = choice.limit(trial.key)
+                    if trial.bound() >= limit:
+                        trial.failed = True
+                        choice.refute(trial.bound())
+                        continue
+                    if trial.sent < len(trial.groups):
+                        index = trial.sent
+                        trial.sent += 1
+                        trial.running += 1
+                        others = trial.bound() - trial.known[index]
+                        fence = None if serial is None else (serial, *trial.key, others)
+                        return (trial, index), PartsTotal(trial.groups[index], played + (trial.key[1],), budget - 1,
+                                                          limit - others, fence, level + 1)
+                    if trial.running == 0:  # no part needed a job: its total is known
+                        choice.consider(trial.bound(), trial.key)
+                        trial.settled = True
+                        self._post(serial, choice)
+                if sum(not trial.finished() for trial in trials) >= solver.slots() or not open_trial():
+                    return None
+
+        def on_result(job, result) -> None:
+            trial, index = job
+            value, group_cutoff = result
+            trial.running -= 1
+            if value < group_cutoff:
+                trial.known[index] = value  # exact
+            else:
+                trial.known[index] = max(trial.known[index], value)  # the guess costs too much
+                trial.failed = True
+            if trial.failed:
+                choice.refute(trial.bound())
+            elif trial.sent == len(trial.groups) and trial.running == 0:  # every part exact
+                choice.consider(trial.bound(), trial.key)
+                trial.settled = True
+                self._post(serial, choice)
+
+        if level > 0:
+            solver.note(guesses=len(order), guess_index=0)
+        solver.schedule(next_job, on_result)
+
+    def _openers_as_jobs(self, count: int) -> bool:
+        """Is each first guess a job of its own? With --openers, and on a cluster when the first
+        guesses are many (else the jobs are the parts of the second guesses: Bulls and Cows has
+        one first guess under symmetry)."""
+        solver = self.solver
+        if not solver.parallel_possible() or solver.inside:
+            return False
+        return self.space.openers is not None or (solver.cluster is not None
+                                                  and count >= ROOT_JOBS_PER_SLOT * solver.slots())
+
+    def _root_jobs(self, candidates: np.ndarray, budget: int, order: Ordered, choice: Choice) -> None:
+        """The root's guesses (``order``: (bound, not a candidate, guess), best first) as jobs,
+        each the whole search below one opener, with the best total on the board."""
+        solver = self.solver
+        serial = self._new_serial()
+        tries = choice.tries(order)
+        solver.note(openers=len(order), openers_done=0)
+
+        def next_job():
+            _, key = next(tries, (None, None))
+            if key is None:
+                return None
+            return key, RootTotal(candidates, key[1], budget, choice.limit(key), (serial, *key, 0))
+
+        def on_result(key, result) -> None:
+            value, limit = result
+            if value < limit:
+                choice.consider(value, key)
+            else:
+                choice.refute(value)
+            self._post(serial, choice)
+            solver.note(openers_done=solver.status.get("openers_done", 0) + 1,
+                        **({} if choice.key is None else {"best": choice.value}))
+
+        solver.schedule(next_job, on_result)
+        solver.note(openers_done=len(order))
+
+    def _new_serial(self) -> int | None:
+        """A number for a node whose jobs share its best total, or None in a job: the board is its
+        parent's (jobs within a job run here, each with its own limit)."""
+        if self.solver.inside:
+            return None
+        self._serial += 1
+        return self._serial
+
+    def _post(self, serial: int, choice: Choice) -> None:
+        """Put a node's best total on the board, for its running jobs."""
+        if choice.key is not None and not self.solver.inside:
+            self.solver.board.write((serial, choice.value, *choice.key))
+
+    # -- the searches a solver starts --------------------------------------------------------------
+
+    def minimum(self, budget: int | None = None) -> int:
+        """The fewest guesses in total, over all secrets, of any tree within ``budget`` guesses
+        (None: any depth); ``INF`` if no tree fits the budget."""
+        budget = UNLIMITED if budget is None else budget
+        root = np.arange(self.space.n_secrets, dtype=np.int64)
+        self.space.total_below(root[:1], (), budget, INF)  # loaded here once, not by each job's thread
+        return self.solver.guarded(lambda: self.node(root, (), budget, INF + 1, 0),
+                                   task=f"minimum total{'' if budget >= UNLIMITED else f' within {budget}'}")
+
+    def optimal_guess(self, candidates: np.ndarray, played: tuple, budget: int | None) -> int:
+        """The guess of the canonical optimal tree (least total within ``budget``) at a node."""
+        space = self.space
+        candidates = np.ascontiguousarray(candidates, dtype=np.int64)
+        n = len(candidates)
+        if n <= 2:
+            return int(space.secret_guess[candidates].min())
+        budget = UNLIMITED if budget is None else budget
+        tag = space.tag(n, budget)
+        for attempt in range(2):
+            if space.opening(candidates, played) and tag in self.openings:
+                return self.openings[tag]
+            data = np.uint64(space.probe(candidates, played, tag))
+            if data and data_exact(data):
+                if data_value(data) >= INF:
+                    raise Infeasible(f"no tree wins every secret of {space.game!r} within {budget} guesses")
+                return int(data_guess(data))
+            if attempt == 0:
+                if len(played) == 0 and not self.solver.inside:
+                    self.solver.guarded(lambda: self.node(candidates, (), budget, INF + 1, 0), task="minimum total")
+                else:  # a node whose entry was lost: solve it again (its parts are in the table)
+                    space.total_below(candidates, played, budget, INF + 1)
+        raise RuntimeError(f"the optimal guess for {n} candidates was not found in the table")

@@ -1,0 +1,89 @@
+"""A tree's statistics: guesses to win and guesses to determine, over every secret.
+
+One type from end to end: the builder makes it from the depths it reached, the artifact's header
+stores it (``to_header``: histograms as ``[guesses, secrets]`` pairs, which readers with string
+keys can open), the reader checks and restores it (``from_header``), the verifier measures it
+again, and ``info``, ``verify --json`` and ``compare --json`` print it (``to_json``). It is the
+dict it replaced: ``stats["total"]``, ``stats["histogram"][5]``.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable
+
+from .artifact import FormatError
+
+KEYS = ("secrets", "total", "average", "worst", "histogram",
+        "determined_total", "determined_average", "determined_worst", "determined_histogram")
+COUNTS = ("secrets", "total", "worst", "determined_total", "determined_worst")
+AVERAGES = ("average", "determined_average")
+HISTOGRAMS = ("histogram", "determined_histogram")
+
+
+class Statistics(dict):
+    """Guesses to win and to determine (the guess after which one secret is left), per secret: the
+    dict of the nine ``KEYS`` (histograms keyed by int), so that ``json.dumps`` and every dict
+    reader take it as before; its values also read as attributes (``stats.total``)."""
+
+    def __init__(self, secrets: int, total: int, average: float, worst: int, histogram: dict[int, int],
+                 determined_total: int, determined_average: float, determined_worst: int,
+                 determined_histogram: dict[int, int]):
+        super().__init__(secrets=secrets, total=total, average=average, worst=worst, histogram=histogram,
+                         determined_total=determined_total, determined_average=determined_average,
+                         determined_worst=determined_worst, determined_histogram=determined_histogram)
+
+    def __getattr__(self, key: str):
+        if key in KEYS:
+            return self[key]
+        raise AttributeError(f"'Statistics' object has no attribute {key!r}")
+
+    @classmethod
+    def from_depths(cls, wins: Iterable[int], determined: Iterable[int]) -> "Statistics":
+        """From each secret's guesses to win and guesses to determine (0 for a game of one secret)."""
+        wins, determined = [int(d) for d in wins], [int(d) for d in determined]
+        n = len(wins)
+        if n == 0 or len(determined) != n:
+            raise ValueError(f"statistics need one depth of each kind per secret, not {n} and {len(determined)}")
+        return cls(n, sum(wins), sum(wins) / n, max(wins), _histogram(wins),
+                   sum(determined), sum(determined) / n, max(determined), _histogram(determined))
+
+    @classmethod
+    def from_header(cls, stats, name: str = "<tree>") -> "Statistics":
+        """The header's statistics, checked: ``FormatError`` names the file and the bad entry."""
+        if not isinstance(stats, dict) or any(key not in stats for key in KEYS):
+            raise FormatError(f"{name}: the header's statistics are missing or incomplete")
+        for key in COUNTS:
+            if type(stats[key]) is not int or stats[key] < 0:
+                raise FormatError(f"{name}: the statistic {key!r} is {stats[key]!r}, not a whole number")
+        for key in AVERAGES:
+            value = stats[key]
+            if type(value) not in (int, float) or not (math.isfinite(value) and value >= 0):
+                raise FormatError(f"{name}: the statistic {key!r} is {value!r}, not a number")
+        histograms = {}
+        for key in HISTOGRAMS:  # stored as [[guesses, secrets], ...]
+            pairs = stats[key]
+            if not isinstance(pairs, list) or not all(
+                    isinstance(p, list) and len(p) == 2 and all(type(x) is int and x >= 0 for x in p) for p in pairs):
+                raise FormatError(f"{name}: the statistic {key!r} is not a list of [guesses, secrets] pairs")
+            if any(a[0] >= b[0] for a, b in zip(pairs, pairs[1:])):
+                raise FormatError(f"{name}: the statistic {key!r} is not in increasing order of guesses")
+            histograms[key] = {guesses: secrets for guesses, secrets in pairs}
+        return cls(**{key: histograms.get(key, stats[key]) for key in KEYS})
+
+    def to_header(self) -> dict:
+        """As the artifact's header holds them (trees/FORMAT.md §2.3): histograms as pairs."""
+        return {key: [[k, v] for k, v in self[key].items()] if key in HISTOGRAMS else self[key] for key in KEYS}
+
+    def to_json(self) -> dict:
+        """As JSON holds them: histograms keyed by the number of guesses, as strings."""
+        return {key: {str(k): v for k, v in sorted(self[key].items())} if key in HISTOGRAMS else self[key]
+                for key in KEYS}
+
+    def __repr__(self) -> str:
+        return f"Statistics({', '.join(f'{key}={self[key]!r}' for key in KEYS)})"
+
+
+def _histogram(depths: list[int]) -> dict[int, int]:
+    counts = Counter(depths)
+    return {k: counts[k] for k in sorted(counts)}
