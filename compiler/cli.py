@@ -13,8 +13,10 @@ import importlib.util
 import inspect
 import json
 import math
+import os
 import signal
 import sys
+import threading
 import time
 from concurrent.futures import BrokenExecutor
 from pathlib import Path
@@ -401,18 +403,26 @@ def _stopped(interrupted, command: str) -> typer.Exit:
 @contextlib.contextmanager
 def _terminate_as_interrupt():
     """SIGTERM (a job's time limit, a service stopping) stops a search as Ctrl-C does: its jobs
-    stopped, its checkpoint saved, its shared memory freed."""
+    stopped, its checkpoint saved, its shared memory freed. Either signal arriving while numba
+    compiles, inside one of llvmlite's ctypes callbacks (where Python prints a raised exception
+    and drops it), is sent again a moment later, once the callback has returned."""
     def interrupt(signum, frame):
+        while frame is not None:
+            if "llvmlite" in frame.f_code.co_filename:  # within a callback from llvm, or under one
+                threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
+                return
+            frame = frame.f_back
         raise KeyboardInterrupt
     try:
-        previous = signal.signal(signal.SIGTERM, interrupt)
+        previous = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGTERM, signal.SIGINT)}
     except ValueError:  # not the main thread (an embedding program): leave its handlers alone
         yield
         return
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def main() -> None:
