@@ -27,6 +27,8 @@ import typer
 from player.cli import Command, fail
 from player.games import GAMES, Game, make_game
 
+from .names import STRATEGY_DOCS
+
 app = typer.Typer(rich_markup_mode=None)
 EXTRA = "guesstree[compiler]"
 
@@ -36,7 +38,7 @@ def commands() -> dict:
     return dict(typer.main.get_command(app).commands)
 
 
-def _engine(warm: bool = True):
+def _engine():
     """Check that the compiler's dependencies are installed (without importing them: numba takes
     a while, and small games never load it), or say in one line which extra brings them; then,
     on the first command on this machine that runs kernels, compile them all (``compiler.warm``)."""
@@ -47,10 +49,9 @@ def _engine(warm: bool = True):
             found = False
         if not found:
             raise fail(f"this command needs the compiler's dependencies ({name} is missing): pip install '{EXTRA}'")
-    if warm:
-        from .warm import ensure_warm
+    from .warm import ensure_warm
 
-        ensure_warm()
+    ensure_warm()
 
 
 # -- the game argument and every game's options, declared once ----------------------------------
@@ -117,8 +118,7 @@ def game_command(name: str):
 
 # -- options shared by compile, compare and bound --------------------------------------------------
 
-STRATEGY_NAMES = ("first, random, entropy, worst-entropy, sampled-entropy, minimax, most-parts, expected-size, "
-                  "optimal-worst, optimal-expected")
+STRATEGY_NAMES = ", ".join(STRATEGY_DOCS)
 CANDIDATES = typer.Option("all", "--candidates", metavar="all|consistent",
                           help="guesses a strategy may play: all, or consistent (possible secrets only)")
 SEED = typer.Option(0, "--seed", metavar="N", help="seed of the randomised strategies")
@@ -303,17 +303,14 @@ def list_command() -> None:
 
     Example: guesstree list
     """
-    _engine(warm=False)
-    from .strategies import STRATEGIES
-
     typer.echo("games (guesstree compile GAME [options]; a plugin is module:factory):")
     for name, game in GAMES.items():
         summary = (game.__doc__ or "").strip().splitlines()[0].replace("``", "")
         flags = " ".join(f"--{key.replace('_', '-')}" for key in game.options)
         typer.echo(f"  {name:<12} {summary} [{flags}]")
     typer.echo("strategies (--strategy NAME):")
-    for name, strategy in STRATEGIES.items():
-        typer.echo(f"  {name:<17} {strategy.doc}")
+    for name, doc in STRATEGY_DOCS.items():
+        typer.echo(f"  {name:<17} {doc}")
 
 
 # -- the optimal worst case, and the exhaustive searches' progress -----------------------------

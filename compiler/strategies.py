@@ -11,6 +11,7 @@ from typing import Callable
 
 import numpy as np
 
+from .names import STRATEGY_DOCS
 from .reference import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
 
 CLOG_SCALE = float(1 << 32)  # fixed point for c*log2(c): exact integer sums, same for equal multisets
@@ -156,21 +157,20 @@ def _parts(stats, n):
 STRATEGIES = {
     s.name: s
     for s in (
-        Simple("first", False, "the first consistent candidate in canonical order (Shapiro)"),
-        Simple("random", True, "a uniformly random consistent candidate (--seed)"),
-        Heuristic("entropy", CLOG_SUM, _entropy, "maximise the partition's Shannon entropy (Neuwirth)"),
-        Heuristic("worst-entropy", CLOG_SUM, _neg_entropy, "minimise entropy among guesses that make progress",
+        Simple("first", False, STRATEGY_DOCS["first"]),
+        Simple("random", True, STRATEGY_DOCS["random"]),
+        Heuristic("entropy", CLOG_SUM, _entropy, STRATEGY_DOCS["entropy"]),
+        Heuristic("worst-entropy", CLOG_SUM, _neg_entropy, STRATEGY_DOCS["worst-entropy"], perfect_is_best=False),
+        Heuristic("sampled-entropy", CLOG_SUM, _entropy, STRATEGY_DOCS["sampled-entropy"], sampled=True,
                   perfect_is_best=False),
-        Heuristic("sampled-entropy", CLOG_SUM, _entropy,
-                  "maximise entropy over sampled guesses scored on sampled secrets (--seed)",
-                  sampled=True, perfect_is_best=False),
-        Heuristic("minimax", MAX_PART, _neg_max, "minimise the largest part (Knuth)"),
-        Heuristic("most-parts", PARTS, _parts, "maximise the number of parts (Kooi)"),
-        Heuristic("expected-size", SUM_SQUARES, _neg_expected, "minimise the expected part size (Irving)"),
-        Exhaustive("optimal-worst", "a tree of the fewest guesses in the worst case (branch and bound, with proof)"),
-        Exhaustive("optimal-expected", "a tree of the fewest guesses in total (exhaustive, with proof; --max-depth)"),
+        Heuristic("minimax", MAX_PART, _neg_max, STRATEGY_DOCS["minimax"]),
+        Heuristic("most-parts", PARTS, _parts, STRATEGY_DOCS["most-parts"]),
+        Heuristic("expected-size", SUM_SQUARES, _neg_expected, STRATEGY_DOCS["expected-size"]),
+        Exhaustive("optimal-worst", STRATEGY_DOCS["optimal-worst"]),
+        Exhaustive("optimal-expected", STRATEGY_DOCS["optimal-expected"]),
     )
 }
+assert list(STRATEGIES) == list(STRATEGY_DOCS)  # one registry: every name has its behaviour
 
 
 def get_strategy(name: str):
