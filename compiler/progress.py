@@ -70,6 +70,19 @@ def describe(status: dict) -> tuple[str, str]:
     return ", ".join(where)[:80], ", ".join(jobs)
 
 
+def time_left(status: dict, elapsed: float) -> str:
+    """An estimate of the time left, where the work has a known size: the first guesses, when
+    they are the search's jobs, at the pace of those done so far. Jobs handed out as the search
+    goes have no known total, so they get none."""
+    openers, done = status.get("openers"), status.get("openers_done", 0)
+    if not openers or not done or done >= openers:
+        return ""
+    seconds = elapsed * (openers - done) / done
+    shown = f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min" if seconds < 5400 else \
+        f"{seconds / 3600:.1f} h"
+    return f"about {shown} left"
+
+
 @contextlib.contextmanager
 def search_status(quiet: bool):
     """A long exhaustive search's progress on stderr (a terminal, not --quiet), else None: a bar
@@ -83,9 +96,9 @@ def search_status(quiet: bool):
 
     console = Console(stderr=True)
     bar = Bar(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[jobs]}"),
-              TimeElapsedColumn(), console=console, transient=True)
-    task = bar.add_task("searching", total=1, jobs="")
-    last, said = [0.0], set()
+              TimeElapsedColumn(), TextColumn("{task.fields[left]}"), console=console, transient=True)
+    task = bar.add_task("searching", total=1, jobs="", left="")
+    started, last, said = time.monotonic(), [0.0], set()
 
     def show(status: dict) -> None:
         dashboard = status.get("dashboard")
@@ -98,7 +111,8 @@ def search_status(quiet: bool):
         last[0] = now
         where, jobs = describe(status)
         completed, total = bar_share(status)
-        bar.update(task, description=where, jobs=jobs, total=total, completed=completed)
+        bar.update(task, description=where, jobs=jobs, total=total, completed=completed,
+                   left=time_left(status, now - started))
 
     with bar:
         yield show

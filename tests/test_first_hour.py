@@ -153,6 +153,16 @@ def test_the_search_bar_is_never_full_for_work_not_done():
         "minimum total, first guess AABB", "0 jobs done, 2 in flight, 1,234 nodes")
 
 
+def test_a_long_search_estimates_the_time_left_where_its_size_is_known():
+    from compiler.progress import time_left
+
+    assert time_left({"openers": 100, "openers_done": 25}, 60.0) == "about 3 min left"  # 75 more at 2.4 s
+    assert time_left({"openers": 12972, "openers_done": 1000}, 3600.0) == "about 12.0 h left"
+    assert time_left({"openers": 10, "openers_done": 5}, 30.0) == "about 30 s left"
+    assert time_left({"openers": 10, "openers_done": 0}, 30.0) == ""  # no pace yet
+    assert time_left({"jobs_done": 5, "in_flight": 3}, 30.0) == ""  # jobs handed out as it goes: no total
+
+
 # -- 8. the Python API takes the game's text and names what is wrong ---------------------------------
 
 def test_next_guess_takes_text_and_names_bad_input(mm32_tree):
