@@ -180,20 +180,40 @@ class ThreadJobs:
 def schedule(jobs, next_job: Callable, on_result: Callable, solver) -> None:
     """Run the jobs that ``next_job()`` hands out (``(key, job)``, or None when none can start now)
     on ``jobs`` (a backend), and feed each result to ``on_result(key, result)`` until nothing is
-    left to start or running; ``solver`` hears of jobs in flight and done (its ``note`` and ``tick``)."""
+    left to start or running; ``solver`` hears of jobs in flight and done (its ``note`` and ``tick``).
+    Stopped (Ctrl-C, SIGTERM), it first takes in the jobs that had finished meanwhile, so that the
+    checkpoint keeps their work."""
     running: dict = {}  # job handle -> key
-    while True:
-        while len(running) < jobs.capacity:
-            handed = next_job()
-            if handed is None:
-                break
-            key, job = handed
-            running[jobs.submit(job)] = key
-        solver.note(in_flight=len(running))
-        if not running:
-            return
-        for handle in jobs.finished(list(running), timeout=0.5):
-            key = running.pop(handle)
-            on_result(key, jobs.result(handle))
-            solver.note(jobs_done=solver.status.get("jobs_done", 0) + 1, in_flight=len(running))
-        solver.tick()
+    try:
+        while True:
+            while len(running) < jobs.capacity:
+                handed = next_job()
+                if handed is None:
+                    break
+                key, job = handed
+                running[jobs.submit(job)] = key
+            solver.note(in_flight=len(running))
+            if not running:
+                return
+            for handle in jobs.finished(list(running), timeout=0.5):
+                key = running.pop(handle)
+                on_result(key, jobs.result(handle))
+                solver.note(jobs_done=solver.status.get("jobs_done", 0) + 1, in_flight=len(running))
+            solver.tick()
+    except KeyboardInterrupt:
+        _take_finished(jobs, running, on_result)
+        raise
+
+
+def _take_finished(jobs, running: dict, on_result: Callable) -> None:
+    """The results of the jobs in ``running`` that are done already, each given to ``on_result``;
+    a job that failed, or a backend that cannot say, is left out (the search is stopping anyway)."""
+    try:
+        done = jobs.finished(list(running), timeout=0)
+    except Exception:
+        return
+    for handle in done:
+        try:
+            on_result(running.pop(handle), jobs.result(handle))
+        except Exception:
+            continue
