@@ -1,4 +1,4 @@
-"""The compiler's commands (compile, bound, compare), added to the one ``guesstree`` program
+"""The compiler's commands (compile, bound, compare, list, warm), added to the one ``guesstree`` program
 through the ``guesstree.commands`` entry points (see ``player/cli.py``).
 
 Importing this module imports neither numpy nor numba: a base install (the player alone) lists
@@ -26,6 +26,7 @@ import typer
 
 from player.cli import Command, fail
 from player.games import GAMES, Game, make_game
+from player.wording import counted
 
 from .names import STRATEGY_DOCS
 
@@ -38,7 +39,7 @@ def commands() -> dict:
     return dict(typer.main.get_command(app).commands)
 
 
-def _engine():
+def _engine(warm: bool = True):
     """Check that the compiler's dependencies are installed (without importing them: numba takes
     a while, and small games never load it), or say in one line which extra brings them; then,
     on the first command on this machine that runs kernels, compile them all (``compiler.warm``)."""
@@ -49,9 +50,23 @@ def _engine():
             found = False
         if not found:
             raise fail(f"this command needs the compiler's dependencies ({name} is missing): pip install '{EXTRA}'")
-    from .warm import ensure_warm
+    if warm:
+        from .warm import ensure_warm
 
-    ensure_warm()
+        ensure_warm()
+
+
+@app.command("warm", cls=Command)
+def warm_command() -> None:
+    """Compile the compiler's kernels for this machine now (about 20 to 60 s, once), so that no
+    later compile, bound or compare stops to compile them.
+
+    Example: guesstree warm
+    """
+    _engine(warm=False)
+    from .warm import warm
+
+    warm(say=lambda text: typer.echo(text, err=True))
 
 
 # -- the game argument and every game's options, declared once ----------------------------------
@@ -199,8 +214,8 @@ def compile_command(
         raise fail(f"cannot write {path}: {error.strerror or error}") from None
     if not quiet:
         s = built.stats
-        typer.echo(f"wrote {path}: {game!r}, {options.strategy}, {built.nodes} nodes; "
-                   f"{s['secrets']} secrets, total {s['total']}, average {s['average']:.3f}, "
+        typer.echo(f"wrote {path}: {game!r}, {options.strategy}, {counted(built.nodes, 'node')}; "
+                   f"{counted(s['secrets'], 'secret')}, total {s['total']}, average {s['average']:.3f}, "
                    f"worst {s['worst']} ({time.perf_counter() - started:.2f} s)")
         if built.proof:
             typer.echo(f"optimal: {built.proof['proven']}")
@@ -283,14 +298,14 @@ def compare_command(
             typer.echo("\ninterrupted: no comparison made", err=True)
             raise typer.Exit(130) from None
         if plot is not None:
-            title = f"Guesses to win: {game.title()} ({len(game.secrets)} secrets)"
+            title = f"Guesses to win: {game.title()} ({counted(len(game.secrets), 'secret')})"
             write_atomic(plot, plot_svg(rows, title).encode())
     if as_json:
         typer.echo(json.dumps({"game": game.spec(), "secrets": len(game.secrets),
                                "rows": [row.to_json() for row in rows],
                                "plot": None if plot is None else str(plot)}, indent=2))
         return
-    typer.echo(f"{game!r}, {len(game.secrets)} secrets")
+    typer.echo(f"{game!r}, {counted(len(game.secrets), 'secret')}")
     typer.echo(table(rows))
     typer.echo("total, average, worst: guesses to win; to know: average guesses until one secret is left")
     if plot is not None:

@@ -158,32 +158,6 @@ def ensure_warm() -> None:
     print(f" done in {seconds:.1f} s", file=sys.stderr, flush=True)
 
 
-def commands() -> dict:
-    """``guesstree warm`` (an entry point of the ``guesstree.commands`` group)."""
-    import typer
-
-    from player.cli import Command, fail
-
-    app = typer.Typer(rich_markup_mode=None)
-
-    @app.command("warm", cls=Command)
-    def warm_command() -> None:
-        """Compile the compiler's kernels for this machine now (about 20 to 60 s, once), so that no
-        later compile, bound or compare stops to compile them.
-
-        Example: guesstree warm
-        """
-        if importlib.util.find_spec("numba") is None:
-            raise fail("warm needs the compiler's dependencies (numba is missing): pip install 'guesstree[compiler]'")
-        warm(say=lambda text: typer.echo(text, err=True))
-
-    @app.command("unused-placeholder", hidden=True)  # typer makes a lone command the program itself
-    def _unused() -> None:
-        pass
-
-    return {"warm": typer.main.get_command(app).commands["warm"]}
-
-
 def main() -> None:
     if importlib.util.find_spec("numba") is None:
         print("guesstree: numba is not installed here, nothing to compile ahead", file=sys.stderr)

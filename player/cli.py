@@ -298,7 +298,7 @@ def play(
         raise fail(str(error)) from None
     commands = ("Played a guess of your own? Type it with its feedback. "
                 "Type 'undo' to take an answer back, 'help' for these rules, 'quit' to stop.")
-    typer.echo(f"{game.title()}, {count} secrets: {tree_path}")
+    typer.echo(f"{game.title()}, {counted(count, 'secret')}: {tree_path}")
     typer.echo(f"{game.instructions()}\n{commands}")
     try:
         while True:
@@ -345,6 +345,9 @@ def export_command(
     from .export import FORMATS, export
 
     suffixes = {".json": "json", ".dot": "dot", ".gv": "dot", ".txt": "text", ".html": "html", ".htm": "html"}
+    if output is not None and output.is_dir():  # before the format, which a folder's name cannot give
+        raise fail(f"cannot write {output}: it is a directory; name a file in it, "
+                   f"e.g. {output / ('tree.' + {'text': 'txt'}.get(fmt, fmt or 'html'))}")
     if fmt is None:
         fmt = suffixes.get(output.suffix.lower()) if output is not None else None
         if fmt is None:

@@ -15,6 +15,7 @@ from collections import Counter
 from functools import cached_property
 
 from .game import Code, Feedback, Game, require_int
+from .wording import counted
 
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 EMOJI = {"🟩": "2", "🟨": "1", "⬛": "0", "⬜": "0"}
@@ -154,14 +155,14 @@ class Words(Game):
     def __repr__(self) -> str:  # the lists' digests and the defaults would only hide the call
         if self._embedded is not None:
             hard = ", hard=True" if self.hard else ""
-            return f"Words({len(self.secrets)} answers, {len(self.guesses)} guesses{hard})"
+            return f"Words({counted(len(self.secrets), 'answer')}, {counted(len(self.guesses), 'guess', 'guesses')}{hard})"
         shown = {"answers": self.answers_path, "guesses": self.guesses_path, "hard": self.hard, "length": self.length}
         defaults = {"guesses": None, "hard": False, "length": self.length if self._length_inferred else 5}
         return "Words(" + ", ".join(f"{k}={v!r}" for k, v in shown.items() if defaults.get(k, object()) != v) + ")"
 
     def title(self) -> str:
         hard = ", hard mode" if self.hard else ""
-        return f"Words of {self.length} letters ({len(self.secrets)} answers{hard})"
+        return f"Words of {counted(self.length, 'letter')} ({counted(len(self.secrets), 'answer')}{hard})"
 
     def slug(self) -> str:
         digest = hashlib.sha256(f"{self.answers_sha256} {self.guesses_sha256}".encode()).hexdigest()[:8]

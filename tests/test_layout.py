@@ -88,7 +88,7 @@ def test_a_base_install_reads_trees_and_says_which_extra_compiles_them(mm32_path
     assert "  optimal-expected  a tree of the fewest guesses in total" in names.stdout and "  mastermind " in names.stdout
     warmed = run_without_the_compiler_dependencies("warm")
     assert warmed.returncode == 2 and warmed.stderr.strip().splitlines() == [
-        "error: warm needs the compiler's dependencies (numba is missing): pip install 'guesstree[compiler]'"]
+        "error: this command needs the compiler's dependencies (numpy is missing): pip install 'guesstree[compiler]'"]
     compiled = run_without_the_compiler_dependencies("compile", "mastermind", "--strategy", "entropy")
     assert compiled.returncode == 2 and "Traceback" not in compiled.stderr
     assert compiled.stderr.strip().splitlines() == [

@@ -53,3 +53,12 @@ def test_counts_are_worded_as_english_has_them(n, noun, plural, said):
     from player.wording import counted
 
     assert counted(n, noun, plural) == said
+
+
+def test_export_to_a_folder_says_it_is_a_folder(cli, mm32_path, tmp_path):
+    result = cli("export", mm32_path, "-o", tmp_path)
+    assert result.exit_code == 2
+    assert result.output.strip() == f"error: cannot write {tmp_path}: it is a directory; name a file in it, " \
+                                    f"e.g. {tmp_path / 'tree.html'}"
+    result = cli("export", mm32_path, "--format", "text", "-o", tmp_path)
+    assert result.output.strip().endswith(f"e.g. {tmp_path / 'tree.txt'}")
