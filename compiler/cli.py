@@ -58,7 +58,7 @@ def _engine(warm: bool = True):
 
 @app.command("warm", cls=Command)
 def warm_command() -> None:
-    """Compile the compiler's kernels for this machine now (about 20 to 60 s, once), so that no
+    """Compile the compiler's kernels for this machine now (about a minute, once), so that no
     later compile, bound or compare stops to compile them.
 
     Example: guesstree warm
