@@ -84,7 +84,7 @@ class Tree:
 
     def candidates(self, history) -> list[Code]:
         """The secrets still possible after ``history`` (in canonical order), on the tree or off it."""
-        return candidates(self, self._steps(history))
+        return candidates(self, self._checked(history))
 
     def suggest(self, history) -> Code | None:
         """The tree's guess while ``history`` follows the tree; after a guess of the person's own,
@@ -92,7 +92,7 @@ class Tree:
 
         Raises ``InconsistentHistory`` if no secret gives every answer of the history.
         """
-        steps = self._steps(history)
+        steps = self._checked(history)
         node, left, won = self._follow(steps)
         if left is None:
             return None if won else self.guess_of(node)
@@ -137,15 +137,27 @@ class Tree:
                 raise TypeError(f"step {step}: expected a (guess, feedback) pair, not {pair!r}")
             guess, feedback = pair
             try:
-                guess = self.game.parse_code(guess) if isinstance(guess, str) else self.game.check_code(guess)
-                feedback = (self.game.parse_feedback(feedback) if isinstance(feedback, str)
-                            else self.game.check_feedback(feedback))
+                guess = self.game.parse_code(guess) if isinstance(guess, str) else tuple(guess)
+                feedback = self.game.parse_feedback(feedback) if isinstance(feedback, str) else tuple(feedback)
             except TypeError:
                 raise TypeError(f"step {step}: a guess and a feedback are tuples of ints or the game's text "
                                 f"(e.g. {self._code(self.guess_of(0))!r}), not {pair!r}") from None
             except ValueError as error:
                 raise ValueError(f"step {step}: {error}") from None
             steps.append((guess, feedback))
+        return steps
+
+    def _checked(self, history) -> list[tuple[Code, Feedback]]:
+        """``_steps``, each tuple also checked as the game's text is: what ``candidates`` and
+        ``suggest`` score must be a code and a feedback of the game (``next_guess`` needs no such
+        check on its hot path: a wrong tuple is simply not the tree's guess)."""
+        steps = self._steps(history)
+        for step, (guess, feedback) in enumerate(steps, 1):
+            try:
+                self.game.check_code(guess)
+                self.game.check_feedback(feedback)
+            except ValueError as error:
+                raise ValueError(f"step {step}: {error}") from None
         return steps
 
     def path(self, secret: Code | str) -> History:

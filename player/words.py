@@ -258,24 +258,11 @@ class Words(Game):
         return tuple(result)
 
     def partition_count(self, guess: Code, secrets) -> int:
-        """``Game.partition_count`` at about twice the speed: each feedback as one base-3 number, and a
-        secret that shares no letter with the guess is all absent at once."""
-        letters, seen = set(guess), set()
-        for secret in secrets:
-            if letters.isdisjoint(secret):
-                seen.add(0)
-                continue
-            unmatched = [s for g, s in zip(guess, secret) if g != s]
-            value = 0
-            for g, s in zip(guess, secret):
-                value *= 3
-                if g == s:
-                    value += 2
-                elif g in unmatched:
-                    value += 1
-                    unmatched.remove(g)
-            seen.add(value)
-        return len(seen)
+        """``Game.partition_count``, with a secret that shares no letter with the guess (all absent)
+        counted without scoring it."""
+        letters, absent = set(guess), (0,) * len(guess)
+        score = self.score
+        return len({absent if letters.isdisjoint(secret) else score(guess, secret) for secret in secrets})
 
     @property
     def restricts_guesses(self) -> bool:
