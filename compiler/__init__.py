@@ -2,6 +2,8 @@
 
     from compiler import Options, build, save
     save(build(make_game("mastermind"), Options("entropy")), "mm.msgpack.zst")
+    # an exact tree, its search keeping a checkpoint:
+    build(make_game("mastermind"), Options("optimal-expected"), search=SearchSettings(checkpoint="mm.ckpt"))
 
 The names below are loaded on first use, so that ``compiler.cli`` (the compiler's commands in
 the one ``guesstree`` program) imports without numpy and numba.
@@ -9,7 +11,7 @@ the one ``guesstree`` program) imports without numpy and numba.
 from importlib import import_module
 
 _HOMES = {"Built": "builder", "build": "builder", "Options": "options", "save": "output", "to_bytes": "output",
-          "STRATEGIES": "strategies", "get_strategy": "strategies"}
+          "STRATEGIES": "strategies", "get_strategy": "strategies", "SearchSettings": "search.settings"}
 
 __all__ = list(_HOMES)
 

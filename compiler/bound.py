@@ -18,9 +18,10 @@ from .search.solver import Report, Status, solver_for
 
 def prepared_context(game, options, workers: int | None = None, checkpoint=None, resume: bool = False,
                      progress: Callable[[Status], None] | None = None, cluster: str | None = None):
-    """A build context whose solver reports progress and keeps checkpoints, and runs its jobs on
-    this machine's threads or on a Dask ``cluster`` (an address, or local:N): pass it to
-    ``build(..., context=...)``."""
+    """A build context whose solver (``search.solver.solver_for(context)``) reports progress and
+    keeps checkpoints, and runs its jobs on this machine's threads or on a Dask ``cluster`` (an
+    address, or local:N), for calling the search directly. (To build a tree with such a search,
+    ``build(game, options, search=search.settings.SearchSettings(...))``.)"""
     context = BuildContext(game, options, Scorer(game, options.max_memory))
     try:
         solver_for(context, workers=workers, checkpoint=checkpoint, resume=resume, progress=progress, cluster=cluster)

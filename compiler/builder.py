@@ -20,7 +20,7 @@ from player.stats import Statistics
 from .context import BuildContext, Node
 from .feedback import Scorer, backend_for
 from .options import Options
-from .strategies import get_strategy
+from .search.settings import SearchSettings
 
 PARALLEL_MIN_SECRETS = 20000  # smaller games build faster in one process (its kernels use every core)
 # From this many guesses x secrets, a heuristic's tree is built without the whole matrix. A game
@@ -68,7 +68,7 @@ class Subtree:
 
 def expand(context: BuildContext, start: Node, progress: Callable[[int], None] | None = None) -> Subtree:
     """Expand the strategy below ``start``, breadth first; children in feedback order."""
-    strategy = get_strategy(context.options.strategy)
+    strategy = context.options.strategy
     subtree = Subtree()
     queue = deque([start])
     top = len(start.path)
@@ -123,39 +123,63 @@ def _split(context: BuildContext, strategy, node: Node, subtree: Subtree) -> tup
     return guess, children
 
 
+@dataclass(frozen=True)
+class Layout:
+    """How a build lays out its work: the matrix it keeps, and who expands the first guess's subtrees."""
+
+    backend: str  # the kernels' (feedback.BACKENDS)
+    matrix: str  # "whole" (if it fits the memory budget), "shared" (so, in shared memory), "none" (blocks, parts)
+    workers: int  # processes expanding the first guess's subtrees (1: this one)
+    parts: bool  # each of those subtrees over a matrix of its own part's secrets
+
+    @classmethod
+    def of(cls, game: Game, options: Options, workers: int) -> "Layout":
+        """A strategy that looks its choices up in a solved game does them in one process, over
+        its search's matrix (and the compiled kernels its search runs on, unless ``--engine`` says
+        otherwise). A scoring one splits the work among processes in a game big enough to pay for
+        them, and needs no whole matrix in a large game (one that reads every guess scores each
+        first guess's subtree over its own part's matrix; a sampled one reads blocks)."""
+        n, reads = game.secret_count(), options.strategy.reads
+        if reads == "solution":
+            return cls("numba" if options.engine == "fast" else backend_for(game, options.engine), "whole", 1, False)
+        backend = backend_for(game, options.engine)
+        split = workers if workers > 1 and n >= PARALLEL_MIN_SECRETS else 1
+        if game.guess_count() * n >= PART_MIN_CELLS:
+            return cls(backend, "none", split, reads == "every")
+        return cls(backend, "shared" if split > 1 else "whole", split, False)
+
+    def scorer(self, game: Game, options: Options) -> Scorer:
+        return Scorer(game, options.max_memory, self.backend, shared=self.matrix == "shared",
+                      whole=False if self.matrix == "none" else None)
+
+    def splits(self, scorer: Scorer) -> bool:
+        """Are the first guess's subtrees expanded as jobs? With no whole matrix, or over a shared one."""
+        return self.matrix == "none" or (self.matrix == "shared" and scorer.shared is not None)
+
+
 def build(game: Game, options: Options, progress: Progress | None = None, workers: int | None = None,
-          context: BuildContext | None = None) -> Built:
+          search: SearchSettings | None = None) -> Built:
     """Expand ``options.strategy`` over every secret of ``game``.
 
     Big games expand the first guess's subtrees in ``workers`` processes (default: one per
-    core); the tree is the same for any number of workers. ``context``: one made beforehand
-    (e.g. with an optimal solver set up to report progress and keep checkpoints).
+    core); the tree is the same for any number of workers. ``search``: how an exhaustive
+    strategy's search runs (its progress, checkpoint and cluster; only those strategies take one).
     """
-    strategy = get_strategy(options.strategy)
-    workers = (os.cpu_count() or 1) if workers is None else workers
+    strategy = options.strategy
+    strategy.accept(search)  # before any work
+    layout = Layout.of(game, options, (os.cpu_count() or 1) if workers is None else workers)
+    context = BuildContext(game, options, layout.scorer(game, options))
     n = game.secret_count()
-    # an exhaustive strategy's choices are lookups in its solver's table: one process does them
-    parallel = workers > 1 and not strategy.exhaustive and n >= PARALLEL_MIN_SECRETS
-    own = context is None
-    if own:
-        backend = backend_for(game, options.engine)
-        large = not strategy.exhaustive and game.guess_count() * n >= PART_MIN_CELLS
-        scorer = Scorer(game, options.max_memory, backend, shared=parallel and not large,
-                        whole=False if large else None)
-        by_parts = large and not strategy.sampled and not scorer.on_the_fly
-        context = BuildContext(game, options, scorer)
     try:
-        proof = strategy.prepare(context) if hasattr(strategy, "prepare") else {}  # a whole-game search first
+        proof = strategy.prepare(context, search)  # a whole-game search, for the exhaustive strategies
         root = Node(np.arange(n, dtype=np.int64), (), ())
-        if own and large:
-            tree = _expand_below_root(context, root, workers if parallel else 1, progress, by_parts=by_parts)
-        elif parallel and context.scorer.shared is not None:
-            tree = _expand_below_root(context, root, workers, progress, by_parts=False)
+        if layout.splits(context.scorer):
+            parts = layout.parts and not context.scorer.on_the_fly
+            tree = _expand_below_root(context, root, layout.workers, progress, by_parts=parts)
         else:
             tree = expand(context, root, None if progress is None else (lambda solved: progress(solved, n)))
     finally:
-        if own:
-            context.close()
+        context.close()
     built = Built(game, options)
     for guesses, counts, feedbacks in tree.levels:
         built.node_guess += guesses
@@ -186,7 +210,7 @@ def _expand_below_root(context: BuildContext, root: Node, workers: int, progress
         pool = WorkerPool(workers, setup, *arguments)
     try:
         tree = Subtree()
-        guess, children = _split(context, get_strategy(options.strategy), root, tree)
+        guess, children = _split(context, options.strategy, root, tree)
         tree.levels.append(([guess], [len(children)], [answer for answer, _ in children]))
         largest_first = sorted(range(len(children)), key=lambda i: -len(children[i][1].candidates))
         subtrees: list[Subtree | None] = [None] * len(children)

@@ -7,6 +7,7 @@ these commands in its help, and running one says which extra to install.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import functools
 import importlib.util
@@ -28,7 +29,7 @@ from player.cli import Command, fail
 from player.games import GAMES, Game, make_game
 from player.wording import counted
 
-from .names import STRATEGY_DOCS
+from . import catalogue
 
 app = typer.Typer(rich_markup_mode=None)
 EXTRA = "guesstree[compiler]"
@@ -108,24 +109,41 @@ def game_from_options(name: str, **options) -> Game:
     return game
 
 
-def game_command(name: str):
-    """A command taking GAME and the game options; the function receives the built ``game``."""
+def _setting_parameters(names: tuple[str, ...]) -> list[inspect.Parameter]:
+    """One option per strategy setting named (``catalogue.SETTINGS``: its default, flag and help)."""
+    parameters = []
+    for key in names:
+        setting = catalogue.SETTINGS[key]
+        kind = str if setting.least is None else int
+        parameters.append(inspect.Parameter(
+            key, inspect.Parameter.KEYWORD_ONLY, annotation=Optional[kind] if setting.default is None else kind,
+            default=typer.Option(setting.default, catalogue.flag(key), metavar=setting.metavar, help=setting.help)))
+    return parameters
+
+
+def game_command(name: str, settings: tuple[str, ...] = ()):
+    """A command taking GAME and the game options, and an option per strategy setting in
+    ``settings``; the function receives the built ``game`` and ``settings``, the settings' values
+    by name (an Options' keyword arguments)."""
     def decorate(function):
         signature = inspect.signature(function)
         own = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in signature.parameters.values()
-               if p.name != "game"]
+               if p.name not in ("game", "settings")]
         names = [p.name for p in GAME_PARAMETERS]
+        chosen_settings = _setting_parameters(settings)
 
         @functools.wraps(function)
         def run(**arguments):
             chosen = {key: arguments.pop(key) for key in names}
+            given = {key: arguments.pop(key) for key in settings}
             try:
                 game = game_from_options(chosen.pop("game"), **chosen)
             except ValueError as error:
                 raise fail(str(error)) from None
-            return function(game=game, **arguments)
+            return function(game=game, **({"settings": given} if settings else {}), **arguments)
 
-        run.__signature__ = signature.replace(parameters=[GAME_PARAMETERS[0], *own, *GAME_PARAMETERS[1:]])
+        parameters = [GAME_PARAMETERS[0], *own, *chosen_settings, *GAME_PARAMETERS[1:]]
+        run.__signature__ = signature.replace(parameters=parameters)
         run.__annotations__ = {p.name: p.annotation for p in run.__signature__.parameters.values()}
         return app.command(name, cls=Command)(run)
     return decorate
@@ -133,12 +151,8 @@ def game_command(name: str):
 
 # -- options shared by compile, compare and bound --------------------------------------------------
 
-STRATEGY_NAMES = ", ".join(STRATEGY_DOCS)
 CANDIDATES = typer.Option("all", "--candidates", metavar="all|consistent",
                           help="guesses a strategy may play: all, or consistent (possible secrets only)")
-SEED = typer.Option(0, "--seed", metavar="N", help="seed of the randomised strategies")
-GUESS_SAMPLE = typer.Option(500, "--guess-sample", metavar="N", help="sampled-entropy: guesses scored per node")
-SECRET_SAMPLE = typer.Option(1000, "--secret-sample", metavar="N", help="sampled-entropy: secrets each guess is scored on")
 MAX_MEMORY = typer.Option(8.0, "--max-memory", metavar="GIB",
                           help="GiB the feedback matrix may use; a bigger game is scored in blocks on demand")
 QUIET = typer.Option(False, "--quiet", "-q", help="print nothing but errors")
@@ -158,14 +172,12 @@ def memory_budget(gib: float) -> int:
     return int(gib * (1 << 30))
 
 
-@game_command("compile")
+@game_command("compile", settings=tuple(catalogue.SETTINGS))
 def compile_command(
     game: Game,
-    strategy: str = typer.Option(..., "--strategy", "-s", metavar="NAME", help=STRATEGY_NAMES),
+    settings: dict,
+    strategy: str = typer.Option(..., "--strategy", "-s", metavar="NAME", help=", ".join(catalogue.STRATEGIES)),
     candidates: str = CANDIDATES,
-    seed: int = SEED,
-    guess_sample: int = GUESS_SAMPLE,
-    secret_sample: int = SECRET_SAMPLE,
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
                                           help="artifact path (default: trees/<game>-<strategy>.msgpack.zst)"),
     quiet: bool = QUIET,
@@ -173,13 +185,6 @@ def compile_command(
     engine: str = typer.Option("fast", "--engine", metavar="NAME",
                                help="fast (numpy kernels for small games, compiled numba kernels for big ones), "
                                     "numba, numpy, or reference (plain numpy, every guess at every node); same tree"),
-    first: Optional[str] = typer.Option(None, "--first", metavar="GUESS",
-                                        help="fix the opening guess (e.g. ABCD, 0123, salet); the strategy plays the rest"),
-    max_depth: Optional[int] = typer.Option(None, "--max-depth", metavar="N",
-                                            help="optimal-expected: the most guesses any secret may take"),
-    openers: Optional[int] = typer.Option(None, "--openers", metavar="K",
-                                          help="optimal-expected: search only the K first guesses that the game's "
-                                               "heuristic ranks best (optimal among them, recorded so)"),
     checkpoint: Optional[Path] = CHECKPOINT,
     resume: bool = RESUME,
     cluster: Optional[str] = CLUSTER,
@@ -191,20 +196,19 @@ def compile_command(
     _engine()
     from .options import Options
     from .output import check_destination, default_path, save
+    from .search.settings import SearchSettings
 
     budget = memory_budget(max_memory)
     started = time.perf_counter()
     with _failures("compile", game, "building", f"a smaller --max-memory (now {max_memory:g} GiB) scores "
                                                 "the game in blocks on demand"):
-        options = Options(strategy=strategy, candidates=candidates, seed=seed, guess_sample=guess_sample,
-                          secret_sample=secret_sample, engine=engine, max_memory=budget,
-                          first=first, max_depth=max_depth, openers=openers)
-        if (checkpoint or resume or cluster) and not options.exhaustive:
-            raise ValueError("--checkpoint, --resume and --cluster apply to the optimal strategies only")
+        options = Options(strategy=strategy, candidates=candidates, engine=engine, max_memory=budget, **settings)
+        search = SearchSettings(checkpoint=checkpoint, resume=resume, cluster=cluster)
+        options.strategy.accept(search)  # before any work
         path = check_destination(output or default_path(game, options))  # before any work
         try:
             with _terminate_as_interrupt():
-                built = _compiled(game, options, quiet, checkpoint, resume, cluster)
+                built = _compiled(game, options, quiet, search)
         except KeyboardInterrupt:  # Ctrl-C or SIGTERM outside a search: the workers are stopped
             typer.echo(f"\ninterrupted: {path} not written", err=True)
             raise typer.Exit(130) from None
@@ -214,47 +218,30 @@ def compile_command(
         raise fail(f"cannot write {path}: {error.strerror or error}") from None
     if not quiet:
         s = built.stats
-        typer.echo(f"wrote {path}: {game!r}, {options.strategy}, {counted(built.nodes, 'node')}; "
+        typer.echo(f"wrote {path}: {game!r}, {options.name}, {counted(built.nodes, 'node')}; "
                    f"{counted(s['secrets'], 'secret')}, total {s['total']}, average {s['average']:.3f}, "
                    f"worst {s['worst']} ({time.perf_counter() - started:.2f} s)")
         if built.proof:
             typer.echo(f"optimal: {built.proof['proven']}")
 
 
-def _compiled(game: Game, options, quiet: bool, checkpoint, resume: bool, cluster: str | None):
-    """The built tree; an exhaustive strategy's search first, with its own progress, checkpoint and
-    Ctrl-C (or SIGTERM), on this machine or on a Dask ``cluster``."""
+def _compiled(game: Game, options, quiet: bool, search):
+    """The built tree, with its progress shown: an exhaustive strategy's search, then the tree."""
     from .builder import build
-    from .progress import BuildBar, search_status
+    from .progress import compile_display
 
-    context = None
-    try:
-        if options.exhaustive:
-            from .cluster import address
-            from .search.solver import solver_for
-            from .bound import prepared_context
-
-            with search_status(quiet) as status, _terminate_as_interrupt():
-                context = prepared_context(game, options, checkpoint=checkpoint, resume=resume, progress=status,
-                                           cluster=address(cluster))
-                solver_for(context).solve(options.strategy, options.max_depth)
-        with BuildBar(quiet, game.secret_count()) as progress:
-            return build(game, options, progress=progress, context=context)
-    finally:
-        if context is not None:
-            context.close()
+    with compile_display(quiet) as (searching, building), _terminate_as_interrupt():
+        return build(game, options, progress=building, search=dataclasses.replace(search, progress=searching))
 
 
-@game_command("compare")
+@game_command("compare", settings=("seed", "guess_sample", "secret_sample"))
 def compare_command(
     game: Game,
+    settings: dict,
     strategies: Optional[str] = typer.Option(None, "--strategies", metavar="A,B,...",
                                              help="comma-separated strategies (default: first,minimax,entropy,"
                                                   "expected-size,most-parts)"),
     candidates: str = CANDIDATES,
-    seed: int = SEED,
-    guess_sample: int = GUESS_SAMPLE,
-    secret_sample: int = SECRET_SAMPLE,
     trees: Optional[Path] = typer.Option(None, "--trees", metavar="DIR",
                                          help="directory of trees to reuse (named as compile names them); "
                                               "compiled ones are saved there"),
@@ -287,8 +274,7 @@ def compare_command(
     with _failures("compare", game, "comparing strategies on", "give a smaller --max-memory",
                    lambda error: f"cannot write {error.filename or plot}: {error.strerror or error}"):
         names = parse_strategies(strategies) if strategies is not None else list(DEFAULT_STRATEGIES)
-        settings = {"candidates": candidates, "seed": seed, "guess_sample": guess_sample,
-                    "secret_sample": secret_sample, "max_memory": budget}
+        settings = {"candidates": candidates, "max_memory": budget, **settings}
         if plot is not None:
             check_destination(plot, artifact=False)  # before any work
         try:
@@ -324,7 +310,7 @@ def list_command() -> None:
         flags = " ".join(f"--{key.replace('_', '-')}" for key in game.options)
         typer.echo(f"  {name:<12} {summary} [{flags}]")
     typer.echo("strategies (--strategy NAME):")
-    for name, doc in STRATEGY_DOCS.items():
+    for name, (doc, _) in catalogue.STRATEGIES.items():
         typer.echo(f"  {name:<17} {doc}")
 
 

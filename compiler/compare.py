@@ -81,11 +81,11 @@ def compare(game: Game, strategies, settings: dict | None = None, trees: str | P
     ``compile`` would give it is loaded instead of compiled, and each compiled tree is saved
     there. ``progress(strategy)`` is called before each one.
     """
-    every = [Options(strategy=name, **(settings or {})) for name in strategies]  # bad settings fail before any build
+    every = [Options.shared(name, **(settings or {})) for name in strategies]  # bad settings fail before any build
     rows = []
     for options in every:
         if progress is not None:
-            progress(options.strategy)
+            progress(options.name)
         path = None if trees is None else Path(trees) / default_path(game, options).name
         if path is not None and path.exists():
             rows.append(_loaded(game, options, path))
@@ -96,7 +96,7 @@ def compare(game: Game, strategies, settings: dict | None = None, trees: str | P
         seconds = time.perf_counter() - started
         if path is not None:
             save(built, path)
-        rows.append(Row(options.strategy, options.spec(), built.stats, built.nodes, seconds,
+        rows.append(Row(options.name, options.spec(), built.stats, built.nodes, seconds,
                         None if path is None else str(path)))
     return rows
 
@@ -115,7 +115,7 @@ def _loaded(game: Game, settings: Options, path: Path) -> Row:
     if tree.game != game or {key: tree.strategy.get(key) for key in wanted} != wanted:
         raise ValueError(f"{path} holds another tree ({tree.game.title()}, {_said(tree.strategy)}), not "
                          f"{game.title()} with {_said(wanted)}; move it away or choose another directory")
-    return Row(settings.strategy, tree.strategy, tree.stats, tree.nodes, None, str(path))
+    return Row(settings.name, tree.strategy, tree.stats, tree.nodes, None, str(path))
 
 
 def _said(spec: dict) -> str:

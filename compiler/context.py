@@ -13,14 +13,13 @@ import numpy as np
 
 from player.games import Game, game_from_spec
 
-from .feedback import Scorer, kernels
+from .feedback import Scorer
 from .hint_rule import HintRule
 from .options import Options
 from .strategies import clog_table, get_strategy
 from .symmetry import AbsentSymbols, Symmetry
 
 SYMMETRY_MIN_CANDIDATES = 64  # below this, scoring every guess is cheaper than finding classes
-COLUMN_MAX_CANDIDATES = 1024  # below this, read the transposed matrix
 
 
 class Node(NamedTuple):
@@ -37,53 +36,52 @@ class BuildContext:
 
     def __init__(self, game: Game, options: Options, scorer: Scorer):
         self.game, self.options, self.scorer = game, options, scorer
-        matrix = self.matrix = scorer.matrix  # None when the game is too big for one
         guess_index = {g: i for i, g in enumerate(game.guesses)}
         missing = [s for s in game.secrets if s not in guess_index]
         if missing:
             raise ValueError(f"{game!r}: secret {game.format_code(missing[0])} is not an allowed guess, "
                              "so no strategy could ever win it")
-        self.secret_guess = np.array([guess_index[s] for s in game.secrets], dtype=np.int64)
-        self.guess_secret = np.full(len(game.guesses), -1, dtype=np.int64)
-        self.guess_secret[self.secret_guess] = np.arange(len(game.secrets))
+        self._number(np.array([guess_index[s] for s in game.secrets], dtype=np.int64))
         self.all_guesses = np.arange(len(game.guesses), dtype=np.int64)
         self.feedbacks = game.feedbacks()
         self.n_feedbacks = len(self.feedbacks)
         self.win_index = game.feedbacks().index(game.win)
-        self.threads = True  # may kernels start threads (not in worker processes: one per core already)
         self.clog = clog_table(len(game.secrets))
-        self._in_candidates = np.zeros(len(game.secrets), dtype=bool)
-        # columns[secret, guess]: a symmetric score makes the matrix its own transpose
-        self.square = game.symmetric_score and game.guesses == game.secrets  # score(a, b) == score(b, a)
-        self.columns = matrix if self.square and matrix is not None else None
         self.restricted = game.restricts_guesses  # guesses allowed depend on the history (hard mode)
         self.hint_rule = HintRule(game, scorer.guess_codes) if game.hint_rule else None  # that, vectorised
         self.shortcuts = options.engine != "reference"  # the reference engine scores every guess at every node
-        self.kernels = kernels("numpy" if options.engine == "reference" else scorer.backend)
         self.solver = None  # an exhaustive strategy's search (search/solver.py), made on first use
         self._symmetry = Symmetry(game, scorer.guess_codes, scorer.backend) if game.permutable else None
         self.absent = AbsentSymbols(game, scorer.guess_codes)  # guesses alike by symbols no candidate has
         self.first = None if options.first is None else self._opening(options.first)
 
+    def _number(self, secret_guess: np.ndarray) -> None:
+        """Number the secrets: ``secret_guess[secret]`` is each one's guess index."""
+        self.secret_guess = secret_guess
+        self.guess_secret = np.full(len(self.game.guesses), -1, dtype=np.int64)
+        self.guess_secret[secret_guess] = np.arange(len(secret_guess))
+        self._in_candidates = np.zeros(len(secret_guess), dtype=bool)
+
+    @property
+    def matrix(self) -> np.ndarray | None:
+        """The whole matrix [guess, secret], if the scorer keeps one."""
+        return self.scorer.matrix
+
+    @property
+    def columns(self) -> np.ndarray | None:
+        """The matrix read by columns [secret, guess], where the score is symmetric."""
+        return self.scorer.columns
+
     def for_part(self, part: np.ndarray) -> "BuildContext":
         """This context narrowed to the secrets ``part`` (numbered 0 .. len(part)-1 there) over a
         matrix of every guess against them alone, if it fits the memory budget (else this one).
         Guesses keep their numbers, so strategies choose exactly as they would here."""
-        if not self.scorer.fits(len(part)):
+        scorer = self.scorer.part(part, self.secret_guess[part])
+        if scorer is None:
             return self
         narrow = copy.copy(self)
-        narrow.scorer = copy.copy(self.scorer)
-        narrow.scorer.shared = None
-        if self.square:  # one matrix read by columns: [secret, guess], the part's guess rows
-            narrow.scorer.matrix = narrow.matrix = None
-            narrow.columns = self.scorer.rows(self.secret_guess[part])
-        else:
-            narrow.scorer.matrix = narrow.matrix = self.scorer.rows(secret_ids=part)
-            narrow.columns = None
-        narrow.secret_guess = self.secret_guess[part]
-        narrow.guess_secret = np.full(len(self.guess_secret), -1, dtype=np.int64)
-        narrow.guess_secret[narrow.secret_guess] = np.arange(len(part))
-        narrow._in_candidates = np.zeros(len(part), dtype=bool)
+        narrow.scorer = scorer
+        narrow._number(self.secret_guess[part])
         return narrow
 
     def recipe(self, matrix) -> tuple:
@@ -138,12 +136,7 @@ class BuildContext:
         """The first of ``guess_ids`` (default: the candidates themselves) that puts every
         candidate in a part of its own, if any."""
         guess_ids = self.secret_guess[candidates] if guess_ids is None else guess_ids
-        if self.columns is not None:
-            index = self.kernels.first_perfect(self.columns, guess_ids, candidates, self.n_feedbacks, True)
-        elif self.matrix is not None:
-            index = self.kernels.first_perfect(self.matrix, guess_ids, candidates, self.n_feedbacks)
-        else:
-            index = self.scorer.first_perfect(guess_ids, candidates, self.n_feedbacks)
+        index = self.scorer.first_perfect(guess_ids, candidates, self.n_feedbacks)
         return None if index < 0 else int(guess_ids[index])
 
     def allowed(self, node: Node) -> np.ndarray:
@@ -160,8 +153,6 @@ class BuildContext:
 
     def answers(self, guess: int, candidates: np.ndarray) -> np.ndarray:
         """Feedback indices of one guess against ``candidates``."""
-        if self.matrix is None and self.columns is not None:
-            return self.columns[candidates, guess]
         return self.scorer.answers(guess, candidates)
 
     def is_candidate(self, guess_ids: np.ndarray, candidates: np.ndarray) -> np.ndarray:
@@ -173,14 +164,7 @@ class BuildContext:
 
     def partition_stats(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int):
         """Per guess: the strategy's statistic of its partition of ``candidates``, and its part count."""
-        if self.columns is not None and (len(candidates) < COLUMN_MAX_CANDIDATES or self.matrix is None):
-            return self.kernels.partition_stats(self.columns, guess_ids, candidates, self.n_feedbacks, statistic,
-                                                self.clog, by_column=True, threads=self.threads)
-        if self.matrix is not None:
-            return self.kernels.partition_stats(self.matrix, guess_ids, candidates, self.n_feedbacks, statistic,
-                                                self.clog, threads=self.threads)
-        return self.scorer.partition_stats(guess_ids, candidates, self.n_feedbacks, statistic, self.clog,
-                                           threads=self.threads)
+        return self.scorer.partition_stats(guess_ids, candidates, self.n_feedbacks, statistic, self.clog)
 
     def rng(self, key: tuple) -> np.random.Generator:
         """Randomness for one node: from the seed and the node's path, never from build order."""
@@ -193,9 +177,8 @@ def worker_context(spec: dict, options: Options, backend: str, matrix) -> BuildC
     game = game_from_spec(spec)
     scorer = Scorer(game, options.max_memory, backend, matrix=None if matrix is None else matrix.array,
                     whole=False if matrix is None else None)
-    context = BuildContext(game, options, scorer)
-    context.threads = False  # one process per core already
-    return context
+    scorer.threads = False  # one process per core already
+    return BuildContext(game, options, scorer)
 
 
 def own_context(spec: dict, options: Options, backend: str) -> BuildContext:

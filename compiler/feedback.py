@@ -13,14 +13,12 @@ takes less time than loading numba into the process.
 """
 from __future__ import annotations
 
+import copy
 from typing import Callable
 
 import numpy as np
 
 from player.game import Game
-from player.pegs import PegGame
-from player.twod import TwoD
-from player.words import Words
 
 BLOCK_CELLS = 1 << 24  # cells per on-demand block
 BACKENDS = ("numba", "numpy")
@@ -77,12 +75,18 @@ def size(nbytes: float) -> str:
     return f"{int(nbytes)} bytes"
 
 
+COLUMN_MAX_CANDIDATES = 1024  # below this, a game with a symmetric score reads its matrix by columns
+
+
 class Scorer:
-    """Feedback indices of (guess, secret) pairs: the whole matrix when it fits ``max_memory``,
-    blocks on demand otherwise. ``shared``: keep the matrix in shared memory, for worker
+    """Feedback indices of (guess, secret) pairs, the one source of them while a tree is built:
+    from the whole matrix when it fits ``max_memory`` (read by columns where the score is
+    symmetric: ``columns``), from blocks on demand otherwise, or straight from the codes where the
+    game's kernel can (``on_the_fly``). ``shared``: keep the matrix in shared memory, for worker
     processes (``pool.py``); ``matrix``: one made before (a worker's view of the shared one);
     ``whole``: False for no whole matrix (parts of it are made with ``rows``), None to decide by
-    the memory budget."""
+    the memory budget; ``threads``: may kernels start threads (not in a worker process: there is
+    one per core already)."""
 
     def __init__(self, game: Game, max_memory: int, backend: str = "numba", shared: bool = False,
                  matrix: np.ndarray | None = None, whole: bool | None = None):
@@ -96,7 +100,7 @@ class Scorer:
             self.dtype = feedback_dtype(len(feedbacks))
         except ValueError as error:
             raise ValueError(f"{game!r} has {error}") from None
-        self.game, self.backend = game, backend
+        self.game, self.backend, self.threads = game, backend, True
         self.guess_codes, self.secret_codes = codes_array(game.guesses), codes_array(game.secrets)
         self._block = _block_function(game, self.guess_codes, self.secret_codes, backend)
         # cells per block computed at once: numpy's temporaries take tens of bytes per cell
@@ -108,6 +112,23 @@ class Scorer:
         # the whole matrix only when it leaves room for the rest of the build (and the codes' arrays)
         if matrix is None and whole is not False and self.fits(n_secrets):
             self.matrix = self._whole(shared)
+        # columns[secret, guess]: a symmetric score makes the matrix its own transpose
+        self.square = game.symmetric_score and game.guesses == game.secrets  # score(a, b) == score(b, a)
+        self.columns = self.matrix if self.square else None
+
+    def part(self, secret_ids: np.ndarray, as_guesses: np.ndarray) -> "Scorer | None":
+        """A scorer of every guess against the secrets ``secret_ids`` alone (numbered 0 ..
+        len(secret_ids)-1 there; ``as_guesses``: their guess indices), over a matrix of its own,
+        if one fits the memory budget (else None). It answers from that matrix only."""
+        if not self.fits(len(secret_ids)):
+            return None
+        narrow = copy.copy(self)
+        narrow.shared = None
+        if self.square:  # one matrix read by columns: [secret, guess], the part's guess rows
+            narrow.matrix, narrow.columns = None, self.rows(as_guesses)
+        else:
+            narrow.matrix, narrow.columns = self.rows(secret_ids=secret_ids), None
+        return narrow
 
     def fits(self, n_secrets: int) -> bool:
         """Does a matrix of every guess against ``n_secrets`` secrets leave room for the rest?"""
@@ -152,6 +173,8 @@ class Scorer:
         """Feedback indices of one guess against some secrets."""
         if self.matrix is not None:
             return self.matrix[guess, secret_ids]
+        if self.columns is not None:
+            return self.columns[secret_ids, guess]
         return self._block(np.array([guess]), secret_ids)[0]
 
     @property
@@ -160,13 +183,18 @@ class Scorer:
         return hasattr(self._block, "partition_stats")
 
     def partition_stats(self, guess_ids: np.ndarray, secret_ids: np.ndarray, n_feedbacks: int, statistic: int,
-                        clog: np.ndarray, threads: bool = True) -> tuple[np.ndarray, np.ndarray]:
-        """Without the matrix: per guess, a statistic of its partition of ``secret_ids`` and its part
-        count (see ``kernels.partition_stats``), straight from the codes if the game can, else
-        from blocks of guesses computed on demand."""
+                        clog: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per guess, a statistic of its partition of ``secret_ids`` and its part count (see
+        ``kernels.partition_stats``): from the matrix (by columns for few secrets, where it can),
+        else straight from the codes if the game can, else from blocks of guesses computed on demand."""
+        count, threads = kernels(self.backend).partition_stats, self.threads
+        if self.columns is not None and (len(secret_ids) < COLUMN_MAX_CANDIDATES or self.matrix is None):
+            return count(self.columns, guess_ids, secret_ids, n_feedbacks, statistic, clog, by_column=True,
+                         threads=threads)
+        if self.matrix is not None:
+            return count(self.matrix, guess_ids, secret_ids, n_feedbacks, statistic, clog, threads=threads)
         if self.on_the_fly:
             return self._block.partition_stats(guess_ids, secret_ids, statistic, clog, threads)
-        count = kernels(self.backend).partition_stats
         every = np.arange(len(secret_ids))
         stats, parts = [], []
         for chunk in self._chunks(guess_ids, len(secret_ids)):
@@ -177,11 +205,15 @@ class Scorer:
         return np.concatenate(stats), np.concatenate(parts)
 
     def first_perfect(self, guess_ids: np.ndarray, secret_ids: np.ndarray, n_feedbacks: int) -> int:
-        """Without the matrix: the index of the first of ``guess_ids`` that puts every one of
-        ``secret_ids`` in a part of its own, or -1."""
+        """The index of the first of ``guess_ids`` that puts every one of ``secret_ids`` in a part
+        of its own, or -1."""
+        first_perfect = kernels(self.backend).first_perfect
+        if self.columns is not None:
+            return first_perfect(self.columns, guess_ids, secret_ids, n_feedbacks, True)
+        if self.matrix is not None:
+            return first_perfect(self.matrix, guess_ids, secret_ids, n_feedbacks)
         if self.on_the_fly:
             return self._block.first_perfect(guess_ids, secret_ids)
-        first_perfect = kernels(self.backend).first_perfect
         every, start = np.arange(len(secret_ids)), 0
         for chunk in self._chunks(guess_ids, len(secret_ids)):
             index = first_perfect(self._block(chunk, secret_ids), np.arange(len(chunk)), every, n_feedbacks)
@@ -202,34 +234,36 @@ class Scorer:
     def release(self) -> None:
         """Free the shared matrix (a matrix in this process's own memory goes with the scorer)."""
         if self.shared is not None:
-            self.matrix = None
+            self.matrix = self.columns = None
             self.shared.release()
             self.shared = None
 
 
-# -- kernels by game type ----------------------------------------------------------------------
+# -- kernels by family of scores --------------------------------------------------------------
 #
-# ``KERNELS[type](game, guess_codes, secret_codes, backend)`` returns ``block(guess_ids, secret_ids)``
-# (``None``: all of them), the feedback indices (``feedback_dtype``). A game type without an entry (or whose
-# base classes have none) is scored through its own pure-Python ``score``. A plugin game may add
-# its own: ``@register(MyGame)``.
+# ``KERNELS[kind](game, guess_codes, secret_codes, backend)`` returns ``block(guess_ids, secret_ids)``
+# (``None``: all of them), the feedback indices (``feedback_dtype``), for the games whose
+# ``Game.feedback_kind`` is ``kind``. A game of no registered kind is scored through its own
+# pure-Python ``score``. A plugin game may add a kernel for its own kind: ``@register("mine")``
+# over the factory, and ``feedback_kind = "mine"`` on the game (or ``@register(MyGame)``, for the
+# game type and its subclasses).
 
 BlockFunction = Callable[[np.ndarray | None, np.ndarray | None], np.ndarray]
-KERNELS: dict[type, Callable[..., BlockFunction]] = {}
+KERNELS: dict[str | type, Callable[..., BlockFunction]] = {}
 
 
-def register(game_type: type):
-    """Decorator: the kernel factory for ``game_type`` and its subclasses."""
+def register(kind: str | type):
+    """Decorator: the kernel factory for the games of feedback ``kind`` (or of a game type and its subclasses)."""
     def add(factory):
-        KERNELS[game_type] = factory
+        KERNELS[kind] = factory
         return factory
     return add
 
 
 def _block_function(game: Game, guess_codes: np.ndarray, secret_codes: np.ndarray, backend: str) -> BlockFunction:
-    for kind in type(game).__mro__:
-        if kind in KERNELS:
-            return KERNELS[kind](game, guess_codes, secret_codes, backend)
+    for key in (*type(game).__mro__, game.feedback_kind):
+        if key in KERNELS:
+            return KERNELS[key](game, guess_codes, secret_codes, backend)
     return _generic(game)
 
 
@@ -237,7 +271,7 @@ def _pick(codes, ids):
     return codes if ids is None else codes[ids]
 
 
-@register(PegGame)
+@register("pegs")
 def _pegs(game, guess_codes, secret_codes, backend) -> BlockFunction:
     """(black, white) feedback: compiled on packed nibbles up to 16 colours and 7 holes."""
     feedbacks = game.feedbacks()
@@ -283,7 +317,7 @@ class PackedPegs:
                                                   self.holes)
 
 
-@register(Words)
+@register("marks")
 def _words(game, guess_codes, secret_codes, backend) -> BlockFunction:
     """Per-letter marks, as a base-3 number looked up in a table."""
     word_matrix = kernels(backend).word_matrix
@@ -296,7 +330,7 @@ def _words(game, guess_codes, secret_codes, backend) -> BlockFunction:
     return words
 
 
-@register(TwoD)
+@register("pair")
 def _twod(game, guess_codes, secret_codes, backend) -> BlockFunction:
     """(below, above, equal), vectorised."""
     table = np.zeros((2, 2, 2), dtype=np.uint8)

@@ -101,16 +101,23 @@ def _packed_row(guess_position, guess_count, secret_positions, secret_counts, lo
         row[s] = table[_peg_key(guess_position, guess_count, secret_positions[s], secret_counts[s], low)]
 
 
+@njit(cache=True, inline="always")
+def _packed_rows(guess_positions, guess_counts, secret_positions, secret_counts, low, table, out):
+    for g in prange(guess_positions.shape[0]):  # on threads where inlined into a parallel kernel
+        _packed_row(guess_positions[g], guess_counts[g], secret_positions, secret_counts, low, table, out[g])
+
+
+# Each body that may run on threads is written once, inline, and compiled twice: on threads
+# (``parallel=True``: its prange loop is split among them) and on the calling thread alone.
+
 @njit(cache=True, parallel=True)
 def _packed_matrix_parallel(guess_positions, guess_counts, secret_positions, secret_counts, low, table, out):
-    for g in prange(guess_positions.shape[0]):
-        _packed_row(guess_positions[g], guess_counts[g], secret_positions, secret_counts, low, table, out[g])
+    _packed_rows(guess_positions, guess_counts, secret_positions, secret_counts, low, table, out)
 
 
 @njit(cache=True)
 def _packed_matrix_serial(guess_positions, guess_counts, secret_positions, secret_counts, low, table, out):
-    for g in range(guess_positions.shape[0]):
-        _packed_row(guess_positions[g], guess_counts[g], secret_positions, secret_counts, low, table, out[g])
+    _packed_rows(guess_positions, guess_counts, secret_positions, secret_counts, low, table, out)
 
 
 def peg_matrix_packed(guess_positions, guess_counts, secret_positions, secret_counts, holes, table):
@@ -245,11 +252,10 @@ def _columns_block(columns, guess_ids, candidates, n_feedbacks, statistic, clog,
         stats[i], parts[i] = _reduce(counts, statistic, clog)
 
 
-@njit(cache=True, parallel=True)
-def _parallel(by_column, matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts):
+@njit(cache=True, inline="always")
+def _blocks(by_column, matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts):
     m = guess_ids.shape[0]
-    blocks = (m + BLOCK - 1) // BLOCK
-    for b in prange(blocks):
+    for b in prange((m + BLOCK - 1) // BLOCK):  # on threads where inlined into a parallel kernel
         lo, hi = b * BLOCK, min(m, (b + 1) * BLOCK)
         if by_column:
             _columns_block(matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts, lo, hi)
@@ -257,15 +263,14 @@ def _parallel(by_column, matrix, guess_ids, candidates, n_feedbacks, statistic, 
             _rows_block(matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts, lo, hi)
 
 
+@njit(cache=True, parallel=True)
+def _parallel(by_column, matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts):
+    _blocks(by_column, matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts)
+
+
 @njit(cache=True)
 def _serial(by_column, matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts):
-    m = guess_ids.shape[0]
-    for lo in range(0, m, BLOCK):
-        hi = min(m, lo + BLOCK)
-        if by_column:
-            _columns_block(matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts, lo, hi)
-        else:
-            _rows_block(matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts, lo, hi)
+    _blocks(by_column, matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts)
 
 
 def partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog, by_column=False, threads=True):
@@ -317,18 +322,22 @@ def _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, l
         stats[i], parts[i] = _reduce(by_key, statistic, clog)
 
 
-@njit(cache=True, parallel=True)
-def _packed_parallel(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts):
+@njit(cache=True, inline="always")
+def _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts):
     m = guess_ids.shape[0]
-    for b in prange((m + BLOCK - 1) // BLOCK):
+    for b in prange((m + BLOCK - 1) // BLOCK):  # on threads where inlined into a parallel kernel
         _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog,
                       stats, parts, b * BLOCK, min(m, (b + 1) * BLOCK))
 
 
+@njit(cache=True, parallel=True)
+def _packed_parallel(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts):
+    _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts)
+
+
 @njit(cache=True)
 def _packed_serial(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts):
-    _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog,
-                  stats, parts, 0, guess_ids.shape[0])
+    _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts)
 
 
 def packed_partition_stats(guess_words, secret_words, holes, guess_ids, candidates, statistic, clog, threads=True):

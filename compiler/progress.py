@@ -116,3 +116,29 @@ def search_status(quiet: bool):
 
     with bar:
         yield show
+
+
+@contextlib.contextmanager
+def compile_display(quiet: bool):
+    """A compile's progress, on stderr when it is a terminal (and not --quiet): the search's status
+    while an exhaustive strategy searches, then the bar of secrets solved while the tree is built.
+    Yields ``(search, build)``: the search's ``progress(status)`` and the builder's
+    ``progress(solved, total)``, each None when nothing is shown."""
+    if quiet or not sys.stderr.isatty():
+        yield None, None
+        return
+    shown: dict = {}
+    with contextlib.ExitStack() as building, contextlib.ExitStack() as searching:
+        def search(status: dict) -> None:
+            if "build" not in shown:
+                if "search" not in shown:
+                    shown["search"] = searching.enter_context(search_status(False))
+                shown["search"](status)
+
+        def build(solved: int, total: int) -> None:
+            if "build" not in shown:
+                searching.close()  # the search is over: its line gives way to the bar
+                shown["build"] = building.enter_context(BuildBar(False, total))
+            shown["build"](solved, total)
+
+        yield search, build

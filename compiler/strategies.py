@@ -1,17 +1,22 @@
 """Strategies: how to pick the next guess for a set of candidate secrets.
 
-A heuristic is a small function of the partition counts: the engine reduces each guess's
-partition to one integer statistic, the heuristic turns it into a score, and
-``canonical_pick`` applies the spec's tie-break. The tree builder knows none of them.
+Every strategy is a ``Strategy``: it checks and records its own settings (which ones it takes is
+``catalogue.py``'s), says which guesses it may play, does whatever whole-game work it needs before
+the builder asks (``prepare``: the exhaustive ones solve the game there, the one place a search
+starts) and picks a node's guess (``choose``). A heuristic is a small function of the partition
+counts: the engine reduces each guess's partition to one integer statistic, the heuristic turns
+it into a score, and ``canonical_pick`` applies the spec's tie-break. The tree builder knows none
+of them.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, ClassVar
 
 import numpy as np
 
-from .names import STRATEGY_DOCS
+from . import catalogue
+from .catalogue import SETTINGS, flag, settings_of, takers
 from .reference import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
 
 CLOG_SCALE = float(1 << 32)  # fixed point for c*log2(c): exact integer sums, same for equal multisets
@@ -31,22 +36,68 @@ def entropy(clog_sum: np.ndarray, n: int) -> np.ndarray:
     return np.log2(n) - clog_sum / (CLOG_SCALE * n)
 
 
+class Strategy:
+    """What every strategy does (``name`` is its key in ``catalogue.STRATEGIES``)."""
+
+    name: str
+    # What a choice reads of the game, which decides how the builder lays out the work: "every"
+    # (scores all allowed guesses on all candidates, or reads nothing but the answers), "sample"
+    # (scores samples of them), or "solution" (looks up the game solved by ``prepare``).
+    reads: ClassVar[str] = "every"
+
+    @property
+    def doc(self) -> str:
+        return catalogue.STRATEGIES[self.name][0]
+
+    @property
+    def settings(self) -> tuple[str, ...]:
+        """The ``Options`` fields this strategy takes, in the order an artifact records them."""
+        return settings_of(self.name)
+
+    def candidates(self, requested: str) -> str:
+        """The guesses it may play, given ``--candidates``: "all" allowed ones, or "consistent"."""
+        return requested
+
+    def check(self, options) -> None:
+        """A ValueError naming the flag, for a setting out of range or one this strategy does not take."""
+        for name, setting in SETTINGS.items():
+            value = getattr(options, name)
+            setting.check(name, value)
+            if value != setting.default and name not in self.settings:
+                raise ValueError(f"{flag(name)} applies to --strategy {', '.join(takers(name))} only")
+
+    def record(self, options) -> dict:
+        """Its settings as the artifact's strategy records them: only what changes the tree."""
+        return {name: getattr(options, name) for name in self.settings if getattr(options, name) is not None}
+
+    def accept(self, search) -> None:
+        """A ValueError unless this strategy runs a search that ``search`` (``search.settings.SearchSettings``,
+        or None) can set up."""
+        if search is not None and search.given:
+            raise ValueError("--checkpoint, --resume and --cluster apply to the optimal strategies only")
+
+    def prepare(self, context, search=None) -> dict:
+        """Whole-game work before the builder asks node by node; what it proved, as the artifact's
+        strategy records it."""
+        return {}
+
+    def choose(self, context, node) -> int:
+        raise NotImplementedError
+
+
 @dataclass(frozen=True)
-class Heuristic:
+class Heuristic(Strategy):
     """Scores guesses by their partitions; the best score is the largest."""
 
     name: str
     statistic: int  # which reduction of the partition counts (reference.CLOG_SUM, ...)
     score: Callable[[np.ndarray, int], np.ndarray]  # (statistic per guess, candidates) -> score
-    doc: str
-    sampled: bool = False
+    sampled: bool = False  # scores a sample of the guesses on a sample of the candidates (--seed)
     perfect_is_best: bool = True  # a candidate that splits all candidates apart is the pick
-    any_guess = True  # may play a guess that is not a candidate (so --candidates matters)
-    exhaustive = False
 
     @property
-    def randomised(self) -> bool:
-        return self.sampled
+    def reads(self) -> str:
+        return "sample" if self.sampled else "every"
 
     def choose(self, context, node) -> int:
         candidates = node.candidates
@@ -91,15 +142,14 @@ def canonical_pick(guess_ids: np.ndarray, scores: np.ndarray, is_candidate: np.n
 
 
 @dataclass(frozen=True)
-class Simple:
+class Simple(Strategy):
     """Plays a consistent candidate without scoring: the first one, or a random one."""
 
     name: str
     randomised: bool
-    doc: str
-    sampled = False
-    any_guess = False
-    exhaustive = False
+
+    def candidates(self, requested: str) -> str:
+        return "consistent"  # only candidates, whatever --candidates says
 
     def choose(self, context, node) -> int:
         if self.randomised:
@@ -108,25 +158,31 @@ class Simple:
 
 
 @dataclass(frozen=True)
-class Exhaustive:
+class Exhaustive(Strategy):
     """Plays the guess of an optimal tree, found by exhaustive search with proof (``search/``):
     the least total within the fewest guesses in the worst case (``optimal-worst``), or the
     least total (``optimal-expected``, within ``--max-depth`` if given)."""
 
     name: str
-    doc: str
-    randomised = False
-    sampled = False
-    any_guess = True
-    exhaustive = True
+    reads: ClassVar[str] = "solution"
+
+    def accept(self, search) -> None:
+        pass  # every search runs as its settings say
+
+    def check(self, options) -> None:
+        super().check(options)
+        if options.openers is not None and options.first is not None:
+            raise ValueError("--openers and --first exclude each other: --first fixes the one opener")
 
     # The solver is imported when an exhaustive strategy runs: its compiled searches load numba.
-    def prepare(self, context) -> dict:
-        """Solve the whole game once, before the builder asks node by node: what it proved, as
-        the artifact's strategy records it."""
+    def prepare(self, context, search=None) -> dict:
+        """Solve the whole game once (the one place a search starts), before the builder asks node
+        by node: what it proved, as the artifact's strategy records it. ``search``: its progress,
+        checkpoint and where its jobs run (default: threads here, no checkpoint)."""
         from .search.solver import solver_for
 
-        return solver_for(context).solve(self.name, context.options.max_depth).proof
+        solver = solver_for(context, **({} if search is None else search.solver_settings()))
+        return solver.solve(self.name, context.options.max_depth).proof
 
     def choose(self, context, node) -> int:
         from .search.solver import solver_for
@@ -157,23 +213,25 @@ def _parts(stats, n):
 STRATEGIES = {
     s.name: s
     for s in (
-        Simple("first", False, STRATEGY_DOCS["first"]),
-        Simple("random", True, STRATEGY_DOCS["random"]),
-        Heuristic("entropy", CLOG_SUM, _entropy, STRATEGY_DOCS["entropy"]),
-        Heuristic("worst-entropy", CLOG_SUM, _neg_entropy, STRATEGY_DOCS["worst-entropy"], perfect_is_best=False),
-        Heuristic("sampled-entropy", CLOG_SUM, _entropy, STRATEGY_DOCS["sampled-entropy"], sampled=True,
-                  perfect_is_best=False),
-        Heuristic("minimax", MAX_PART, _neg_max, STRATEGY_DOCS["minimax"]),
-        Heuristic("most-parts", PARTS, _parts, STRATEGY_DOCS["most-parts"]),
-        Heuristic("expected-size", SUM_SQUARES, _neg_expected, STRATEGY_DOCS["expected-size"]),
-        Exhaustive("optimal-worst", STRATEGY_DOCS["optimal-worst"]),
-        Exhaustive("optimal-expected", STRATEGY_DOCS["optimal-expected"]),
+        Simple("first", False),
+        Simple("random", True),
+        Heuristic("entropy", CLOG_SUM, _entropy),
+        Heuristic("worst-entropy", CLOG_SUM, _neg_entropy, perfect_is_best=False),
+        Heuristic("sampled-entropy", CLOG_SUM, _entropy, sampled=True, perfect_is_best=False),
+        Heuristic("minimax", MAX_PART, _neg_max),
+        Heuristic("most-parts", PARTS, _parts),
+        Heuristic("expected-size", SUM_SQUARES, _neg_expected),
+        Exhaustive("optimal-worst"),
+        Exhaustive("optimal-expected"),
     )
 }
-assert list(STRATEGIES) == list(STRATEGY_DOCS)  # one registry: every name has its behaviour
+assert list(STRATEGIES) == list(catalogue.STRATEGIES)  # one registry: every name has its behaviour
 
 
-def get_strategy(name: str):
+def get_strategy(name: "str | Strategy") -> Strategy:
+    """The strategy of that name (a strategy is itself)."""
+    if isinstance(name, Strategy):
+        return name
     try:
         return STRATEGIES[name]
     except KeyError:

@@ -106,8 +106,8 @@ class Symmetry:
 class AbsentSymbols:
     """Guesses alike because they play symbols that no candidate has.
 
-    In a peg game (scored by the symbols right in place and the overlap of the two multisets), a
-    symbol that no candidate has never counts: guesses that differ only in which such absent
+    In a game of peg scores (``Game.feedback_kind`` "pegs": the symbols right in place and the
+    overlap of the two multisets), a symbol that no candidate has never counts: guesses that differ only in which such absent
     symbols they play answer alike on every candidate, so only the lowest of them need be scored,
     and the canonical tie-break prefers it. When guesses may repeat symbols, the lowest plays the
     lowest absent symbol wherever it plays any; when they may not, the lowest absent symbols in
@@ -117,11 +117,9 @@ class AbsentSymbols:
     """
 
     def __init__(self, game: Game, guess_codes: np.ndarray):
-        from player.pegs import PegGame
-
         self.usable = self.repeats = False
         k = getattr(game, "symbols", 0)
-        if not isinstance(game, PegGame) or not 2 <= k <= 64:
+        if game.feedback_kind != "pegs" or not 2 <= k <= 64:
             return
         codes = np.asarray(guess_codes, dtype=np.int64)
         ordered = np.sort(codes, axis=1)

@@ -49,7 +49,7 @@ def warm_up() -> int:
     from player.games import make_game
 
     from . import Options, build
-    from .bound import prepared_context
+    from .search.settings import SearchSettings
 
     jobs = 0
     with tempfile.TemporaryDirectory() as folder:
@@ -76,11 +76,7 @@ def warm_up() -> int:
                     continue
                 options = Options(strategy=strategy, **settings)
                 for workers in (1, 2):
-                    context = prepared_context(game, options, workers=workers)
-                    try:
-                        build(game, options, context=context)
-                    finally:
-                        context.close()
+                    build(game, options, search=SearchSettings(workers=workers))
                     jobs += 1
         return jobs
 
@@ -97,8 +93,8 @@ def _score_from_packed_codes(game) -> None:
     every, n_feedbacks = np.arange(len(game.secrets)), len(game.feedbacks())
     scorer.answers(0, every)
     scorer.first_perfect(every, every[:5], n_feedbacks)
-    for threads in (False, True):  # (every guess against every secret is enough cells for threads)
-        scorer.partition_stats(every, every, n_feedbacks, 0, clog_table(len(every)), threads)
+    for scorer.threads in (False, True):  # (every guess against every secret is enough cells for threads)
+        scorer.partition_stats(every, every, n_feedbacks, 0, clog_table(len(every)))
 
 
 def _stamp_path() -> Path:

@@ -34,6 +34,12 @@ class Game:
     # ``score`` is unchanged by doing both to guess and secret: the compiler then scores one guess
     # per class of the symmetries that fix what has been played.
     permutable: ClassVar[bool] = False
+    # Which family of scores ``score`` is, for the compiler's compiled kernels (and what it may
+    # assume of the family): "pegs" (symbols right in place, and the overlap of the two multisets
+    # of symbols: Mastermind, digits, Bulls and Cows), "marks" (a mark per position: Wordle's
+    # exact, present, absent), "pair" (twod's below, above, equal), or None: the compiler scores
+    # through ``score`` itself (a plugin may register a kernel for its own kind).
+    feedback_kind: ClassVar[str | None] = None
     # How the web page lets a person answer: "pegs", "digits", "pair", "letters" or "text".
     page_kind: ClassVar[str] = "text"
     # The command-line options that build the game: keyword argument -> (type, help).

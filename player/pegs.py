@@ -22,6 +22,7 @@ class PegGame(Game):
     peg_names = ("black", "white")
     thing, symbol_name = "code", "colour"  # what a person thinks of, and what it is made of
     page_kind = "pegs"
+    feedback_kind = "pegs"
 
     def feedbacks(self) -> list[Feedback]:
         n = self.length

@@ -91,6 +91,7 @@ class Words(Game):
 
     name = "words"
     page_kind = "letters"
+    feedback_kind = "marks"
     options = {
         "answers": (str, "words: file of the possible secrets, one word per line"),
         "guesses": (str, "words: file of the allowed guesses (default: the answers)"),

@@ -27,7 +27,7 @@ GAMES = [
 def test_worker_processes_build_the_same_tree(monkeypatch, name, params, strategy, engine):
     monkeypatch.setattr(build_module, "PARALLEL_MIN_SECRETS", 1)  # small games too, to check it
     game = make_game(name, **params)
-    options = Options(strategy=strategy, guess_sample=20, secret_sample=15, engine=engine)
+    options = Options.shared(strategy, guess_sample=20, secret_sample=15, engine=engine)
     one = to_bytes(build(game, options, workers=1))
     assert to_bytes(build(game, options, workers=2)) == one
     assert to_bytes(build(game, options, workers=3)) == one
@@ -41,11 +41,11 @@ def test_subtrees_over_their_parts_matrices_build_the_same_tree(monkeypatch, nam
     where the score is symmetric): the same bytes as the reference engine."""
     game = make_game(name, **params)
     options = dict(strategy=strategy, guess_sample=20, secret_sample=15)
-    reference = to_bytes(build(game, Options(engine="reference", **options), workers=1))
+    reference = to_bytes(build(game, Options.shared(engine="reference", **options), workers=1))
     monkeypatch.setattr(build_module, "PART_MIN_CELLS", 0)  # small games too, to check it
     monkeypatch.setattr(build_module, "PARALLEL_MIN_SECRETS", 1)
     for engine in ("numba", "numpy"):
-        assert to_bytes(build(game, Options(engine=engine, **options), workers=workers)) == reference, engine
+        assert to_bytes(build(game, Options.shared(engine=engine, **options), workers=workers)) == reference, engine
 
 
 def test_a_sampled_strategy_makes_no_part_matrices(monkeypatch):
@@ -60,10 +60,10 @@ def test_a_sampled_strategy_makes_no_part_matrices(monkeypatch):
     monkeypatch.setattr(BuildContext, "for_part", lambda self, part: made.append(len(part)) or for_part(self, part))
     monkeypatch.setattr(build_module, "PART_MIN_CELLS", 0)  # as if the game were big
     options = dict(guess_sample=20, secret_sample=15, max_memory=38_000)  # no whole matrix either
-    reference = to_bytes(build(game, Options("sampled-entropy", engine="reference", **options), workers=1))
-    assert to_bytes(build(game, Options("sampled-entropy", **options), workers=1)) == reference
+    reference = to_bytes(build(game, Options.shared("sampled-entropy", engine="reference", **options), workers=1))
+    assert to_bytes(build(game, Options.shared("sampled-entropy", **options), workers=1)) == reference
     assert made == []
-    build(game, Options("entropy", **options), workers=1)
+    build(game, Options.shared("entropy", **options), workers=1)
     assert made  # a heuristic that scores every guess does build over its parts
 
 
@@ -78,12 +78,12 @@ def test_a_big_peg_game_is_built_with_no_matrix(monkeypatch, name, params, strat
 
     game = make_game(name, **params)
     options = dict(strategy=strategy, guess_sample=20, secret_sample=15)
-    reference = to_bytes(build(game, Options(engine="reference", **options), workers=1))
+    reference = to_bytes(build(game, Options.shared(engine="reference", **options), workers=1))
     monkeypatch.setattr(build_module, "PART_MIN_CELLS", 0)  # as if the game were big
     blocks = []
     called = PackedPegs.__call__
     monkeypatch.setattr(PackedPegs, "__call__", lambda self, g, s: blocks.append(len(g)) or called(self, g, s))
-    assert to_bytes(build(game, Options(engine="numba", **options), workers=1)) == reference
+    assert to_bytes(build(game, Options.shared(engine="numba", **options), workers=1)) == reference
     assert blocks and set(blocks) == {1}
 
 
@@ -109,8 +109,8 @@ def test_feedback_blocks_on_demand_build_the_same_tree(name, params, budget, str
     game = make_game(name, **params)
     assert Scorer(game, budget).matrix is None  # the budget is too small for the whole matrix
     options = dict(strategy=strategy, guess_sample=20, secret_sample=15, engine=engine)
-    whole = build(game, Options(**options))
-    blocks = build(game, Options(max_memory=budget, **options))
+    whole = build(game, Options.shared(**options))
+    blocks = build(game, Options.shared(max_memory=budget, **options))
     assert to_bytes(blocks) == to_bytes(whole)
 
 
@@ -235,9 +235,9 @@ def test_partitions_scored_from_packed_codes_are_the_references(name, params):
         guess_ids = rng.permutation(len(game.guesses))[:400]
         for statistic in (reference.CLOG_SUM, reference.MAX_PART, reference.SUM_SQUARES, reference.PARTS):
             expected = reference.partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog)
-            for threads in (False, True):
-                found = scorer.partition_stats(guess_ids, candidates, n_feedbacks, statistic, clog, threads)
-                assert all(np.array_equal(a, b) for a, b in zip(found, expected)), (statistic, size, threads)
+            for scorer.threads in (False, True):
+                found = scorer.partition_stats(guess_ids, candidates, n_feedbacks, statistic, clog)
+                assert all(np.array_equal(a, b) for a, b in zip(found, expected)), (statistic, size, scorer.threads)
         perfect = vectorised.first_perfect(matrix, guess_ids, candidates, n_feedbacks)
         assert scorer.first_perfect(guess_ids, candidates, n_feedbacks) == perfect
         assert np.array_equal(scorer.block(guess_ids[:50], candidates), matrix[np.ix_(guess_ids[:50], candidates)])

@@ -142,6 +142,38 @@ def test_the_progress_bar_starts_with_its_total(monkeypatch):
         assert update is not None and progress.bar.tasks[0].total == 1296
 
 
+def test_a_compile_shows_its_search_then_its_bar(monkeypatch):
+    """An exhaustive strategy's compile shows the search's status, then the bar of secrets solved:
+    one display at a time (rich refuses two live displays at once)."""
+    import compiler.progress as progress
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    shown = []
+    monkeypatch.setattr(progress, "search_status", _recorded(progress.search_status, shown, "search"))
+    monkeypatch.setattr(progress, "BuildBar", _recorded(progress.BuildBar, shown, "bar"))
+    with progress.compile_display(False) as (search, build):
+        search({"task": "minimum total", "jobs_done": 1, "in_flight": 1, "nodes": 10})
+        search({"task": "minimum total", "jobs_done": 2, "in_flight": 0, "nodes": 20})
+        build(5, 1296)
+        build(1296, 1296)
+    assert shown == ["search opened", "search closed", "bar opened", "bar closed"]
+    with progress.compile_display(True) as callbacks:
+        assert callbacks == (None, None)  # --quiet: nothing shown
+
+
+def _recorded(display, shown: list, name: str):
+    """``display`` (a context manager's factory), noting in ``shown`` when it opens and closes."""
+    import contextlib
+
+    @contextlib.contextmanager
+    def recorded(*arguments):
+        with display(*arguments) as update:
+            shown.append(f"{name} opened")
+            yield update
+        shown.append(f"{name} closed")
+    return recorded
+
+
 def test_the_search_bar_is_never_full_for_work_not_done():
     from compiler.progress import bar_share, describe
 
@@ -230,10 +262,11 @@ def test_the_readme_plugin_example_runs_from_its_folder(tmp_path):
 
 def test_the_strategy_help_names_every_strategy():
     """compile's help lists the strategies without importing them (numpy): the list must be whole."""
-    from compiler.cli import STRATEGY_NAMES
+    from compiler.cli import commands
     from compiler.strategies import STRATEGIES
 
-    assert STRATEGY_NAMES.split(", ") == list(STRATEGIES)
+    option = next(p for p in commands()["compile"].params if p.name == "strategy")
+    assert option.help.split(", ") == list(STRATEGIES)
 
 
 @pytest.mark.slow

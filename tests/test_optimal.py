@@ -21,6 +21,7 @@ from compiler.search.alike import absent_symbols, lowest_alike, lowest_renamed, 
 from compiler.search.counting import counting_tables
 from compiler.search.solver import Interrupted, Solver, solver_for
 from compiler.bound import bound, prepared_context
+from compiler.search.settings import SearchSettings
 from compiler.search.total import Infeasible
 from player.games import make_game
 from player.verify import verify
@@ -222,7 +223,7 @@ def test_the_spec_and_default_path_name_the_depth_bound():
 # -- the same tree, however it is computed --------------------------------------------------------
 
 def build_with(game, options, **settings):
-    return compiler.build(game, options, context=prepared_context(game, options, **settings))
+    return compiler.build(game, options, search=SearchSettings(**settings))
 
 
 def test_the_tree_does_not_depend_on_the_number_of_workers():
@@ -237,18 +238,9 @@ def test_a_tiny_table_loses_entries_but_not_the_tree():
     game = make_game("mastermind", colours=4, holes=3)
     options = Options(strategy="optimal-expected")
     roomy = build_with(game, options, workers=1)
-    tiny = compiler.build(game, options, context=_search_with_slots(game, options, 16))
+    tiny = build_with(game, options, workers=1, slots=16)
     assert compiler.to_bytes(tiny) == compiler.to_bytes(roomy)
     assert roomy.stats["total"] == 206
-
-
-def _search_with_slots(game, options, slots):
-    from compiler.context import BuildContext
-    from compiler.feedback import Scorer
-
-    search = BuildContext(game, options, Scorer(game, options.max_memory))
-    search.solver = Solver(search, workers=1, slots=slots)
-    return search
 
 
 def test_a_checkpoint_resumes_the_search(tmp_path):
@@ -319,9 +311,8 @@ def test_an_interrupted_search_saves_its_work_and_resumes(tmp_path):
         if len(calls) == 20:
             raise KeyboardInterrupt
 
-    search = prepared_context(game, options, workers=1, checkpoint=path, progress=impatient)
     with pytest.raises(Interrupted) as caught:
-        compiler.build(game, options, context=search)
+        build_with(game, options, workers=1, checkpoint=path, progress=impatient)
     assert caught.value.checkpoint == path and path.exists()
     resumed = build_with(game, options, workers=1, checkpoint=path, resume=True)
     assert compiler.to_bytes(resumed) == compiler.to_bytes(build_with(game, options, workers=1))

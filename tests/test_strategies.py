@@ -152,7 +152,7 @@ def test_first_and_random_always_use_consistent_candidates():
 
 
 def test_strategy_spec_records_only_what_changes_the_tree():
-    assert Options(strategy="entropy", seed=9).spec() == {"name": "entropy", "candidates": "all"}
+    assert Options(strategy="entropy").spec() == {"name": "entropy", "candidates": "all"}
     assert Options(strategy="random", seed=9).spec() == {"name": "random", "candidates": "consistent", "seed": 9}
     assert Options(strategy="sampled-entropy", seed=1, guess_sample=7, secret_sample=8).spec() == {
         "name": "sampled-entropy", "candidates": "all", "seed": 1, "guess_sample": 7, "secret_sample": 8}
@@ -162,8 +162,11 @@ def test_strategy_spec_records_only_what_changes_the_tree():
     ({"strategy": "knuth"}, "unknown strategy: 'knuth'; choose from first, random, entropy"),
     ({"strategy": "entropy", "candidates": "some"}, "--candidates must be 'all' or 'consistent'"),
     ({"strategy": "entropy", "engine": "gpu"}, "unknown engine: 'gpu'"),
-    ({"strategy": "sampled-entropy", "guess_sample": 0}, "--guess-sample must be at least 1"),
-    ({"strategy": "random", "seed": -1}, "--seed"),
+    ({"strategy": "sampled-entropy", "guess_sample": 0}, "--guess-sample must be a whole number of at least 1, not 0"),
+    ({"strategy": "random", "seed": -1}, "--seed must be a whole number from 0 to 2**63-1, not -1"),
+    # a setting the strategy does not take is refused by name, not ignored
+    ({"strategy": "entropy", "seed": 9}, "--seed applies to --strategy random, sampled-entropy only"),
+    ({"strategy": "minimax", "guess_sample": 7}, "--guess-sample applies to --strategy sampled-entropy only"),
 ])
 def test_bad_options(options, words):
     with pytest.raises(ValueError) as caught:
@@ -174,8 +177,30 @@ def test_bad_options(options, words):
 @pytest.mark.parametrize("name", ["optimal-worst", "optimal-expected"])
 def test_exhaustive_strategies_exist(name):
     strategy = compiler.get_strategy(name)
-    assert strategy.name == name and strategy.exhaustive and strategy.any_guess
+    assert strategy.name == name and strategy.reads == "solution" and strategy.candidates("all") == "all"
     assert Options(strategy=name).spec() == {"name": name, "candidates": "all"}
+    assert Options(strategy=strategy).strategy is strategy  # a strategy is given by name or as itself
+
+
+def test_strategies_take_the_settings_the_catalogue_gives_them():
+    from compiler.catalogue import STRATEGIES, settings_of
+
+    assert list(compiler.STRATEGIES) == list(STRATEGIES)
+    assert settings_of("random") == ("seed", "first")
+    assert settings_of("sampled-entropy") == ("seed", "guess_sample", "secret_sample", "first")
+    assert settings_of("optimal-expected") == ("first", "max_depth", "openers")
+    # the order an artifact records them in, whatever order they are given in
+    spec = Options(strategy="optimal-expected", max_depth=5, first="ABCD").spec()
+    assert list(spec) == ["name", "candidates", "first", "max_depth"]
+
+
+def test_only_the_exhaustive_strategies_take_search_settings():
+    from compiler.search.settings import SearchSettings
+
+    compiler.get_strategy("optimal-expected").accept(SearchSettings(checkpoint="x"))
+    compiler.get_strategy("entropy").accept(SearchSettings())  # nothing asked of a search
+    with pytest.raises(ValueError, match="--checkpoint, --resume and --cluster apply to the optimal strategies only"):
+        compiler.get_strategy("entropy").accept(SearchSettings(cluster="local:2"))
 
 
 # -- the fast engines give the reference engine's tree, byte for byte -----------

@@ -83,7 +83,7 @@ def test_an_answer_that_is_not_an_allowed_guess_is_refused(tmp_path):
                                       "minimax", "most-parts", "expected-size"])
 @pytest.mark.parametrize("hard", [False, True])
 def test_every_heuristic_builds_a_tree_that_verifies(strategy, hard):
-    tree = player.loads(to_bytes(build(words(hard=hard), Options(strategy, guess_sample=8, secret_sample=6))))
+    tree = player.loads(to_bytes(build(words(hard=hard), Options.shared(strategy, guess_sample=8, secret_sample=6))))
     report = verify(tree)
     assert report.ok, report.errors
     assert report.secrets == 20

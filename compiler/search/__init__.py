@@ -3,6 +3,7 @@ the optimal worst case (``guesstree bound``). Its rooms, from the top down:
 
 - ``solver.py``: the search of one game, run (``Solver``): the
   answers with their proofs, jobs on threads or a cluster, progress, Ctrl-C, checkpoints;
+  ``settings.py`` how it runs (``SearchSettings``: threads, checkpoint, progress, cluster);
 - ``total.py`` and ``worst.py``: the top two levels' branch and bound (least total; fewest
   guesses in the worst case), ``choice.py`` their bookkeeping at a node, ``proof.py`` what they
   proved and its sentence, ``jobs.py`` the jobs they hand out and where jobs run;
@@ -12,7 +13,8 @@ the optimal worst case (``guesstree bound``). Its rooms, from the top down:
   guesses split candidates), ``alike.py`` (guesses that count once), ``counting.py`` (bounds by
   counting), ``hint.py`` (hard mode's rule) and ``table.py`` (the transposition table).
 
-Library calls that start a search are in ``compiler/bound.py``; a cluster's worker runs the jobs
+An exhaustive strategy's ``prepare`` (``compiler/strategies.py``) starts the search a build
+needs; the other library calls that start one are in ``compiler/bound.py``; a cluster's worker runs the jobs
 through ``compiler/cluster.py``. Nothing is imported here, so
 that a module of this package loads only what it needs.
 """

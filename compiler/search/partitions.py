@@ -117,6 +117,30 @@ def _repeats(matrix, guess, candidates, tried, tried_hash, n_tried):
     return False, n_tried + 1
 
 
+@njit(cache=True, inline="always")
+def _mark(bits, j, f):
+    """Which answers occur: bit ``f`` of guess ``j``'s row."""
+    bits[j, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+
+
+@njit(cache=True, inline="always")
+def _count(counts, j, f):
+    """How often each answer occurs."""
+    counts[j, f] += 1
+
+
+@njit(cache=True, inline="always")
+def _read_block(by_secret, candidates, guesses, first, contiguous, j0, width, table, add):
+    """Every candidate's answers to ``guesses[j0 : j0 + width]`` into ``table`` (cleared first),
+    by ``add(table, j, answer)``: one candidate's row of ``by_secret`` at a time, read without an
+    index where the guesses are ``contiguous`` from ``first``."""
+    table[:] = 0
+    for c in candidates:
+        row = by_secret[c][first + j0:] if contiguous else by_secret[c]
+        for j in range(width):
+            add(table, j, row[j] if contiguous else row[guesses[j0 + j]])
+
+
 @njit(cache=True, nogil=True)
 def guess_bounds(problem, candidates, guesses, budget, largest_needed):
     """Per guess: the counting bound of the total after it (INF: a part cannot be won within
@@ -149,12 +173,7 @@ def guess_bounds(problem, candidates, guesses, budget, largest_needed):
         win_word, win_bit = win >> 6, np.uint64(win & 63)
         for j0 in range(0, m, BLOCK):
             width = min(m - j0, BLOCK)
-            bits[:] = 0
-            for c in candidates:
-                row = by_secret[c][first + j0:] if contiguous else by_secret[c]
-                for j in range(width):
-                    f = row[j] if contiguous else row[guesses[j0 + j]]
-                    bits[j, f >> 6] |= one << np.uint64(f & 63)
+            _read_block(by_secret, candidates, guesses, first, contiguous, j0, width, bits, _mark)
             for j in range(width):
                 k = 0
                 for w in range(words):
@@ -167,11 +186,7 @@ def guess_bounds(problem, candidates, guesses, budget, largest_needed):
         counts = np.zeros((BLOCK, n_feedbacks), np.uint16)
         for j0 in range(0, m, BLOCK):
             width = min(m - j0, BLOCK)
-            counts[:] = 0
-            for c in candidates:
-                row = by_secret[c][first + j0:] if contiguous else by_secret[c]
-                for j in range(width):
-                    counts[j, row[j] if contiguous else row[guesses[j0 + j]]] += 1
+            _read_block(by_secret, candidates, guesses, first, contiguous, j0, width, counts, _count)
             for j in range(width):
                 k, after, big = 0, 0, 0
                 for f in range(n_feedbacks):

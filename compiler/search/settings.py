@@ -1,0 +1,37 @@
+"""How an exhaustive search runs, apart from what it searches: its threads, its checkpoint, its
+progress display and where its jobs run (this machine, or a Dask cluster). The command line makes
+one from its flags and hands it to ``build``; the exhaustive strategy's ``prepare`` gives it to
+the solver it starts."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """``workers``: threads (default one per core); ``checkpoint``: the file that keeps the search's
+    work (read first if ``resume``); ``progress``: called with a status dict now and then;
+    ``cluster``: a Dask scheduler's address, or local:N (``compiler/cluster.py``); ``slots``: the
+    transposition table's entries."""
+
+    workers: int | None = None
+    checkpoint: str | os.PathLike | None = None
+    resume: bool = False
+    progress: Callable[[dict], None] | None = None
+    cluster: str | None = None
+    slots: int | None = None  # the transposition table's entries (default: by the memory budget)
+
+    @property
+    def given(self) -> bool:
+        """Does it ask for more than a search's defaults (a checkpoint, a resume, a cluster)?"""
+        return self.checkpoint is not None or self.resume or self.cluster is not None
+
+    def solver_settings(self) -> dict:
+        """The keyword arguments of ``search.solver.Solver`` that these are (no ``cluster``: the one
+        ``$DASK_SCHEDULER_ADDRESS`` names, if any)."""
+        from ..cluster import address
+
+        return {"workers": self.workers, "checkpoint": self.checkpoint, "resume": self.resume,
+                "progress": self.progress, "cluster": address(self.cluster), "slots": self.slots}
