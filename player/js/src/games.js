@@ -253,7 +253,7 @@ export class TwoD extends Game {
 }
 
 // A word feedback's marks, as they are typed or pasted (a letter in either case).
-const MARKS = { "🟩": 2, "🟨": 1, "⬛": 0, "⬜": 0, g: 2, y: 1, b: 0, "-": 0, ".": 0, x: 0, w: 0, 2: 2, 1: 1, 0: 0 };
+const WORD_MARKS = { "🟩": 2, "🟨": 1, "⬛": 0, "⬜": 0, g: 2, y: 1, b: 0, "-": 0, ".": 0, x: 0, w: 0, 2: 2, 1: 1, 0: 0 };
 
 function carried(text, length, name, empty) {  // a list of words a tree carries (FORMAT.md §2.1)
   const words = text ? text.split(" ") : [];
@@ -337,7 +337,7 @@ export class Words extends Game {
   formatFeedback(f) { return f.map((m) => "-YG"[m]).join(""); }
   parseFeedback(text) {
     const marks = [];
-    for (const c of text) if (c.trim() !== "") marks.push(MARKS[c] ?? MARKS[c.toLowerCase()] ?? -1);
+    for (const c of text) if (c.trim() !== "") marks.push(WORD_MARKS[c] ?? WORD_MARKS[c.toLowerCase()] ?? -1);
     const n = this.length;
     if (marks.length !== n || marks.includes(-1)) {
       fail(`${repr(text)} is not feedback for ${n}-letter words: write ${n} marks, G (exact), Y (present) or - (absent), `
@@ -355,7 +355,7 @@ const TAKES = {  // the keyword arguments each constructor takes; it lists the f
 
 // make_game(name, **params): an unknown parameter is refused as Python's TypeError is.
 export function makeGame(name, params, listDigest) {
-  const [options, more = ""] = TAKES[name].split("|").map((group) => group.split(" "));
+  const [options, more = []] = TAKES[name].split("|").map((group) => group.split(" "));
   if (Object.keys(params).some((k) => !options.includes(k) && !more.includes(k))) {
     fail(`bad parameters for ${name}: ${Object.keys(params).join(", ")} (it takes ${options.join(", ")})`);
   }
