@@ -26,7 +26,9 @@ const isStringKey = (k) => !k.startsWith(NON_STRING);
 const isMap = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Float);
 const isScalar = (v) => v === null || ["boolean", "number", "string"].includes(typeof v) || v instanceof Float;
 const typeName = (v) => (isInt(v) ? "int" : typeof v === "string" ? "str" : "other");
-const isSequence = (v) => typeof v === "string" || (v !== null && typeof v === "object" && typeof v[Symbol.iterator] === "function");
+const isIterable = (v) => v !== null && typeof v === "object" && typeof v[Symbol.iterator] === "function";
+const isSequence = (v) => typeof v === "string" || isIterable(v);
+const list = (v) => (Array.isArray(v) ? v : Array.from(v));
 const get = (map, k) => (Object.hasOwn(map, k) ? map[k] : undefined);
 const cmpCodes = (a, b) => {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
@@ -108,7 +110,7 @@ export class Tree {
   }
 
   _steps(history, checked = false) {
-    if (history === null || typeof history !== "object" || typeof history[Symbol.iterator] !== "function") {
+    if (!isIterable(history)) {
       throw new TypeError(`history must be a list of (guess, feedback) pairs, not ${history === null ? "null" : typeof history}`);
     }
     const steps = [];
@@ -117,19 +119,20 @@ export class Tree {
   }
 
   _step(pair, step, checked) {  // one (guess, feedback) pair as arrays of ints; text parsed
-    if (!Array.isArray(pair)) pair = pair !== null && typeof pair === "object" && typeof pair[Symbol.iterator] === "function" ? [...pair] : null;
+    if (!Array.isArray(pair)) pair = isIterable(pair) ? [...pair] : null;
     if (pair === null || pair.length !== 2) throw new TypeError(`step ${step}: expected a (guess, feedback) pair, not ${repr(pair)}`);
     let guess = pair[0], feedback = pair[1];
     if (!isSequence(guess) || !isSequence(feedback)) {
       throw new TypeError(`step ${step}: a guess and a feedback are arrays of ints or the game's text `
         + `(e.g. '${this._text(this.guessOf(0))}'), not ${repr(pair)}`);
     }
+    const { game } = this;
     try {
-      guess = typeof guess === "string" ? this.game.parseCode(guess) : Array.isArray(guess) ? guess : Array.from(guess);
-      feedback = typeof feedback === "string" ? this.game.parseFeedback(feedback) : Array.isArray(feedback) ? feedback : Array.from(feedback);
+      guess = typeof guess === "string" ? game.parseCode(guess) : list(guess);
+      feedback = typeof feedback === "string" ? game.parseFeedback(feedback) : list(feedback);
       if (checked) {
-        this.game.checkCode(guess);
-        this.game.checkFeedback(feedback);
+        game.checkCode(guess);
+        game.checkFeedback(feedback);
       }
     } catch (error) {
       throw new Error(`step ${step}: ${error.message}`);
