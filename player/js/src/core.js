@@ -238,12 +238,21 @@ export class Tree {
       if (!(data instanceof Uint8Array) || data.length % itemWidth) throw fail(`body array '${k}' is missing or malformed`);
       return data;
     };
-    const max = (values) => values.reduce((a, b) => Math.max(a, b), 0);
+    const max = (values) => {  // an indexed loop: reduce or for-of, run once, are several times slower
+      let top = 0;
+      for (let i = 0; i < values.length; i++) if (values[i] > top) top = values[i];
+      return top;
+    };
     const guess = array("guess", 1), counts16 = array("edge_count", width), edges16 = array("edge_feedback", width);
     if (guess.length !== nodes * length) throw fail(`${guess.length} guess symbols for ${nodes} nodes of ${length}`);
     const top = max(guess);
     if (guess.length && top >= this.game.symbols) throw fail(`a guess uses symbol ${top}, beyond the game's ${this.game.symbols}`);
-    const uints = (bytes) => (width === 1 ? bytes : Uint16Array.from({ length: bytes.length / 2 }, (_, i) => bytes[2 * i] | (bytes[2 * i + 1] << 8)));
+    const uints = (bytes) => {
+      if (width === 1) return bytes;
+      const out = new Uint16Array(bytes.length / 2);
+      for (let i = 0; i < out.length; i++) out[i] = bytes[2 * i] | (bytes[2 * i + 1] << 8);
+      return out;
+    };
     const counts = uints(counts16), edgeFeedback = uints(edges16);
     if (counts.length !== nodes || edgeFeedback.length !== nodes - 1) {
       throw fail(`${counts.length} edge counts and ${edgeFeedback.length} edges for ${nodes} nodes`);
