@@ -43,10 +43,9 @@ export async function load(bytes, name = "<bytes>") {
     throw fail("the body's sha256 does not match the header (the file is damaged or was altered)");
   }
   const decoded = unpackMap(body, fail, "the body");
-  const params = document.game && document.game.params;
-  const words = params && typeof params.answer_words === "string" ? params.answer_words : null;
   // The one sha256 the words game needs, of its carried answers as a canonical list.
-  const listText = words === null ? null : words.split(" ").map((w) => `${w}\n`).join("");
+  const words = document.game?.params?.answer_words;
+  const listText = typeof words === "string" ? words.split(" ").map((w) => `${w}\n`).join("") : null;
   const listDigest = listText === null ? null : await sha256(new TextEncoder().encode(listText));
   return new Tree(document, decoded, { name, listDigest: (text) => (text === listText ? listDigest : undefined) });
 }
@@ -116,8 +115,8 @@ export function inflate(data, fail = (reason) => new FormatError(reason), limit 
 // player/artifact.py checks: one map and nothing after it, at most MAX_STRUCTURE_BYTES outside
 // its bin values (counted over the map's own keys and values, as _check_structure counts them),
 // strings in UTF-8, no extension type, no list or map as a key, at most MAX_DEPTH levels.
-// Values as msgpack-python gives them: floats stay Float (Python refuses 1.0 where it wants 1),
-// bin is a Uint8Array view, 64-bit ints are numbers (exact up to 2^53).
+// Floats stay Float (Python refuses 1.0 where it wants 1), bin is a Uint8Array view, 64-bit ints
+// are numbers (exact up to 2^53), and a key __proto__ is refused: as @msgpack/msgpack read them.
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 function unpackMap(raw, fail, what) {
