@@ -20,7 +20,7 @@ const STAT_COUNTS = words("secrets total worst determined_total determined_worst
 const STAT_AVERAGES = words("average determined_average"), STAT_HISTOGRAMS = words("histogram determined_histogram");
 const STRATEGY_TYPES = { name: "str", candidates: "str", seed: "int", guess_sample: "int", secret_sample: "int" };
 
-// Map keys that were not strings in the file are kept apart (see index.js: mapKey).
+// Map keys that were not strings in the file are kept apart (see index.js: nonStringKey).
 export const NON_STRING = "\u0000";
 const isStringKey = (k) => !k.startsWith(NON_STRING);
 const isMap = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Float);

@@ -6,8 +6,8 @@
 //
 // load refuses a bad file where player/artifact.py and player/tree.py do, with a FormatError
 // whose message names the file and the reason. It is async only because WebCrypto's sha256 is.
-// Its one dependency is fzstd (zstd); the msgpack is read below, where its checks are.
 import { decompress } from "fzstd";
+import { Decoder } from "@msgpack/msgpack";
 import { Float, FormatError, NON_STRING, Tree, repr } from "./core.js";
 import { xxh64 } from "./xxh64.js";
 
@@ -111,91 +111,83 @@ export function inflate(data, fail = (reason) => new FormatError(reason), limit 
 }
 
 // -- msgpack (FORMAT.md §2) ------------------------------------------------------------------
-// The artifact's msgpack is read here, in one pass that builds the values and checks what
-// player/artifact.py checks: one map and nothing after it, at most MAX_STRUCTURE_BYTES outside
-// its bin values (counted over the map's own keys and values, as _check_structure counts them),
-// strings in UTF-8, no extension type, no list or map as a key, at most MAX_DEPTH levels.
-// Floats stay Float (Python refuses 1.0 where it wants 1), bin is a Uint8Array view, 64-bit ints
-// are numbers (exact up to 2^53), and a key __proto__ is refused: as @msgpack/msgpack read them.
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-function unpackMap(raw, fail, what) {
-  const invalid = (why) => fail(`${what} is not valid msgpack (${why})`);
-  const view = new DataView(raw.buffer, raw.byteOffset, raw.length);
-  let at = 0, depth = 0, binBytes = 0;
-  const take = (n) => {  // the position of the next n bytes, which are then passed
-    if (at + n > raw.length) throw invalid("truncated");
-    return (at += n) - n;
-  };
-  const int = (n, signed) => {  // big-endian
-    const p = take(n);
-    if (n === 8) return (signed ? view.getInt32(p) : view.getUint32(p)) * 2 ** 32 + view.getUint32(p + 4);
-    let v = 0;
-    for (let i = 0; i < n; i++) v = v * 256 + raw[p + i];
-    return signed && v >= 2 ** (8 * n - 1) ? v - 2 ** (8 * n) : v;
-  };
-  const string = (n) => {
-    const p = take(n);
-    try { return utf8.decode(raw.subarray(p, at)); } catch { throw invalid("a string that is not UTF-8"); }
-  };
-  // The items of an array (pairs false) or a map; top: the artifact's own map, whose items count
-  // towards MAX_STRUCTURE_BYTES (bin values aside).
-  const items = (count, pairs, top = false) => {
-    if (count && ++depth > MAX_DEPTH) throw invalid("nested too deep");
-    const out = pairs ? {} : [];
-    let key;
-    for (let i = 0; i < (pairs ? 2 * count : count); i++) {
-      const start = at, isKey = pairs && i % 2 === 0, value = item(isKey);
-      if (top) {
-        if (raw[start] >= 0xc4 && raw[start] <= 0xc6) binBytes += at - start;
-        if (at - binBytes > MAX_STRUCTURE_BYTES) throw fail(`${what} holds more than ${MAX_STRUCTURE_BYTES} bytes of msgpack structure`);
-      }
-      if (!pairs) out.push(value);
-      else if (isKey) key = mapKey(value, invalid);
-      else out[key] = value;
-    }
-    if (count) depth--;
-    return out;
-  };
-  const item = (isKey) => {
-    const b = raw[take(1)];
-    const container = (count, pairs) => {
-      if (isKey) throw invalid("unhashable map key");
-      return items(count, pairs);
-    };
-    if (b <= 0x7f) return b;
-    if (b >= 0xe0) return b - 256;
-    if (b <= 0x8f) return container(b & 15, true);
-    if (b <= 0x9f) return container(b & 15, false);
-    if (b <= 0xbf) return string(b & 31);
-    if (b >= 0xc4 && b <= 0xc6) return raw.subarray(take(int(1 << (b - 0xc4))), at);
-    if (b >= 0xcc && b <= 0xd3) return int(1 << (b & 3), b >= 0xd0);
-    if (b >= 0xd9 && b <= 0xdb) return string(int(1 << (b - 0xd9)));
-    switch (b) {
-      case 0xc0: return null;
-      case 0xc2: return false;
-      case 0xc3: return true;
-      case 0xca: return new Float(view.getFloat32(take(4)));
-      case 0xcb: return new Float(view.getFloat64(take(8)));
-      case 0xdc: case 0xdd: return container(int(b === 0xdc ? 2 : 4), false);
-      case 0xde: case 0xdf: return container(int(b === 0xde ? 2 : 4), true);
-      case 0xc1: throw invalid("the unused type byte 0xc1");
-      default: throw invalid("an extension type, which an artifact never holds");
-    }
-  };
-  const head = raw.length ? raw[0] : -1;
-  if (head < 0) throw invalid("truncated");
-  if (!(head >= 0x80 && head <= 0x8f) && head !== 0xde && head !== 0xdf) throw fail(`${what} is not a msgpack map`);
-  at = 1;
-  const map = items(head <= 0x8f ? head & 15 : int(head === 0xde ? 2 : 4), true, true);
-  if (at !== raw.length) throw fail(`${what} has ${raw.length - at} bytes after its msgpack map`);
-  return map;
+class ArtifactDecoder extends Decoder {  // floats stay floats: Python refuses 1.0 where it wants 1
+  readF32() { return new Float(super.readF32()); }
+  readF64() { return new Float(super.readF64()); }
 }
 
-// A map key: a string as it is; None, 1, 1.0, b"k", which Python keeps as keys, kept apart from
-// strings (core.js: NON_STRING).
-function mapKey(key, invalid) {
-  if (key === "__proto__") throw invalid("The key __proto__ is not allowed");
+const DECODER_OPTIONS = {
+  mapKeyConverter: nonStringKey,
+  extensionCodec: { encode: () => null, decode: () => { throw new Error("an extension type"); } },
+};
+
+function nonStringKey(key) {  // Python keeps None, 1, 1.0, b"k" as keys: kept, marked as not strings
   if (typeof key === "string") return key;
+  if (Array.isArray(key) || (key !== null && typeof key === "object" && !(key instanceof Uint8Array) && !(key instanceof Float))) {
+    throw new Error("unhashable map key");
+  }
   return `${NON_STRING}${key instanceof Float ? key.value : key instanceof Uint8Array ? Array.from(key) : String(key)}`;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+// One msgpack map and nothing after it, with at most MAX_STRUCTURE_BYTES outside its bin values
+// (as player/artifact.py's _check_structure counts them), decoded.
+function unpackMap(raw, fail, what) {
+  const invalid = (why) => fail(`${what} is not valid msgpack (${why})`);
+  const need = (at, n) => { if (at + n > raw.length) throw invalid("truncated"); };
+  const be = (at, n) => { need(at, n); let v = 0; for (let i = 0; i < n; i++) v = v * 256 + raw[at + i]; return v; };
+  let depth = 0;
+  const item = (at, key) => {  // the position after the item at `at`
+    need(at, 1);
+    const b = raw[at];
+    let count = -1, pairs = false, payload = -1, skip = 0;
+    if (b <= 0x7f || b >= 0xe0 || b === 0xc0 || b === 0xc2 || b === 0xc3) return at + 1;
+    if (b <= 0x8f) { count = b & 15; pairs = true; skip = 1; }
+    else if (b <= 0x9f) { count = b & 15; skip = 1; }
+    else if (b <= 0xbf) { payload = b & 31; skip = 1; }
+    else if (b >= 0xc4 && b <= 0xc6) { const n = 1 << (b - 0xc4); payload = be(at + 1, n); skip = 1 + n; }
+    else if (b >= 0xd9 && b <= 0xdb) { const n = 1 << (b - 0xd9); payload = be(at + 1, n); skip = 1 + n; }
+    else if (b === 0xca || b === 0xcb) return need(at, b === 0xca ? 5 : 9), at + (b === 0xca ? 5 : 9);
+    else if (b >= 0xcc && b <= 0xd3) { const n = 1 << ((b - 0xcc) & 3); need(at, 1 + n); return at + 1 + n; }
+    else if (b === 0xdc || b === 0xdd) { const n = b === 0xdc ? 2 : 4; count = be(at + 1, n); skip = 1 + n; }
+    else if (b === 0xde || b === 0xdf) { const n = b === 0xde ? 2 : 4; count = be(at + 1, n); pairs = true; skip = 1 + n; }
+    else if (b === 0xc1) throw invalid("the unused type byte 0xc1");
+    else throw invalid("an extension type, which an artifact never holds");
+    at += skip;
+    if (payload >= 0) {
+      need(at, payload);
+      if (b >= 0xa0 && b <= 0xbf || b >= 0xd9) {
+        try { utf8.decode(raw.subarray(at, at + payload)); } catch { throw invalid("a string that is not UTF-8"); }
+      }
+      return at + payload;
+    }
+    if (key) throw invalid("unhashable map key");
+    if (count > 0) {
+      if (++depth > MAX_DEPTH) throw invalid("nested too deep");
+      for (let i = 0; i < count * (pairs ? 2 : 1); i++) at = item(at, pairs && i % 2 === 0);
+      depth--;
+    }
+    return at;
+  };
+  const head = raw.length ? raw[0] : -1;
+  let entries, at;
+  if (head >= 0x80 && head <= 0x8f) { entries = head & 15; at = 1; }
+  else if (head === 0xde || head === 0xdf) { const n = head === 0xde ? 2 : 4; entries = be(1, n); at = 1 + n; }
+  else if (head < 0) throw invalid("truncated");
+  else throw fail(`${what} is not a msgpack map`);
+  depth = 1;
+  let binBytes = 0;
+  for (let i = 0; i < 2 * entries; i++) {
+    const start = at;
+    at = item(at, i % 2 === 0);
+    if (raw[start] >= 0xc4 && raw[start] <= 0xc6) binBytes += at - start;
+    if (at - binBytes > MAX_STRUCTURE_BYTES) throw fail(`${what} holds more than ${MAX_STRUCTURE_BYTES} bytes of msgpack structure`);
+  }
+  if (at !== raw.length) throw fail(`${what} has ${raw.length - at} bytes after its msgpack map`);
+  try {
+    return new ArtifactDecoder(DECODER_OPTIONS).decode(raw);
+  } catch (error) {
+    throw invalid(error.message);
+  }
 }
