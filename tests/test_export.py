@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import player
-from player.export import core_script, export, page_data, page_title, reach, to_document
+from player.export import CORE_MODULES, core_script, export, page_data, page_title, reach, to_document
 
 REPO = Path(__file__).parent.parent
 SHIPPED_DIGITS = REPO / "trees" / "digits-l4-entropy.msgpack.zst"
@@ -227,6 +227,15 @@ def test_html_runs_the_javascript_package_core(mm32_tree):
     assert not re.search(r"^\s*(import|export)\b", script, re.M)
     assert "class Tree" in script and "class Words extends Game" in script and "suggest(history)" in script
 
+
+
+def test_html_script_declares_each_name_once():
+    """The page runs the core modules and player.js in one scope: a top-level name declared in two
+    of them (games.js's table of word marks and the page's, say) stops the page before it starts."""
+    files = [REPO / "player" / "js" / "src" / module for module in CORE_MODULES] + [REPO / "player" / "web" / "player.js"]
+    declared = r"^(?:export )?(?:const|let|var|function|class|async function) ([A-Za-z_$][\w$]*)"
+    names = [name for path in files for name in re.findall(declared, path.read_text(), re.M)]
+    assert sorted({name for name in names if names.count(name) > 1}) == []
 
 def test_html_titles(golden_path, tree_of):
     wordle = player.load(REPO / "trees" / "wordle-salet-optimal-expected.msgpack.zst")

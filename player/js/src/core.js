@@ -8,16 +8,16 @@ export { Float, GAMES, Game, makeGame, repr } from "./games.js";
 export const MAX_NODES = 1 << 20;  // player/tree.py's cap: loading checks every node
 
 export class FormatError extends Error {  // the file is not a usable artifact; the message names it and why
-  constructor(message) { super(message); this.name = "FormatError"; }
+  name = "FormatError";
 }
 
 export class InconsistentHistory extends Error {  // the history leaves the tree, or no secret fits it
-  constructor(message) { super(message); this.name = "InconsistentHistory"; }
+  name = "InconsistentHistory";
 }
 
-const STAT_KEYS = ["secrets", "total", "average", "worst", "histogram",
-  "determined_total", "determined_average", "determined_worst", "determined_histogram"];
-const STAT_COUNTS = ["secrets", "total", "worst", "determined_total", "determined_worst"];
+const words = (text) => text.split(" ");
+const STAT_COUNTS = words("secrets total worst determined_total determined_worst");
+const STAT_AVERAGES = words("average determined_average"), STAT_HISTOGRAMS = words("histogram determined_histogram");
 const STRATEGY_TYPES = { name: "str", candidates: "str", seed: "int", guess_sample: "int", secret_sample: "int" };
 
 // Map keys that were not strings in the file are kept apart (see index.js: nonStringKey).
@@ -26,7 +26,9 @@ const isStringKey = (k) => !k.startsWith(NON_STRING);
 const isMap = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Float);
 const isScalar = (v) => v === null || ["boolean", "number", "string"].includes(typeof v) || v instanceof Float;
 const typeName = (v) => (isInt(v) ? "int" : typeof v === "string" ? "str" : "other");
-const isSequence = (v) => typeof v === "string" || (v !== null && typeof v === "object" && typeof v[Symbol.iterator] === "function");
+const isIterable = (v) => v !== null && typeof v === "object" && typeof v[Symbol.iterator] === "function";
+const isSequence = (v) => typeof v === "string" || isIterable(v);
+const list = (v) => (Array.isArray(v) ? v : Array.from(v));
 const get = (map, k) => (Object.hasOwn(map, k) ? map[k] : undefined);
 const cmpCodes = (a, b) => {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
@@ -49,8 +51,6 @@ export class Tree {
     if (typeof producer !== "string") throw fail(`the header's producer is ${repr(producer)}, not a string`);
     this._readBody(body, fail);
   }
-
-  get nodes() { return this._nodes; }
 
   guessOf(node) {
     const h = this._length, at = node * h, code = new Array(h);
@@ -85,30 +85,32 @@ export class Tree {
   // The guess to play after history ([[guess, feedback], ...], oldest first, each as arrays of ints
   // or the game's text); null once the winning feedback was given.
   nextGuess(history) {
-    const steps = Array.isArray(history) ? history : this._steps(history);
+    const [node, left, won] = Array.isArray(history) ? this._follow(history, true) : this._follow(this._steps(history));
+    if (left) throw new InconsistentHistory(left);
+    return won ? null : this.guessOf(node);
+  }
+
+  // Walk steps down the tree, as player/tree.py's _follow: [the node reached, why the history
+  // leaves the tree or null, won]; where it leaves, the node is the last one it followed.
+  // read: the steps are a caller's history, each pair still to read (nextGuess's fast path).
+  _follow(steps, read = false) {
     let node = 0;
-    const win = this._win;
     for (let i = 0; i < steps.length; i++) {
-      const [guess, feedback] = steps === history ? this._step(history[i], i + 1, false) : steps[i];
+      const [guess, feedback] = read ? this._step(steps[i], i + 1, false) : steps[i], step = i + 1;
       if (!this._sameGuess(node, guess)) {
-        throw new InconsistentHistory(`step ${i + 1}: the tree plays ${this._code(this.guessOf(node))} here, not ${this._code(guess)}`);
+        return [node, `step ${step}: the tree plays ${this._text(this.guessOf(node))} here, not ${this._text(guess)}`];
       }
       const key = feedback.join(",");
-      if (key === win) {
-        if (i + 1 !== steps.length) throw new InconsistentHistory(`step ${i + 1}: the game was already won, yet the history goes on`);
-        return null;
-      }
+      if (key === this._win) return [node, step < steps.length ? `step ${step}: the game was already won, yet the history goes on` : null, true];
       const next = this._child(node, key);
-      if (next === null) {
-        throw new InconsistentHistory(`step ${i + 1}: no secret left gives ${this._feedback(feedback)} to ${this._code(guess)}`);
-      }
+      if (next === null) return [node, `step ${step}: no secret left gives ${this._text(feedback, true)} to ${this._text(guess)}`];
       node = next;
     }
-    return this.guessOf(node);
+    return [node, null, false];
   }
 
   _steps(history, checked = false) {
-    if (history === null || typeof history !== "object" || typeof history[Symbol.iterator] !== "function") {
+    if (!isIterable(history)) {
       throw new TypeError(`history must be a list of (guess, feedback) pairs, not ${history === null ? "null" : typeof history}`);
     }
     const steps = [];
@@ -117,19 +119,20 @@ export class Tree {
   }
 
   _step(pair, step, checked) {  // one (guess, feedback) pair as arrays of ints; text parsed
-    if (!Array.isArray(pair)) pair = pair !== null && typeof pair === "object" && typeof pair[Symbol.iterator] === "function" ? [...pair] : null;
+    if (!Array.isArray(pair)) pair = isIterable(pair) ? [...pair] : null;
     if (pair === null || pair.length !== 2) throw new TypeError(`step ${step}: expected a (guess, feedback) pair, not ${repr(pair)}`);
     let guess = pair[0], feedback = pair[1];
     if (!isSequence(guess) || !isSequence(feedback)) {
       throw new TypeError(`step ${step}: a guess and a feedback are arrays of ints or the game's text `
-        + `(e.g. '${this._code(this.guessOf(0))}'), not ${repr(pair)}`);
+        + `(e.g. '${this._text(this.guessOf(0))}'), not ${repr(pair)}`);
     }
+    const { game } = this;
     try {
-      guess = typeof guess === "string" ? this.game.parseCode(guess) : Array.isArray(guess) ? guess : Array.from(guess);
-      feedback = typeof feedback === "string" ? this.game.parseFeedback(feedback) : Array.isArray(feedback) ? feedback : Array.from(feedback);
+      guess = typeof guess === "string" ? game.parseCode(guess) : list(guess);
+      feedback = typeof feedback === "string" ? game.parseFeedback(feedback) : list(feedback);
       if (checked) {
-        this.game.checkCode(guess);
-        this.game.checkFeedback(feedback);
+        game.checkCode(guess);
+        game.checkFeedback(feedback);
       }
     } catch (error) {
       throw new Error(`step ${step}: ${error.message}`);
@@ -141,16 +144,12 @@ export class Tree {
   path(secret) {
     secret = typeof secret === "string" ? this.game.parseCode(secret) : this.game.checkCode(secret);
     const played = [];
-    const win = this.game.win.join(",");
     for (let node = 0; ;) {
       const guess = this.guessOf(node), feedback = this.game.score(guess, secret);
       played.push([guess, feedback]);
-      if (feedback.join(",") === win) return played;
+      if (feedback.join(",") === this._win) return played;
       node = this.child(node, feedback);
-      if (node === null) {
-        throw new InconsistentHistory(`the tree cannot play ${this._code(secret)}: it has no answer after `
-          + played.map(([g, f]) => `${this._code(g)} ${this._feedback(f)}`).join(", "));
-      }
+      if (node === null) throw new InconsistentHistory(`the tree cannot play ${this._text(secret)}: it has no answer after ${this._played(played)}`);
     }
   }
 
@@ -170,31 +169,17 @@ export class Tree {
   // the most parts over all candidates, then a candidate, then the lowest code (README, "help off the tree").
   suggest(history) {
     const steps = this._steps(history, true);
-    try {
-      return this.nextGuess(steps);
-    } catch (error) {
-      if (!(error instanceof InconsistentHistory)) throw error;
-    }
+    const [node, left, onTreeWon] = this._follow(steps);
+    if (!left) return onTreeWon ? null : this.guessOf(node);
     const { game } = this;
-    const win = game.win.join(",");
-    const won = steps.findIndex(([, feedback]) => feedback.join(",") === win);
+    const won = steps.findIndex(([, feedback]) => feedback.join(",") === this._win);
     if (won >= 0 && won !== steps.length - 1) {
       throw new InconsistentHistory(`step ${won + 1}: the game was already won, yet the history goes on`);
     }
     const C = this._candidates(steps);
-    if (!C.length) {
-      throw new InconsistentHistory("no secret gives all these answers: "
-        + steps.map(([g, f]) => `${this._code(g)} ${this._feedback(f)}`).join(", "));
-    }
+    if (!C.length) throw new InconsistentHistory(`no secret gives all these answers: ${this._played(steps)}`);
     if (won >= 0) return null;
     if (C.length <= 2) return C[0];
-    let node = 0;
-    for (const [guess, feedback] of steps) {
-      if (!this._sameGuess(node, guess) || feedback.join(",") === win) break;
-      const next = this.child(node, feedback);
-      if (next === null) break;
-      node = next;
-    }
     const k = Math.max(4, Math.floor(6000 / C.length));  // as player/advice.py: about 12 000 feedbacks scored
     const S = C.length <= k ? C : Array.from({ length: k }, (_, i) => C[Math.floor((i * C.length) / k)]);
     const inS = new Set(S.map((code) => code.join(",")));
@@ -220,17 +205,17 @@ export class Tree {
     return best;
   }
 
-  _code(code) {
-    try { return this.game.formatCode(code); } catch { return `(${[...code].join(", ")})`; }
+  // A code (or a feedback) for a message: in the game's text, or as ints where the game cannot
+  // write it (a feedback the game never gives).
+  _text(value, feedback = false) {
+    try {
+      const text = feedback ? this.game.formatFeedback(value) : this.game.formatCode(value);
+      if (!feedback || !text.includes("undefined")) return text;
+    } catch { /* written as ints below */ }
+    return `(${[...value].join(", ")})`;
   }
 
-  _feedback(feedback) {
-    try {
-      const text = this.game.formatFeedback(feedback);
-      if (text.includes("undefined")) throw new Error();
-      return text;
-    } catch { return `(${[...feedback].join(", ")})`; }
-  }
+  _played(steps) { return steps.map(([g, f]) => `${this._text(g)} ${this._text(f, true)}`).join(", "); }
 
   _readBody(body, fail) {
     const nodes = get(body, "nodes"), length = get(body, "code_length"), width = get(body, "feedback_width");
@@ -239,28 +224,28 @@ export class Tree {
     if (!isInt(width) || (width !== 1 && width !== 2)) throw fail(`bad feedback width ${repr(width)} (1 or 2 bytes)`);
     const table = get(body, "feedbacks");
     if (!Array.isArray(table) || !table.length) throw fail("the feedback table is missing");
-    this.feedbacks = [];
-    this._feedbackIndex = new Map();
-    for (const item of table) {
+    this.feedbacks = table.map((item) => {
       if (!Array.isArray(item) || !item.every(isInt) || !this.game.isFeedback(item)) {
         throw fail(`the feedback table holds ${repr(item)}, which this game never gives`);
       }
-      this.feedbacks.push(item.slice());
-    }
-    this.feedbacks.forEach((f, i) => this._feedbackIndex.set(f.join(","), i));
-    if (this._feedbackIndex.size !== this.feedbacks.length) throw fail("the feedback table repeats a value");
-    const winIndex = this._feedbackIndex.get(this.game.win.join(",")) ?? -1;
+      return item.slice();
+    });
+    this._feedbackIndex = new Map(this.feedbacks.map((f, i) => [f.join(","), i]));
+    if (this._feedbackIndex.size !== table.length) throw fail("the feedback table repeats a value");
 
-    const arrays = {};
-    for (const [k, itemWidth] of [["guess", 1], ["edge_count", width], ["edge_feedback", width]]) {
+    const array = (k, itemWidth) => {  // a body array of uints, itemWidth bytes each (little-endian)
       const data = get(body, k);
       if (!(data instanceof Uint8Array) || data.length % itemWidth) throw fail(`body array '${k}' is missing or malformed`);
-      arrays[k] = data;
-    }
-    const guess = arrays.guess;
+      return data;
+    };
+    const max = (values) => {  // an indexed loop: reduce or for-of, run once, are several times slower
+      let top = 0;
+      for (let i = 0; i < values.length; i++) if (values[i] > top) top = values[i];
+      return top;
+    };
+    const guess = array("guess", 1), counts16 = array("edge_count", width), edges16 = array("edge_feedback", width);
     if (guess.length !== nodes * length) throw fail(`${guess.length} guess symbols for ${nodes} nodes of ${length}`);
-    let top = 0;
-    for (let i = 0; i < guess.length; i++) if (guess[i] > top) top = guess[i];
+    const top = max(guess);
     if (guess.length && top >= this.game.symbols) throw fail(`a guess uses symbol ${top}, beyond the game's ${this.game.symbols}`);
     const uints = (bytes) => {
       if (width === 1) return bytes;
@@ -268,7 +253,7 @@ export class Tree {
       for (let i = 0; i < out.length; i++) out[i] = bytes[2 * i] | (bytes[2 * i + 1] << 8);
       return out;
     };
-    const counts = uints(arrays.edge_count), edgeFeedback = uints(arrays.edge_feedback);
+    const counts = uints(counts16), edgeFeedback = uints(edges16);
     if (counts.length !== nodes || edgeFeedback.length !== nodes - 1) {
       throw fail(`${counts.length} edge counts and ${edgeFeedback.length} edges for ${nodes} nodes`);
     }
@@ -276,12 +261,7 @@ export class Tree {
     let total = 0;
     for (let k = 0; k < nodes; k++) first[k + 1] = total += counts[k];
     if (total !== nodes - 1) throw fail(`the edge counts add up to ${total}, but ${nodes} nodes need ${nodes - 1} edges`);
-    let most = 0, winEdge = -1;
-    for (let e = 0; e < edgeFeedback.length; e++) {
-      if (edgeFeedback[e] > most) most = edgeFeedback[e];
-      if (edgeFeedback[e] === winIndex && winEdge < 0) winEdge = e;
-    }
-    if (edgeFeedback.length && most >= this.feedbacks.length) throw fail("an edge names a feedback beyond the feedback table");
+    if (edgeFeedback.length && max(edgeFeedback) >= table.length) throw fail("an edge names a feedback beyond the feedback table");
     const parent = (child) => {  // the p with first[p] <= child - 1 < first[p + 1]
       let low = 0, high = nodes;
       while (low < high) {
@@ -294,8 +274,9 @@ export class Tree {
     for (let k = 1; k < nodes; k++) {
       if (first[k] < k) throw fail(`node ${parent(k)}: its child ${k} would come before it or be itself (a cycle)`);
     }
+    const winEdge = edgeFeedback.indexOf(this._feedbackIndex.get(this.game.win.join(",")) ?? -1);  // -1 if none
     if (winEdge >= 0) throw fail(`node ${parent(winEdge + 1)}: an edge follows the winning feedback`);
-    this._nodes = nodes;
+    this.nodes = nodes;
     this._length = length;
     this._win = this.game.win.join(",");
     this._guess = guess;
@@ -338,18 +319,18 @@ function readStrategy(header, fail) {
 
 function readStats(header, fail) {
   const stats = get(header, "stats");
-  if (!isMap(stats) || STAT_KEYS.some((k) => !Object.hasOwn(stats, k))) throw fail("the header's statistics are missing or incomplete");
+  if (!isMap(stats) || [...STAT_COUNTS, ...STAT_AVERAGES, ...STAT_HISTOGRAMS].some((k) => !Object.hasOwn(stats, k))) {
+    throw fail("the header's statistics are missing or incomplete");
+  }
   for (const k of STAT_COUNTS) {
     if (!isInt(stats[k]) || stats[k] < 0) throw fail(`the statistic '${k}' is ${repr(stats[k])}, not a whole number`);
   }
-  for (const k of ["average", "determined_average"]) {
-    const v = stats[k], value = v instanceof Float ? v.value : v;
-    if (!(typeof v === "number" || v instanceof Float) || !(Number.isFinite(value) && value >= 0)) {
-      throw fail(`the statistic '${k}' is ${repr(v)}, not a number`);
-    }
+  for (const k of STAT_AVERAGES) {
+    const v = stats[k], value = v instanceof Float ? v.value : v;  // false, "1" and NaN are not finite numbers
+    if (!(Number.isFinite(value) && value >= 0)) throw fail(`the statistic '${k}' is ${repr(v)}, not a number`);
   }
   const out = plain(stats);
-  for (const k of ["histogram", "determined_histogram"]) {  // stored as [[guesses, secrets], ...]
+  for (const k of STAT_HISTOGRAMS) {  // stored as [[guesses, secrets], ...]
     const pairs = stats[k];
     if (!Array.isArray(pairs) || !pairs.every((p) => Array.isArray(p) && p.length === 2 && p.every((x) => isInt(x) && x >= 0))) {
       throw fail(`the statistic '${k}' is not a list of [guesses, secrets] pairs`);

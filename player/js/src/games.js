@@ -8,15 +8,13 @@ export class Float {  // a msgpack float, kept apart from an int as Python keeps
 }
 
 export const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-const ALPHABET = "abcdefghijklmnopqrstuvwxyz";
 
-export const isInt = (v) => typeof v === "number" && Number.isInteger(v);
+export const isInt = Number.isInteger;  // false for anything but a number, a Float included
 const num = (v) => (v instanceof Float ? v.value : typeof v === "boolean" ? Number(v) : v);
 export const truthy = (v) => (v instanceof Float ? v.value !== 0 : Boolean(v));  // Python's bool()
 export function pyEqual(a, b) {  // Python's == for the scalars a header holds (True == 1 == 1.0)
   const numeric = (v) => typeof v === "number" || typeof v === "boolean" || v instanceof Float;
-  if (numeric(a) && numeric(b)) return num(a) === num(b);
-  return a === b;
+  return numeric(a) && numeric(b) ? num(a) === num(b) : a === b;
 }
 export const repr = (v) => {  // a value as Python would print it, for messages
   if (v === null || v === undefined) return "None";
@@ -29,60 +27,48 @@ export const repr = (v) => {  // a value as Python would print it, for messages
   return String(v);
 };
 
+const fail = (message) => { throw new Error(message); };
+const count = (list, value) => list.filter((x) => x === value).length;
+const key = (code) => code.join(",");
+
 function requireInt(name, value, low, high) {
   if (!isInt(value) || value < low || value > high) {
-    throw new Error(`--${name.replace(/_/g, "-")} must be a whole number from ${low} to ${high}, not ${repr(value)}`);
+    fail(`--${name.replace(/_/g, "-")} must be a whole number from ${low} to ${high}, not ${repr(value)}`);
   }
 }
 
-function product(symbols, length) {
-  const out = [];
-  const code = new Array(length).fill(0);
-  if (length === 0) return [[]];
-  for (;;) {
-    out.push(code.slice());
-    let i = length - 1;
-    while (i >= 0 && code[i] === symbols - 1) code[i--] = 0;
-    if (i < 0) return out;
-    code[i]++;
-  }
-}
-
-function permutations(symbols, length) {  // itertools.permutations(range(symbols), length)
-  const out = [];
-  const code = [];
-  const used = new Array(symbols).fill(false);
-  const go = () => {
-    if (code.length === length) { out.push(code.slice()); return; }
+// Every code of `length` symbols 0 .. symbols - 1 in lexicographic order, as itertools.product;
+// distinct: only those without a repeated symbol, as itertools.permutations.
+function codes(symbols, length, distinct = false) {
+  const out = [], code = [];
+  const extend = () => {
+    if (code.length === length) return void out.push(code.slice());
     for (let s = 0; s < symbols; s++) {
-      if (used[s]) continue;
-      used[s] = true; code.push(s); go(); code.pop(); used[s] = false;
+      if (distinct && code.includes(s)) continue;
+      code.push(s); extend(); code.pop();
     }
   };
-  go();
+  extend();
   return out;
 }
 
-const key = (code) => code.join(",");
-
-export class Game {  // what every game shares; the built-in ones below fill in the rest
-  constructor() { this._secrets = null; this._feedbacks = null; }
-  secrets() { return this._secrets || (this._secrets = this.makeSecrets()); }  // canonical order; do not modify
-  feedbacks() { return this._feedbacks || (this._feedbacks = this.makeFeedbacks()); }
-  get feedbackIndex() {  // feedback key -> its index in feedbacks()
-    if (!this._index) this._index = new Map(this.feedbacks().map((f, i) => [key(f), i]));
-    return this._index;
-  }
+// What every game shares; the built-in ones below fill in the rest (and player/web/player.js's
+// TableGame for a plugin game's page): name, length, symbols, win, makeSecrets(), makeFeedbacks(),
+// score(), formatCode(), formatFeedback(), parseFeedback(), title(), and this._params.
+export class Game {
+  secrets() { return this._secrets ||= this.makeSecrets(); }  // canonical order; do not modify
+  feedbacks() { return this._feedbacks ||= this.makeFeedbacks(); }
+  get feedbackIndex() { return this._index ||= new Map(this.feedbacks().map((f, i) => [key(f), i])); }  // key -> index
   isFeedback(feedback) { return this.feedbackIndex.has(key(feedback)); }
+  params() { return { ...this._params }; }
   allows() { return null; }  // why a guess may not follow a history, or null (hard mode narrows it)
-  formatCode(code) { return this.symbols <= 10 ? code.join("") : code.join(","); }
-  parseCode(text) {
+  parseCode(text) {  // numbers, as Python's Game.parse_code reads them (twod's "3,4")
     const cleaned = text.trim();
     const tokens = /[\s,]/.test(cleaned) ? cleaned.split(/[\s,]+/) : [...cleaned];
     const code = [];
     for (const t of tokens) {
       if (t === "") continue;
-      if (!/^[+-]?\d+$/.test(t)) throw new Error(`${repr(text)} is not a code: expected ${this.length} numbers`);
+      if (!/^[+-]?\d+$/.test(t)) fail(`${repr(text)} is not a code: expected ${this.length} numbers`);
       code.push(Number(t));
     }
     return this.checkCode(code, text);
@@ -90,25 +76,15 @@ export class Game {  // what every game shares; the built-in ones below fill in 
   checkCode(code, text) {
     const shown = text !== undefined ? repr(text) : `(${[...code].join(", ")})`;
     code = [...code];
-    if (code.length !== this.length) throw new Error(`${shown} has ${code.length} symbols; this game's codes have ${this.length}`);
+    if (code.length !== this.length) fail(`${shown} has ${code.length} symbols; this game's codes have ${this.length}`);
     const bad = code.find((s) => !isInt(s) || s < 0 || s >= this.symbols);
-    if (bad !== undefined) throw new Error(`${shown} has an unknown symbol ${repr(bad)}`);
+    if (bad !== undefined) fail(`${shown} has an unknown symbol ${repr(bad)}`);
     return code;
-  }
-  formatFeedback(feedback) { return feedback.join(" "); }
-  parseFeedback(text) {
-    const feedback = [];
-    for (const t of text.trim().split(/[\s,]+/)) {
-      if (t === "") continue;
-      if (!/^[+-]?\d+$/.test(t)) throw new Error(`${repr(text)} is not feedback for ${this.name}`);
-      feedback.push(Number(t));
-    }
-    return this.checkFeedback(feedback, text);
   }
   checkFeedback(feedback, text) {
     feedback = Array.from(feedback);
     if (!this.isFeedback(feedback)) {
-      throw new Error(`${text !== undefined ? repr(text) : `(${feedback.join(", ")})`} is feedback that cannot occur in ${this.name}`);
+      fail(`${text !== undefined ? repr(text) : `(${feedback.join(", ")})`} is feedback that cannot occur in ${this.name}`);
     }
     return feedback;
   }
@@ -118,6 +94,8 @@ export class Game {  // what every game shares; the built-in ones below fill in 
   feedbackKey(feedback) { return this.feedbackIndex.get(key(feedback)); }
 }
 
+// The peg games: feedback [right, moved] (black and white, strikes and balls, bulls and cows),
+// the two counts written with pegLetters and named pegNames.
 class PegGame extends Game {
   makeFeedbacks() {
     const n = this.length, out = [];
@@ -133,38 +111,32 @@ class PegGame extends Game {
     let feedback;
     if (numbers) feedback = [Number(numbers[1]), Number(numbers[2])];
     else if (counted && cleaned) feedback = [Number(counted[1] || 0), Number(counted[2] || 0)];
-    else if (cleaned && new RegExp(`^[${first}${second}]+$`).test(cleaned)) {
-      feedback = [[...cleaned].filter((c) => c === first).length, [...cleaned].filter((c) => c === second).length];
-    } else if (["-", "0", "NONE"].includes(cleaned)) feedback = [0, 0];
-    else throw new Error(`${repr(text)} is not feedback for ${this.name}: write e.g. '2${first}1${second}' or '2 1'`);
+    else if (cleaned && new RegExp(`^[${first}${second}]+$`).test(cleaned)) feedback = [count([...cleaned], first), count([...cleaned], second)];
+    else if (["-", "0", "NONE"].includes(cleaned)) feedback = [0, 0];
+    else fail(`${repr(text)} is not feedback for ${this.name}: write e.g. '2${first}1${second}' or '2 1'`);
     const [right, moved] = feedback, [rightName, movedName] = this.pegNames, n = this.length;
-    if (right + moved > n) throw new Error(`${repr(text)} is impossible: ${right} ${rightName} + ${moved} ${movedName} exceed ${n} positions`);
-    if (right === n - 1 && moved === 1) throw new Error(`${repr(text)} is impossible: with ${n - 1} ${rightName} the last symbol cannot be misplaced`);
+    const impossible = (why) => fail(`${repr(text)} is impossible: ${why}`);
+    if (right + moved > n) impossible(`${right} ${rightName} + ${moved} ${movedName} exceed ${n} positions`);
+    if (right === n - 1 && moved === 1) impossible(`with ${n - 1} ${rightName} the last symbol cannot be misplaced`);
     return feedback;
   }
   feedbackKey(f) { return f[0] * (this.length + 1) + f[1]; }
 }
 
 export class Mastermind extends PegGame {
+  pegLetters = ["B", "W"];
+  pegNames = ["black", "white"];
   constructor(params) {
     super();
     const { colours = 6, holes = 4, secret_repeats: secretRepeats = true, guess_repeats: guessRepeats = true } = params;
     requireInt("colours", colours, 1, 26);
     requireInt("holes", holes, 1, 12);
-    if (!truthy(secretRepeats) && colours < holes) {
-      throw new Error(`--no-secret-repeats needs at least as many colours as holes (${colours} < ${holes})`);
-    }
-    if (truthy(secretRepeats) && !truthy(guessRepeats)) {
-      throw new Error("--no-guess-repeats needs --no-secret-repeats: a secret with a repeated colour could never be guessed");
-    }
-    this.name = "mastermind";
-    this.colours = colours; this.holes = holes;
-    this.secretRepeats = truthy(secretRepeats); this.guessRepeats = truthy(guessRepeats);
-    this.length = holes; this.symbols = colours; this.win = [holes, 0];
-    this.pegLetters = ["B", "W"]; this.pegNames = ["black", "white"];
-  }
-  params() {
-    return { colours: this.colours, holes: this.holes, secret_repeats: this.secretRepeats, guess_repeats: this.guessRepeats };
+    const secrets = truthy(secretRepeats), guesses = truthy(guessRepeats);
+    if (!secrets && colours < holes) fail(`--no-secret-repeats needs at least as many colours as holes (${colours} < ${holes})`);
+    if (secrets && !guesses) fail("--no-guess-repeats needs --no-secret-repeats: a secret with a repeated colour could never be guessed");
+    Object.assign(this, { name: "mastermind", colours, holes, secretRepeats: secrets, guessRepeats: guesses,
+      length: holes, symbols: colours, win: [holes, 0] });
+    this._params = { colours, holes, secret_repeats: secrets, guess_repeats: guesses };
   }
   title() {
     const rules = this.secretRepeats ? [] : ["distinct colours"];
@@ -172,13 +144,13 @@ export class Mastermind extends PegGame {
     else if (!this.secretRepeats) rules.push("guesses may repeat");
     return `Mastermind, ${this.colours} colours, ${this.holes} holes${rules.length ? ` (${rules.join(", ")})` : ""}`;
   }
-  makeSecrets() { return this.secretRepeats ? product(this.colours, this.holes) : permutations(this.colours, this.holes); }
+  makeSecrets() { return codes(this.colours, this.holes, !this.secretRepeats); }
   score(guess, secret) {
     const key = this.scoreKey(guess, secret), n = this.length + 1;
     return [Math.floor(key / n), key % n];
   }
   scoreKey(guess, secret) {
-    const counts = this._counts || (this._counts = new Int32Array(this.symbols));
+    const counts = this._counts ||= new Int32Array(this.symbols);
     let black = 0, common = 0;
     for (let i = 0; i < secret.length; i++) {
       if (guess[i] === secret[i]) black++;
@@ -190,54 +162,51 @@ export class Mastermind extends PegGame {
   }
   formatCode(code) { return code.map((s) => LETTERS[s]).join(""); }
   parseCode(text) {
-    const cleaned = text.trim().replace(/[\s,]+/g, "").toUpperCase();
+    const cleaned = text.trim().replace(/[\s,]+/g, "").toUpperCase(), { colours, holes } = this, last = LETTERS[colours - 1];
     let code;
-    if (/^[0-9]+$/.test(cleaned) && this.colours <= 9) code = [...cleaned].map((c) => Number(c) - 1);
+    if (/^[0-9]+$/.test(cleaned) && colours <= 9) code = [...cleaned].map((c) => Number(c) - 1);
     else if (cleaned && [...cleaned].every((c) => LETTERS.includes(c))) code = [...cleaned].map((c) => LETTERS.indexOf(c));
-    else {
-      throw new Error(`${repr(text)} is not a code: write ${this.holes} letters A-${LETTERS[this.colours - 1]}`
-        + (this.colours <= 9 ? ` or digits 1-${this.colours}` : ""));
-    }
-    if (code.length !== this.holes) throw new Error(`${repr(text)} has ${code.length} colours; this game has ${this.holes} holes`);
-    if (code.some((c) => c < 0 || c >= this.colours)) throw new Error(`${repr(text)} uses a colour outside A-${LETTERS[this.colours - 1]}`);
+    else fail(`${repr(text)} is not a code: write ${holes} letters A-${last}${colours <= 9 ? ` or digits 1-${colours}` : ""}`);
+    if (code.length !== holes) fail(`${repr(text)} has ${code.length} colours; this game has ${holes} holes`);
+    if (code.some((c) => c < 0 || c >= colours)) fail(`${repr(text)} uses a colour outside A-${last}`);
     return code;
   }
 }
 
 function parseDigits(text, game) {
   const cleaned = text.trim().replace(/[\s,]+/g, "");
-  if (!/^[0-9]+$/.test(cleaned)) throw new Error(`${repr(text)} is not a code: write ${game.length} digits`);
+  if (!/^[0-9]+$/.test(cleaned)) fail(`${repr(text)} is not a code: write ${game.length} digits`);
   return game.checkCode([...cleaned].map(Number), text);
 }
 
 export class Digits extends Mastermind {
+  pegLetters = ["S", "B"];
+  pegNames = ["strikes", "balls"];
   constructor(params) {
     const { length = 4 } = params;
     requireInt("length", length, 1, 10);
     super({ colours: 10, holes: length });
     this.name = "digits";
-    this.pegLetters = ["S", "B"]; this.pegNames = ["strikes", "balls"];
+    this._params = { length };
   }
-  params() { return { length: this.holes }; }
   title() { return `Digits, ${this.holes} digits`; }
   formatCode(code) { return code.join(""); }
   parseCode(text) { return parseDigits(text, this); }
 }
 
 export class BullsCows extends PegGame {
+  pegLetters = ["A", "B"];
+  pegNames = ["bulls", "cows"];
   constructor(params) {
     super();
     const { digits = 10, length = 4 } = params;
     requireInt("digits", digits, 1, 10);
     requireInt("length", length, 1, digits);
-    this.name = "bulls-cows";
-    this.digits = digits; this.length = length; this.symbols = digits; this.win = [length, 0];
-    this.pegLetters = ["A", "B"]; this.pegNames = ["bulls", "cows"];
+    Object.assign(this, { name: "bulls-cows", digits, length, symbols: digits, win: [length, 0], _params: { digits, length } });
   }
-  params() { return { digits: this.digits, length: this.length }; }
   title() { return `Bulls and cows, ${this.length} of ${this.digits} digits`; }
-  makeSecrets() { return permutations(this.digits, this.length); }
-  score(guess, secret) {
+  makeSecrets() { return codes(this.digits, this.length, true); }
+  score(guess, secret) {  // bulls, and the digits both hold (each once) less the bulls
     let bulls = 0, common = 0;
     for (let i = 0; i < guess.length; i++) {
       if (guess[i] === secret[i]) bulls++;
@@ -245,27 +214,28 @@ export class BullsCows extends PegGame {
     }
     return [bulls, common - bulls];
   }
+  formatCode(code) { return code.join(""); }
   parseCode(text) {
     const code = parseDigits(text, this);
-    if (new Set(code).size !== code.length) throw new Error(`${repr(text)} repeats a digit; bulls-and-cows codes have distinct digits`);
+    if (new Set(code).size !== code.length) fail(`${repr(text)} repeats a digit; bulls-and-cows codes have distinct digits`);
     return code;
   }
 }
 
-const TWOD_WORDS = [["1,0,0", "<="], ["0,1,0", ">="], ["0,0,0", "none"], ["1,1,1", "=="]];
-const TWOD_ALIASES = { le: [1, 0, 0], ge: [0, 1, 0], no: [0, 0, 0], neither: [0, 0, 0], eq: [1, 1, 1], "=": [1, 1, 1], win: [1, 1, 1] };
+// Twod's feedback [below, above, equal] by its digits: the words it is written as (the first of
+// each is how it is written) and read as.
+const TWOD_WORDS = { "<=": "100", ">=": "010", none: "000", "==": "111",
+  le: "100", ge: "010", no: "000", neither: "000", eq: "111", "=": "111", win: "111" };
 
 export class TwoD extends Game {
   constructor(params) {
     super();
     const { size = 5 } = params;
     requireInt("size", size, 1, 256);
-    this.name = "twod";
-    this.size = size; this.length = 2; this.symbols = size; this.win = [1, 1, 1];
+    Object.assign(this, { name: "twod", size, length: 2, symbols: size, win: [1, 1, 1], _params: { size } });
   }
-  params() { return { size: this.size }; }
   title() { return `Twod, ${this.size}x${this.size} grid`; }
-  makeSecrets() { return product(this.size, 2); }
+  makeSecrets() { return codes(this.size, 2); }
   makeFeedbacks() { return [[0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 1]]; }
   score(guess, secret) {
     const below = secret[0] <= guess[0] && secret[1] <= guess[1];
@@ -273,26 +243,23 @@ export class TwoD extends Game {
     return [Number(below), Number(above), Number(guess[0] === secret[0] && guess[1] === secret[1])];
   }
   formatCode(code) { return `${code[0]},${code[1]}`; }
-  formatFeedback(f) { return TWOD_WORDS.find(([k]) => k === key(f))[1]; }
+  formatFeedback(f) { return Object.keys(TWOD_WORDS).find((word) => TWOD_WORDS[word] === f.join("")); }
   parseFeedback(text) {
     const cleaned = text.trim().toLowerCase();
-    const word = TWOD_WORDS.find(([, w]) => w === cleaned);
-    if (word) return word[0].split(",").map(Number);
-    if (Object.hasOwn(TWOD_ALIASES, cleaned)) return TWOD_ALIASES[cleaned].slice();
-    const digits = cleaned.replace(/[\s,]+/g, "");
-    if (/^[01]{3}$/.test(digits)) return this.checkFeedback([...digits].map(Number), text);
-    throw new Error(`${repr(text)} is not twod feedback: write <=, >=, none or == (or 100, 010, 000, 111)`);
+    const digits = Object.hasOwn(TWOD_WORDS, cleaned) ? TWOD_WORDS[cleaned] : cleaned.replace(/[\s,]+/g, "");
+    if (!/^[01]{3}$/.test(digits)) fail(`${repr(text)} is not twod feedback: write <=, >=, none or == (or 100, 010, 000, 111)`);
+    return this.checkFeedback([...digits].map(Number), text);
   }
 }
 
-const EMOJI = { "🟩": "2", "🟨": "1", "⬛": "0", "⬜": "0" };
-const MARK_LETTERS = { g: "2", y: "1", b: "0", "-": "0", ".": "0", x: "0", w: "0" };
+// A word feedback's marks, as they are typed or pasted (a letter in either case).
+const WORD_MARKS = { "🟩": 2, "🟨": 1, "⬛": 0, "⬜": 0, g: 2, y: 1, b: 0, "-": 0, ".": 0, x: 0, w: 0, 2: 2, 1: 1, 0: 0 };
 
-function carried(text, length, name, empty) {
+function carried(text, length, name, empty) {  // a list of words a tree carries (FORMAT.md §2.1)
   const words = text ? text.split(" ") : [];
-  if (!words.length && !empty) throw new Error(`${name} is empty`);
+  if (!words.length && !empty) fail(`${name} is empty`);
   const ok = words.every((w, i) => w.length === length && /^[a-z]*$/.test(w) && (i === 0 || words[i - 1] < w));
-  if (!ok) throw new Error(`${name} is not a sorted list of distinct words of ${length} letters a-z`);
+  if (!ok) fail(`${name} is not a sorted list of distinct words of ${length} letters a-z`);
   return words;
 }
 
@@ -304,54 +271,34 @@ export class Words extends Game {
       guesses_sha256: guessesSha = null, answer_words: answerWords = null, guess_words: guessWords = null } = params;
     requireInt("length", length, 1, 10);
     if (answerWords === null) {
-      throw new Error("the tree names its word list files (a format 1.0 words tree), which this player cannot read: "
+      fail("the tree names its word list files (a format 1.0 words tree), which this player cannot read: "
         + "rewrite it with a guesstree that carries the words");
     }
-    if (answers !== null || guesses !== null) throw new Error("words takes its lists from files or from answer_words, not both");
+    if (answers !== null || guesses !== null) fail("words takes its lists from files or from answer_words, not both");
     if (![answersSha, guessesSha, answerWords, guessWords].every((v) => typeof v === "string")) {
-      throw new Error("embedded word lists need answer_words, guess_words and both sha256 as text");
+      fail("embedded word lists need answer_words, guess_words and both sha256 as text");
     }
-    this.name = "words";
-    this.hard = truthy(hard); this.length = length; this.symbols = 26; this.win = new Array(length).fill(2);
-    this.answersSha256 = answersSha; this.guessesSha256 = guessesSha;
-    this.answerWords = answerWords; this.guessWords = guessWords;
+    Object.assign(this, { name: "words", hard: truthy(hard), length, symbols: 26, win: new Array(length).fill(2) });
+    this._params = { hard: this.hard, length, answers_sha256: answersSha, guesses_sha256: guessesSha,
+      answer_words: answerWords, guess_words: guessWords };
     this.answers = carried(answerWords, length, "answer_words", false);
-    if (listDigest(this.answers.map((w) => `${w}\n`).join("")) !== answersSha) {
-      throw new Error("the answer words it carries do not match their sha256");
-    }
-    const extra = carried(guessWords, length, "guess_words", true);
-    this.words = [...new Set([...this.answers, ...extra])].sort();
-  }
-  params() {
-    return { hard: this.hard, length: this.length, answers_sha256: this.answersSha256, guesses_sha256: this.guessesSha256,
-      answer_words: this.answerWords, guess_words: this.guessWords };
+    if (listDigest(this.answers.map((w) => `${w}\n`).join("")) !== answersSha) fail("the answer words it carries do not match their sha256");
+    carried(guessWords, length, "guess_words", true);
   }
   title() { return `Words of ${this.length} letters (${this.answers.length} answers${this.hard ? ", hard mode" : ""})`; }
-  makeSecrets() { return this.answers.map((w) => [...w].map((c) => ALPHABET.indexOf(c))); }
-  makeFeedbacks() {
-    const n = this.length, out = [];
-    for (let i = 0; i < 3 ** n; i++) {
-      const f = [];
-      for (let v = i, j = 0; j < n; j++, v = Math.floor(v / 3)) f.unshift(v % 3);
-      const exact = f.filter((m) => m === 2).length, present = f.filter((m) => m === 1).length;
-      if (!(exact === n - 1 && present === 1)) out.push(f);
-    }
-    return out;
+  makeSecrets() { return this.answers.map((w) => this.parseCode(w)); }
+  makeFeedbacks() {  // every mark of each letter, but all exact save one present
+    const n = this.length;
+    return codes(3, n).filter((f) => !(count(f, 2) === n - 1 && count(f, 1) === 1));
   }
-  score(guess, secret) {
-    const n = guess.length, result = new Array(n).fill(0), unmatched = new Array(26).fill(0);
-    for (let i = 0; i < n; i++) {
-      if (guess[i] === secret[i]) result[i] = 2;
-      else unmatched[secret[i]]++;
-    }
-    for (let i = 0; i < n; i++) {
-      if (result[i] !== 2 && unmatched[guess[i]] > 0) { result[i] = 1; unmatched[guess[i]]--; }
-    }
-    return result;
+  score(guess, secret) {  // the digits of scoreKey, in base 3
+    const f = [];
+    for (let k = this.scoreKey(guess, secret), i = 0; i < guess.length; i++, k = Math.floor(k / 3)) f.unshift(k % 3);
+    return f;
   }
   feedbackKey(f) { return f.reduce((k, m) => k * 3 + m, 0); }
-  scoreKey(guess, secret) {  // the score in base 3, built without arrays
-    const counts = this._counts || (this._counts = new Int32Array(26)), n = guess.length;
+  scoreKey(guess, secret) {  // the official rule: a letter is present as often as the secret holds it unplaced
+    const counts = this._counts ||= new Int32Array(26), n = guess.length;
     let exact = 0, key = 0;
     for (let i = 0; i < n; i++) {
       if (guess[i] === secret[i]) exact |= 1 << i;
@@ -368,19 +315,14 @@ export class Words extends Game {
   allows(guess, history) {  // hard mode: greens stay in place, revealed letters are reused as often
     if (!this.hard) return null;
     for (let step = 0; step < history.length; step++) {
-      const [played, feedback] = history[step];
+      const [played, feedback] = history[step], hard = `hard mode: guess ${step + 1}`;
       for (let p = 0; p < played.length; p++) {
-        if (feedback[p] === 2 && guess[p] !== played[p]) {
-          return `hard mode: guess ${step + 1} fixed ${LETTERS[played[p]]} at position ${p + 1}`;
-        }
+        if (feedback[p] === 2 && guess[p] !== played[p]) return `${hard} fixed ${LETTERS[played[p]]} at position ${p + 1}`;
       }
-      const revealed = new Array(26).fill(0), have = new Array(26).fill(0);
-      played.forEach((letter, p) => { if (feedback[p]) revealed[letter]++; });
-      guess.forEach((letter) => { have[letter]++; });
       for (let letter = 0; letter < 26; letter++) {
-        if (revealed[letter] && have[letter] < revealed[letter]) {
-          const times = revealed[letter] > 1 ? ` ${revealed[letter]} times` : "";
-          return `hard mode: guess ${step + 1} revealed ${LETTERS[letter]}${times}, which this guess does not reuse`;
+        const revealed = played.filter((l, p) => l === letter && feedback[p]).length;
+        if (revealed && count(guess, letter) < revealed) {
+          return `${hard} revealed ${LETTERS[letter]}${revealed > 1 ? ` ${revealed} times` : ""}, which this guess does not reuse`;
         }
       }
     }
@@ -389,20 +331,16 @@ export class Words extends Game {
   formatCode(code) { return code.map((c) => LETTERS[c]).join(""); }
   parseCode(text) {
     const word = text.trim().toLowerCase();
-    if (!word || ![...word].every((c) => ALPHABET.includes(c))) throw new Error(`${repr(text)} is not a word: use the letters a-z`);
-    return this.checkCode([...word].map((c) => ALPHABET.indexOf(c)), text);
+    if (!/^[a-z]+$/.test(word)) fail(`${repr(text)} is not a word: use the letters a-z`);
+    return this.checkCode([...word].map((c) => c.charCodeAt(0) - 97), text);
   }
   formatFeedback(f) { return f.map((m) => "-YG"[m]).join(""); }
   parseFeedback(text) {
     const marks = [];
-    for (const c of text) {
-      if (c.trim() === "") continue;
-      const digit = EMOJI[c] || MARK_LETTERS[c.toLowerCase()] || c;
-      marks.push(digit === "2" ? 2 : digit === "1" ? 1 : digit === "0" ? 0 : -1);
-    }
-    if (marks.length !== this.length || marks.includes(-1)) {
-      const n = this.length;
-      throw new Error(`${repr(text)} is not feedback for ${n}-letter words: write ${n} marks, G (exact), Y (present) or - (absent), `
+    for (const c of text) if (c.trim() !== "") marks.push(WORD_MARKS[c] ?? WORD_MARKS[c.toLowerCase()] ?? -1);
+    const n = this.length;
+    if (marks.length !== n || marks.includes(-1)) {
+      fail(`${repr(text)} is not feedback for ${n}-letter words: write ${n} marks, G (exact), Y (present) or - (absent), `
         + `e.g. 'GY-${"-".repeat(n - 3)}', or 2/1/0, or the coloured squares`);
     }
     return this.checkFeedback(marks, text);
@@ -410,17 +348,16 @@ export class Words extends Game {
 }
 
 export const GAMES = { mastermind: Mastermind, "bulls-cows": BullsCows, digits: Digits, twod: TwoD, words: Words };
-const TAKES = {  // the keyword arguments each constructor takes, and the options it lists when refusing others
-  mastermind: [["colours", "holes", "secret_repeats", "guess_repeats"]], "bulls-cows": [["digits", "length"]],
-  digits: [["length"]], twod: [["size"]],
-  words: [["answers", "guesses", "hard", "length"], ["answers_sha256", "guesses_sha256", "answer_words", "guess_words"]],
+const TAKES = {  // the keyword arguments each constructor takes; it lists the first group when refusing others
+  mastermind: "colours holes secret_repeats guess_repeats", "bulls-cows": "digits length", digits: "length", twod: "size",
+  words: "answers guesses hard length|answers_sha256 guesses_sha256 answer_words guess_words",
 };
 
 // make_game(name, **params): an unknown parameter is refused as Python's TypeError is.
 export function makeGame(name, params, listDigest) {
-  const [options, more = []] = TAKES[name];
+  const [options, more = []] = TAKES[name].split("|").map((group) => group.split(" "));
   if (Object.keys(params).some((k) => !options.includes(k) && !more.includes(k))) {
-    throw new Error(`bad parameters for ${name}: ${Object.keys(params).join(", ")} (it takes ${options.join(", ")})`);
+    fail(`bad parameters for ${name}: ${Object.keys(params).join(", ")} (it takes ${options.join(", ")})`);
   }
   return new GAMES[name](params, listDigest);
 }

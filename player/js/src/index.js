@@ -29,7 +29,7 @@ export async function load(bytes, name = "<bytes>") {
   const document = unpackMap(raw, fail, "the artifact");
   if (document.format !== FORMAT_NAME) throw fail(`not a ${FORMAT_NAME} artifact (format is ${repr(document.format)})`);
   const version = document.version;
-  if (!(Array.isArray(version) && version.length === 2 && version.every((v) => typeof v === "number" && Number.isInteger(v)))) {
+  if (!(Array.isArray(version) && version.length === 2 && version.every(Number.isInteger))) {  // not 1.0, not True
     throw fail(`bad format version ${repr(version)}`);
   }
   if (version[0] !== VERSION[0]) {
@@ -43,10 +43,9 @@ export async function load(bytes, name = "<bytes>") {
     throw fail("the body's sha256 does not match the header (the file is damaged or was altered)");
   }
   const decoded = unpackMap(body, fail, "the body");
-  const params = document.game && document.game.params;
-  const words = params && typeof params.answer_words === "string" ? params.answer_words : null;
   // The one sha256 the words game needs, of its carried answers as a canonical list.
-  const listText = words === null ? null : words.split(" ").map((w) => `${w}\n`).join("");
+  const words = document.game?.params?.answer_words;
+  const listText = typeof words === "string" ? words.split(" ").map((w) => `${w}\n`).join("") : null;
   const listDigest = listText === null ? null : await sha256(new TextEncoder().encode(listText));
   return new Tree(document, decoded, { name, listDigest: (text) => (text === listText ? listDigest : undefined) });
 }
@@ -66,22 +65,22 @@ async function sha256(bytes) {
 // nothing after it, inflating to exactly the size it declares, its XXH64 checksum matching.
 export function inflate(data, fail = (reason) => new FormatError(reason), limit = MAX_BODY_BYTES) {
   if (!data.length) throw fail("the file is empty");
-  if (data.length < 5 || data[0] !== 0x28 || data[1] !== 0xb5 || data[2] !== 0x2f || data[3] !== 0xfd || data[4] & 0x08) {
-    throw fail("not a zstd-compressed artifact (bad frame header)");
-  }
+  const badHeader = () => fail("not a zstd-compressed artifact (bad frame header)");
+  if (data.length < 5 || [0x28, 0xb5, 0x2f, 0xfd].some((b, i) => data[i] !== b) || data[4] & 0x08) throw badHeader();
   const descriptor = data[4];
   const sizeFlag = descriptor >> 6, single = (descriptor >> 5) & 1, checksum = (descriptor >> 2) & 1, dictFlag = descriptor & 3;
   let at = 5 + (single ? 0 : 1);
   const dictBytes = [0, 1, 2, 4][dictFlag], sizeBytes = [single, 2, 4, 8][sizeFlag];
-  if (data.length < at + dictBytes + sizeBytes) throw fail("not a zstd-compressed artifact (bad frame header)");
-  let dictionary = 0;
-  for (let i = 0; i < dictBytes; i++) dictionary += data[at + i] * 2 ** (8 * i);
-  at += dictBytes;
+  if (data.length < at + dictBytes + sizeBytes) throw badHeader();
+  const le = (n) => {  // the little-endian uint of the n bytes at `at`, which are then passed
+    let v = 0;
+    for (let i = 0; i < n; i++) v += data[at + i] * 2 ** (8 * i);
+    at += n;
+    return v;
+  };
+  const dictionary = le(dictBytes);
   if (!sizeBytes) throw fail("the zstd frame does not declare its content size");
-  let size = 0;
-  for (let i = 0; i < sizeBytes; i++) size += data[at + i] * 2 ** (8 * i);
-  if (sizeFlag === 1) size += 256;
-  at += sizeBytes;
+  const size = le(sizeBytes) + (sizeFlag === 1 ? 256 : 0);
   if (size > limit) throw fail(`the zstd frame claims ${size} bytes, more than the ${limit} allowed`);
   if (!checksum) throw fail("the zstd frame has no checksum");
   const damaged = (why) => fail(`the zstd data is damaged (${why})`);
@@ -93,11 +92,10 @@ export function inflate(data, fail = (reason) => new FormatError(reason), limit 
   // Walk the blocks to find where the frame ends: one frame, and nothing after it.
   for (let last = 0; !last;) {
     if (at + 3 > data.length) throw damaged("the frame is truncated");
-    const header = data[at] | (data[at + 1] << 8) | (data[at + 2] << 16);
+    const header = le(3), type = (header >> 1) & 3;
     last = header & 1;
-    const type = (header >> 1) & 3, length = header >> 3;
     if (type === 3) throw damaged("a reserved block type");
-    at += 3 + (type === 1 ? 1 : length);
+    at += type === 1 ? 1 : header >> 3;
   }
   if (at + 4 > data.length) throw damaged("the frame is truncated");
   if (at + 4 !== data.length) throw damaged(`${data.length - at - 4} bytes follow the frame`);
@@ -108,9 +106,7 @@ export function inflate(data, fail = (reason) => new FormatError(reason), limit 
     throw damaged(error.message);
   }
   if (raw.length !== size) throw fail("the zstd frame holds more or less than it declares");
-  const [, low] = xxh64(raw);
-  const stored = (data[at] | (data[at + 1] << 8) | (data[at + 2] << 16) | (data[at + 3] << 24)) >>> 0;
-  if (low !== stored) throw damaged("its checksum does not match");
+  if (xxh64(raw)[1] !== le(4)) throw damaged("its checksum does not match");  // its low 32 bits
   return raw;
 }
 
