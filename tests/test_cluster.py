@@ -281,6 +281,7 @@ def _after_first_job(cluster: Cluster, run: subprocess.Popen) -> None:
     while cluster.scheduler(jobs_finished) < 1:
         assert run.poll() is None and time.monotonic() < deadline, "the search ended before a job finished"
         time.sleep(0.05)
+    time.sleep(0.3)  # the result on its way from the scheduler to the search (jobs last a second: more are left)
 
 
 @pytest.mark.parametrize("stop", ["ctrl-c", "scheduler gone"])
