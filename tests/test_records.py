@@ -1,0 +1,136 @@
+"""The records of trees/RECORDS.md are right: an exhaustive search written here, independently of
+the engine (plain Python over the game's own ``score``), finds the same optimum on small games;
+no heuristic tree beats a record; a depth limit never helps; and two games that are the same game
+prove the same total."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+
+from compiler import Options, build
+from compiler.bound import bound
+from compiler.search.total import Infeasible
+from player.games import make_game
+
+HEURISTICS = ("first", "entropy", "worst-entropy", "minimax", "most-parts", "expected-size")
+
+
+def brute_force(game):
+    """(least total guesses to win every secret, fewest guesses in the worst case) of ``game``, by
+    trying every allowed guess at every set of candidates: no symmetry, no bounds from the engine.
+    Sets of candidates are tuples of secret indices in canonical order, memoised."""
+    secrets, guesses = game.secrets, game.guesses
+    scores = [[game.score(guess, secret) for secret in secrets] for guess in guesses]
+    position = {secret: index for index, secret in enumerate(secrets)}
+    wins = [position.get(guess) for guess in guesses]  # the secret a guess wins, if it is one
+
+    def parts(candidates, g):
+        """The non-winning feedback's parts, or None if the guess learns nothing and wins nothing."""
+        split: dict = {}
+        for secret in candidates:
+            if secret != wins[g]:
+                split.setdefault(scores[g][secret], []).append(secret)
+        if wins[g] not in candidates and len(split) == 1:
+            return None
+        return [tuple(part) for part in split.values()]
+
+    @lru_cache(maxsize=None)
+    def least_total(candidates):
+        if len(candidates) <= 2:
+            return 2 * len(candidates) - 1  # one won at once, the other next
+        best = None
+        for g in range(len(guesses)):
+            split = parts(candidates, g)
+            if split is None:
+                continue
+            # a part of n secrets takes at least 2n - 1 guesses: skip a guess that cannot do better
+            if best is not None and len(candidates) + sum(2 * len(part) - 1 for part in split) >= best:
+                continue
+            total = len(candidates) + sum(least_total(part) for part in split)
+            best = total if best is None else min(best, total)
+        return best
+
+    @lru_cache(maxsize=None)
+    def least_worst(candidates):
+        if len(candidates) <= 2:
+            return len(candidates)
+        best = None
+        for g in range(len(guesses)):
+            split = parts(candidates, g)
+            if split is not None:
+                worst = 1 + max((least_worst(part) for part in split), default=0)
+                best = worst if best is None else min(best, worst)
+                if best == 1 + (len(candidates) > 1):
+                    break  # no guess does better than winning or splitting into single secrets
+        return best
+
+    everything = tuple(range(len(secrets)))
+    return least_total(everything), least_worst(everything)
+
+
+def test_the_brute_force_knows_the_smallest_game_by_hand():
+    # 2 colours, 2 holes: AB scores 2B (AB), 0B2W (BA), 1B0W (AA and BB): 1 + 2 + 2 + 3 = 8, worst 3
+    assert brute_force(make_game("mastermind", colours=2, holes=2)) == (8, 3)
+
+
+SMALL = [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 2), (4, 3), (3, 4)]
+
+
+@pytest.mark.parametrize("colours,holes", SMALL)
+def test_the_engine_proves_what_the_brute_force_finds(colours, holes):
+    game = make_game("mastermind", colours=colours, holes=holes)
+    total, worst = brute_force(game)
+    built = build(game, Options("optimal-expected"))
+    assert built.stats.total == total
+    assert built.proof["minimum_total"] == total
+    assert bound(game).worst == worst
+    assert build(game, Options("optimal-worst")).stats.worst == worst
+
+
+# Goddard 2004, "Mastermind Revisited": the least average to three decimals (these totals are the
+# only ones that round to it, the games having fewer than 1000 secrets)
+GODDARD = {(3, 4): 3.037, (4, 3): 3.219, (2, 5): 3.031, (2, 6): 3.5, (2, 7): 3.875}
+
+
+@pytest.mark.parametrize("colours,holes", sorted(GODDARD))
+def test_a_record_matches_the_published_average(colours, holes):
+    stats = build(make_game("mastermind", colours=colours, holes=holes), Options("optimal-expected")).stats
+    assert round(stats.average, 3) == GODDARD[colours, holes]
+
+
+@pytest.mark.parametrize("game,params", [("mastermind", {"colours": 4, "holes": 3}),
+                                         ("mastermind", {"colours": 5, "holes": 3, "secret_repeats": False,
+                                                         "guess_repeats": False}),
+                                         ("bulls-cows", {"digits": 6, "length": 3})])
+def test_no_heuristic_beats_a_record(game, params):
+    game = make_game(game, **params)
+    record = build(game, Options("optimal-expected")).stats
+    worst = bound(game).worst
+    for strategy in HEURISTICS:
+        for candidates in ("all", "consistent"):
+            stats = build(game, Options(strategy, candidates=candidates)).stats
+            assert stats.total >= record.total, (strategy, candidates)
+            assert stats.worst >= worst, (strategy, candidates)
+
+
+@pytest.mark.parametrize("colours,holes", [(5, 2), (4, 3), (2, 6)])
+def test_a_depth_limit_never_helps(colours, holes):
+    game = make_game("mastermind", colours=colours, holes=holes)
+    free = build(game, Options("optimal-expected")).stats
+    worst = bound(game).worst
+    for depth in range(worst, free.worst + 2):
+        limited = build(game, Options("optimal-expected", max_depth=depth)).stats
+        assert limited.total >= free.total and limited.worst <= depth
+    assert build(game, Options("optimal-expected", max_depth=free.worst)).stats.total == free.total
+    with pytest.raises(Infeasible):
+        build(game, Options("optimal-expected", max_depth=worst - 1))
+
+
+def test_mastermind_without_repeats_is_bulls_and_cows():
+    mastermind = make_game("mastermind", colours=10, holes=3, secret_repeats=False, guess_repeats=False)
+    bulls_cows = make_game("bulls-cows", digits=10, length=3)
+    assert [mastermind.score(g, s) for g in mastermind.guesses[:40] for s in mastermind.secrets] == \
+        [bulls_cows.score(g, s) for g in bulls_cows.guesses[:40] for s in bulls_cows.secrets]
+    totals = {build(game, Options("optimal-expected")).stats.total for game in (mastermind, bulls_cows)}
+    assert totals == {3575}
