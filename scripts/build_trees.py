@@ -69,6 +69,15 @@ SHIPPED = [
     Shipped("words", WORDLE, Options("optimal-expected", first="salet"), "wordle-salet-optimal-expected.msgpack.zst"),
     Shipped("words", {**WORDLE, "hard": True}, Options("optimal-expected", first="salet", max_depth=6),
             "wordle-hard-salet-optimal-expected-depth6.msgpack.zst"),
+    # records (trees/RECORDS.md, scripts/records.py): proven optima of small and medium games
+    Shipped("mastermind", {"colours": 4, "holes": 5}, Options("optimal-expected")),  # 3954: not found in the literature we searched
+    Shipped("mastermind", {"colours": 3, "holes": 6}, Options("optimal-expected")),  # 2649: not found in the literature we searched
+    Shipped("mastermind", {"colours": 6, "holes": 4, "secret_repeats": False, "guess_repeats": False},
+            Options("optimal-expected")),  # 1446: not found in the literature we searched
+    Shipped("mastermind", {"colours": 8, "holes": 4, "secret_repeats": False, "guess_repeats": False},
+            Options("optimal-expected")),  # 7817 (= Bulls and Cows 4 of 8): not found in the literature we searched
+    Shipped("bulls-cows", {"digits": 10, "length": 3}, Options("optimal-expected")),  # 3575: not found in the literature we searched
+    Shipped("bulls-cows", {"digits": 9, "length": 4}, Options("optimal-expected")),  # 14914: not found in the literature we searched
 ]
 
 
