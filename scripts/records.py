@@ -64,15 +64,15 @@ RECORDS = [
     *records_for(mastermind(3, 6)),
     *records_for(mastermind(3, 7)),
     *records_for(mastermind(4, 5)),
+    *records_for(mastermind(5, 5)),
     *records_for(mastermind(6, 4, repeats=False)),
     *records_for(mastermind(8, 4, repeats=False)),
+    *records_for(mastermind(9, 4, repeats=False)),
     *records_for(bulls_cows(10, 3)),
-    *records_for(bulls_cows(9, 4), ("optimal-expected", "bound")),
-    *records_for(bulls_cows(8, 4), ("optimal-expected", "bound")),
+    *records_for(bulls_cows(9, 4)),
+    *records_for(bulls_cows(8, 4)),
+    *records_for(mastermind(8, 4), long=True),
     *(record for holes in range(9, 13) for record in records_for(mastermind(2, holes), long=True)),
-    *records_for(mastermind(5, 5), ("optimal-expected", "bound"), long=True),
-    *records_for(mastermind(9, 4, repeats=False), ("optimal-expected", "bound"), long=True),
-    *records_for(mastermind(8, 4), ("optimal-expected", "bound"), long=True),
 ]
 
 
