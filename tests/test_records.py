@@ -4,7 +4,12 @@ no heuristic tree beats a record; a depth limit never helps; and two games that 
 prove the same total."""
 from __future__ import annotations
 
+import importlib.util
+import json
+import re
+import sys
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +18,7 @@ from compiler.bound import bound
 from compiler.search.total import Infeasible
 from player.games import make_game
 
+ROOT = Path(__file__).resolve().parent.parent
 HEURISTICS = ("first", "entropy", "worst-entropy", "minimax", "most-parts", "expected-size")
 
 
@@ -134,3 +140,45 @@ def test_mastermind_without_repeats_is_bulls_and_cows():
         [bulls_cows.score(g, s) for g in bulls_cows.guesses[:40] for s in bulls_cows.secrets]
     totals = {build(game, Options("optimal-expected")).stats.total for game in (mastermind, bulls_cows)}
     assert totals == {3575}
+
+
+def test_the_records_script_prints_one_json_line_per_result(capsys):
+    records = load_script("records")
+    assert records.main(["--only", "mastermind-c3-h3-optimal-expected", "mastermind-c3-h3-bound"]) == 0
+    first, second = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert (first["total"], first["worst"], first["at_worst"], first["first_guess"]) == (73, 4, 1, "AAB")
+    assert (second["objective"], second["worst"], second["at_worst"]) == ("bound", 4, None)
+    assert first["game"] == {"name": "mastermind", "params": {"colours": 3, "holes": 3, "secret_repeats": True,
+                                                              "guess_repeats": True}}
+
+
+def test_the_records_table_agrees_with_the_shipped_trees():
+    manifest = {entry["file"].removesuffix(".msgpack.zst"): entry["stats"]
+                for entry in json.loads((ROOT / "trees" / "MANIFEST.json").read_text())["trees"]}
+    names = {record.name for record in load_script("records").RECORDS}
+    shipped = [line for line in (ROOT / "trees" / "RECORDS.md").read_text().splitlines() if "(**shipped**)" in line]
+    assert len(shipped) == 6
+    for line in shipped:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        name = f"{slug(cells[0])}-{cells[2].strip('`')}"
+        assert name in names and name in manifest, name
+        total, worst = re.match(r"\*\*(\d+)\*\*, [\d.]+, worst (\d+)", cells[3]).groups()
+        assert (int(total), int(worst)) == (manifest[name]["total"], manifest[name]["worst"])
+
+
+def slug(game: str) -> str:
+    """The file-name form of a game as RECORDS.md writes it: "Mastermind 8x4 without repeats (**shipped**)"."""
+    if found := re.match(r"Bulls and Cows (\d+) of (\d+)", game):
+        length, digits = found.groups()
+        return make_game("bulls-cows", digits=int(digits), length=int(length)).slug()
+    colours, holes = map(int, re.match(r"Mastermind (\d+)x(\d+)", game).groups())
+    repeats = "without repeats" not in game
+    return make_game("mastermind", colours=colours, holes=holes, secret_repeats=repeats, guess_repeats=repeats).slug()
+
+
+def load_script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while the file runs
+    spec.loader.exec_module(module)
+    return module
