@@ -5,7 +5,7 @@
     >>> tree.next_guess([])
     (0, 1, 2, 3)
     >>> player.shipped()[:2], player.load_shipped("mastermind-c6-h4-entropy").stats["total"]
-    (['bulls-cows-d10-l4-entropy', 'bulls-cows-d10-l4-minimax'], 5722)
+    (['bulls-cows-d10-l3-optimal-expected', 'bulls-cows-d10-l4-entropy'], 5722)
 
 Only the standard library, msgpack and zstandard are imported here.
 """
