@@ -60,5 +60,5 @@ def test_shipped_trees_by_name():
     assert repr(tree) == "player.load_shipped('mastermind-c6-h4-optimal-expected')"
     assert tree.stats["total"] == 5625  # Koyama & Lai
     assert player.load_shipped("mastermind-c6-h4-optimal-expected.msgpack.zst").stats == tree.stats
-    with pytest.raises(ValueError, match="no shipped tree is named 'mastermind'; choose from bulls-cows-d10-l4-entropy, "):
+    with pytest.raises(ValueError, match="no shipped tree is named 'mastermind'; choose from bulls-cows-d10-l3-optimal-expected, "):
         player.load_shipped("mastermind")
