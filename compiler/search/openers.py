@@ -28,9 +28,16 @@ import numpy as np
 from .counting import least_total
 from .recursion import LOOKAHEAD_MIN, lookahead_bound
 from .table import INF, UNLIMITED
+from .total import Infeasible
+
+SEEDS_PER_PLACE, SEEDS_MIN = 10, 100  # first guesses the heuristic ranks best, searched first: per place ranked, at least
 
 SERIAL = 0  # the board's node number for the ranking's root (the root searches number theirs from 1)
 BOUND, SEARCH = "bound", "search"
+
+
+def seeds_for(top: int) -> int:
+    return max(SEEDS_MIN, SEEDS_PER_PLACE * top)
 
 
 @dataclass
@@ -143,6 +150,19 @@ def opener_total(solver, candidates: np.ndarray, guess: int, budget: int, limit:
     return total, limit, searched, time.thread_time() - started
 
 
+def lookahead_total(space, guess: int, candidates: np.ndarray, budget: int) -> int:
+    """A lower bound on the least total of a tree opening with ``guess``: the sum of its parts'
+    lookahead bounds (counting bounds with a hint rule, and for parts too small to pay)."""
+    played, total = (guess,), len(candidates)
+    symbols = space.context.absent.played(played)
+    for part in space.split(guess, candidates):
+        if len(part) >= LOOKAHEAD_MIN and space.hint_rule is None:
+            total += int(lookahead_bound(space.problem, part, np.int64(budget - 1), symbols))
+        else:
+            total += int(least_total(space.least, space.reach, len(part), budget - 1))
+    return min(total, INF)
+
+
 def opener_tree(solver, guess: int, budget: int) -> tuple[int, int]:
     """``(total, worst)`` of the canonical optimal tree opening with ``guess`` (what ``compile
     --first`` builds), walked through the table that its search filled."""
@@ -216,8 +236,8 @@ class OpenerSearch:
         counted, parts, is_candidate, _ = self.space.bounds(self.root, guesses, self.budget)
         useful = (parts > 1) | is_candidate
         self.useless = int((~useful).sum())
-        order = np.lexsort((guesses[useful], counted[useful]))
-        self.guesses, self.counted = guesses[useful][order], counted[useful][order]
+        self.guesses, self.counted = guesses[useful], counted[useful]  # put in order by ``prepare``
+        self.sorted_from = 0  # from here on, ``counted`` ascends
         self.openers = {int(g): Opener(int(g), game.format_code(game.guesses[g])) for g in self.guesses}
         self.best = Best(top)
         self.open: list[Opener] = []  # with bound_only: the first guesses no bound refuted
@@ -227,17 +247,32 @@ class OpenerSearch:
         self.cpu = 0.0
 
     def without(self, guess: int) -> None:
-        """Leave ``guess`` out of the search (the one that ``rank_of`` ranks)."""
+        """Leave ``guess`` out of the search (the one that ``rank_of`` ranks); before ``prepare``."""
         keep = self.guesses != guess
         self.guesses, self.counted = self.guesses[keep], self.counted[keep]
         self.openers.pop(guess, None)
+
+    def prepare(self) -> None:
+        """The order of the jobs: first the heuristic's best, least lookahead bound first (a good
+        predictor of the total: the K-th best is near its final value from the start), then the
+        rest by counting bound, where one that the bound refutes refutes every later one."""
+        guesses, counted, space = self.guesses, self.counted, self.space
+        seeds = space.context.best_guesses(guesses, self.root, space.game.heuristic, seeds_for(self.top))
+        looked = np.array([lookahead_total(space, int(g), self.root, self.budget) for g in seeds], dtype=np.int64)
+        first = np.lexsort((seeds, looked))
+        rest = ~np.isin(guesses, seeds)
+        order = np.lexsort((guesses[rest], counted[rest]))
+        self.guesses = np.concatenate([seeds[first], guesses[rest][order]])
+        self.counted = np.concatenate([looked[first], counted[rest][order]])  # each a lower bound
+        self.sorted_from = len(seeds)
 
     def pending(self) -> int:
         """First guesses not yet handed out whose counting bound does not refute them now."""
         kth = self.best.kth()
         if kth is None:
             return len(self.guesses) - self.next
-        return int(np.searchsorted(self.counted[self.next:], kth[0] + 1, side="left"))
+        start = max(self.next, self.sorted_from)
+        return start - self.next + int(np.searchsorted(self.counted[start:], kth[0] + 1, side="left"))
 
     def next_job(self):
         while self.next < len(self.guesses):
@@ -247,7 +282,8 @@ class OpenerSearch:
             if counted >= limit:  # the counting bound refutes it: no job
                 self.openers[guess].at_least = counted
                 self.counted_out += 1
-                if self.best.kth() is not None and counted > self.best.kth()[0]:  # and every later one
+                if self.next > self.sorted_from and self.best.kth() is not None and counted > self.best.kth()[0]:
+                    # and every later one
                     for rest in range(self.next, len(self.guesses)):
                         self.openers[int(self.guesses[rest])].at_least = int(self.counted[rest])
                     self.counted_out += len(self.guesses) - self.next
@@ -286,6 +322,7 @@ class OpenerSearch:
 
     def run(self) -> None:
         self.solver.note(task=f"ranking {len(self.guesses)} first guesses")
+        self.prepare()
         self.solver.schedule(self.next_job, self.on_result)
 
     def ranking(self, started: float) -> Ranking:
@@ -311,6 +348,9 @@ def ranked(solver, top: int, max_depth: int | None = None) -> Ranking:
     search = OpenerSearch(solver, top, max_depth)
     search.space.total_below(search.root[:1], (), search.budget, INF)  # loaded here once, not by each thread
     solver.guarded(search.run, task="ranking first guesses")
+    if not search.best.keys:
+        within = "" if max_depth is None else f" within {max_depth} guesses"
+        raise Infeasible(f"no tree wins every secret of {search.space.game!r}{within} (guesstree bound finds the fewest)")
     return search.ranking(started)
 
 
