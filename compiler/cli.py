@@ -237,12 +237,20 @@ def _compiled(game: Game, options, quiet: bool, checkpoint, resume: bool, cluste
             with search_status(quiet) as status, _terminate_as_interrupt():
                 context = prepared_context(game, options, checkpoint=checkpoint, resume=resume, progress=status,
                                            cluster=address(cluster))
-                solver_for(context).solve(options.strategy, options.max_depth)
+                _say_first_guesses(solver_for(context).solve(options.strategy, options.max_depth), quiet)
         with BuildBar(quiet, game.secret_count()) as progress:
             return build(game, options, progress=progress, context=context)
     finally:
         if context is not None:
             context.close()
+
+
+def _say_first_guesses(report, quiet: bool) -> None:
+    """How the full proof settled its first guesses (effort, so on stderr: not in the artifact)."""
+    settled = report.first_guesses
+    if not quiet and sum(settled.values()) > 1:
+        typer.echo(f"first guesses searched: {sum(settled.values())}; {settled['bound']} settled by a bound "
+                   f"alone, {settled['search']} by a search", err=True)
 
 
 @game_command("compare")

@@ -136,18 +136,39 @@ def opener_total(solver, candidates: np.ndarray, guess: int, budget: int, limit:
                 break
             better = int(lookahead_bound(space.problem, part, np.int64(budget - 1), symbols))
             total, bounds[index] = min(total + better - bounds[index], INF), better
-    searched = False
-    for index, part in enumerate(parts if not bound_only else ()):
-        limit = search.limit_now(fence, limit)
-        if total >= limit:
-            break
-        if len(part) <= 2:
-            continue  # its bound is exact
-        searched = True
-        solver.note(part=f"{index + 1}/{len(parts)}", part_size=len(part))
-        rest = total - bounds[index]
-        total = min(rest + search.node(part, played, budget - 1, limit - rest, 1), INF)
+    limit = search.limit_now(fence, limit)
+    searched = not bound_only and total < limit and any(len(part) > 2 for part in parts)
+    if searched:
+        total, limit = rising(solver, parts, bounds, total, played, budget - 1, limit, fence)
     return total, limit, searched, time.thread_time() - started
+
+
+def rising(solver, parts: list, bounds: list[int], total: int, played: tuple, budget: int, limit: int,
+           fence: tuple | None) -> tuple[int, int]:
+    """Search ``parts`` (``bounds``: lower bounds on their totals within ``budget``, summing with the
+    guesses already counted to ``total``) until their sum is exact or refutes ``limit``: each search
+    asks a part only for its share of what the sum lacks (by size), so that a guess is refuted by
+    many cheap proofs that its parts cost a little more than their bounds, not by solving its
+    largest parts exactly. A part that proves cheaper than asked is exact. ``(total, limit)``, as
+    ``TotalSearch.root_total`` returns them."""
+    search = solver.total
+    exact = [len(part) <= 2 for part in parts]  # parts of one or two secrets: their bound is exact
+    while True:
+        limit = search.limit_now(fence, limit)
+        left = [index for index in range(len(parts)) if not exact[index]]
+        if total >= limit or not left:
+            return total, limit
+        weight = sum(len(parts[index]) for index in left)
+        for index in left:
+            limit = search.limit_now(fence, limit)
+            if total >= limit:
+                break
+            share = max(1, -(-(limit - total) * len(parts[index]) // weight))  # rounded up
+            cutoff = min(bounds[index] + share, INF)
+            solver.note(part=f"{index + 1}/{len(parts)}", part_size=len(parts[index]))
+            value = max(search.node(parts[index], played, budget, cutoff, 1), bounds[index])
+            exact[index] = value < cutoff
+            total, bounds[index] = min(total + value - bounds[index], INF), value
 
 
 def lookahead_total(space, guess: int, candidates: np.ndarray, budget: int) -> int:

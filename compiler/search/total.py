@@ -58,6 +58,9 @@ class TotalSearch:
     def __init__(self, solver):
         self.solver, self.space = solver, solver.space
         self.openings: dict[int, int] = {}  # with --first or --openers: the best opener, by the root's tag
+        # how the root's first guesses were settled: by a bound alone, or by a search of some part
+        # (effort, which depends on the order jobs finish in: never part of an artifact)
+        self.first_guesses = {"bound": 0, "search": 0}
         self._serial = 0
 
     # -- what the jobs run -------------------------------------------------------------------------
@@ -164,12 +167,17 @@ class TotalSearch:
             # jobs on threads: the root's guesses as a second level's are, their parts (second-level nodes) the jobs
             self._second_level(candidates, played, budget, order, choice, level=0)
         elif level == 0:  # the root: its guesses one after the other, each part a second-level node
+            searched = 0
             for _, key in choice.tries(order):
                 solver.note(root=space.game.format_code(space.game.guesses[key[1]]))
+                nodes = space.nodes
                 total, limit = self.root_total(candidates, key[1], budget, choice.limit(key))
+                searched += space.nodes != nodes
                 choice.consider(total, key)
                 if choice.key is not None:
                     solver.note(best=choice.value)
+            self.first_guesses["search"] += searched
+            self.first_guesses["bound"] += len(order) - searched
         else:
             self._second_level(candidates, played, budget, order, choice)
         return choice
@@ -187,6 +195,7 @@ class TotalSearch:
         n = len(candidates)
         serial = self._new_serial()
         tries = choice.tries(order)
+        sent = [0]  # guesses with a part sent as a job
 
         def open_trial() -> bool:
             index, key = next(tries, (None, None))
@@ -211,6 +220,7 @@ class TotalSearch:
                         continue
                     if trial.sent < len(trial.groups):
                         index = trial.sent
+                        sent[0] += index == 0  # a guess searched (the others a bound settled)
                         trial.sent += 1
                         trial.running += 1
                         others = trial.bound() - trial.known[index]
@@ -243,6 +253,9 @@ class TotalSearch:
         if level > 0:
             solver.note(guesses=len(order), guess_index=0)
         solver.schedule(next_job, on_result)
+        if level == 0:
+            self.first_guesses["search"] += sent[0]
+            self.first_guesses["bound"] += len(order) - sent[0]
 
     def _openers_as_jobs(self, count: int) -> bool:
         """Is each first guess a job of its own? With --openers, and on a cluster when the first
