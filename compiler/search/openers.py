@@ -69,29 +69,31 @@ class Opener:
 
 
 class Best:
-    """The ``top`` best exact totals so far, by key (total, guess), and what a first guess must
-    stay below to rank in: the K-th's total, or one more for a guess before the K-th's."""
+    """The ``top`` best exact totals so far, by key (total, then the tie-break key of the guess:
+    (not a candidate, guess) as the tree prefers, or (0, guess) for the canonical order alone),
+    and what a first guess must stay below to rank in: the K-th's total, or one more for a guess
+    whose tie-break key comes before the K-th's."""
 
     def __init__(self, top: int):
         self.top = top
-        self.keys: list[tuple[int, int]] = []  # ascending, at most ``top``
+        self.keys: list[tuple[int, int, int]] = []  # (total, blind, guess) ascending, at most ``top``
 
-    def kth(self) -> tuple[int, int] | None:
+    def kth(self) -> tuple[int, int, int] | None:
         return self.keys[-1] if len(self.keys) == self.top else None
 
-    def limit(self, guess: int) -> int:
+    def limit(self, key: tuple[int, int]) -> int:
         kth = self.kth()
         if kth is None:
             return INF  # a total of INF is no tree at all: it never ranks
-        return min(INF, kth[0] + 1 if guess < kth[1] else kth[0])
+        return min(INF, kth[0] + 1 if key < kth[1:] else kth[0])
 
-    def add(self, total: int, guess: int) -> None:
-        self.keys = sorted(self.keys + [(total, guess)])[:self.top]
+    def add(self, total: int, key: tuple[int, int]) -> None:
+        self.keys = sorted(self.keys + [(total, *key)])[:self.top]
 
     def board(self) -> tuple | None:
         """The K-th best as the running jobs read it (``TotalSearch.limit_now``)."""
         kth = self.kth()
-        return None if kth is None else (SERIAL, kth[0], 0, kth[1])
+        return None if kth is None else (SERIAL, *kth)
 
 
 @dataclass(frozen=True)
@@ -248,7 +250,7 @@ class OpenerSearch:
     fixed first guess): the first guesses' jobs, handed out best counting bound first.
     ``bound_only``: refute by bounds alone, searching nothing (what is not refuted stays open)."""
 
-    def __init__(self, solver, top: int, budget: int | None, bound_only: bool = False):
+    def __init__(self, solver, top: int, budget: int | None, bound_only: bool = False, tree_order: bool = False):
         self.solver, self.space = solver, solver.space
         self.top, self.budget, self.bound_only = top, UNLIMITED if budget is None else budget, bound_only
         self.root = np.arange(self.space.n_secrets, dtype=np.int64)
@@ -258,6 +260,9 @@ class OpenerSearch:
         useful = (parts > 1) | is_candidate
         self.useless = int((~useful).sum())
         self.guesses, self.counted = guesses[useful], counted[useful]  # put in order by ``prepare``
+        # ties: a possible secret first, then the lowest guess (the tree's), or the lowest alone
+        blind = ~is_candidate[useful] if tree_order else np.zeros(len(self.guesses), dtype=bool)
+        self.keys = {int(g): (int(b), int(g)) for g, b in zip(self.guesses, blind)}
         self.sorted_from = 0  # from here on, ``counted`` ascends
         self.openers = {int(g): Opener(int(g), game.format_code(game.guesses[g])) for g in self.guesses}
         self.best = Best(top)
@@ -299,7 +304,7 @@ class OpenerSearch:
         while self.next < len(self.guesses):
             guess, counted = int(self.guesses[self.next]), int(self.counted[self.next])
             self.next += 1
-            limit = self.best.limit(guess)
+            limit = self.best.limit(self.keys[guess])
             if counted >= limit:  # the counting bound refutes it: no job
                 self.openers[guess].at_least = counted
                 self.counted_out += 1
@@ -312,7 +317,8 @@ class OpenerSearch:
                     self.note()
                 continue
             self.solver.note(root=self.openers[guess].code)
-            return guess, OpenerTotal(self.root, guess, self.budget, limit, (SERIAL, 0, guess, 0), self.bound_only)
+            return guess, OpenerTotal(self.root, guess, self.budget, limit, (SERIAL, *self.keys[guess], 0),
+                                      self.bound_only)
         return None
 
     def on_result(self, guess: int, result) -> None:
@@ -326,7 +332,7 @@ class OpenerSearch:
         elif value < limit:
             opener.total = value
             if value < INF:
-                self.best.add(value, guess)
+                self.best.add(value, self.keys[guess])
                 board = self.best.board()
                 if board is not None:
                     self.solver.board.write(board)
@@ -346,8 +352,17 @@ class OpenerSearch:
         self.prepare()
         self.solver.schedule(self.next_job, self.on_result)
 
+    def ranking_counts(self) -> dict[str, int]:
+        """How the first guesses outside the best were settled: by a bound alone, by search."""
+        ranked = {guess for _, _, guess in self.best.keys}
+        counts = {BOUND: 0, SEARCH: 0}
+        for opener in self.openers.values():
+            if opener.guess not in ranked and opener.value is not None:
+                counts[opener.settled] += 1
+        return counts
+
     def ranking(self, started: float) -> Ranking:
-        best = [self.openers[guess] for _, guess in self.best.keys]
+        best = [self.openers[guess] for _, _, guess in self.best.keys]
         for opener in best:
             total, opener.worst = opener_tree(self.solver, opener.guess, self.budget)
             if total != opener.total:
@@ -415,7 +430,7 @@ def ranked_first(solver, first: int, max_depth: int | None = None) -> FirstRank:
         total, _, _, seconds = opener_total(solver, search.root, first, budget, INF)
         if total >= INF:
             raise ValueError(f"no tree opening with {code} wins every secret within {max_depth} guesses")
-        search.best.add(total, first)
+        search.best.add(total, (0, first))
         solver.board.write(search.best.board())
         search.run()
         return total, seconds
