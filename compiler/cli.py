@@ -414,7 +414,7 @@ def openers_command(
     from .cluster import address
     from .output import check_destination
     from .progress import search_status
-    from .search.openers import rank_of, rank_openers
+    from .openers import rank_of, rank_openers
 
     budget = memory_budget(max_memory)
     if workers is not None and workers < 1:

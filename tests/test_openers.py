@@ -11,7 +11,8 @@ import pytest
 
 import compiler
 from compiler.options import Options
-from compiler.search.openers import BOUND, SEARCH, rank_of, rank_openers
+from compiler.openers import rank_of, rank_openers
+from compiler.search.openers import BOUND, SEARCH
 from player.games import make_game
 
 DATA = Path(__file__).parent / "data"

@@ -1,6 +1,7 @@
 """Which first guess is best: the exact ranking of the first guesses by their least totals
-(``rank_openers``, what ``guesstree openers`` prints), and one first guess's exact total with a
-bound on its rank (``rank_of``).
+(``ranked``, what ``guesstree openers`` prints through ``compiler.openers.rank_openers``), and one
+first guess's exact total with a bound on its rank (``ranked_first``), and the full proof's root
+searched the same way (``ranked_root``).
 
 The ranking is the root's branch and bound of the full proof (``total.py``) with the cutoff at
 the K-th best total instead of the best: a first guess whose lower bound is at least the K-th
@@ -20,15 +21,13 @@ and the bound's value depend on the order.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
 from .counting import least_total
 from .recursion import LOOKAHEAD_MIN, lookahead_bound
 from .table import INF, UNLIMITED
-from .total import Infeasible
 
 SEEDS_PER_PLACE, SEEDS_MIN = 10, 100  # first guesses the heuristic ranks best, searched first: per place ranked, at least
 
@@ -386,7 +385,7 @@ def ranked(solver, top: int, max_depth: int | None = None) -> Ranking:
     solver.guarded(search.run, task="ranking first guesses")
     if not search.best.keys:
         within = "" if max_depth is None else f" within {max_depth} guesses"
-        raise Infeasible(f"no tree wins every secret of {search.space.game!r}{within} (guesstree bound finds the fewest)")
+        raise ValueError(f"no tree wins every secret of {search.space.game!r}{within} (guesstree bound finds the fewest)")
     return search.ranking(started)
 
 
@@ -442,46 +441,16 @@ def ranked_first(solver, first: int, max_depth: int | None = None) -> FirstRank:
                      None if budget >= UNLIMITED else budget, time.monotonic() - started, seconds + search.cpu)
 
 
-def _solver_context(game, max_depth, candidates, max_memory, workers, checkpoint, resume, progress, cluster):
-    from ..bound import prepared_context
-    from ..options import DEFAULT_MAX_MEMORY, Options
-
-    options = Options(strategy="optimal-expected", candidates=candidates, max_depth=max_depth,
-                      max_memory=max_memory or DEFAULT_MAX_MEMORY)
-    return prepared_context(game, options, workers, checkpoint, resume, progress, cluster)
-
-
-def rank_openers(game, top: int = 10, max_depth: int | None = None, candidates: str = "all",
-                 max_memory: int | None = None, workers: int | None = None, checkpoint=None, resume: bool = False,
-                 progress: Callable | None = None, cluster: str | None = None) -> Ranking:
-    """The ``top`` first guesses of ``game`` with the least totals of an optimal tree (within
-    ``max_depth`` guesses, if given), each exact with its average and worst case, ties in the
-    canonical guess order; every other first guess proven to rank below them. One first guess
-    per symmetry class in a game with symmetries."""
-    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
-        raise ValueError(f"--top must be a whole number of at least 1, not {top!r}")
-    context = _solver_context(game, max_depth, candidates, max_memory, workers, checkpoint, resume, progress, cluster)
-    try:
-        return ranked(context.solver, top, max_depth)
-    finally:
-        context.close()
-
-
-def rank_of(game, first: str, max_depth: int | None = None, candidates: str = "all", max_memory: int | None = None,
-            workers: int | None = None, checkpoint=None, resume: bool = False, progress: Callable | None = None,
-            cluster: str | None = None) -> FirstRank:
-    """The exact total of an optimal tree of ``game`` opening with ``first`` (as the game writes
-    it), its average and worst case, and a bound on its rank among the first guesses: every other
-    first guess that its bounds put below it (no search) is counted out."""
-    context = _solver_context(game, max_depth, candidates, max_memory, workers, checkpoint, resume, progress, cluster)
-    try:
-        try:
-            code = game.parse_code(first)
-        except ValueError as error:
-            raise ValueError(f"--first {first}: {error}") from None
-        index = {g: i for i, g in enumerate(game.guesses)}.get(code)
-        if index is None:
-            raise ValueError(f"--first {first}: {game.format_code(code)} is not an allowed guess")
-        return ranked_first(context.solver, index, max_depth)
-    finally:
-        context.close()
+def ranked_root(solver, budget: int, choice) -> dict[str, int]:
+    """The full proof's root (``TotalSearch`` with many first guesses): the best first guess under
+    the tree's tie-break, as the ranking searches them (each a job, the best found first by their
+    lookahead bounds, each refuted by rising effort), put in ``choice`` (a ``choice.Choice``);
+    returns how many first guesses a bound settled and how many a search did."""
+    search = OpenerSearch(solver, 1, budget, tree_order=True)
+    search.run()
+    if search.best.keys:
+        choice.value, choice.key = search.best.keys[0][0], search.best.keys[0][1:]
+    choice.refute(min((o.value for o in search.openers.values() if o.value is not None), default=INF))
+    counts = search.ranking_counts()
+    counts[SEARCH] += len(search.best.keys)
+    return counts

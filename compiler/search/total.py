@@ -164,7 +164,10 @@ class TotalSearch:
         choice = Choice(cutoff, floor)
         if level == 0 and not space.opening(candidates, played) and len(order) >= RANKED_ROOT_MIN \
                 and cutoff > INF and not solver.inside:
-            self._ranked_root(budget, choice)
+            from .openers import ranked_root  # the ranking's search of the first guesses, with K = 1
+
+            for how, count in ranked_root(solver, budget, choice).items():
+                self.first_guesses[how] += count
         elif level == 0 and self._openers_as_jobs(len(order)):
             self._root_jobs(candidates, budget, order, choice)
         elif level == 0 and solver.cluster is None and solver.workers > 1:
@@ -260,21 +263,6 @@ class TotalSearch:
         if level == 0:
             self.first_guesses["search"] += sent[0]
             self.first_guesses["bound"] += len(order) - sent[0]
-
-    def _ranked_root(self, budget: int, choice: Choice) -> None:
-        """The root's guesses as the ranking of first guesses searches them (``openers.py``, its
-        best one under the tree's tie-break): each a job, the best found first by their lookahead
-        bounds, each refuted by rising effort."""
-        from .openers import OpenerSearch
-
-        search = OpenerSearch(self.solver, 1, budget, tree_order=True)
-        search.run()
-        if search.best.keys:
-            choice.value, choice.key = search.best.keys[0][0], search.best.keys[0][1:]
-        choice.refute(min((o.value for o in search.openers.values() if o.value is not None), default=INF))
-        refuted = search.ranking_counts()
-        self.first_guesses["bound"] += refuted["bound"]
-        self.first_guesses["search"] += refuted["search"] + len(search.best.keys)
 
     def _openers_as_jobs(self, count: int) -> bool:
         """Is each first guess a job of its own? With --openers, and on a cluster when the first
