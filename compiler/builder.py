@@ -43,6 +43,8 @@ class Built:
     edge_feedback: list[int] = field(default_factory=list)  # feedback index per edge; edge e leads to node e + 1
     stats: Statistics | None = None  # set once the tree is complete
     proof: dict = field(default_factory=dict)  # what an exhaustive strategy proved (joins the strategy spec)
+    # how its search settled the first guesses, {"bound": n, "search": m}: effort, not in the artifact
+    first_guesses: dict = field(default_factory=dict)
 
     @property
     def nodes(self) -> int:
@@ -171,7 +173,7 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
     context = BuildContext(game, options, layout.scorer(game, options))
     n = game.secret_count()
     try:
-        proof = strategy.prepare(context, search)  # a whole-game search, for the exhaustive strategies
+        report = strategy.prepare(context, search)  # a whole-game search, for the exhaustive strategies
         root = Node(np.arange(n, dtype=np.int64), (), ())
         if layout.splits(context.scorer):
             parts = layout.parts and not context.scorer.on_the_fly
@@ -192,7 +194,8 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
     for secret, depth in tree.determined:
         determined[secret] = depth
     built.stats = Statistics.from_depths(wins.tolist(), determined.tolist())
-    built.proof = dict(proof)
+    if report is not None:
+        built.proof, built.first_guesses = dict(report.proof), dict(report.first_guesses)
     return built
 
 

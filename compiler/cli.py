@@ -231,7 +231,16 @@ def _compiled(game: Game, options, quiet: bool, search):
     from .progress import compile_display
 
     with compile_display(quiet) as (searching, building), _terminate_as_interrupt():
-        return build(game, options, progress=building, search=dataclasses.replace(search, progress=searching))
+        built = build(game, options, progress=building, search=dataclasses.replace(search, progress=searching))
+    _say_first_guesses(built.first_guesses, quiet)
+    return built
+
+
+def _say_first_guesses(settled: dict, quiet: bool) -> None:
+    """How the full proof settled its first guesses (effort, so on stderr: not in the artifact)."""
+    if not quiet and sum(settled.values()) > 1:
+        typer.echo(f"first guesses searched: {sum(settled.values())}; {settled['bound']} settled by a bound "
+                   f"alone, {settled['search']} by a search", err=True)
 
 
 @game_command("compare", settings=("seed", "guess_sample", "secret_sample"))
@@ -357,6 +366,95 @@ def bound_command(
                f"(total {upper['tree_total']}, {upper['tree_nodes']} nodes)")
     typer.echo(f"  no tree within {lower['impossible']}: {lower['by']}")
     typer.echo(f"  ({report.nodes} nodes searched, {report.seconds:.2f} s)")
+
+
+@game_command("openers")
+def openers_command(
+    game: Game,
+    top: int = typer.Option(10, "--top", metavar="K", help="how many of the best first guesses to rank exactly"),
+    max_depth: Optional[int] = typer.Option(None, "--max-depth", metavar="N",
+                                            help="rank the trees that win every secret within N guesses"),
+    first: Optional[str] = typer.Option(None, "--first", metavar="GUESS",
+                                        help="one first guess instead: its exact total and a bound on its rank"),
+    as_json: bool = typer.Option(False, "--json", help="print the ranking as JSON"),
+    report: Optional[Path] = typer.Option(None, "--report", metavar="FILE",
+                                          help="write one JSON line per first guess: its total or the bound "
+                                               "proven (at_least), how it was settled, its CPU seconds"),
+    candidates: str = CANDIDATES,
+    quiet: bool = QUIET,
+    workers: Optional[int] = typer.Option(None, "--workers", metavar="N",
+                                          help="threads to search with (default: one per core)"),
+    checkpoint: Optional[Path] = CHECKPOINT,
+    resume: bool = RESUME,
+    max_memory: float = MAX_MEMORY,
+    cluster: Optional[str] = CLUSTER,
+) -> None:
+    """Rank the first guesses by the least total of an optimal tree after them (optimal-expected):
+    the K best exactly, with average and worst case, ties in the canonical guess order; every
+    other first guess proven to need more.
+
+    Example: guesstree openers words --answers hidden.txt --guesses all.txt --top 10
+    """
+    _engine()
+    from player.artifact import write_atomic
+
+    from .cluster import address
+    from .output import check_destination
+    from .progress import search_status
+    from .openers import rank_of, rank_openers
+
+    budget = memory_budget(max_memory)
+    if workers is not None and workers < 1:
+        raise fail("--workers must be at least 1")
+    if first is not None and report is not None:
+        raise fail("--report lists every first guess of a ranking: leave out --first")
+    settings = {"max_depth": max_depth, "candidates": candidates, "max_memory": budget, "workers": workers,
+                "checkpoint": checkpoint, "resume": resume, "cluster": address(cluster)}
+    with _failures("openers", game, "searching", "give a smaller --max-memory",
+                   lambda error: f"cannot write {error.filename or report or checkpoint}: {error.strerror or error}"):
+        if report is not None:
+            check_destination(report, artifact=False)  # before any work
+        with search_status(quiet) as status, _terminate_as_interrupt():
+            if first is not None:
+                found = rank_of(game, first, progress=status, **settings)
+            else:
+                found = rank_openers(game, top, progress=status, **settings)
+        if report is not None:
+            lines = [json.dumps(opener.line()) for opener in found.openers]
+            write_atomic(report, ("\n".join(lines) + "\n").encode())
+    _print_openers(game, found, as_json, report)
+
+
+def _print_openers(game: Game, found, as_json: bool, report: Path | None) -> None:
+    """What ``openers`` prints: the ranking (or one first guess's rank), as text or JSON."""
+    if as_json:
+        typer.echo(json.dumps({"game": game.spec(), **found.to_dict()}, indent=2))
+        return
+    within = "" if found.max_depth is None else f", every secret within {found.max_depth} guesses"
+    timing = f"({found.seconds:.1f} s, {found.cpu_seconds:.1f} CPU-s in the jobs)"
+    if not hasattr(found, "best"):
+        opener = found.opener
+        typer.echo(f"{game!r}, {counted(found.secrets, 'secret')}{within}")
+        typer.echo(f"{opener.code}: total {opener.total}, average {opener.average(found.secrets):.3f}, "
+                   f"worst {opener.worst}; rank at most {found.rank_at_most} of {found.first_guesses} first guesses "
+                   f"(the other {found.first_guesses - found.rank_at_most} proven worse by a bound) {timing}")
+        return
+    classes = " (one per symmetry class)" if found.by_class else ""
+    typer.echo(f"{game!r}, {counted(found.secrets, 'secret')}{within}: the {len(found.best)} best of "
+               f"{counted(len(found.openers), 'first guess', 'first guesses')}{classes} by the least total (optimal-expected)")
+    typer.echo(f"{'rank':>4}  {'guess':<12} {'total':>7} {'average':>8} {'worst':>5}")
+    for rank, opener in enumerate(found.best, 1):
+        typer.echo(f"{rank:>4}  {opener.code:<12} {opener.total:>7} {opener.average(found.secrets):>8.3f} "
+                   f"{opener.worst:>5}")
+    others, refuted = len(found.openers) - len(found.best), found.refuted()
+    if found.best and others:
+        typer.echo(f"every other first guess ({others}) is proven to need more than {found.kth} guesses, or "
+                   f"{found.kth} and to come later in the canonical order: {refuted['bound']} by a bound alone, "
+                   f"{refuted['search']} by search {timing}")
+    if found.useless:
+        typer.echo(f"({counted(found.useless, 'first guess', 'first guesses')} that every secret answers alike left out)")
+    if report is not None:
+        typer.echo(f"wrote {report}")
 
 
 @contextlib.contextmanager

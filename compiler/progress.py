@@ -57,6 +57,8 @@ def bar_share(status: dict) -> tuple[int, int]:
 def describe(status: dict) -> tuple[str, str]:
     """The status line's two halves: where the search is, and its jobs, best total and nodes."""
     where = [status.get("task", "searching")]
+    if "refuted" in status:  # the ranking of first guesses (search/openers.py)
+        where.append(f"{status.get('settled', 0)} settled, {status['refuted']} refuted")
     if "root" in status:
         where.append(f"first guess {status['root']}")
     if "part" in status:
@@ -66,8 +68,14 @@ def describe(status: dict) -> tuple[str, str]:
     jobs = [f"{status.get('jobs_done', 0)} jobs done, {status.get('in_flight', 0)} in flight"]
     if "best" in status:
         jobs.append(f"best {status['best']}")
+    if "kth" in status:
+        jobs.append(f"{_ordinal(status.get('top', 0))} best {status['kth']}")
     jobs.append(f"{status.get('nodes', 0):,} nodes")
     return ", ".join(where)[:80], ", ".join(jobs)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def time_left(status: dict, elapsed: float) -> str:

@@ -76,10 +76,10 @@ class Strategy:
         if search is not None and search.given:
             raise ValueError("--checkpoint, --resume and --cluster apply to the optimal strategies only")
 
-    def prepare(self, context, search=None) -> dict:
-        """Whole-game work before the builder asks node by node; what it proved, as the artifact's
-        strategy records it."""
-        return {}
+    def prepare(self, context, search=None):
+        """Whole-game work before the builder asks node by node: the search's ``Report`` (what it
+        proved, as the artifact's strategy records it, and its effort), or None for none."""
+        return None
 
     def choose(self, context, node) -> int:
         raise NotImplementedError
@@ -175,14 +175,14 @@ class Exhaustive(Strategy):
             raise ValueError("--openers and --first exclude each other: --first fixes the one opener")
 
     # The solver is imported when an exhaustive strategy runs: its compiled searches load numba.
-    def prepare(self, context, search=None) -> dict:
+    def prepare(self, context, search=None):
         """Solve the whole game once (the one place a search starts), before the builder asks node
-        by node: what it proved, as the artifact's strategy records it. ``search``: its progress,
+        by node: its report (what it proved, as the artifact's strategy records it, and its effort). ``search``: its progress,
         checkpoint and where its jobs run (default: threads here, no checkpoint)."""
         from .search.solver import solver_for
 
         solver = solver_for(context, **({} if search is None else search.solver_settings()))
-        return solver.solve(self.name, context.options.max_depth).proof
+        return solver.solve(self.name, context.options.max_depth)
 
     def choose(self, context, node) -> int:
         from .search.solver import solver_for

@@ -357,8 +357,8 @@ def test_play_bulls_cows_feedback_as_the_game_writes_it(cli, golden_path):
 # -- help and documentation -------------------------------------------------------
 
 def test_every_command_is_there():
-    assert set(command_names()) == {"bound", "compare", "compile", "export", "info", "list", "play", "solve", "verify",
-                                    "warm"}
+    assert set(command_names()) == {"bound", "compare", "compile", "export", "info", "list", "openers", "play", "solve",
+                                    "verify", "warm"}
 
 
 @pytest.mark.parametrize("name", command_names())

@@ -183,7 +183,7 @@ def test_an_opener_search_on_a_cluster_is_the_same_bytes(cluster, tmp_path):
     before = cluster.scheduler(jobs_finished)
     spread = compiled(tmp_path, "spread", *game, "--strategy", "optimal-expected", "--cluster", cluster.address)
     assert spread == alone
-    assert cluster.scheduler(jobs_finished) - before >= 8  # one job per opener (420 guesses, 2 workers)
+    assert cluster.scheduler(jobs_finished) > before  # a job per opener that no bound refutes (search/openers.py)
 
 
 def test_openers_k_searches_the_heuristics_best_first_guesses_and_says_so(cluster, tmp_path):

@@ -300,6 +300,26 @@ def test_a_damaged_or_foreign_checkpoint_is_refused_by_name(tmp_path):
     assert checkpoint.load(tmp_path / "good", identity).shape == (1, 3)  # and a good one still loads
 
 
+def test_the_largest_checkpoint_a_search_writes_is_one_the_reader_accepts(tmp_path):
+    """A long search's table is at most ``table.SLOTS_MAX`` entries, and its hashes do not
+    compress: the file of a full table, its bytes scaled from a smaller random one, stays under
+    the reader's cap, so ``--resume`` always reads what a search saved."""
+    from compiler import checkpoint
+    from compiler.search import table
+
+    assert checkpoint.MAX_ENTRIES >= table.SLOTS_MAX
+    entries = np.random.default_rng(23).integers(1, 1 << 63, size=(1 << 16, 3), dtype=np.uint64)
+    wordle = Path(__file__).parent / "data" / "wordle"
+    identity = {"game": make_game("words", answers=str(wordle / "wordlist_orig_hidden"),
+                                  guesses=str(wordle / "wordlist_orig_all"), hard=True).identity(), "candidates": "all"}
+    path = checkpoint.save(tmp_path / "random.checkpoint", entries, identity)
+    assert checkpoint.load(path, identity).shape == entries.shape
+    per_entry = path.stat().st_size / len(entries)
+    assert per_entry < checkpoint.ENTRY_BYTES * 1.001  # incompressible, and hardly more
+    full = table.SLOTS_MAX * per_entry + 64 * 1024  # the file of a full table, with room for its header
+    assert full <= checkpoint.MAX_BYTES and table.SLOTS_MAX * checkpoint.ENTRY_BYTES + 64 * 1024 <= checkpoint.MAX_BYTES
+
+
 def test_an_interrupted_search_saves_its_work_and_resumes(tmp_path):
     game = make_game("mastermind", colours=4, holes=4)
     path = tmp_path / "mm.checkpoint"

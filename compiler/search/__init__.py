@@ -7,6 +7,8 @@ the optimal worst case (``guesstree bound``). Its rooms, from the top down:
 - ``total.py`` and ``worst.py``: the top two levels' branch and bound (least total; fewest
   guesses in the worst case), ``choice.py`` their bookkeeping at a node, ``proof.py`` what they
   proved and its sentence, ``jobs.py`` the jobs they hand out and where jobs run;
+- ``openers.py``: the ranking of the first guesses (the root's branch and bound with the K-th
+  best total as its cutoff, by rising effort), which the full proof's root uses too;
 - ``space.py``: the game as the searches see it (matrix, symmetries, hint rule, table, a node's
   guesses and key), which builds the compiled searches' ``problem.Problem``;
 - compiled (numba): ``recursion.py`` (``min_total``, ``within``) over ``partitions.py`` (how
@@ -14,7 +16,8 @@ the optimal worst case (``guesstree bound``). Its rooms, from the top down:
   counting), ``hint.py`` (hard mode's rule) and ``table.py`` (the transposition table).
 
 An exhaustive strategy's ``prepare`` (``compiler/strategies.py``) starts the search a build
-needs; the other library calls that start one are in ``compiler/bound.py``; a cluster's worker runs the jobs
+needs; the other library calls that start one are in ``compiler/bound.py`` and
+``compiler/openers.py``; a cluster's worker runs the jobs
 through ``compiler/cluster.py``. Nothing is imported here, so
 that a module of this package loads only what it needs.
 """

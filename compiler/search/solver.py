@@ -49,6 +49,7 @@ class Report:
     nodes: int = 0
     seconds: float = 0.0
     proof: dict = field(default_factory=dict)
+    first_guesses: dict = field(default_factory=dict)  # optimal-expected: how many a bound settled, a search
 
 
 def worker_count(workers: int | None) -> int:
@@ -121,7 +122,8 @@ class Solver:
                                  "(guesstree bound finds the fewest)")
             proven = LeastTotal(objective, total, depth, space.n_secrets, first, space.opener_scope or {})
             self._solved[key] = Report(worst=depth, total=total, nodes=self.nodes - nodes,
-                                       seconds=time.monotonic() - started, proof=proven.to_dict())
+                                       seconds=time.monotonic() - started, proof=proven.to_dict(),
+                                       first_guesses=dict(self.total.first_guesses))
         return self._solved[key]
 
     def choose(self, node, objective: str, max_depth: int | None = None) -> int:

@@ -22,6 +22,7 @@ from .jobs import PartsTotal, RootTotal
 from .table import INF, UNLIMITED, data_exact, data_guess, data_value
 
 ROOT_JOBS_PER_SLOT = 4  # on a cluster, first guesses are jobs when there are this many per worker
+RANKED_ROOT_MIN = 16  # a root with this many guesses (one per class) or more is searched as the openers' ranking is
 BIG_PART = 64  # a part at least this big is a job of its own; a guess's smaller parts share one
 
 
@@ -58,6 +59,9 @@ class TotalSearch:
     def __init__(self, solver):
         self.solver, self.space = solver, solver.space
         self.openings: dict[int, int] = {}  # with --first or --openers: the best opener, by the root's tag
+        # how the root's first guesses were settled: by a bound alone, or by a search of some part
+        # (effort, which depends on the order jobs finish in: never part of an artifact)
+        self.first_guesses = {"bound": 0, "search": 0}
         self._serial = 0
 
     # -- what the jobs run -------------------------------------------------------------------------
@@ -158,18 +162,29 @@ class TotalSearch:
         order = Ordered(bounds[keep], ~is_candidate[keep], guesses[keep])
         space.count_node()
         choice = Choice(cutoff, floor)
-        if level == 0 and self._openers_as_jobs(len(order)):
+        if level == 0 and not space.opening(candidates, played) and len(order) >= RANKED_ROOT_MIN \
+                and cutoff > INF and not solver.inside:
+            from .openers import ranked_root  # the ranking's search of the first guesses, with K = 1
+
+            for how, count in ranked_root(solver, budget, choice).items():
+                self.first_guesses[how] += count
+        elif level == 0 and self._openers_as_jobs(len(order)):
             self._root_jobs(candidates, budget, order, choice)
         elif level == 0 and solver.cluster is None and solver.workers > 1:
             # jobs on threads: the root's guesses as a second level's are, their parts (second-level nodes) the jobs
             self._second_level(candidates, played, budget, order, choice, level=0)
         elif level == 0:  # the root: its guesses one after the other, each part a second-level node
+            searched = 0
             for _, key in choice.tries(order):
                 solver.note(root=space.game.format_code(space.game.guesses[key[1]]))
+                nodes = space.nodes
                 total, limit = self.root_total(candidates, key[1], budget, choice.limit(key))
+                searched += space.nodes != nodes
                 choice.consider(total, key)
                 if choice.key is not None:
                     solver.note(best=choice.value)
+            self.first_guesses["search"] += searched
+            self.first_guesses["bound"] += len(order) - searched
         else:
             self._second_level(candidates, played, budget, order, choice)
         return choice
@@ -187,6 +202,7 @@ class TotalSearch:
         n = len(candidates)
         serial = self._new_serial()
         tries = choice.tries(order)
+        sent = [0]  # guesses with a part sent as a job
 
         def open_trial() -> bool:
             index, key = next(tries, (None, None))
@@ -211,6 +227,7 @@ class TotalSearch:
                         continue
                     if trial.sent < len(trial.groups):
                         index = trial.sent
+                        sent[0] += index == 0  # a guess searched (the others a bound settled)
                         trial.sent += 1
                         trial.running += 1
                         others = trial.bound() - trial.known[index]
@@ -243,6 +260,9 @@ class TotalSearch:
         if level > 0:
             solver.note(guesses=len(order), guess_index=0)
         solver.schedule(next_job, on_result)
+        if level == 0:
+            self.first_guesses["search"] += sent[0]
+            self.first_guesses["bound"] += len(order) - sent[0]
 
     def _openers_as_jobs(self, count: int) -> bool:
         """Is each first guess a job of its own? With --openers, and on a cluster when the first

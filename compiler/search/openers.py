@@ -1,0 +1,456 @@
+"""Which first guess is best: the exact ranking of the first guesses by their least totals
+(``ranked``, what ``guesstree openers`` prints through ``compiler.openers.rank_openers``), and one
+first guess's exact total with a bound on its rank (``ranked_first``), and the full proof's root
+searched the same way (``ranked_root``).
+
+The ranking is the root's branch and bound of the full proof (``total.py``) with the cutoff at
+the K-th best total instead of the best: a first guess whose lower bound is at least the K-th
+best key (total, then the canonical guess order) cannot rank in, so it is refuted; the others
+are searched exactly below that cutoff. The effort rises only where the cheaper bound failed:
+every first guess's counting bound at once (vectorised over the guesses), then, in its job, its
+parts' one-guess lookahead bounds, largest part first, each stopping as soon as the sum refutes
+it, then the search of its parts. Whatever the order in which jobs finish, the K best and their
+totals are the same (ties go to the lower guess), and each first guess outside them has a proven
+lower bound that puts it below the K-th: only how each was settled (by a bound or by a search)
+and the bound's value depend on the order.
+
+    from compiler.search.openers import rank_openers
+    ranking = rank_openers(make_game("mastermind", colours=3, holes=3), top=2)
+    [(o.guess, o.total) for o in ranking.best]
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .counting import least_total
+from .recursion import LOOKAHEAD_MIN, lookahead_bound
+from .table import INF, UNLIMITED
+
+SEEDS_PER_PLACE, SEEDS_MIN = 10, 100  # first guesses the heuristic ranks best, searched first: per place ranked, at least
+
+SERIAL = 0  # the board's node number for the ranking's root (the root searches number theirs from 1)
+BOUND, SEARCH = "bound", "search"
+
+
+def seeds_for(top: int) -> int:
+    return max(SEEDS_MIN, SEEDS_PER_PLACE * top)
+
+
+@dataclass
+class Opener:
+    """What is known of one first guess (``guess``: its index, ``code``: as the game writes it):
+    its exact ``total`` (None if only ``at_least`` is proven), how it was settled (``BOUND``: by a
+    bound alone; ``SEARCH``: a search of its parts), and the CPU seconds its job took; for one of
+    the best, the ``worst`` case of its canonical optimal tree."""
+
+    guess: int
+    code: str
+    total: int | None = None
+    at_least: int | None = None
+    settled: str = BOUND
+    cpu_seconds: float = 0.0
+    worst: int | None = None
+
+    @property
+    def value(self) -> int:
+        return self.total if self.total is not None else self.at_least
+
+    def average(self, secrets: int) -> float:
+        return self.total / secrets
+
+    def line(self) -> dict:
+        """One line of ``--report``: the guess, its total (or the bound proven), how it was settled."""
+        known = {"total": self.total} if self.total is not None else {"at_least": self.at_least}
+        return {"guess": self.code, **known, "settled": self.settled, "cpu_seconds": round(self.cpu_seconds, 4)}
+
+
+class Best:
+    """The ``top`` best exact totals so far, by key (total, then the tie-break key of the guess:
+    (not a candidate, guess) as the tree prefers, or (0, guess) for the canonical order alone),
+    and what a first guess must stay below to rank in: the K-th's total, or one more for a guess
+    whose tie-break key comes before the K-th's."""
+
+    def __init__(self, top: int):
+        self.top = top
+        self.keys: list[tuple[int, int, int]] = []  # (total, blind, guess) ascending, at most ``top``
+
+    def kth(self) -> tuple[int, int, int] | None:
+        return self.keys[-1] if len(self.keys) == self.top else None
+
+    def limit(self, key: tuple[int, int]) -> int:
+        kth = self.kth()
+        if kth is None:
+            return INF  # a total of INF is no tree at all: it never ranks
+        return min(INF, kth[0] + 1 if key < kth[1:] else kth[0])
+
+    def add(self, total: int, key: tuple[int, int]) -> None:
+        self.keys = sorted(self.keys + [(total, *key)])[:self.top]
+
+    def board(self) -> tuple | None:
+        """The K-th best as the running jobs read it (``TotalSearch.limit_now``)."""
+        kth = self.kth()
+        return None if kth is None else (SERIAL, *kth)
+
+
+@dataclass(frozen=True)
+class OpenerTotal:
+    """A job: the least total of a tree opening with ``guess``, if below ``limit`` (tightened by
+    the board as the K-th best improves). Returns ``(total, limit, searched, cpu_seconds)``: the
+    total exact if below the limit it ended with, else a lower bound at least that; ``searched``:
+    whether any part needed a search (else a bound settled it)."""
+
+    candidates: np.ndarray
+    guess: int
+    budget: int
+    limit: int
+    fence: tuple | None = None
+    bound_only: bool = False  # no search: a total below the limit is then only a lower bound
+    worst = False
+
+    def run(self, solver):
+        return opener_total(solver, self.candidates, self.guess, self.budget, self.limit, self.fence,
+                            self.bound_only)
+
+    def solves(self, space) -> list[tuple]:
+        return [(part, (self.guess,), self.budget - 1) for part in space.split(self.guess, self.candidates)]
+
+
+def opener_total(solver, candidates: np.ndarray, guess: int, budget: int, limit: int, fence: tuple | None = None,
+                 bound_only: bool = False):
+    """What an ``OpenerTotal`` job returns, by rising effort: the parts' counting bounds, their
+    lookahead bounds (largest part first, while the sum does not refute the guess), their search
+    (unless ``bound_only``)."""
+    started = time.thread_time()
+    space, search = solver.space, solver.total
+    parts = space.split(guess, candidates)
+    played = (guess,)
+    bounds = [int(least_total(space.least, space.reach, len(part), budget - 1)) for part in parts]
+    total = min(len(candidates) + sum(bounds), INF)
+    if space.hint_rule is None:  # with a hint rule the lookahead does not pay (see Space.lower_bounds)
+        symbols = space.context.absent.played(played)
+        for index, part in enumerate(parts):
+            limit = search.limit_now(fence, limit)
+            if total >= limit or len(part) < LOOKAHEAD_MIN:
+                break
+            better = int(lookahead_bound(space.problem, part, np.int64(budget - 1), symbols))
+            total, bounds[index] = min(total + better - bounds[index], INF), better
+    limit = search.limit_now(fence, limit)
+    searched = not bound_only and total < limit and any(len(part) > 2 for part in parts)
+    if searched:
+        total, limit = rising(solver, parts, bounds, total, played, budget - 1, limit, fence)
+    return total, limit, searched, time.thread_time() - started
+
+
+def rising(solver, parts: list, bounds: list[int], total: int, played: tuple, budget: int, limit: int,
+           fence: tuple | None) -> tuple[int, int]:
+    """Search ``parts`` (``bounds``: lower bounds on their totals within ``budget``, summing with the
+    guesses already counted to ``total``) until their sum is exact or refutes ``limit``: each search
+    asks a part only for its share of what the sum lacks (by size), so that a guess is refuted by
+    many cheap proofs that its parts cost a little more than their bounds, not by solving its
+    largest parts exactly. A part that proves cheaper than asked is exact. ``(total, limit)``, as
+    ``TotalSearch.root_total`` returns them."""
+    search = solver.total
+    exact = [len(part) <= 2 for part in parts]  # parts of one or two secrets: their bound is exact
+    while True:
+        limit = search.limit_now(fence, limit)
+        left = [index for index in range(len(parts)) if not exact[index]]
+        if total >= limit or not left:
+            return total, limit
+        weight = sum(len(parts[index]) for index in left)
+        for index in left:
+            limit = search.limit_now(fence, limit)
+            if total >= limit:
+                break
+            share = max(1, -(-(limit - total) * len(parts[index]) // weight))  # rounded up
+            cutoff = min(bounds[index] + share, INF)
+            solver.note(part=f"{index + 1}/{len(parts)}", part_size=len(parts[index]))
+            value = max(search.node(parts[index], played, budget, cutoff, 1), bounds[index])
+            exact[index] = value < cutoff
+            total, bounds[index] = min(total + value - bounds[index], INF), value
+
+
+def lookahead_total(space, guess: int, candidates: np.ndarray, budget: int) -> int:
+    """A lower bound on the least total of a tree opening with ``guess``: the sum of its parts'
+    lookahead bounds (counting bounds with a hint rule, and for parts too small to pay)."""
+    played, total = (guess,), len(candidates)
+    symbols = space.context.absent.played(played)
+    for part in space.split(guess, candidates):
+        if len(part) >= LOOKAHEAD_MIN and space.hint_rule is None:
+            total += int(lookahead_bound(space.problem, part, np.int64(budget - 1), symbols))
+        else:
+            total += int(least_total(space.least, space.reach, len(part), budget - 1))
+    return min(total, INF)
+
+
+def opener_tree(solver, guess: int, budget: int) -> tuple[int, int]:
+    """``(total, worst)`` of the canonical optimal tree opening with ``guess`` (what ``compile
+    --first`` builds), walked through the table that its search filled."""
+    space, search = solver.space, solver.total
+    total = worst = 0
+    stack = [(np.arange(space.n_secrets, dtype=np.int64), (), budget, guess)]
+    while stack:
+        candidates, played, left, chosen = stack.pop()
+        depth = len(played) + 1
+        if chosen is None:
+            chosen = search.optimal_guess(candidates, played, left)
+        if space.guess_secret[chosen] >= 0 and np.isin(space.guess_secret[chosen], candidates):
+            total, worst = total + depth, max(worst, depth)
+        for part in space.split(chosen, candidates):
+            if len(part) == 1:
+                total, worst = total + depth + 1, max(worst, depth + 1)
+                continue
+            stack.append((part, played + (chosen,), left - 1, None))
+    return total, worst
+
+
+@dataclass
+class Ranking:
+    """What ``rank_openers`` proved: the ``top`` best first guesses (``best``, exact, in order) and
+    what is known of every first guess (``openers``, in canonical order), with the effort."""
+
+    secrets: int
+    top: int
+    by_class: bool  # one first guess per symmetry class
+    best: list[Opener]
+    openers: list[Opener]
+    max_depth: int | None = None
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    nodes: int = 0
+    useless: int = 0  # first guesses that learn nothing (never ranked; each needs more than any other)
+
+    @property
+    def kth(self) -> int | None:
+        return self.best[-1].total if self.best else None
+
+    def refuted(self) -> dict[str, int]:
+        """How the first guesses outside the best were settled: by a bound alone, by search."""
+        ranked = {o.guess for o in self.best}
+        counts = {BOUND: 0, SEARCH: 0}
+        for opener in self.openers:
+            if opener.guess not in ranked:
+                counts[opener.settled] += 1
+        return counts
+
+    def to_dict(self) -> dict:
+        return {"secrets": self.secrets, "top": self.top, "max_depth": self.max_depth,
+                "first_guesses": len(self.openers), "by_class": self.by_class,
+                "openers": [{"guess": o.code, "total": o.total, "average": round(o.average(self.secrets), 4),
+                             "worst": o.worst} for o in self.best],
+                "refuted": self.refuted(), "seconds": round(self.seconds, 3),
+                "cpu_seconds": round(self.cpu_seconds, 3), "nodes": self.nodes}
+
+
+class OpenerSearch:
+    """The ranking's search on ``solver`` (a ``Solver`` of an optimal-expected search with no
+    fixed first guess): the first guesses' jobs, handed out best counting bound first.
+    ``bound_only``: refute by bounds alone, searching nothing (what is not refuted stays open)."""
+
+    def __init__(self, solver, top: int, budget: int | None, bound_only: bool = False, tree_order: bool = False):
+        self.solver, self.space = solver, solver.space
+        self.top, self.budget, self.bound_only = top, UNLIMITED if budget is None else budget, bound_only
+        self.root = np.arange(self.space.n_secrets, dtype=np.int64)
+        game = self.space.game
+        guesses = self.space.guesses(self.root, ())
+        counted, parts, is_candidate, _ = self.space.bounds(self.root, guesses, self.budget)
+        useful = (parts > 1) | is_candidate
+        self.useless = int((~useful).sum())
+        self.guesses, self.counted = guesses[useful], counted[useful]  # put in order by ``prepare``
+        # ties: a possible secret first, then the lowest guess (the tree's), or the lowest alone
+        blind = ~is_candidate[useful] if tree_order else np.zeros(len(self.guesses), dtype=bool)
+        self.keys = {int(g): (int(b), int(g)) for g, b in zip(self.guesses, blind)}
+        self.sorted_from = 0  # from here on, ``counted`` ascends
+        self.openers = {int(g): Opener(int(g), game.format_code(game.guesses[g])) for g in self.guesses}
+        self.best = Best(top)
+        self.open: list[Opener] = []  # with bound_only: the first guesses no bound refuted
+        self.next = 0  # the next first guess to hand out, in ``self.guesses``
+        self.done = 0  # jobs done
+        self.counted_out = 0  # first guesses that the counting bound refuted, with no job
+        self.cpu = 0.0
+
+    def without(self, guess: int) -> None:
+        """Leave ``guess`` out of the search (the one that ``rank_of`` ranks); before ``prepare``."""
+        keep = self.guesses != guess
+        self.guesses, self.counted = self.guesses[keep], self.counted[keep]
+        self.openers.pop(guess, None)
+
+    def prepare(self) -> None:
+        """The order of the jobs: first the heuristic's best, least lookahead bound first (a good
+        predictor of the total: the K-th best is near its final value from the start), then the
+        rest by counting bound, where one that the bound refutes refutes every later one."""
+        guesses, counted, space = self.guesses, self.counted, self.space
+        seeds = space.context.best_guesses(guesses, self.root, space.game.heuristic, seeds_for(self.top))
+        looked = np.array([lookahead_total(space, int(g), self.root, self.budget) for g in seeds], dtype=np.int64)
+        first = np.lexsort((seeds, looked))
+        rest = ~np.isin(guesses, seeds)
+        order = np.lexsort((guesses[rest], counted[rest]))
+        self.guesses = np.concatenate([seeds[first], guesses[rest][order]])
+        self.counted = np.concatenate([looked[first], counted[rest][order]])  # each a lower bound
+        self.sorted_from = len(seeds)
+
+    def pending(self) -> int:
+        """First guesses not yet handed out whose counting bound does not refute them now."""
+        kth = self.best.kth()
+        if kth is None:
+            return len(self.guesses) - self.next
+        start = max(self.next, self.sorted_from)
+        return start - self.next + int(np.searchsorted(self.counted[start:], kth[0] + 1, side="left"))
+
+    def next_job(self):
+        while self.next < len(self.guesses):
+            guess, counted = int(self.guesses[self.next]), int(self.counted[self.next])
+            self.next += 1
+            limit = self.best.limit(self.keys[guess])
+            if counted >= limit:  # the counting bound refutes it: no job
+                self.openers[guess].at_least = counted
+                self.counted_out += 1
+                if self.next > self.sorted_from and self.best.kth() is not None and counted > self.best.kth()[0]:
+                    # and every later one
+                    for rest in range(self.next, len(self.guesses)):
+                        self.openers[int(self.guesses[rest])].at_least = int(self.counted[rest])
+                    self.counted_out += len(self.guesses) - self.next
+                    self.next = len(self.guesses)
+                    self.note()
+                continue
+            self.solver.note(root=self.openers[guess].code)
+            return guess, OpenerTotal(self.root, guess, self.budget, limit, (SERIAL, *self.keys[guess], 0),
+                                      self.bound_only)
+        return None
+
+    def on_result(self, guess: int, result) -> None:
+        value, limit, searched, seconds = result
+        opener = self.openers[guess]
+        opener.settled, opener.cpu_seconds = (SEARCH if searched else BOUND), seconds
+        self.done, self.cpu = self.done + 1, self.cpu + seconds
+        if value < limit and self.bound_only:  # not refuted: only a lower bound
+            opener.at_least = value
+            self.open.append(opener)
+        elif value < limit:
+            opener.total = value
+            if value < INF:
+                self.best.add(value, self.keys[guess])
+                board = self.best.board()
+                if board is not None:
+                    self.solver.board.write(board)
+        else:
+            opener.at_least = value
+        self.note()
+
+    def note(self) -> None:
+        kth = self.best.kth()
+        settled = self.done + self.counted_out
+        self.solver.note(openers=self.done + self.pending(), openers_done=self.done, settled=settled,
+                         refuted=settled - len(self.best.keys) - len(self.open), top=self.top,
+                         **({} if kth is None else {"kth": kth[0]}))
+
+    def run(self) -> None:
+        self.solver.note(task=f"ranking {len(self.guesses)} first guesses")
+        self.prepare()
+        self.solver.schedule(self.next_job, self.on_result)
+
+    def ranking_counts(self) -> dict[str, int]:
+        """How the first guesses outside the best were settled: by a bound alone, by search."""
+        ranked = {guess for _, _, guess in self.best.keys}
+        counts = {BOUND: 0, SEARCH: 0}
+        for opener in self.openers.values():
+            if opener.guess not in ranked and opener.value is not None:
+                counts[opener.settled] += 1
+        return counts
+
+    def ranking(self, started: float) -> Ranking:
+        best = [self.openers[guess] for _, _, guess in self.best.keys]
+        for opener in best:
+            total, opener.worst = opener_tree(self.solver, opener.guess, self.budget)
+            if total != opener.total:
+                raise RuntimeError(f"the tree opening with {opener.code} has {total} guesses, its search said "
+                                   f"{opener.total}")
+        space = self.space
+        return Ranking(space.n_secrets, self.top, space.symmetry is not None, best,
+                       [self.openers[g] for g in sorted(self.openers)],
+                       None if self.budget >= UNLIMITED else self.budget, time.monotonic() - started, self.cpu,
+                       self.solver.nodes, self.useless)
+
+
+def ranked(solver, top: int, max_depth: int | None = None) -> Ranking:
+    """The ``top`` best first guesses of ``solver``'s game (see ``rank_openers``), on its threads
+    or cluster, with its progress, checkpoint and Ctrl-C."""
+    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
+        raise ValueError(f"--top must be a whole number of at least 1, not {top!r}")
+    started = time.monotonic()
+    search = OpenerSearch(solver, top, max_depth)
+    search.space.total_below(search.root[:1], (), search.budget, INF)  # loaded here once, not by each thread
+    solver.guarded(search.run, task="ranking first guesses")
+    if not search.best.keys:
+        within = "" if max_depth is None else f" within {max_depth} guesses"
+        raise ValueError(f"no tree wins every secret of {search.space.game!r}{within} (guesstree bound finds the fewest)")
+    return search.ranking(started)
+
+
+@dataclass
+class FirstRank:
+    """What ``rank_of`` proved of one first guess: its exact total and worst case (``opener``),
+    and its rank among the ``first_guesses`` (it and the others: one per symmetry class in a game
+    with symmetries, by total, then the canonical guess order) at most ``rank_at_most``: every
+    other first guess but ``rank_at_most - 1`` is proven to rank below it by a bound."""
+
+    secrets: int
+    opener: Opener
+    first_guesses: int
+    rank_at_most: int
+    max_depth: int | None = None
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+
+    def to_dict(self) -> dict:
+        opener = self.opener
+        return {"secrets": self.secrets, "max_depth": self.max_depth,
+                "first": {"guess": opener.code, "total": opener.total,
+                          "average": round(opener.average(self.secrets), 4), "worst": opener.worst},
+                "rank": {"at_most": self.rank_at_most, "of": self.first_guesses},
+                "seconds": round(self.seconds, 3), "cpu_seconds": round(self.cpu_seconds, 3)}
+
+
+def ranked_first(solver, first: int, max_depth: int | None = None) -> FirstRank:
+    """The exact total of the first guess ``first`` (an index) and a bound on its rank (see
+    ``rank_of``), on ``solver``'s threads or cluster with its progress, checkpoint and Ctrl-C."""
+    started = time.monotonic()
+    search = OpenerSearch(solver, 1, max_depth, bound_only=True)
+    space, budget = search.space, search.budget
+    code = space.game.format_code(space.game.guesses[first])
+    if len(space.split(first, search.root)) < 2 and space.guess_secret[first] < 0:
+        raise ValueError(f"--first {code} tells no secret apart (every secret answers it alike): "
+                         "it only wastes a guess")
+    search.without(first)
+
+    def run():
+        total, _, _, seconds = opener_total(solver, search.root, first, budget, INF)
+        if total >= INF:
+            raise ValueError(f"no tree opening with {code} wins every secret within {max_depth} guesses")
+        search.best.add(total, (0, first))
+        solver.board.write(search.best.board())
+        search.run()
+        return total, seconds
+
+    total, seconds = solver.guarded(run, task=f"first guess {code}")
+    opener = Opener(first, code, total, settled=SEARCH, cpu_seconds=seconds)
+    opener.worst = opener_tree(solver, first, budget)[1]
+    return FirstRank(space.n_secrets, opener, len(search.guesses) + 1, 1 + len(search.open),
+                     None if budget >= UNLIMITED else budget, time.monotonic() - started, seconds + search.cpu)
+
+
+def ranked_root(solver, budget: int, choice) -> dict[str, int]:
+    """The full proof's root (``TotalSearch`` with many first guesses): the best first guess under
+    the tree's tie-break, as the ranking searches them (each a job, the best found first by their
+    lookahead bounds, each refuted by rising effort), put in ``choice`` (a ``choice.Choice``);
+    returns how many first guesses a bound settled and how many a search did."""
+    search = OpenerSearch(solver, 1, budget, tree_order=True)
+    search.run()
+    if search.best.keys:
+        choice.value, choice.key = search.best.keys[0][0], search.best.keys[0][1:]
+    choice.refute(min((o.value for o in search.openers.values() if o.value is not None), default=INF))
+    counts = search.ranking_counts()
+    counts[SEARCH] += len(search.best.keys)
+    return counts

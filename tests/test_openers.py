@@ -1,0 +1,214 @@
+"""Which first guess is best (``guesstree openers``, compiler/search/openers.py): the ranking is
+what ``compile --first X --strategy optimal-expected`` proves for every X, and every first guess
+it counts out truly ranks below the K-th."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import compiler
+from compiler.options import Options
+from compiler.openers import rank_of, rank_openers
+from compiler.search.openers import BOUND, SEARCH
+from player.games import make_game
+
+DATA = Path(__file__).parent / "data"
+WORDLE = DATA / "wordle"
+SMALL_WORDS = {"answers": str(DATA / "words-small.txt")}
+
+
+def compiled(game, code: str, max_depth: int | None = None) -> tuple[int, int]:
+    """(total, worst) of the tree ``compile --first code --strategy optimal-expected`` builds."""
+    built = compiler.build(game, Options(strategy="optimal-expected", first=code, max_depth=max_depth))
+    return built.stats["total"], built.stats["worst"]
+
+
+def pattern(code: tuple) -> tuple:
+    """A Mastermind code's symmetry class at the root: how often each of its colours repeats."""
+    return tuple(sorted(Counter(code).values()))
+
+
+def truly_below(total: int, guess: int, kth: tuple[int, int]) -> bool:
+    """Does a first guess of this exact total rank after the K-th (its total, its guess index)?"""
+    return (total, guess) > kth
+
+
+@pytest.mark.parametrize("colours, holes, expected, max_depth", [
+    (3, 3, [("AAB", 73, 4), ("ABC", 80, 4), ("AAA", 86, 4)], None),
+    (4, 3, [("AAB", 206, 4), ("ABC", 208, 4), ("AAA", 233, 5)], None),
+    (4, 3, [("AAB", 206, 4), ("ABC", 208, 4)], 4),  # no tree opening with AAA wins every secret within 4
+])
+def test_every_mastermind_first_guess_has_the_total_compile_proves(colours, holes, expected, max_depth):
+    """One first guess per symmetry class, ranked; every code of the game, compiled with it as
+    the first guess, proves the total and worst case of its class (or that no tree fits the depth)."""
+    game = make_game("mastermind", colours=colours, holes=holes)
+    ranking = rank_openers(game, top=3, max_depth=max_depth)
+    assert [(o.code, o.total, o.worst) for o in ranking.best] == expected
+    assert ranking.by_class and len(ranking.openers) == 3 and ranking.kth == expected[-1][1]
+    by_class = {pattern(game.parse_code(code)): (total, worst) for code, total, worst in expected}
+    for code in game.guesses:
+        if pattern(code) in by_class:
+            assert compiled(game, game.format_code(code), max_depth) == by_class[pattern(code)], code
+        else:
+            with pytest.raises(ValueError, match="no tree opening with"):
+                compiled(game, game.format_code(code), max_depth)
+
+
+@pytest.mark.parametrize("name, params, top", [
+    ("words", SMALL_WORDS, 3),
+    ("twod", {"size": 7}, 5),
+    ("words", {"answers": str(DATA / "words-ight.txt"), "guesses": str(DATA / "words-ight-guesses.txt")}, 2),
+])
+def test_the_ranking_is_what_compile_proves_for_every_first_guess(name, params, top):
+    """The K best have the totals and worst cases of their compiled trees, in order (ties by the
+    canonical guess order), and every other first guess, compiled, ranks below the K-th."""
+    game = make_game(name, **params)
+    ranking = rank_openers(game, top=top)
+    truth = {i: compiled(game, game.format_code(code)) for i, code in enumerate(game.guesses)}
+    keys = sorted((total, i) for i, (total, _) in truth.items())
+    assert [(o.guess, o.total, o.worst) for o in ranking.best] == [(i, t, truth[i][1]) for t, i in keys[:top]]
+    assert len(ranking.openers) == len(game.guesses) and not ranking.by_class
+    kth = keys[top - 1]
+    ranked = {o.guess for o in ranking.best}
+    for opener in ranking.openers:
+        if opener.guess in ranked:
+            continue
+        assert truly_below(truth[opener.guess][0], opener.guess, kth), opener
+        if opener.total is not None:
+            assert opener.total == truth[opener.guess][0]  # exact (a search, or parts too small to need one)
+        else:
+            assert opener.at_least <= truth[opener.guess][0]  # a true lower bound
+            assert (opener.at_least, opener.guess) > (kth[0] - 1, kth[1])  # that puts it below the K-th
+    every = rank_openers(game, top=len(game.guesses))
+    assert [(o.guess, o.total) for o in every.best] == [(i, t) for t, i in keys]
+
+
+def test_small_words_ranking_and_how_each_was_settled():
+    ranking = rank_openers(make_game("words", **SMALL_WORDS), top=5)
+    assert [(o.code, o.total, o.worst) for o in ranking.best] == [
+        ("SLATE", 42, 3), ("TEARS", 42, 3), ("CRANE", 43, 3), ("CRATE", 43, 3), ("REACT", 43, 3)]
+    assert ranking.refuted() == {BOUND: 15, SEARCH: 0}
+    assert sum(ranking.refuted().values()) + len(ranking.best) == len(ranking.openers) == 20
+
+
+def test_twod_seven_needs_searches_to_refute_some_first_guesses():
+    ranking = rank_openers(make_game("twod", size=7), top=5, workers=1)
+    assert [(o.code, o.total) for o in ranking.best] == [("2,4", 191), ("4,2", 191), ("1,4", 192), ("2,3", 192),
+                                                          ("2,5", 192)]
+    refuted = ranking.refuted()
+    assert refuted[SEARCH] > 0 and refuted[BOUND] > 0 and sum(refuted.values()) == 44
+
+
+def test_the_ranking_does_not_depend_on_the_number_of_workers():
+    game = make_game("mastermind", colours=5, holes=3)
+    one, two = rank_openers(game, top=3, workers=1), rank_openers(game, top=3, workers=2)
+    assert [(o.code, o.total, o.worst) for o in one.best] == [(o.code, o.total, o.worst) for o in two.best]
+
+
+def test_one_first_guess_and_its_rank_bound():
+    game = make_game("twod", size=7)
+    found = rank_of(game, "3,3")
+    assert (found.opener.code, found.opener.total, found.opener.worst) == ("3,3", 193, 6)
+    assert compiled(game, "3,3") == (193, 6)
+    truth = sorted((compiled(game, game.format_code(code))[0], i) for i, code in enumerate(game.guesses))
+    rank = truth.index((193, game.guesses.index(game.parse_code("3,3")))) + 1
+    assert rank <= found.rank_at_most < len(game.guesses) and found.first_guesses == 49
+    best = rank_of(game, "2,4")
+    assert best.opener.total == 191 and best.rank_at_most >= 1
+
+
+def test_a_ranking_resumes_from_its_checkpoint(tmp_path):
+    game = make_game("mastermind", colours=4, holes=4)
+    path = tmp_path / "openers.checkpoint"
+    first = rank_openers(game, top=2, workers=1, checkpoint=path)
+    assert [(o.code, o.total) for o in first.best] == [("AABC", 905), ("AABB", 912)] and path.exists()
+    assert compiled(game, "AABB")[0] == 912
+    again = rank_openers(game, top=2, workers=1, checkpoint=path, resume=True)
+    assert [(o.code, o.total, o.worst) for o in again.best] == [(o.code, o.total, o.worst) for o in first.best]
+    assert again.nodes < first.nodes / 5  # the solved sets came from the file
+
+
+def test_an_interrupted_ranking_saves_its_work(tmp_path):
+    from compiler.search.solver import Interrupted
+
+    game = make_game("mastermind", colours=5, holes=3)
+    path = tmp_path / "openers.checkpoint"
+    calls = []
+
+    def impatient(status):
+        calls.append(status)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted) as caught:
+        rank_openers(game, top=2, workers=1, checkpoint=path, progress=impatient)
+    assert caught.value.checkpoint == path and path.exists()
+    resumed = rank_openers(game, top=2, workers=1, checkpoint=path, resume=True)
+    assert [(o.code, o.total) for o in resumed.best] == [(o.code, o.total) for o in rank_openers(game, top=2).best]
+
+
+# -- the command ---------------------------------------------------------------------------------
+
+def test_openers_command_prints_the_ranking(cli):
+    result = cli("openers", "words", "--answers", SMALL_WORDS["answers"], "--top", "3")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Words(answers=") and "the 3 best of 20 first guesses by the least total" in lines[0]
+    assert lines[2].split() == ["1", "SLATE", "42", "2.100", "3"]
+    assert lines[4].split() == ["3", "CRANE", "43", "2.150", "3"]
+    assert lines[5].startswith("every other first guess (17) is proven to need more than 43 guesses, or 43 and "
+                               "to come later in the canonical order: 17 by a bound alone, 0 by search")
+
+
+def test_openers_json_and_report(cli, tmp_path):
+    report = tmp_path / "report.jsonl"
+    result = cli("openers", "twod", "--size", "7", "--top", "2", "--json", "--report", report)
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    assert printed["openers"] == [{"guess": "2,4", "total": 191, "average": 3.898, "worst": 6},
+                                  {"guess": "4,2", "total": 191, "average": 3.898, "worst": 6}]
+    assert printed["game"] == {"name": "twod", "params": {"size": 7}} and printed["first_guesses"] == 49
+    assert sum(printed["refuted"].values()) == 47
+    lines = [json.loads(line) for line in report.read_text().splitlines()]
+    assert len(lines) == 49 and [line["guess"] for line in lines[:2]] == ["0,0", "0,1"]
+    by_guess = {line["guess"]: line for line in lines}
+    assert by_guess["2,4"]["total"] == 191 and by_guess["2,4"]["settled"] == "search"
+    for line in lines:
+        assert set(line) in ({"guess", "total", "settled", "cpu_seconds"}, {"guess", "at_least", "settled", "cpu_seconds"})
+        assert line["settled"] in ("bound", "search") and line["cpu_seconds"] >= 0
+        assert line.get("total", line.get("at_least")) >= 191
+
+
+def test_openers_first(cli):
+    result = cli("openers", "mastermind", "--colours", "4", "--holes", "3", "--first", "ABC")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1].startswith(
+        "ABC: total 208, average 3.250, worst 4; rank at most 2 of 3 first guesses")
+    printed = json.loads(cli("openers", "mastermind", "--colours", "4", "--holes", "3", "--first", "AAA",
+                             "--json").stdout)
+    assert printed["first"] == {"guess": "AAA", "total": 233, "average": 3.6406, "worst": 5}
+    assert printed["rank"] == {"at_most": 3, "of": 3}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--top", "0"], "error: --top must be a whole number of at least 1, not 0"),
+    (["--first", "ABZ"], "error: --first ABZ: "),
+    (["--first", "ABC", "--report", "r.jsonl"], "error: --report lists every first guess of a ranking"),
+    (["--max-depth", "0"], "error: --max-depth must be a whole number of at least 1, not 0"),
+    (["--max-depth", "2"], "error: no tree wins every secret"),
+    (["--workers", "0"], "error: --workers must be at least 1"),
+    (["--resume"], "error: --resume needs --checkpoint FILE"),
+    (["--candidates", "some"], "error: --candidates must be 'all' or 'consistent'"),
+])
+def test_openers_bad_input_is_one_error_line(cli, clean_error, tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    line = clean_error(cli("openers", "mastermind", "--colours", "3", "--holes", "3", *args), code=2)
+    assert line.startswith(message), line
+
+
+def test_openers_report_destination_is_checked_before_any_work(cli, clean_error, tmp_path):
+    line = clean_error(cli("openers", "twod", "--size", "3", "--report", tmp_path), code=2)
+    assert line.startswith(f"error: cannot write {tmp_path}: it is a directory")
