@@ -156,6 +156,7 @@ CANDIDATES = typer.Option("all", "--candidates", metavar="all|consistent",
 MAX_MEMORY = typer.Option(8.0, "--max-memory", metavar="GIB",
                           help="GiB the feedback matrix may use; a bigger game is scored in blocks on demand")
 QUIET = typer.Option(False, "--quiet", "-q", help="print nothing but errors")
+WORKERS = typer.Option(None, "--workers", metavar="N", help="threads to search with (default: one per core)")
 CHECKPOINT = typer.Option(None, "--checkpoint", metavar="FILE",
                           help="exhaustive searches: keep the search's work in this file (Ctrl-C saves it)")
 RESUME = typer.Option(False, "--resume", help="exhaustive searches: continue from the --checkpoint file")
@@ -331,8 +332,7 @@ def bound_command(
     candidates: str = CANDIDATES,
     as_json: bool = typer.Option(False, "--json", help="print the result and its proof as JSON"),
     quiet: bool = QUIET,
-    workers: Optional[int] = typer.Option(None, "--workers", metavar="N",
-                                          help="threads to search with (default: one per core)"),
+    workers: Optional[int] = WORKERS,
     checkpoint: Optional[Path] = CHECKPOINT,
     resume: bool = RESUME,
     max_memory: float = MAX_MEMORY,
@@ -382,8 +382,7 @@ def openers_command(
                                                "proven (at_least), how it was settled, its CPU seconds"),
     candidates: str = CANDIDATES,
     quiet: bool = QUIET,
-    workers: Optional[int] = typer.Option(None, "--workers", metavar="N",
-                                          help="threads to search with (default: one per core)"),
+    workers: Optional[int] = WORKERS,
     checkpoint: Optional[Path] = CHECKPOINT,
     resume: bool = RESUME,
     max_memory: float = MAX_MEMORY,
