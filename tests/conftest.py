@@ -98,3 +98,19 @@ def _clean_error(result, code: int | None = None) -> str:
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
     return lines[0]
+
+
+@pytest.fixture(scope="session")
+def load_script():
+    """``load_script(name)``: the module ``scripts/<name>.py``, imported from its file."""
+    import importlib.util
+    import sys
+
+    def load(name: str):
+        path = Path(__file__).resolve().parent.parent / "scripts" / f"{name}.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # dataclasses look their module up while the file runs
+        spec.loader.exec_module(module)
+        return module
+    return load

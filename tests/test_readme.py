@@ -52,15 +52,15 @@ def test_every_tree_the_readme_names_is_shipped():
     assert named and named <= set(MANIFEST), named - set(MANIFEST)
 
 
-@pytest.mark.parametrize("job, prose", [
-    ("`compile words` (original Wordle lists) `--strategy entropy`", "The greedy entropy tree takes {} s"),
-    ("`compile words ... --first salet --strategy optimal-expected`", "tree takes {} s and proves 7920"),
-    ("`compile words ... --hard --first salet --strategy optimal-expected --max-depth 6`", "six guesses in {} s"),
+@pytest.mark.parametrize("job", [
+    "`compile words` (original Wordle lists) `--strategy entropy`",
+    "`compile words ... --first salet --strategy optimal-expected`",
+    "`compile words ... --hard --first salet --strategy optimal-expected --max-depth 6`",
 ])
-def test_the_word_games_figures_are_the_benchmark_tables(job, prose):
+def test_the_word_games_figures_are_in_the_benchmark_table_only(job):
     seconds = {row[0]: row[1] for row in table_rows(section("Benchmarks"))}[job]
-    words = " ".join(section("Word games").split())
-    assert prose.format(seconds) in words
+    assert float(seconds) > 0
+    assert not re.search(r"\d s\b", section("Word games"))  # one copy of each figure: the table's
 
 
 def test_the_wordle_lists_the_readme_names_ship_with_the_tests():

@@ -4,7 +4,6 @@ no heuristic tree beats a record; a depth limit never helps; and two games that 
 prove the same total."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import sys
@@ -142,7 +141,7 @@ def test_mastermind_without_repeats_is_bulls_and_cows():
     assert totals == {3575}
 
 
-def test_the_records_script_prints_one_json_line_per_result(capsys):
+def test_the_records_script_prints_one_json_line_per_result(capsys, load_script):
     records = load_script("records")
     assert records.main(["--only", "mastermind-c3-h3-optimal-expected", "mastermind-c3-h3-bound"]) == 0
     first, second = (json.loads(line) for line in capsys.readouterr().out.splitlines())
@@ -152,7 +151,7 @@ def test_the_records_script_prints_one_json_line_per_result(capsys):
                                                               "guess_repeats": True}}
 
 
-def test_the_records_table_agrees_with_the_shipped_trees():
+def test_the_records_table_agrees_with_the_shipped_trees(load_script):
     manifest = {entry["file"].removesuffix(".msgpack.zst"): entry["stats"]
                 for entry in json.loads((ROOT / "trees" / "MANIFEST.json").read_text())["trees"]}
     names = {record.name for record in load_script("records").RECORDS}
@@ -174,11 +173,3 @@ def slug(game: str) -> str:
     colours, holes = map(int, re.match(r"Mastermind (\d+)x(\d+)", game).groups())
     repeats = "without repeats" not in game
     return make_game("mastermind", colours=colours, holes=holes, secret_repeats=repeats, guess_repeats=repeats).slug()
-
-
-def load_script(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the file runs
-    spec.loader.exec_module(module)
-    return module

@@ -4,9 +4,7 @@ from __future__ import annotations
 import dataclasses
 
 import hashlib
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -44,14 +42,6 @@ def with_int_keys(stats: dict) -> dict:
             for key, value in stats.items()}
 
 
-def load_script(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the file runs
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def trees() -> dict[str, player.Tree]:
     return {}
@@ -69,7 +59,7 @@ def test_manifest_lists_every_shipped_file():
     assert len(ENTRIES) == len(MANIFEST["trees"])  # no file listed twice
 
 
-def test_manifest_is_the_build_scripts_set():
+def test_manifest_is_the_build_scripts_set(load_script):
     build_trees = load_script("build_trees")
     assert [tree.file for tree in build_trees.SHIPPED] == [entry["file"] for entry in MANIFEST["trees"]]
 
