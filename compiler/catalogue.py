@@ -63,6 +63,8 @@ STRATEGIES = {
     "optimal-worst": ("a tree of the fewest guesses in the worst case (branch and bound, with proof)", ()),
     "optimal-expected": ("a tree of the fewest guesses in total (exhaustive, with proof; --max-depth)",
                          ("max_depth", "openers")),
+    "fewest-at-worst": ("the fewest guesses in the worst case, then the fewest secrets that need them, then the "
+                        "fewest in total (exhaustive, with proof)", ()),
 }
 
 

@@ -116,7 +116,7 @@ def search_description(space, make: Callable) -> dict:
 
     return {"id": uuid.uuid4().hex, "version": player.__version__, "game": repr(space.game),
             "recipe": space.context.portable_recipe(), "fingerprint": fingerprint(space.game, space.matrix),
-            "make": make}
+            "penalty": space.penalty, "make": make}
 
 
 _lock = threading.Lock()  # a worker runs one job at a time (its solver is not thread-safe)
@@ -158,6 +158,7 @@ def _new_solver(search: dict, seed):
         old.close()
     _searches.clear()
     solver = _searches[search["id"]] = search["make"](context, workers=1, board=VariableBoard(search["id"]))
+    solver.space.penalize(search["penalty"])
     if seed is not None and len(seed):
         solver.restore(seed)
     return solver

@@ -160,8 +160,9 @@ class Simple(Strategy):
 @dataclass(frozen=True)
 class Exhaustive(Strategy):
     """Plays the guess of an optimal tree, found by exhaustive search with proof (``search/``):
-    the least total within the fewest guesses in the worst case (``optimal-worst``), or the
-    least total (``optimal-expected``, within ``--max-depth`` if given)."""
+    the least total within the fewest guesses in the worst case (``optimal-worst``), the same
+    after the fewest secrets that need the worst case (``fewest-at-worst``), or the least total
+    (``optimal-expected``, within ``--max-depth`` if given)."""
 
     name: str
     reads: ClassVar[str] = "solution"
@@ -223,6 +224,7 @@ STRATEGIES = {
         Heuristic("expected-size", SUM_SQUARES, _neg_expected),
         Exhaustive("optimal-worst"),
         Exhaustive("optimal-expected"),
+        Exhaustive("fewest-at-worst"),
     )
 }
 assert list(STRATEGIES) == list(catalogue.STRATEGIES)  # one registry: every name has its behaviour

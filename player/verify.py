@@ -102,7 +102,7 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
               f"over the bound of {max_depth}")
     if not lost:
         _check_stats(tree.stats, measured, error)
-        _check_claims(tree.strategy, total, worst, error)
+        _check_claims(tree.strategy, total, worst, histogram.get(worst, 0), error)
     return Report(
         ok=not errors, secrets=len(secrets), worst=worst, total=total,
         average=round(total / len(secrets), 6),
@@ -172,10 +172,10 @@ def _replay(tree: Tree, secrets: list, error) -> tuple[dict[int, int], list[int]
     return wins, determined, reached
 
 
-def _check_claims(strategy: dict, total: int, worst: int, error) -> None:
+def _check_claims(strategy: dict, total: int, worst: int, at_worst: int, error) -> None:
     """An optimal tree's header states its optimum: the tree must have it (the proof that nothing
     does better is the search's, reported when it ran)."""
-    for key, value in (("minimum_total", total), ("minimum_worst", worst)):
+    for key, value in (("minimum_total", total), ("minimum_worst", worst), ("fewest_at_worst", at_worst)):
         if key in strategy and strategy[key] != value:
             error(f"the header claims {key} = {strategy[key]!r}, but the tree gives {value!r}")
     bound = strategy.get("max_depth")

@@ -178,6 +178,7 @@ KINDS = [  # (game, its parameters, the options): one tree of each kind the writ
     ("mastermind", {"colours": 3, "holes": 2}, {"strategy": "entropy"}),
     ("mastermind", {"colours": 4, "holes": 3}, {"strategy": "sampled-entropy", "guess_sample": 9, "secret_sample": 20}),
     ("mastermind", {"colours": 3, "holes": 3}, {"strategy": "optimal-worst"}),
+    ("mastermind", {"colours": 3, "holes": 3}, {"strategy": "fewest-at-worst"}),
     ("mastermind", {"colours": 4, "holes": 3}, {"strategy": "optimal-expected", "openers": 1, "max_depth": 5}),
     ("mastermind", {"colours": 3, "holes": 3}, {"strategy": "random", "first": "AAB"}),
     ("words", IGHT, {"strategy": "optimal-expected"}),

@@ -163,6 +163,7 @@ MM4 = ["mastermind", "--colours", "4"]
 SEARCHES = {
     "mastermind-4x4-optimal-expected": [*MM4, "--strategy", "optimal-expected"],
     "mastermind-4x4-optimal-worst": [*MM4, "--strategy", "optimal-worst"],
+    "mastermind-4x4-fewest-at-worst": [*MM4, "--strategy", "fewest-at-worst"],
     "mastermind-5x4-optimal-expected-depth5": ["mastermind", "--colours", "5", "--strategy", "optimal-expected",
                                                "--max-depth", "5"],
 }

@@ -258,6 +258,19 @@ def test_a_checkpoint_resumes_the_search(tmp_path):
         Solver(other, workers=1, checkpoint=path, resume=True)
 
 
+def test_a_checkpoint_of_one_objective_never_answers_for_another(tmp_path):
+    # fewest-at-worst weighs the totals that optimal-worst keeps: resumed from optimal-worst's
+    # checkpoint (which it may be), it must still find its own tree, as a fresh search does
+    game = make_game("mastermind", colours=4, holes=3)
+    path = tmp_path / "mm.checkpoint"
+    compiler.build(game, Options("optimal-worst"), search=SearchSettings(checkpoint=path, workers=1))
+    resumed = compiler.build(game, Options("fewest-at-worst"), search=SearchSettings(checkpoint=path, resume=True,
+                                                                                     workers=1))
+    fresh = compiler.build(game, Options("fewest-at-worst"))
+    assert compiler.to_bytes(resumed) == compiler.to_bytes(fresh)
+    assert (resumed.stats["histogram"][4], resumed.stats["total"]) == (21, 206)  # optimal-worst's has 23
+
+
 def test_a_damaged_or_foreign_checkpoint_is_refused_by_name(tmp_path):
     """The checkpoint is read back: it gets an artifact's care (trees/CHECKPOINT.md)."""
     import msgpack
@@ -509,6 +522,18 @@ def test_classic_mastermind_optimal_expected(max_depth, total, worst):
     assert (built.stats["total"], built.stats["worst"]) == (total, worst)
     report = verify(as_tree(built), max_depth=worst)
     assert report.ok and report.total == total
+
+
+def test_classic_mastermind_fewest_at_worst_is_slovesnovs_539():
+    # Slovesnov reports that any strategy of 5 guesses at most leaves at least 539 secrets to the fifth
+    built = compiler.build(make_game("mastermind"), Options(strategy="fewest-at-worst"))
+    assert list(built.stats["histogram"].values()) == [1, 8, 77, 671, 539]
+    assert (built.proof["minimum_worst"], built.proof["fewest_at_worst"], built.proof["minimum_total"]) == (5, 539, 5627)
+    assert "needs 5 for at least 539 secrets, and none with 539 takes fewer than 5627" in built.proof["proven"]
+    tree = as_tree(built)
+    assert verify(tree).ok
+    tree.strategy["fewest_at_worst"] = 538  # a header that claims one secret fewer than its tree has
+    assert "the header claims fewest_at_worst = 538, but the tree gives 539" in verify(tree).errors[0]
 
 
 def test_bound_command(cli):

@@ -22,7 +22,8 @@ HEURISTICS = ("first", "entropy", "worst-entropy", "minimax", "most-parts", "exp
 
 
 def brute_force(game):
-    """(least total guesses to win every secret, fewest guesses in the worst case) of ``game``, by
+    """(least total guesses to win every secret, fewest guesses in the worst case, and within those
+    the fewest secrets that need them with the least total) of ``game``, by
     trying every allowed guess at every set of candidates: no symmetry, no bounds from the engine.
     Sets of candidates are tuples of secret indices in canonical order, memoised."""
     secrets, guesses = game.secrets, game.guesses
@@ -70,13 +71,33 @@ def brute_force(game):
                     break  # no guess does better than winning or splitting into single secrets
         return best
 
+    @lru_cache(maxsize=None)
+    def fewest_late(candidates, budget):
+        """(secrets won by the budget's last guess, total) of the best tree within ``budget``, by
+        that order, or None if no tree fits."""
+        best = None
+        for g in range(len(guesses)) if budget >= 1 else ():
+            split = parts(candidates, g)
+            if split is None:
+                continue
+            below = [fewest_late(part, budget - 1) for part in split]
+            if None in below:
+                continue
+            won = wins[g] in candidates
+            found = ((won and budget == 1) + sum(late for late, _ in below),
+                     len(candidates) + sum(total for _, total in below))
+            best = found if best is None else min(best, found)
+        return best
+
     everything = tuple(range(len(secrets)))
-    return least_total(everything), least_worst(everything)
+    worst = least_worst(everything)
+    return least_total(everything), worst, fewest_late(everything, worst)
 
 
 def test_the_brute_force_knows_the_smallest_game_by_hand():
     # 2 colours, 2 holes: AB scores 2B (AB), 0B2W (BA), 1B0W (AA and BB): 1 + 2 + 2 + 3 = 8, worst 3
-    assert brute_force(make_game("mastermind", colours=2, holes=2)) == (8, 3)
+    # (the least worst case: AA, then AB or BB, then BA; no opener wins every secret within 2)
+    assert brute_force(make_game("mastermind", colours=2, holes=2)) == (8, 3, (1, 8))
 
 
 SMALL = [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 2), (4, 3), (3, 4)]
@@ -85,12 +106,18 @@ SMALL = [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 2), (4, 3), (3, 4)]
 @pytest.mark.parametrize("colours,holes", SMALL)
 def test_the_engine_proves_what_the_brute_force_finds(colours, holes):
     game = make_game("mastermind", colours=colours, holes=holes)
-    total, worst = brute_force(game)
+    total, worst, (late, late_total) = brute_force(game)
     built = build(game, Options("optimal-expected"))
     assert built.stats.total == total
     assert built.proof["minimum_total"] == total
     assert bound(game).worst == worst
-    assert build(game, Options("optimal-worst")).stats.worst == worst
+    within = build(game, Options("optimal-worst"))
+    assert within.stats.worst == worst
+    fewest = build(game, Options("fewest-at-worst"))
+    assert (fewest.stats.worst, fewest.stats.histogram[worst], fewest.stats.total) == (worst, late, late_total)
+    assert (fewest.proof["minimum_worst"], fewest.proof["fewest_at_worst"], fewest.proof["minimum_total"]) == \
+        (worst, late, late_total)
+    assert within.stats.histogram[worst] >= late and within.stats.total <= late_total
 
 
 # Goddard 2004, "Mastermind Revisited": the least average to three decimals (these totals are the

@@ -1,7 +1,9 @@
 """Lower bounds from counting alone: no tree does better than a perfect one.
 
 Totals count guesses to win: a set of one secret costs 1, of two 3 (guess one, then the other),
-and a guess at a node adds one guess for every candidate still there.
+and a guess at a node adds one guess for every candidate still there. The fewest-at-worst search
+adds a penalty for every secret that a tree wins with the last guess of its budget (see
+``Problem.penalty``): its totals weigh how many need the worst case before how many guesses in all.
 """
 from __future__ import annotations
 
@@ -55,8 +57,13 @@ def reachable(reach, depth):
 
 
 @njit(cache=True, nogil=True)
-def least_total(least, reach, n, budget):
-    """Smallest conceivable total for n secrets within ``budget`` guesses (INF: impossible)."""
+def least_total(least, reach, n, budget, penalty):
+    """Smallest conceivable total for n secrets within ``budget`` guesses (INF: impossible). With
+    a ``penalty`` (``Problem.penalty``), each secret won by the budget's last guess costs that much
+    more, and at least all those that one guess fewer cannot reach are (exact for n <= 2)."""
     if n > reachable(reach, budget):
         return INF
-    return least[n]
+    if penalty == 0 or budget < 1:
+        return least[n]
+    late = n - reachable(reach, budget - 1)
+    return min(least[n] + penalty * late, INF) if late > 0 else least[n]

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .counting import least_total
 from .recursion import LOOKAHEAD_MIN, lookahead_bound
 from .table import INF, UNLIMITED
 
@@ -127,7 +126,7 @@ def opener_total(solver, candidates: np.ndarray, guess: int, budget: int, limit:
     space, search = solver.space, solver.total
     parts = space.split(guess, candidates)
     played = (guess,)
-    bounds = [int(least_total(space.least, space.reach, len(part), budget - 1)) for part in parts]
+    bounds = [space.counted(len(part), budget - 1) for part in parts]
     total = min(len(candidates) + sum(bounds), INF)
     if space.hint_rule is None:  # with a hint rule the lookahead does not pay (see Space.lower_bounds)
         symbols = space.context.absent.played(played)
@@ -181,7 +180,7 @@ def lookahead_total(space, guess: int, candidates: np.ndarray, budget: int) -> i
         if len(part) >= LOOKAHEAD_MIN and space.hint_rule is None:
             total += int(lookahead_bound(space.problem, part, np.int64(budget - 1), symbols))
         else:
-            total += int(least_total(space.least, space.reach, len(part), budget - 1))
+            total += space.counted(len(part), budget - 1)
     return min(total, INF)
 
 

@@ -66,7 +66,7 @@ def _partition(problem, guess, candidates, counts, touched, budget):
         if f == problem.win:
             candidate = True
         else:
-            bound += least_total(problem.least, problem.reach, x, budget - 1)
+            bound += least_total(problem.least, problem.reach, x, budget - 1, problem.penalty)
             largest = max(largest, x)
     return k, bound, largest, candidate
 
@@ -162,12 +162,15 @@ def guess_bounds(problem, candidates, guesses, budget, largest_needed):
             contiguous = False
             break
     cap = reachable(problem.reach, budget - 1)  # a bigger part cannot be won in time
+    # a bigger part leaves secrets to the last guess, each costing the penalty (fewest-at-worst)
+    late = reachable(problem.reach, budget - 2) if problem.penalty > 0 and budget >= 2 else n
+    penalty = problem.penalty
     bounds = np.empty(m, np.int64)
     parts = np.empty(m, np.int64)
     largest = np.full(m, -1, np.int64)
     candidate = np.empty(m, np.bool_)
     one = np.uint64(1)
-    if not largest_needed and n_feedbacks <= 256 and least[n] == 2 * n - 1 and n <= cap:
+    if not largest_needed and n_feedbacks <= 256 and least[n] == 2 * n - 1 and n <= cap and n <= late:
         words = 1 if n_feedbacks <= 64 else 4
         bits = np.zeros((BLOCK, words), np.uint64)
         win_word, win_bit = win >> 6, np.uint64(win & 63)
@@ -194,7 +197,7 @@ def guess_bounds(problem, candidates, guesses, budget, largest_needed):
                     if x:
                         k += 1
                         if f != win:
-                            after += least[x] if x <= cap else INF
+                            after += (least[x] + (penalty * (x - late) if x > late else 0)) if x <= cap else INF
                             big = max(big, x)
                 parts[j0 + j], candidate[j0 + j], bounds[j0 + j] = k, counts[j, win] > 0, min(n + after, INF)
                 if largest_needed:

@@ -49,12 +49,13 @@ class LeastTotal:
     """The least total of any tree (among those of ``depth`` guesses at most, if given), proven
     by exhaustive search: optimal, or (with ``--openers``) optimal among the openers searched."""
 
-    objective: str  # optimal-worst (depth: the fewest guesses) or optimal-expected
+    objective: str  # optimal-worst or fewest-at-worst (depth: the fewest guesses), or optimal-expected
     total: int
     depth: int | None
     secrets: int
     first: str | None = None  # the fixed opener (--first), as the game writes it
     scope: dict = field(default_factory=dict)  # with --openers: openers, of, ranked_by
+    late: int | None = None  # fewest-at-worst: the fewest secrets that need ``depth`` guesses
 
     @property
     def optimal(self) -> bool:
@@ -65,7 +66,12 @@ class LeastTotal:
         if not self.optimal:
             opening = (f" opening with one of the {self.scope['openers']} best first guesses by "
                        f"{self.scope['ranked_by']}")
-        if self.objective == "optimal-worst":
+        if self.objective == "fewest-at-worst":
+            said = (f"exhaustive search: no tree{opening} wins every secret within {self.depth - 1} "
+                    f"guesses, every tree within {self.depth} needs {self.depth} for at least {self.late} "
+                    f"secret{'s' * (self.late != 1)}, and none with {self.late} takes fewer than {self.total} "
+                    "guesses in all")
+        elif self.objective == "optimal-worst":
             said = (f"exhaustive search: no tree{opening} wins every secret within {self.depth - 1} "
                     f"guesses, and none within {self.depth} takes fewer than {self.total} guesses in all")
         else:
@@ -84,8 +90,10 @@ class LeastTotal:
             openers = self.scope["openers"]
             proof = {"optimal": False, "optimal_among": f"{openers} opener{'s' * (openers > 1)}",
                      "openers_ranked_by": self.scope["ranked_by"], "openers_of": self.scope["of"]}
-        if self.objective == "optimal-worst":
+        if self.objective != "optimal-expected":
             proof["minimum_worst"] = self.depth
+        if self.late is not None:
+            proof["fewest_at_worst"] = self.late
         proof["minimum_total"] = self.total
         proof["proven"] = self.sentence()
         return proof

@@ -20,8 +20,8 @@ from .counting import least_total, reachable
 from .hint import hint_allowed, hint_next, hint_salt
 from .partitions import _allowed, _is_candidate, _repeats, guess_bounds, split
 from .problem import HITS, NODES, STORES, Stopped
-from .table import (FEASIBLE_TAG, INF, UNLIMITED, data_exact, data_value, depths, pack, probe, remember_depths, set_key,
-                    store)
+from .table import (FEASIBLE_TAG, INF, data_exact, data_value, depths, pack, probe, remember_depths, set_key, store,
+                    total_tag)
 
 CANDIDATES_FIRST = 48  # up to this many candidates, try them as guesses before the other guesses
 LOOKAHEAD_MIN = 12  # parts at least this big get a bound from one guess's lookahead before any is searched
@@ -35,10 +35,10 @@ def lookahead_bound(problem, candidates, budget, played):
     ``min_total`` would first compute there), which it stores in the table. Guesses alike by
     absent or unplayed symbols count once. For a search without a hint rule (with one it does not pay)."""
     least, reach, n = problem.least, problem.reach, candidates.shape[0]
-    bound = least_total(least, reach, n, budget)
+    bound = least_total(least, reach, n, budget, problem.penalty)
     if n <= 2 or budget < 2 or bound >= INF:
         return bound
-    h1, h2 = set_key(candidates, budget if budget < n else UNLIMITED, np.uint64(0))
+    h1, h2 = set_key(candidates, total_tag(n, budget, problem.penalty), np.uint64(0))
     data = probe(problem.table, h1, h2)
     if data != 0:
         if data_exact(data) or data_value(data) > bound:
@@ -74,20 +74,16 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
     recursion), so the phases are marked by comments instead.
     """
     matrix, table, counters, win = problem.matrix, problem.table, problem.counters, problem.win
-    least, reach, consistent = problem.least, problem.reach, problem.consistent
+    least, reach, consistent, penalty = problem.least, problem.reach, problem.consistent, problem.penalty
     n = candidates.shape[0]
-    if n == 1:
-        return 1 if budget >= 1 else INF
-    if budget < 2:
-        return INF
-    if n == 2:
-        return 3
-    bound = least_total(least, reach, n, budget)
+    counted = least_total(least, reach, n, budget, penalty)
+    if n <= 2 or counted >= INF:
+        return counted  # exact
+    bound = counted
     if bound >= cutoff:
         return bound
-    key_budget = budget if budget < n else UNLIMITED
     hinted = state.shape[0] > 0
-    h1, h2 = set_key(candidates, key_budget, hint_salt(state))
+    h1, h2 = set_key(candidates, total_tag(n, budget, penalty), hint_salt(state))
     data = probe(table, h1, h2)
     if data != 0:
         counters[HITS] += 1
@@ -96,12 +92,12 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
         bound = max(bound, data_value(data))
         if bound >= cutoff:
             return bound
-    if n <= problem.n_feedbacks and n <= PERFECT_MAX and bound == 2 * n - 1:
+    if n <= problem.n_feedbacks and n <= PERFECT_MAX and least[n] == 2 * n - 1 and bound == counted:
         own = np.sort(problem.secret_guess[candidates])  # the candidates as guesses, lowest first
         i = first_perfect(matrix, own, candidates, problem.n_feedbacks)
-        if i >= 0:  # nothing beats 2n - 1, and the lowest perfect candidate is the canonical pick
-            store(table, h1, h2, pack(2 * n - 1, True, own[i], n))
-            return 2 * n - 1
+        if i >= 0:  # nothing beats 2n - 1 (and its penalty), and the lowest perfect candidate is the canonical pick
+            store(table, h1, h2, pack(counted, True, own[i], n))
+            return counted
     # -- searched here: each guess's counting bound, then the guesses best first --------------
     counters[NODES] += 1
     if problem.stop[0]:
@@ -112,7 +108,7 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
     # phases: the candidates first when they are few (a good total from them may spare
     # scoring every other guess), then the rest
     first_phase = 1 if consistent or n > CANDIDATES_FIRST else 0
-    blind = problem.least_blind[n]  # no guess outside the candidates does better
+    blind = problem.least_blind[n] + counted - least[n]  # no guess outside the candidates does better
     best, best_key, best_guess = INF, 0, -1
     floor = INF  # the least bound among guesses not tried
     order_keys = np.empty(n_guesses, np.int64)
@@ -166,12 +162,13 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
             total = low
             for p in range(parts.shape[0]):
                 size = parts[p, 1]
-                known[p] = least[size]
+                known[p] = least_total(least, reach, size, budget - 1, penalty)  # as guess_bounds counted it
                 # a lookahead on the parts but the first (whose own search starts with it), largest first
                 if p > 0 and size >= LOOKAHEAD_MIN and total < limit and not hinted:
+                    counted_part = known[p]
                     known[p] = lookahead_bound(problem, ordered[parts[p, 0]:parts[p, 0] + size], budget - 1,
                                                played_after)
-                    total = min(total + known[p] - least[size], INF)
+                    total = min(total + known[p] - counted_part, INF)
             for p in range(parts.shape[0]):
                 if total >= limit:
                     break

@@ -26,7 +26,8 @@ from .total import Infeasible, TotalSearch
 from .worst import WorstSearch
 
 CHECKPOINT_EVERY = 300.0  # seconds between checkpoints of a long search
-OBJECTIVES = ("optimal-worst", "optimal-expected")
+OBJECTIVES = ("optimal-worst", "optimal-expected", "fewest-at-worst")
+WORST_FIRST = ("optimal-worst", "fewest-at-worst")  # the objectives within the fewest guesses in the worst case
 
 Status = dict  # what a long search is doing, for a progress display (see Solver.status)
 
@@ -103,32 +104,49 @@ class Solver:
 
     def solve(self, objective: str, max_depth: int | None = None) -> Report:
         """Solve the game for ``objective`` (``optimal-worst``: the least total among trees of the
-        fewest guesses in the worst case; ``optimal-expected``: the least total, within
+        fewest guesses in the worst case; ``fewest-at-worst``: among those, the fewest secrets that
+        need that many, then the least total; ``optimal-expected``: the least total, within
         ``max_depth`` if given), with the proof the artifact records."""
         if objective not in OBJECTIVES:
             raise ValueError(f"unknown objective: {objective!r}; choose from {', '.join(OBJECTIVES)}")
         key = (objective, max_depth)
         if key not in self._solved:
             started, nodes = time.monotonic(), self.nodes
-            depth = self.minimum_worst().worst if objective == "optimal-worst" else max_depth
-            total = self.minimum_total(depth)
+            depth = self.minimum_worst().worst if objective in WORST_FIRST else max_depth
+            penalty = self._penalize(objective, depth)
+            weighted = self.minimum_total(depth)
             space = self.space
             first = None if space.first is None else self.game.format_code(self.game.guesses[space.first])
-            if total >= INF:
+            if weighted >= INF:
                 opening = "" if first is None else f" opening with {first}"
+                if penalty:  # a tree within the fewest guesses exists: its weighted total is too big to hold
+                    raise ValueError(f"{self.game!r} is too big for fewest-at-worst: its totals, weighted by "
+                                     f"{penalty} for each secret that needs {depth} guesses, exceed {INF - 1}")
                 if depth is None:
                     raise Infeasible(f"no tree{opening} wins every secret of {self.game!r}")
                 raise Infeasible(f"no tree{opening} wins every secret of {self.game!r} within {depth} guesses "
                                  "(guesstree bound finds the fewest)")
-            proven = LeastTotal(objective, total, depth, space.n_secrets, first, space.opener_scope or {})
+            late, total = divmod(weighted, penalty) if penalty else (None, weighted)
+            proven = LeastTotal(objective, total, depth, space.n_secrets, first, space.opener_scope or {}, late)
             self._solved[key] = Report(worst=depth, total=total, nodes=self.nodes - nodes,
                                        seconds=time.monotonic() - started, proof=proven.to_dict(),
                                        first_guesses=dict(self.total.first_guesses))
         return self._solved[key]
 
+    def _penalize(self, objective: str, depth: int | None) -> int:
+        """Weigh the minimum-total searches for ``objective``: fewest-at-worst makes each secret won by
+        the ``depth``-th guess cost more than any tree's total (at most ``depth`` per secret), so
+        that the least weighted total has the fewest such secrets first. Returns the penalty (0: none)."""
+        penalty = self.space.n_secrets * depth + 1 if objective == "fewest-at-worst" else 0
+        if penalty != self.space.penalty:
+            self.close()  # the jobs' views of the space, and a cluster's workers, were made with the old one
+            self.space.penalize(penalty)
+        return penalty
+
     def choose(self, node, objective: str, max_depth: int | None = None) -> int:
         """The guess that the canonical optimal tree plays at ``node`` (a builder ``Node``)."""
         report = self.solve(objective, max_depth)
+        self._penalize(objective, report.worst)
         budget = None if report.worst is None else report.worst - len(node.path)
         return self.total.optimal_guess(node.candidates, node.played, budget)
 

@@ -19,7 +19,7 @@ from .hint import hint_salt
 from .partitions import guess_bounds, split
 from .problem import NODES, Problem
 from .recursion import LOOKAHEAD_MIN, lookahead_bound
-from .table import FEASIBLE_TAG, INF, UNLIMITED
+from .table import FEASIBLE_TAG, INF, total_tag
 
 
 class Space:
@@ -61,6 +61,7 @@ class Space:
         self.counters = np.zeros((rows, 4), dtype=np.int64)  # what the searches did, a row per thread
         self.row = 0
         self.stop = np.zeros(1, dtype=np.int64)  # set: the compiled searches give up at their next node
+        self.penalty = 0  # fewest-at-worst: see Problem.penalty (set by ``penalize``)
         self.problem = self._problem()
         self._no_state = np.zeros(0, dtype=np.int64)
         self._empty = np.zeros(0, dtype=np.bool_)
@@ -73,7 +74,13 @@ class Space:
             least=self.least, least_blind=self.least_blind, reach=self.reach,
             hint_codes=hint.codes if hint else nothing, letter_counts=hint.counts if hint else nothing,
             marks=hint.marks if hint else nothing, table=self.table, counters=self.counters[self.row], stop=self.stop,
-            **self.context.absent.problem_fields(self.secret_guess, self.game.permutable))
+            penalty=self.penalty, **self.context.absent.problem_fields(self.secret_guess, self.game.permutable))
+
+    def penalize(self, penalty: int) -> None:
+        """From now on a secret won by the last guess of a search's budget costs ``penalty`` more
+        (0: nothing): the minimum-total searches then find the fewest such secrets first."""
+        self.penalty = int(penalty)
+        self.problem = self.problem._replace(penalty=self.penalty)
 
     def view(self, row: int) -> "Space":
         """This space as another thread searches it: the same table, its own row of counters."""
@@ -165,12 +172,16 @@ class Space:
         symbols = self.context.absent.played(played)
         return [int(lookahead_bound(self.problem, part, np.int64(budget), symbols))
                 if index and len(part) >= LOOKAHEAD_MIN and self.hint_rule is None
-                else int(least_total(self.least, self.reach, len(part), budget))
+                else self.counted(len(part), budget)
                 for index, part in enumerate(parts)]
 
+    def counted(self, n: int, budget: int) -> int:
+        """The counting bound of n secrets within ``budget`` (``counting.least_total``, with the penalty)."""
+        return int(least_total(self.least, self.reach, n, budget, self.penalty))
+
     def tag(self, n: int, budget: int) -> int:
-        """A minimum-total entry's tag: the budget, or ``UNLIMITED`` where it cannot bind."""
-        return budget if budget < n else UNLIMITED
+        """A minimum-total entry's tag (``table.total_tag``)."""
+        return int(total_tag(n, budget, self.penalty))
 
     # -- the compiled recursion from a node down ---------------------------------------------------
 

@@ -19,6 +19,7 @@ INF = (1 << 24) - 1  # "no tree within the budget", and the largest total an ent
 BUCKET = 4  # slots probed per key
 UNLIMITED = 1 << 20  # depth budget that never binds
 FEASIBLE_TAG = (1 << 20) + 1  # key namespace of the worst-case search
+PENALTY_TAG = 1 << 21  # a minimum-total tag adds its search's penalty times this (see ``total_tag``)
 SLOTS_MAX = 1 << 24  # 384 MiB of table at most
 SLOTS_MIN = 1 << 12
 ENTRY_BYTES = 24
@@ -62,6 +63,16 @@ def set_key(candidates, tag, salt):
         h1 = mix(h1 ^ (v + GOLD))
         h2 = mix(h2 + (v ^ SEED2)) ^ (h2 >> S31)
     return h1, h2
+
+
+@njit(cache=True, nogil=True)
+def total_tag(n, budget, penalty):
+    """A minimum-total entry's tag: the budget, or ``UNLIMITED`` where it cannot bind (a tree that
+    learns at every guess wins n secrets within n; with a penalty on the budget's last guess a
+    budget of n still binds), in the namespace of the search's penalty (0: none), so that an
+    entry of one objective never answers for another (a checkpoint may hold both)."""
+    binding = budget < n or (penalty > 0 and budget == n)
+    return (budget if binding else UNLIMITED) + penalty * PENALTY_TAG
 
 
 # data word: value (24 bits) | exact (1) | guess + 1 (21) | size (16, capped)

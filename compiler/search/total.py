@@ -17,7 +17,6 @@ from __future__ import annotations
 import numpy as np
 
 from .choice import Choice, Ordered
-from .counting import least_total
 from .jobs import PartsTotal, RootTotal
 from .table import INF, UNLIMITED, data_exact, data_guess, data_value
 
@@ -117,15 +116,11 @@ class TotalSearch:
         """Like ``recursion.min_total`` for the top two levels: symmetry classes, and the second
         level's guesses evaluated as parallel jobs. Stores what it solves in the table."""
         space, n = self.space, len(candidates)
-        if n == 1:
-            return 1 if budget >= 1 else INF
-        if budget < 2:
-            return INF
-        if n == 2:
-            return 3
+        bound = space.counted(n, budget)
+        if n <= 2 or bound >= INF:
+            return bound  # exact
         if level >= 2:
             return space.total_below(candidates, played, budget, cutoff)
-        bound = int(least_total(space.least, space.reach, n, budget))
         if bound >= cutoff:
             return bound
         tag = space.tag(n, budget)
