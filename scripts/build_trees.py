@@ -64,6 +64,7 @@ SHIPPED = [
     Shipped("mastermind", {"colours": 8, "holes": 5, "secret_repeats": True, "guess_repeats": True}, Options("entropy")),
     # the trees people come for: proven optimal, ready to embed
     Shipped("mastermind", CLASSIC, Options("optimal-expected")),
+    Shipped("mastermind", CLASSIC, Options("fewest-at-worst")),  # 539 secrets at 5 (Slovesnov), total 5627
     Shipped("mastermind", {"colours": 7, "holes": 4}, Options("optimal-expected")),  # Ville 2013: 11228
     Shipped("bulls-cows", {"digits": 10, "length": 4}, Options("optimal-expected")),  # Tanaka 1996: 26274
     Shipped("words", WORDLE, Options("optimal-expected", first="salet"), "wordle-salet-optimal-expected.msgpack.zst"),

@@ -5,8 +5,8 @@
     python scripts/records.py --list                            # the records' names
     python scripts/records.py --skip-long                       # leave out the records marked long
 
-Each line: the record's name, the game spec, the objective (``optimal-expected``, ``optimal-worst``
-or ``bound``), the total, average, worst case and number of secrets at the worst (``bound`` proves
+Each line: the record's name, the game spec, the objective (``optimal-expected``, ``optimal-worst``,
+``fewest-at-worst`` or ``bound``), the total, average, worst case and number of secrets at the worst (``bound`` proves
 the worst case only: its total is that of the tree the proof found, not a least total), the first
 guess, wall and CPU seconds (this process's threads and children), and the cores it had.
 """
@@ -24,7 +24,7 @@ from compiler import Options, build
 from compiler.bound import bound
 from player.games import make_game
 
-OBJECTIVES = ("optimal-expected", "optimal-worst", "bound")
+OBJECTIVES = ("optimal-expected", "optimal-worst", "fewest-at-worst", "bound")
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,8 @@ RECORDS = [
     *records_for(bulls_cows(10, 3)),
     *records_for(bulls_cows(9, 4)),
     *records_for(bulls_cows(8, 4)),
+    Record(*mastermind(6, 4), "fewest-at-worst", note="Slovesnov: at least 539 secrets need 5 guesses"),
+    Record(*bulls_cows(10, 4), "fewest-at-worst", long=True, note="Slovesnov: at least 50 secrets need 7 guesses"),
     *records_for(mastermind(8, 4), long=True),
     *(record for holes in range(9, 13) for record in records_for(mastermind(2, holes), long=True)),
 ]
