@@ -74,6 +74,9 @@ RECORDS = [
     Record(*mastermind(6, 4), "fewest-at-worst", note="Slovesnov: at least 539 secrets need 5 guesses"),
     Record(*bulls_cows(10, 4), "fewest-at-worst", long=True, note="Slovesnov: at least 50 secrets need 7 guesses"),
     *records_for(mastermind(8, 4), long=True),
+    *records_for(mastermind(9, 4), ("bound", "optimal-expected"), long=True),
+    *records_for(mastermind(10, 4), ("bound", "optimal-expected"), long=True),
+    *records_for(mastermind(6, 5), ("bound", "optimal-expected"), long=True),
     *(record for holes in range(9, 13) for record in records_for(mastermind(2, holes), long=True)),
 ]
 

@@ -39,7 +39,7 @@ class Problem(NamedTuple):
     counters: np.ndarray  # this thread's row: NODES, HITS, STORES
     stop: np.ndarray  # one cell: set, the search raises Stopped at its next node
     # fewest-at-worst: what a secret won by the budget's last guess costs beyond its guesses (0:
-    # nothing), more than any tree's total, so that a total counts those secrets first
+    # nothing), more than the totals of two trees can differ, so that a total counts those secrets first
     penalty: int
     guess_symbols: np.ndarray  # each guess's symbols as bits (empty: no classes of guesses alike, see alike.py)
     secret_symbols: np.ndarray  # each secret's symbols as bits

@@ -126,7 +126,7 @@ class Solver:
                     raise Infeasible(f"no tree{opening} wins every secret of {self.game!r}")
                 raise Infeasible(f"no tree{opening} wins every secret of {self.game!r} within {depth} guesses "
                                  "(guesstree bound finds the fewest)")
-            late, total = divmod(weighted, penalty) if penalty else (None, weighted)
+            late, total = (None, weighted) if not penalty else self._unweigh(weighted, penalty)
             proven = LeastTotal(objective, total, depth, space.n_secrets, first, space.opener_scope or {}, late)
             self._solved[key] = Report(worst=depth, total=total, nodes=self.nodes - nodes,
                                        seconds=time.monotonic() - started, proof=proven.to_dict(),
@@ -135,13 +135,21 @@ class Solver:
 
     def _penalize(self, objective: str, depth: int | None) -> int:
         """Weigh the minimum-total searches for ``objective``: fewest-at-worst makes each secret won by
-        the ``depth``-th guess cost more than any tree's total (at most ``depth`` per secret), so
-        that the least weighted total has the fewest such secrets first. Returns the penalty (0: none)."""
-        penalty = self.space.n_secrets * depth + 1 if objective == "fewest-at-worst" else 0
+        the ``depth``-th guess cost more than the totals of any two trees within ``depth`` can differ
+        (from the least total by counting to ``depth`` per secret), so that the least weighted
+        total has the fewest such secrets first. Returns the penalty (0: none)."""
+        space = self.space
+        penalty = space.n_secrets * depth - int(space.least[space.n_secrets]) + 1 if objective == "fewest-at-worst" else 0
         if penalty != self.space.penalty:
             self.close()  # the jobs' views of the space, and a cluster's workers, were made with the old one
             self.space.penalize(penalty)
         return penalty
+
+    def _unweigh(self, weighted: int, penalty: int) -> tuple[int, int]:
+        """(secrets won by the last guess, total) of a weighted total: the total lies within the
+        penalty above the least total by counting, so the two parts are unique."""
+        late = (weighted - int(self.space.least[self.space.n_secrets])) // penalty
+        return late, weighted - late * penalty
 
     def choose(self, node, objective: str, max_depth: int | None = None) -> int:
         """The guess that the canonical optimal tree plays at ``node`` (a builder ``Node``)."""
