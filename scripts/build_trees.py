@@ -75,6 +75,7 @@ SHIPPED = [
     # 4x5: optimal-worst's tree has both the least total (3954, what optimal-expected proves) and the least worst
     # case (5), where optimal-expected's own tree takes 6; not found in the literature we searched
     Shipped("mastermind", {"colours": 4, "holes": 5}, Options("optimal-worst")),
+    Shipped("mastermind", {"colours": 8, "holes": 4}, Options("optimal-expected")),  # 20471: not found in the literature we searched
     Shipped("mastermind", {"colours": 3, "holes": 6}, Options("optimal-expected")),  # 2649: not found in the literature we searched
     Shipped("mastermind", {"colours": 6, "holes": 4, "secret_repeats": False, "guess_repeats": False},
             Options("optimal-expected")),  # 1446: not found in the literature we searched
