@@ -152,7 +152,7 @@ class Job:
     shown: str = ""  # the command as reported, when the real one is unreadable
     extra: dict = field(default_factory=dict)
     env: dict | None = None  # environment variables for the command (see run)
-    cpp: float | None = None  # the best C++ solver's seconds on this machine kind (issue 13), if known
+    cpp: float | None = None  # the best C++ solver's seconds on this machine kind, built right, if known
 
 
 def significant(seconds: float | None) -> float | None:
@@ -317,9 +317,9 @@ def jobs(scratch: Path) -> list[tuple[Job, Path | None]]:
                            shown="tree.next_guess(first 3 steps towards each answer) on the tree built above, "
                                  "median per call of 20 rounds"), None))
         listed.append(compile_job("wordle salet", lists, "optimal-expected", scratch, heavy=True,
-                                  extra_args=("--first", "salet"), cpp=2.36))
+                                  extra_args=("--first", "salet"), cpp=1.47))
         listed.append(compile_job("wordle hard salet depth 6", [*lists, "--hard"], "optimal-expected", scratch,
-                                  heavy=True, extra_args=("--first", "salet", "--max-depth", "6"), cpp=3.75))
+                                  heavy=True, extra_args=("--first", "salet", "--max-depth", "6"), cpp=2.54))
         listed.append(compile_job("wordle salet", lists, "optimal-expected", scratch, heavy=True,
                                   extra_args=("--first", "salet"), env={"NUMBA_CACHE_DIR": None},
                                   note=" (empty compiled-code cache)"))
@@ -332,7 +332,8 @@ def jobs(scratch: Path) -> list[tuple[Job, Path | None]]:
     listed.append(compile_job("mastermind 6x4", ["mastermind"], "optimal-expected", scratch))
     listed.append(bound_job(["mastermind"], "mastermind"))
     listed.append(bound_job(["bulls-cows"], "bulls-cows"))
-    cpp = {"entropy": 6.95, "minimax": 6.28, "most-parts": 2.49, "expected-size": None}
+    # the C++ anchors built with -O3 -march=native -DNDEBUG on a quiet machine of this kind (README)
+    cpp = {"entropy": 5.23, "minimax": 3.57, "most-parts": 1.54, "expected-size": None}
     for strategy in ("entropy", "minimax", "most-parts", "expected-size"):
         listed.append(compile_job("mastermind 8x5", ["mastermind", "--colours", "8", "--holes", "5"],
                                   strategy, scratch, heavy=True, cpp=cpp[strategy]))
