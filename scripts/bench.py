@@ -3,6 +3,7 @@
     python scripts/bench.py                      # the everyday rows (about a minute)
     python scripts/bench.py --only player        # rows whose job contains "player"
     python scripts/bench.py --heavy --timeout 900
+    python scripts/bench.py --proofs --only wordle --timeout 3600   # the proofs over every first guess
 
 Every row runs in a fresh subprocess, so interpreter start, imports and the numba cache load
 are counted, and the peak RSS is that process's own (``os.wait4``'s rusage, ``ru_maxrss``).
@@ -94,6 +95,7 @@ class Run:
     seconds: float
     peak_rss_mib: float | None
     status: str  # "ok", "timeout" or "failed"
+    cpu_seconds: float | None
     stdout: str
     stderr: str
 
@@ -140,15 +142,16 @@ def _run(command: list[str], timeout: float, env: dict | None) -> Run:
         stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
     rss = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024) / MIB  # bytes on macOS, KiB on Linux
     state = "timeout" if timed_out.is_set() else "ok" if process.returncode == 0 else "failed"
-    return Run(seconds, round(rss, 1), state, stdout, stderr)
+    return Run(seconds, round(rss, 1), state, round(usage.ru_utime + usage.ru_stime, 2), stdout, stderr)
 
 
 @dataclass
 class Job:
     job: str
     command: list[str]
-    measure: str  # "compile", "fresh" (a compile in a new install), "bound", "script", "import" or "size"
+    measure: str  # "compile", "fresh" (a compile in a new install), "bound", "openers", "script", "import" or "size"
     heavy: bool = False
+    proof: bool = False  # one of the proofs over every first guess (minutes each): only with --proofs
     shown: str = ""  # the command as reported, when the real one is unreadable
     extra: dict = field(default_factory=dict)
     env: dict | None = None  # environment variables for the command (see run)
@@ -203,6 +206,7 @@ def measure_compile(job: Job, output: Path, timeout: float, repeat: int) -> dict
             break
     last = runs[-1]
     values = {"seconds": round(statistics.median(r.seconds for r in runs), 3),
+              "cpu_seconds": statistics.median(r.cpu_seconds for r in runs),
               "peak_rss_mib": max(r.peak_rss_mib for r in runs), "status": last.status, **failure(last)}
     if len(runs) > 1:
         values.update(seconds_min=round(min(r.seconds for r in runs), 3), seconds_max=round(max(r.seconds for r in runs), 3))
@@ -222,7 +226,7 @@ def measure_fresh_install(job: Job, output: Path, scratch: Path, timeout: float)
         if done.status != "ok":
             return row(job, status=done.status, error=(done.stderr.strip().splitlines() or ["no output"])[-1])
     installed = time.perf_counter() - started
-    fresh = Job(job.job, [str(venv / "bin" / "guesstree"), *job.command[1:]], "compile", job.heavy, job.shown)
+    fresh = Job(job.job, [str(venv / "bin" / "guesstree"), *job.command[1:]], "compile", job.heavy, shown=job.shown)
     return {**measure_compile(fresh, output, timeout, 1), "install_seconds": round(installed, 1)}
 
 
@@ -239,6 +243,19 @@ def measure_bound(job: Job, timeout: float, repeat: int) -> dict:
     if last.status == "ok":
         report = json.loads(last.stdout)
         values.update(worst=report["worst"], nodes=report["nodes"])
+    return row(job, **values)
+
+
+def measure_openers(job: Job, timeout: float) -> dict:
+    """``guesstree openers ... --json``: its time, and the best and the K-th best exact totals."""
+    result = run(job.command, timeout)
+    values = {"seconds": round(result.seconds, 3), "cpu_seconds": result.cpu_seconds,
+              "peak_rss_mib": result.peak_rss_mib, "status": result.status, **failure(result)}
+    if result.status == "ok":
+        ranking = json.loads(result.stdout)
+        best = ranking["openers"]
+        values.update(total=best[0]["total"], worst=best[0]["worst"], first_guess=best[0]["guess"],
+                      kth_total=best[-1]["total"], refuted=ranking["refuted"])
     return row(job, **values)
 
 
@@ -274,6 +291,7 @@ def measure_import(job: Job, timeout: float, runs: int) -> dict:
 
 
 def compile_job(label: str, game_args: list[str], strategy: str, scratch: Path, heavy: bool = False,
+                proof: bool = False,
                 extra_args: tuple[str, ...] = (), cpp: float | None = None, env: dict | None = None,
                 note: str = "") -> tuple[Job, Path]:
     output = scratch / f"{label.replace(' ', '-')}-{strategy}{note.replace(' ', '-')}.msgpack.zst"
@@ -281,7 +299,7 @@ def compile_job(label: str, game_args: list[str], strategy: str, scratch: Path, 
     shown = display(command).replace(str(scratch), "$TMP")
     if env:
         shown = " ".join(f"{key}=<empty folder>" for key in env) + " " + shown
-    return Job(f"compile {label} {strategy}{note}", command, "compile", heavy, shown, env=env, cpp=cpp), output
+    return Job(f"compile {label} {strategy}{note}", command, "compile", heavy, proof, shown, env=env, cpp=cpp), output
 
 
 def bound_job(game_args: list[str], label: str, heavy: bool = False) -> tuple[Job, None]:
@@ -329,6 +347,12 @@ def jobs(scratch: Path) -> list[tuple[Job, Path | None]]:
         job.shown = ("python -m venv v && v/bin/pip install '.[compiler]' && "
                      + job.shown.replace("guesstree ", "v/bin/guesstree ", 1))
         listed.append((job, output))
+        # the proofs over every first guess; the C++ solver (alex1770/wordle) has -N100 beside the first
+        listed.append(compile_job("wordle openers 100", lists, "optimal-expected", scratch, heavy=True,
+                                  extra_args=("--openers", "100"), cpp=173.0))
+        listed.append(compile_job("wordle full proof", lists, "optimal-expected", scratch, proof=True))
+        command = [GUESSTREE, "openers", *lists, "--top", "10", "--json", "--quiet"]
+        listed.append((Job("openers wordle top 10", command, "openers", proof=True), None))
     listed.append(compile_job("mastermind 6x4", ["mastermind"], "optimal-expected", scratch))
     listed.append(bound_job(["mastermind"], "mastermind"))
     listed.append(bound_job(["bulls-cows"], "bulls-cows"))
@@ -374,6 +398,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--heavy", action="store_true", help="also run the big games and the long exact searches "
                         "(mastermind 8x5, 9x5, 7x4 optimal, digits 5, exact Wordle, bulls-cows optimal: --timeout 900)")
+    parser.add_argument("--proofs", action="store_true", help="also run the proofs over every Wordle first guess "
+                        "(the full proof and openers --top 10: a quarter of an hour each here; --timeout 3600)")
     parser.add_argument("--only", metavar="SUBSTRING", help="run only the rows whose job contains this")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per row before it is killed (default 600)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per compile row; the median is reported")
@@ -387,7 +413,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="guesstree-bench-") as temporary:
         scratch = Path(temporary)
         selected = [(job, output) for job, output in jobs(scratch)
-                    if (args.heavy or not job.heavy) and (args.only is None or args.only in job.job)]
+                    if (args.heavy or not job.heavy) and (args.proofs or not job.proof)
+                    and (args.only is None or args.only in job.job)]
         if any(job.measure in ("compile", "script") for job, _ in selected):
             warm_up(scratch, args.timeout)
         for job, output in selected:
@@ -397,6 +424,8 @@ def main(argv: list[str] | None = None) -> int:
                 result = measure_fresh_install(job, output, scratch, args.timeout)
             elif job.measure == "bound":
                 result = measure_bound(job, args.timeout, max(1, args.repeat))
+            elif job.measure == "openers":
+                result = measure_openers(job, args.timeout)
             elif job.measure == "script":
                 result = measure_script(job, args.timeout)
             elif job.measure == "load":
