@@ -450,19 +450,23 @@ def test_a_lookahead_bound_is_the_best_guess_by_counting_and_never_above_the_lea
     problem, matrix = solver.space.problem, solver.space.matrix
     played = np.uint64((1 << game.symbols) - 1)  # a random set is no node's: no symbol may be renamed
     rng = np.random.default_rng(5)
-    for _ in range(30):
+    for trial in range(30):
         candidates = np.sort(rng.choice(solver.space.n_secrets, rng.integers(3, 40), replace=False))
+        penalty = 0 if trial % 2 else 97  # fewest-at-worst's weight on the budget's last guess, or none
+        solver.space.penalize(penalty)
+        problem = solver.space.problem
         for budget in (3, 4, table.UNLIMITED):
             by_hand = table.INF
             for g in range(solver.space.n_guesses):
                 sizes = dict(zip(*np.unique(matrix[g, candidates], return_counts=True)))
                 if len(sizes) > 1 or solver.space.win in sizes:
-                    after = sum(int(counting.least_total(solver.space.least, solver.space.reach, x, budget - 1))
+                    after = sum(int(counting.least_total(solver.space.least, solver.space.reach, x, budget - 1, penalty))
                                 for f, x in sizes.items() if f != solver.space.win)
                     by_hand = min(by_hand, min(len(candidates) + after, table.INF))
             solver.space.table[:] = 0
             found = recursion.lookahead_bound(problem, candidates, np.int64(budget), played)
-            assert found == max(by_hand, counting.least_total(solver.space.least, solver.space.reach, len(candidates), budget))
+            assert found == max(by_hand, counting.least_total(solver.space.least, solver.space.reach, len(candidates),
+                                                              budget, penalty))
             least = recursion.min_total(problem, candidates, np.int64(budget), np.int64(table.INF + 1), solver.space._empty,
                                     solver.space._no_state, played)
             assert found <= least
@@ -646,8 +650,9 @@ def test_guess_bounds_agree_with_counting_by_hand_on_every_path(name, tmp_path):
     matrix, win = solver.space.matrix, solver.space.win
     rng = np.random.default_rng(7)
     every = np.arange(solver.space.n_guesses, dtype=np.int64)
-    for size in (3, 5, 9, 17, min(40, solver.space.n_secrets)):
+    for size, penalty in itertools.product((3, 5, 9, 17, min(40, solver.space.n_secrets)), (0, 97)):
         candidates = np.sort(rng.choice(solver.space.n_secrets, size, replace=False)).astype(np.int64)
+        solver.space.penalize(penalty)  # fewest-at-worst's weight on the budget's last guess, or none
         for budget in (2, 3, table.UNLIMITED):
             shuffled = every[3:9][[0, 2, 1, 3, 4, 5]]  # the first and last of a run, the rest out of order
             for guesses in (every, every[5:], shuffled, np.sort(rng.choice(every, 7, replace=False))):
@@ -656,7 +661,8 @@ def test_guess_bounds_agree_with_counting_by_hand_on_every_path(name, tmp_path):
                         solver.space.problem, candidates, guesses, np.int64(budget), largest_needed)
                     for j, g in enumerate(guesses):
                         counts = np.bincount(matrix[g, candidates], minlength=solver.space.n_feedbacks)
-                        after = sum(int(counting.least_total(solver.space.least, solver.space.reach, x, budget - 1))
+                        after = sum(int(counting.least_total(solver.space.least, solver.space.reach, x, budget - 1,
+                                                             penalty))
                                     for f, x in enumerate(counts) if x and f != win)
                         assert bounds[j] == min(size + after, table.INF)
                         assert parts[j] == np.count_nonzero(counts)
