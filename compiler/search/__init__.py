@@ -1,5 +1,7 @@
-"""The exhaustive search, with proof: optimal trees (``optimal-worst``, ``optimal-expected``) and
-the optimal worst case (``guesstree bound``). Its rooms, from the top down:
+"""The exhaustive search, with proof: optimal trees (``optimal-worst``, ``optimal-expected``,
+``fewest-at-worst``) and the optimal worst case (``guesstree bound``). fewest-at-worst is the
+least-total search with a penalty on every secret won by the budget's last guess
+(``Problem.penalty``, ``Solver._penalize``). Its rooms, from the top down:
 
 - ``solver.py``: the search of one game, run (``Solver``): the
   answers with their proofs, jobs on threads or a cluster, progress, Ctrl-C, checkpoints;
