@@ -138,11 +138,12 @@ class Solver:
         the ``depth``-th guess cost more than the totals of any two trees within ``depth`` can differ
         (from the least total by counting to ``depth`` per secret), so that the least weighted
         total has the fewest such secrets first. Returns the penalty (0: none)."""
-        space = self.space
-        penalty = space.n_secrets * depth - int(space.least[space.n_secrets]) + 1 if objective == "fewest-at-worst" else 0
-        if penalty != self.space.penalty:
+        space, penalty = self.space, 0
+        if objective == "fewest-at-worst":
+            penalty = space.n_secrets * depth - int(space.least[space.n_secrets]) + 1
+        if penalty != space.penalty:
             self.close()  # the jobs' views of the space, and a cluster's workers, were made with the old one
-            self.space.penalize(penalty)
+            space.penalize(penalty)
         return penalty
 
     def _unweigh(self, weighted: int, penalty: int) -> tuple[int, int]:
