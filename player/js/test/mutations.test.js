@@ -96,3 +96,12 @@ test("the document: sha256, structure, floats, extension types", async () => {
   const patched = Buffer.concat([floats.subarray(0, at + 9), Uint8Array.of(0xcb, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0), floats.subarray(at + 10)]);
   await assert.rejects(load(frame(patched), "t"), { message: "t: bad format version [1.0, 1]" });
 });
+
+test("msgpack-python's limits: 1024 levels of arrays and maps (empty ones too), strings in UTF-8", async () => {
+  const nested = (levels, inner) => frame(Uint8Array.of(0x81, 0xa1, 0x78, ...new Array(levels - 1).fill(0x91), inner));
+  await assert.rejects(load(nested(1024, 0x90), "t"), { message: "t: the artifact is not valid msgpack (nested too deep)" });
+  await assert.rejects(load(nested(1024, 0x00), "t"), { message: "t: not a guesstree artifact (format is None)" });  // read
+  await assert.rejects(load(frame(Uint8Array.of(0x81, 0xa1, 0x78, 0xa2, 0xc3, 0x28)), "t"),
+    { message: "t: the artifact is not valid msgpack (The encoded data was not valid for encoding utf-8)" });
+  await load(await altered((d) => { d.later = "\ufeff"; }), "t");  // a BOM is a character like any other
+});
