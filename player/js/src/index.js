@@ -100,7 +100,7 @@ export function inflate(data, fail = (reason) => new FormatError(reason), limit 
     throw damaged(error.message);
   }
   if (raw.length !== size) throw fail("the zstd frame holds more or less than it declares");
-  if (xxh64(raw)[1] !== le(4)) throw damaged("its checksum does not match");  // its low 32 bits, which fzstd does not check
+  if (BigInt.asUintN(32, xxh64(raw)) !== BigInt(le(4))) throw damaged("its checksum does not match");  // its low 32 bits, which fzstd does not check
   return raw;
 }
 

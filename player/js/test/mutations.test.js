@@ -18,7 +18,7 @@ function frame(raw) {  // one zstd frame of raw blocks, declaring its size, with
   const size = new Uint8Array(8);
   new DataView(size.buffer).setBigUint64(0, BigInt(raw.length), true);
   const check = new Uint8Array(4);
-  new DataView(check.buffer).setUint32(0, xxh64(raw)[1], true);
+  new DataView(check.buffer).setUint32(0, Number(xxh64(raw) & 0xffffffffn), true);
   return Buffer.concat([Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd, 0b11100100), size, ...blocks, check]);
 }
 
