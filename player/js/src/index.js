@@ -35,7 +35,7 @@ export async function load(bytes, name = "<bytes>") {
   if (version[0] !== VERSION[0]) {
     throw fail(`format version ${version[0]}.${version[1]} is not readable by this player (it reads ${VERSION[0]}.x); use a matching guesstree`);
   }
-  const body = Object.hasOwn(document, "body") ? document.body : undefined;
+  const { body } = document;  // a decoded map: an own key or nothing
   delete document.body;
   if (!(body instanceof Uint8Array)) throw fail("the artifact has no body");
   const digest = document.body_sha256;
@@ -45,7 +45,7 @@ export async function load(bytes, name = "<bytes>") {
   const decoded = unpackMap(body, fail, "the body");
   // The one sha256 the words game needs, of its carried answers as a canonical list.
   const words = document.game?.params?.answer_words;
-  const listText = typeof words === "string" ? words.split(" ").map((w) => `${w}\n`).join("") : null;
+  const listText = typeof words === "string" ? `${words.replaceAll(" ", "\n")}\n` : null;
   const listDigest = listText === null ? null : await sha256(new TextEncoder().encode(listText));
   return new Tree(document, decoded, { name, listDigest: (text) => (text === listText ? listDigest : undefined) });
 }
@@ -65,9 +65,7 @@ async function sha256(bytes) {
 // nothing after it, inflating to exactly the size it declares, its XXH64 checksum matching.
 export function inflate(data, fail = (reason) => new FormatError(reason), limit = MAX_BODY_BYTES) {
   if (!data.length) throw fail("the file is empty");
-  const descriptor = data[4];
-  if (!(data.length > 4 && MAGIC.every((b, i) => data[i] === b)) || descriptor & 8) throw fail("not a zstd-compressed artifact (bad frame header)");
-  const sizeFlag = descriptor >> 6, single = (descriptor >> 5) & 1;
+  const descriptor = data[4], sizeFlag = descriptor >> 6, single = (descriptor >> 5) & 1;
   let at = 6 - single;
   const le = (n) => {  // the little-endian uint of the n bytes at `at`, which are then passed (NaN past the end)
     let v = 0;
@@ -77,7 +75,7 @@ export function inflate(data, fail = (reason) => new FormatError(reason), limit 
   };
   const dictionary = le([0, 1, 2, 4][descriptor & 3]), sizeBytes = [single, 2, 4, 8][sizeFlag];
   const size = le(sizeBytes) + (sizeFlag === 1 ? 256 : 0);
-  if (at > data.length) throw fail("not a zstd-compressed artifact (bad frame header)");
+  if (MAGIC.some((b, i) => data[i] !== b) || descriptor & 8 || at > data.length) throw fail("not a zstd-compressed artifact (bad frame header)");
   if (!sizeBytes) throw fail("the zstd frame does not declare its content size");
   if (size > limit) throw fail(`the zstd frame claims ${size} bytes, more than the ${limit} allowed`);
   if (!(descriptor & 4)) throw fail("the zstd frame has no checksum");

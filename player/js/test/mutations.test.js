@@ -48,8 +48,7 @@ test("the raw-block writer makes files the reader takes", async () => {
 });
 
 test("the header: plugin games, versions, parameters, statistics", async () => {
-  await refusedWith((d) => { d.game.name = "mygame:make"; }, "the game is the plugin 'mygame:make', which the JavaScript "
-    + "player cannot run (it plays the built-in games: mastermind, bulls-cows, digits, twod, words); play this tree with the Python player");
+  await refusedWith((d) => { d.game.name = "mygame:make"; }, "the game is the plugin 'mygame:make', which only the Python player runs");
   await refusedWith((d) => { d.game.name = "chess"; }, "unknown game 'chess'");
   await refusedWith((d) => { d.version = [2, 0]; }, "format version 2.0 is not readable by this player (it reads 1.x); use a matching guesstree");
   await load(await altered((d) => { d.version = [1, 7]; d.later = { key: [1, 2] }; }), "t");  // a newer minor, an unknown key
