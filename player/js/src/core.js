@@ -18,6 +18,7 @@ export class InconsistentHistory extends Error {  // the history leaves the tree
 const STAT_COUNTS = ["secrets", "total", "worst", "determined_total", "determined_worst"];
 const STAT_AVERAGES = ["average", "determined_average"], STAT_HISTOGRAMS = ["histogram", "determined_histogram"];
 const STRATEGY_TYPES = { name: "str", candidates: "str", seed: "int", guess_sample: "int", secret_sample: "int" };
+const PLAIN = "not a map of names to plain values", GONE_ON = "the game was already won, yet the history goes on";
 
 // Map keys that were not strings in the file are kept apart (see index.js: nonStringKey).
 export const NON_STRING = "\u0000";
@@ -100,7 +101,7 @@ export class Tree {
       const [guess, feedback] = read ? this.#step(steps[i], i + 1) : steps[i], step = i + 1;
       if (!this.#plays(node, guess)) return [node, `step ${step}: the tree plays ${this.#text(this.guessOf(node))} here, not ${this.#text(guess)}`];
       const key = joined(feedback);
-      if (key === this.#win) return [node, step < steps.length ? `step ${step}: the game was already won, yet the history goes on` : null, true];
+      if (key === this.#win) return [node, step < steps.length ? `step ${step}: ${GONE_ON}` : null, true];
       const next = this.#child(node, key);
       if (next === null) return [node, `step ${step}: no secret left gives ${this.#text(feedback, true)} to ${this.#text(guess)}`];
       node = next;
@@ -118,20 +119,17 @@ export class Tree {
   // One (guess, feedback) pair as arrays of ints, text parsed; checked: the arrays also checked as
   // the game's text is (what candidates and suggest score must be a code and a feedback of the game).
   #step(pair, step, checked) {
-    const items = Array.isArray(pair) ? pair : isIterable(pair) ? [...pair] : null;
-    if (items?.length !== 2) throw new TypeError(`step ${step}: expected a (guess, feedback) pair, not ${repr(items ?? pair)}`);
-    const [guess, feedback] = items, { game } = this, read = (value, parse, check) => {
-      if (typeof value === "string") return parse.call(game, value);
-      if (!isIterable(value)) {
-        throw new TypeError(`step ${step}: a guess and a feedback are arrays of ints or the game's text `
-          + `(e.g. '${this.#text(this.guessOf(0))}'), not ${repr(items)}`);
-      }
-      return checked ? check.call(game, value) : Array.isArray(value) ? value : [...value];
-    };
+    const items = Array.isArray(pair) ? pair : isIterable(pair) ? [...pair] : null, { game } = this;
+    if (items?.length !== 2 || !items.every((v) => typeof v === "string" || isIterable(v))) {
+      throw new TypeError(`step ${step}: expected a (guess, feedback) pair of arrays of ints or of the game's text `
+        + `(e.g. '${this.#text(this.guessOf(0))}'), not ${repr(items ?? pair)}`);
+    }
+    const read = (value, parse, check) => (typeof value === "string" ? parse.call(game, value)
+      : checked ? check.call(game, value) : Array.isArray(value) ? value : [...value]);
     try {
-      return [read(guess, game.parseCode, game.checkCode), read(feedback, game.parseFeedback, game.checkFeedback)];
+      return [read(items[0], game.parseCode, game.checkCode), read(items[1], game.parseFeedback, game.checkFeedback)];
     } catch (error) {
-      throw error instanceof TypeError ? error : new Error(`step ${step}: ${error.message}`);
+      throw new Error(`step ${step}: ${error.message}`);
     }
   }
 
@@ -168,7 +166,7 @@ export class Tree {
     const { game } = this;
     const won = steps.findIndex(([, feedback]) => joined(feedback) === this.#win);
     if (won >= 0 && won !== steps.length - 1) {
-      throw new InconsistentHistory(`step ${won + 1}: the game was already won, yet the history goes on`);
+      throw new InconsistentHistory(`step ${won + 1}: ${GONE_ON}`);
     }
     const C = this.#candidates(steps);
     if (!C.length) throw new InconsistentHistory(`no secret gives all these answers: ${this.#played(steps)}`);
@@ -266,7 +264,7 @@ function readGame(header, fail, listDigest) {
   if (!isMap(spec) || typeof get(spec, "name") !== "string") throw fail("the header has no usable game spec");
   const gameName = spec.name, params = Object.hasOwn(spec, "params") ? spec.params : {};
   if (!isMap(params) || !Object.entries(params).every(([k, v]) => isStringKey(k) && isScalar(v))) {
-    throw fail(`the game's parameters ${repr(params)} are not a map of names to plain values`);
+    throw fail(`the game's parameters ${repr(params)} are ${PLAIN}`);
   }
   if (!Object.hasOwn(GAMES, gameName)) {
     throw fail(gameName.includes(":") ? `the game is the plugin '${gameName}', which only the Python player runs` : `unknown game '${gameName}'`);
@@ -287,7 +285,7 @@ function readStrategy(header, fail) {
   const strategy = get(header, "strategy");
   const ok = isMap(strategy) && typeof get(strategy, "name") === "string" && Object.entries(strategy).every(
     ([k, v]) => isStringKey(k) && isScalar(v) && (!Object.hasOwn(STRATEGY_TYPES, k) || typeName(v) === STRATEGY_TYPES[k]));
-  if (!ok) throw fail(`the header's strategy ${repr(strategy)} is not a map of names to plain values`);
+  if (!ok) throw fail(`the header's strategy ${repr(strategy)} is ${PLAIN}`);
   return plain(strategy);
 }
 

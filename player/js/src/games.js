@@ -129,11 +129,11 @@ class PegGame extends Game {
 
 export class Mastermind extends PegGame {
   #counts; #repeats;  // [secrets, guesses] may repeat a colour
-  constructor({ colours = 6, holes = 4, secret_repeats: secretRepeats = true, guess_repeats: guessRepeats = true },
-    name = "mastermind", pegLetters = "BW", pegNames = "black white") {
+  static pegs = ["mastermind", "BW", "black white"];  // its name, and how its pegs are written and named (Digits has its own)
+  constructor({ colours = 6, holes = 4, secret_repeats: secretRepeats = true, guess_repeats: guessRepeats = true }) {
     requireInt("colours", colours, 1, 26);
     requireInt("holes", holes, 1, 12);
-    super(name, pegLetters, pegNames, holes);
+    super(...new.target.pegs, holes);
     const secrets = truthy(secretRepeats), guesses = truthy(guessRepeats);
     if (!secrets && colours < holes) fail(`--no-secret-repeats needs at least as many colours as holes (${colours} < ${holes})`);
     if (secrets && !guesses) fail("--no-guess-repeats needs --no-secret-repeats: a secret with a repeated colour could never be guessed");
@@ -179,9 +179,10 @@ function parseDigits(text, game) {
 }
 
 export class Digits extends Mastermind {  // Mastermind with the ten digits, written as digits
+  static pegs = ["digits", "SB", "strikes balls"];
   constructor({ length = 4 }) {
     requireInt("length", length, 1, 10);
-    super({ colours: 10, holes: length }, "digits", "SB", "strikes balls");
+    super({ colours: 10, holes: length });
     this._params = { length };
   }
   title() { return `Digits, ${this.holes} digits`; }

@@ -139,3 +139,11 @@ test("histories: text or arrays, and errors that name the step", async () => {
   assert.deepEqual(tree.suggest([["AAAA", "0B0W"], ["BBBB", "0B0W"], ["CCCC", "0B0W"], ["DDDD", "0B0W"], ["EEEE", "4B0W"]]), null);
   assert.deepEqual(tree.suggest([["AAAA", "0B0W"], ["BBBB", "0B0W"], ["CCCC", "0B0W"], ["DDDD", "0B0W"], ["EEEE", "0B0W"]]), [5, 5, 5, 5]);
 });
+
+test("a game built as an artifact's is named as it is (the loader passes the words' digest to every game)", async () => {
+  for (const name of ["mastermind-c6-h4-entropy", "digits-l4-entropy", "bulls-cows-d10-l4-minimax", "twod-s5-entropy"]) {
+    const { game } = await loadShipped(name);
+    assert.equal(game.name, name.split(/-[a-z]\d/)[0]);
+    assert.throws(() => game.parseFeedback("lots"), (e) => e.message.startsWith(`'lots' is not `) && e.message.includes(game.name));
+  }
+});
