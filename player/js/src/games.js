@@ -87,57 +87,22 @@ export class Game {
   feedbackKey(feedback) { return this.feedbackIndex.get(key(feedback)); }
 }
 
-// The peg games: feedback [right, moved] (black and white, strikes and balls, bulls and cows),
-// the two counts written with two letters ("BW") and named by two words ("black white").
-class PegGame extends Game {
-  #letters; #names;
-  constructor(name, letters, names, length) {
-    super();
-    this.#letters = letters;
-    this.#names = names.split(" ");
-    Object.assign(this, { name, length, win: [length, 0] });
-  }
-  makeFeedbacks() {
-    const n = this.length, out = [];
-    for (let b = 0; b <= n; b++) for (let w = 0; w <= n - b; w++) if (!(b === n - 1 && w === 1)) out.push([b, w]);
-    return out;
-  }
-  formatFeedback(f) { return `${f[0]}${this.#letters[0]}${f[1]}${this.#letters[1]}`; }
-  parseFeedback(text) {
-    const [first, second] = this.#letters;
-    const cleaned = text.trim().toUpperCase();
-    const numbers = cleaned.match(/^(\d+)\s*[\s,/-]\s*(\d+)$/) || cleaned.match(/^(\d)(\d)$/);
-    const counted = cleaned.match(new RegExp(`^(?:(\\d+)\\s*${first})?\\s*(?:(\\d+)\\s*${second})?$`));
-    let feedback;
-    if (numbers) feedback = [Number(numbers[1]), Number(numbers[2])];
-    else if (counted && cleaned) feedback = [Number(counted[1] || 0), Number(counted[2] || 0)];
-    else if (cleaned && new RegExp(`^[${first}${second}]+$`).test(cleaned)) feedback = [count([...cleaned], first), count([...cleaned], second)];
-    else if (["-", "0", "NONE"].includes(cleaned)) feedback = [0, 0];
-    else fail(`${repr(text)} is not feedback for ${this.name}: write e.g. '2${first}1${second}' or '2 1'`);
-    const [right, moved] = feedback, [rightName, movedName] = this.#names, n = this.length;
-    const impossible = (why) => fail(`${repr(text)} is impossible: ${why}`);
-    if (right + moved > n) impossible(`${right} ${rightName} + ${moved} ${movedName} exceed ${n} positions`);
-    if (right === n - 1 && moved === 1) impossible(`with ${n - 1} ${rightName} the last symbol cannot be misplaced`);
-    return feedback;
-  }
-  feedbackKey(f) { return f[0] * (this.length + 1) + f[1]; }
-  score(guess, secret) {
-    const key = this.scoreKey(guess, secret), n = this.length + 1;
-    return [Math.floor(key / n), key % n];
-  }
-}
-
-export class Mastermind extends PegGame {
-  #counts; #repeats;  // [secrets, guesses] may repeat a colour
-  static pegs = ["mastermind", "BW", "black white"];  // its name, and how its pegs are written and named (Digits has its own)
+// The peg games: Mastermind, and the two written in digits, Digits (the ten digits) and Bulls and
+// cows (distinct ones). Feedback [right, moved] (black and white, strikes and balls, bulls and
+// cows): the two counts written with two letters ("BW") and named by two words ("black white").
+export class Mastermind extends Game {
+  static pegs = ["mastermind", "BW", "black white"];  // the name, the pegs' letters and names of each class
+  #letters; #names; #counts; #repeats;  // #repeats: [secrets, guesses] may repeat a colour
   constructor({ colours = 6, holes = 4, secret_repeats: secretRepeats = true, guess_repeats: guessRepeats = true }) {
+    super();
     requireInt("colours", colours, 1, 26);
     requireInt("holes", holes, 1, 12);
-    super(...new.target.pegs, holes);
-    const secrets = truthy(secretRepeats), guesses = truthy(guessRepeats);
+    const [name, letters, names] = new.target.pegs, secrets = truthy(secretRepeats), guesses = truthy(guessRepeats);
     if (!secrets && colours < holes) fail(`--no-secret-repeats needs at least as many colours as holes (${colours} < ${holes})`);
-    if (secrets && !guesses) fail("--no-guess-repeats needs --no-secret-repeats: a secret with a repeated colour could never be guessed");
-    Object.assign(this, { colours, holes, symbols: colours });
+    if (secrets && !guesses) fail("--no-guess-repeats needs --no-secret-repeats");  // a repeated colour could not be guessed
+    Object.assign(this, { name, colours, holes, length: holes, symbols: colours, win: [holes, 0] });
+    this.#letters = letters;
+    this.#names = names.split(" ");
     this.#repeats = [secrets, guesses];
     this._params = { colours, holes, secret_repeats: secrets, guess_repeats: guesses };
   }
@@ -148,6 +113,16 @@ export class Mastermind extends PegGame {
     return `Mastermind, ${this.colours} colours, ${this.holes} holes${rules.length ? ` (${rules.join(", ")})` : ""}`;
   }
   makeSecrets() { return codes(this.colours, this.holes, !this.#repeats[0]); }
+  makeFeedbacks() {
+    const n = this.length, out = [];
+    for (let b = 0; b <= n; b++) for (let w = 0; w <= n - b; w++) if (!(b === n - 1 && w === 1)) out.push([b, w]);
+    return out;
+  }
+  score(guess, secret) {
+    const key = this.scoreKey(guess, secret), n = this.length + 1;
+    return [Math.floor(key / n), key % n];
+  }
+  feedbackKey(f) { return f[0] * (this.length + 1) + f[1]; }
   scoreKey(guess, secret) {  // black, and the symbols both hold less the black (white), as one int
     const counts = this.#counts ||= new Int32Array(this.symbols);
     let black = 0, common = 0;
@@ -170,6 +145,24 @@ export class Mastermind extends PegGame {
     if (code.some((c) => c < 0 || c >= colours)) fail(`${repr(text)} uses a colour outside A-${last}`);
     return code;
   }
+  formatFeedback(f) { return `${f[0]}${this.#letters[0]}${f[1]}${this.#letters[1]}`; }
+  parseFeedback(text) {
+    const [first, second] = this.#letters;
+    const cleaned = text.trim().toUpperCase();
+    const numbers = cleaned.match(/^(\d+)\s*[\s,/-]\s*(\d+)$/) || cleaned.match(/^(\d)(\d)$/);
+    const counted = cleaned.match(new RegExp(`^(?:(\\d+)\\s*${first})?\\s*(?:(\\d+)\\s*${second})?$`));
+    let feedback;
+    if (numbers) feedback = [Number(numbers[1]), Number(numbers[2])];
+    else if (counted && cleaned) feedback = [Number(counted[1] || 0), Number(counted[2] || 0)];
+    else if (cleaned && new RegExp(`^[${first}${second}]+$`).test(cleaned)) feedback = [count([...cleaned], first), count([...cleaned], second)];
+    else if (["-", "0", "NONE"].includes(cleaned)) feedback = [0, 0];
+    else fail(`${repr(text)} is not feedback for ${this.name}: write e.g. '2${first}1${second}' or '2 1'`);
+    const [right, moved] = feedback, [rightName, movedName] = this.#names, n = this.length;
+    const impossible = (why) => fail(`${repr(text)} is impossible: ${why}`);
+    if (right + moved > n) impossible(`${right} ${rightName} + ${moved} ${movedName} exceed ${n} positions`);
+    if (right === n - 1 && moved === 1) impossible(`with ${n - 1} ${rightName} the last symbol cannot be misplaced`);
+    return feedback;
+  }
 }
 
 function parseDigits(text, game) {
@@ -190,15 +183,16 @@ export class Digits extends Mastermind {  // Mastermind with the ten digits, wri
   parseCode(text) { return parseDigits(text, this); }
 }
 
-export class BullsCows extends PegGame {
+export class BullsCows extends Mastermind {  // Mastermind of distinct digits, written as digits
+  static pegs = ["bulls-cows", "AB", "bulls cows"];
   constructor({ digits = 10, length = 4 }) {
     requireInt("digits", digits, 1, 10);
     requireInt("length", length, 1, digits);
-    super("bulls-cows", "AB", "bulls cows", length);
-    Object.assign(this, { digits, symbols: digits, _params: { digits, length } });
+    super({ colours: digits, holes: length, secret_repeats: false, guess_repeats: false });
+    this._params = { digits, length };
   }
-  title() { return `Bulls and cows, ${this.length} of ${this.digits} digits`; }
-  makeSecrets() { return codes(this.digits, this.length, true); }
+  title() { return `Bulls and cows, ${this.holes} of ${this.colours} digits`; }
+  formatCode(code) { return code.join(""); }
   scoreKey(guess, secret) {  // bulls, and the digits both hold (each once) less the bulls, as one int
     let bulls = 0, common = 0;
     for (let i = 0; i < guess.length; i++) {

@@ -33,7 +33,7 @@ export async function load(bytes, name = "<bytes>") {
     throw fail(`bad format version ${repr(version)}`);
   }
   if (version[0] !== VERSION[0]) {
-    throw fail(`format version ${version[0]}.${version[1]} is not readable by this player (it reads ${VERSION[0]}.x); use a matching guesstree`);
+    throw fail(`format version ${version[0]}.${version[1]} is not readable by this player (it reads ${VERSION[0]}.x)`);
   }
   const { body } = document;  // a decoded map: an own key or nothing
   delete document.body;
@@ -119,7 +119,7 @@ class ArtifactDecoder extends Decoder {
     this.#what = what;
   }
 
-  // The one map raw holds, and nothing after it.
+  // The one map raw holds, and nothing after it (the library refuses bytes after it).
   decodeMap(raw) {
     if (!((raw[0] & 0xf0) === 0x80 || raw[0] === 0xde || raw[0] === 0xdf)) throw this.#fail(`${this.#what} is not a msgpack map`);
     const map = this.decode(raw);
@@ -160,7 +160,6 @@ class ArtifactDecoder extends Decoder {
   }
 
   decodeExtension() { throw new Error("an extension type, which an artifact never holds"); }
-  createExtraByteError() { return this.#fail(`${this.#what} has ${this.bytes.length - this.pos} bytes after its msgpack map`); }
   readF32() { return new Float(super.readF32()); }  // floats stay floats: Python refuses 1.0 where it wants 1
   readF64() { return new Float(super.readF64()); }
 }
