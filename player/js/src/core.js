@@ -23,7 +23,7 @@ const PLAIN = "not a map of names to plain values", GONE_ON = "the game was alre
 // Map keys that were not strings in the file are kept apart (see index.js: nonStringKey).
 export const NON_STRING = "\u0000";
 const isStringKey = (k) => !k.startsWith(NON_STRING);
-const isMap = (v) => v != null && Object.getPrototypeOf(v) === Object.prototype;  // a decoded map, not an array, bin or Float
+export const isMap = (v) => v != null && Object.getPrototypeOf(v) === Object.prototype;  // a decoded map, not an array, bin or Float
 const isScalar = (v) => v === null || ["boolean", "number", "string"].includes(typeof v) || v instanceof Float;
 const typeName = (v) => (isInt(v) ? "int" : typeof v === "string" ? "str" : "other");
 const isIterable = (v) => typeof v?.[Symbol.iterator] === "function" && typeof v !== "string";

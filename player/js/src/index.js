@@ -8,7 +8,7 @@
 // whose message names the file and the reason. It is async only because WebCrypto's sha256 is.
 import { decompress } from "fzstd";
 import { Decoder } from "@msgpack/msgpack";
-import { Float, FormatError, NON_STRING, Tree, repr } from "./core.js";
+import { Float, FormatError, NON_STRING, Tree, isMap, repr } from "./core.js";
 import { xxh64 } from "./xxh64.js";
 
 export { FormatError, InconsistentHistory, Tree, GAMES, MAX_NODES, makeGame } from "./core.js";
@@ -168,10 +168,8 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });  // a B
 
 function nonStringKey(key) {  // Python keeps None, 1, 1.0, b"k" as keys: kept, marked as not strings
   if (typeof key === "string") return key;
-  if (Array.isArray(key) || (key !== null && typeof key === "object" && !(key instanceof Uint8Array) && !(key instanceof Float))) {
-    throw new Error("unhashable map key");
-  }
-  return `${NON_STRING}${key instanceof Float ? key.value : key instanceof Uint8Array ? Array.from(key) : String(key)}`;
+  if (Array.isArray(key) || isMap(key)) throw new Error("unhashable map key");
+  return `${NON_STRING}${key instanceof Float ? key.value : key}`;
 }
 
 function unpackMap(raw, fail, what) {
