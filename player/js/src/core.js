@@ -27,6 +27,8 @@ export const isMap = (v) => v != null && Object.getPrototypeOf(v) === Object.pro
 const isScalar = (v) => v === null || ["boolean", "number", "string"].includes(typeof v) || v instanceof Float;
 const typeName = (v) => (isInt(v) ? "int" : typeof v === "string" ? "str" : "other");
 const isIterable = (v) => typeof v?.[Symbol.iterator] === "function" && typeof v !== "string";
+const isSequence = (v) => typeof v === "string" || isIterable(v);
+const list = (v) => (Array.isArray(v) ? v : [...v]);
 const get = (map, k) => (Object.hasOwn(map, k) ? map[k] : undefined);
 const joined = (code) => code.join(",");
 const cmpCodes = (a, b) => {
@@ -119,15 +121,14 @@ export class Tree {
   // One (guess, feedback) pair as arrays of ints, text parsed; checked: the arrays also checked as
   // the game's text is (what candidates and suggest score must be a code and a feedback of the game).
   #step(pair, step, checked) {
-    const items = Array.isArray(pair) ? pair : isIterable(pair) ? [...pair] : null, { game } = this;
-    if (items?.length !== 2 || !items.every((v) => typeof v === "string" || isIterable(v))) {
+    const items = Array.isArray(pair) ? pair : isIterable(pair) ? [...pair] : null, [guess, feedback] = items ?? [], { game } = this;
+    if (items?.length !== 2 || !isSequence(guess) || !isSequence(feedback)) {
       throw new TypeError(`step ${step}: expected a (guess, feedback) pair of arrays of ints or of the game's text `
         + `(e.g. '${this.#text(this.guessOf(0))}'), not ${repr(items ?? pair)}`);
     }
-    const read = (value, parse, check) => (typeof value === "string" ? parse.call(game, value)
-      : checked ? check.call(game, value) : Array.isArray(value) ? value : [...value]);
     try {
-      return [read(items[0], game.parseCode, game.checkCode), read(items[1], game.parseFeedback, game.checkFeedback)];
+      return [typeof guess === "string" ? game.parseCode(guess) : checked ? game.checkCode(guess) : list(guess),
+        typeof feedback === "string" ? game.parseFeedback(feedback) : checked ? game.checkFeedback(feedback) : list(feedback)];
     } catch (error) {
       throw new Error(`step ${step}: ${error.message}`);
     }

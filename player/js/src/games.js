@@ -314,7 +314,8 @@ export class Words extends Game {
   }
   formatFeedback(f) { return f.map((m) => "-YG"[m]).join(""); }
   parseFeedback(text) {
-    const marks = [...text].filter((c) => c.trim()).map((c) => WORD_MARKS[c] ?? WORD_MARKS[c.toLowerCase()] ?? -1);
+    const marks = [];
+    for (const c of text) if (c.trim()) marks.push(WORD_MARKS[c] ?? WORD_MARKS[c.toLowerCase()] ?? -1);
     const n = this.length;
     if (marks.length !== n || marks.includes(-1)) {
       fail(`${repr(text)} is not feedback for ${n}-letter words: write ${n} marks, G (exact), Y (present) or - (absent), `
