@@ -105,11 +105,13 @@ export function inflate(data, fail = (reason) => new FormatError(reason), limit 
 const MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
 
 // -- msgpack (FORMAT.md §2) ------------------------------------------------------------------
-// @msgpack/msgpack's decoder with what the Python reader adds, in the decoder's own methods (of
-// its 3.x, which it leaves open to subclasses): floats kept apart from ints, strings that are
-// UTF-8, no extension types, msgpack-python's nesting limit, and at most MAX_STRUCTURE_BYTES
-// outside the map's own bin values (as player/artifact.py's _check_structure counts them), each
-// refused before the decoder goes on: no file makes it build more than that much structure.
+// @msgpack/msgpack's decoder with what the Python reader adds: floats kept apart from ints,
+// strings that are UTF-8, no extension types, msgpack-python's nesting limit, and at most
+// MAX_STRUCTURE_BYTES outside the map's own bin values (as player/artifact.py's _check_structure
+// counts them), each refused before the decoder goes on, so that no file makes it build more than
+// that much structure. It is done in the decoder's own methods, those of its 3.1 (private in its
+// TypeScript, plain methods of the class it ships): hence the version pinned to 3.1.x, and a test
+// of each in test/mutations.test.js.
 class ArtifactDecoder extends Decoder {
   #fail; #what; #binBytes = 0;
 
