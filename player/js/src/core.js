@@ -15,77 +15,81 @@ export class InconsistentHistory extends Error {  // the history leaves the tree
   name = "InconsistentHistory";
 }
 
-const words = (text) => text.split(" ");
-const STAT_COUNTS = words("secrets total worst determined_total determined_worst");
-const STAT_AVERAGES = words("average determined_average"), STAT_HISTOGRAMS = words("histogram determined_histogram");
+const STAT_COUNTS = ["secrets", "total", "worst", "determined_total", "determined_worst"];
+const STAT_AVERAGES = ["average", "determined_average"], STAT_HISTOGRAMS = ["histogram", "determined_histogram"];
 const STRATEGY_TYPES = { name: "str", candidates: "str", seed: "int", guess_sample: "int", secret_sample: "int" };
+const PLAIN = "not a map of names to plain values", GONE_ON = "the game was already won, yet the history goes on";
 
 // Map keys that were not strings in the file are kept apart (see index.js: nonStringKey).
 export const NON_STRING = "\u0000";
 const isStringKey = (k) => !k.startsWith(NON_STRING);
-const isMap = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Float);
+export const isMap = (v) => v != null && Object.getPrototypeOf(v) === Object.prototype;  // a decoded map, not an array, bin or Float
 const isScalar = (v) => v === null || ["boolean", "number", "string"].includes(typeof v) || v instanceof Float;
 const typeName = (v) => (isInt(v) ? "int" : typeof v === "string" ? "str" : "other");
-const isIterable = (v) => v !== null && typeof v === "object" && typeof v[Symbol.iterator] === "function";
+const isIterable = (v) => typeof v?.[Symbol.iterator] === "function" && typeof v !== "string";
 const isSequence = (v) => typeof v === "string" || isIterable(v);
-const list = (v) => (Array.isArray(v) ? v : Array.from(v));
+const list = (v) => (Array.isArray(v) ? v : [...v]);
 const get = (map, k) => (Object.hasOwn(map, k) ? map[k] : undefined);
+const joined = (code) => code.join(",");
 const cmpCodes = (a, b) => {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
   return 0;
 };
+const largest = (values) => {  // an indexed loop: reduce or for-of, run once, are several times slower
+  let top = 0;
+  for (let i = 0; i < values.length; i++) if (values[i] > top) top = values[i];
+  return top;
+};
 
 export class Tree {
+  #length; #win; #guess; #first; #edgeFeedback; #feedbackIndex;
+
   // header: the document's map (game, strategy, stats, producer); body: the body's map, with
   // `guess`, `edge_count`, `edge_feedback` as Uint8Array. listDigest(text) is the sha256 (hex)
   // of a words tree's canonical answer list, which index.js computes before (WebCrypto is async).
   // game: a game built elsewhere (the HTML page of a plugin game's tree), used as it is.
   constructor(header, body, { name = "<tree>", listDigest = () => undefined, game = null } = {}) {
-    this.name = name;
-    this.header = header;
     const fail = (reason) => new FormatError(`${name}: ${reason}`);
-    this.game = game || readGame(header, fail, listDigest);
-    this.strategy = readStrategy(header, fail);
-    this.stats = readStats(header, fail);
+    Object.assign(this, { name, header, game: game || readGame(header, fail, listDigest),
+      strategy: readStrategy(header, fail), stats: readStats(header, fail) });
     const producer = get(header, "producer");
     if (typeof producer !== "string") throw fail(`the header's producer is ${repr(producer)}, not a string`);
-    this._readBody(body, fail);
+    this.#readBody(body, fail);
   }
 
   guessOf(node) {
-    const h = this._length, at = node * h, code = new Array(h);
-    for (let i = 0; i < h; i++) code[i] = this._guess[at + i];
+    const h = this.#length, at = node * h, code = new Array(h);
+    for (let i = 0; i < h; i++) code[i] = this.#guess[at + i];
     return code;
   }
 
   edges(node) {  // [feedback, child] for each answer other than the win, in edge order
     const out = [];
-    for (let e = this._first[node]; e < this._first[node + 1]; e++) out.push([this.feedbacks[this._edgeFeedback[e]], e + 1]);
+    for (let e = this.#first[node]; e < this.#first[node + 1]; e++) out.push([this.feedbacks[this.#edgeFeedback[e]], e + 1]);
     return out;
   }
 
   child(node, feedback) {
-    return this._child(node, feedback.join(","));
+    return this.#child(node, joined(feedback));
   }
 
-  _child(node, key) {  // key: the feedback's ints joined by commas
-    const index = this._feedbackIndex.get(key);
-    if (index === undefined) return null;
-    for (let e = this._first[node]; e < this._first[node + 1]; e++) if (this._edgeFeedback[e] === index) return e + 1;
+  #child(node, key) {  // key: the feedback's ints joined by commas
+    const index = this.#feedbackIndex.get(key);
+    for (let e = this.#first[node]; e < this.#first[node + 1]; e++) if (this.#edgeFeedback[e] === index) return e + 1;
     return null;
   }
 
-  _sameGuess(node, guess) {
-    const h = this._length, at = node * h;
+  #plays(node, guess) {
+    const h = this.#length, at = node * h;
     if (guess.length !== h) return false;
-    for (let i = 0; i < h; i++) if (this._guess[at + i] !== guess[i]) return false;
+    for (let i = 0; i < h; i++) if (this.#guess[at + i] !== guess[i]) return false;
     return true;
   }
 
   // The guess to play after history ([[guess, feedback], ...], oldest first, each as arrays of ints
   // or the game's text); null once the winning feedback was given.
   nextGuess(history) {
-    const [node, left, won] = Array.isArray(history) ? this._follow(history, true) : this._follow(this._steps(history));
+    const [node, left, won] = Array.isArray(history) ? this.#follow(history, true) : this.#follow(this.#steps(history));
     if (left) throw new InconsistentHistory(left);
     return won ? null : this.guessOf(node);
   }
@@ -93,72 +97,61 @@ export class Tree {
   // Walk steps down the tree, as player/tree.py's _follow: [the node reached, why the history
   // leaves the tree or null, won]; where it leaves, the node is the last one it followed.
   // read: the steps are a caller's history, each pair still to read (nextGuess's fast path).
-  _follow(steps, read = false) {
+  #follow(steps, read = false) {
     let node = 0;
     for (let i = 0; i < steps.length; i++) {
-      const [guess, feedback] = read ? this._step(steps[i], i + 1, false) : steps[i], step = i + 1;
-      if (!this._sameGuess(node, guess)) {
-        return [node, `step ${step}: the tree plays ${this._text(this.guessOf(node))} here, not ${this._text(guess)}`];
-      }
-      const key = feedback.join(",");
-      if (key === this._win) return [node, step < steps.length ? `step ${step}: the game was already won, yet the history goes on` : null, true];
-      const next = this._child(node, key);
-      if (next === null) return [node, `step ${step}: no secret left gives ${this._text(feedback, true)} to ${this._text(guess)}`];
+      const [guess, feedback] = read ? this.#step(steps[i], i + 1) : steps[i], step = i + 1;
+      if (!this.#plays(node, guess)) return [node, `step ${step}: the tree plays ${this.#text(this.guessOf(node))} here, not ${this.#text(guess)}`];
+      const key = joined(feedback);
+      if (key === this.#win) return [node, step < steps.length ? `step ${step}: ${GONE_ON}` : null, true];
+      const next = this.#child(node, key);
+      if (next === null) return [node, `step ${step}: no secret left gives ${this.#text(feedback, true)} to ${this.#text(guess)}`];
       node = next;
     }
     return [node, null, false];
   }
 
-  _steps(history, checked = false) {
+  #steps(history, checked = false) {
     if (!isIterable(history)) {
       throw new TypeError(`history must be a list of (guess, feedback) pairs, not ${history === null ? "null" : typeof history}`);
     }
-    const steps = [];
-    for (const pair of history) steps.push(this._step(pair, steps.length + 1, checked));
-    return steps;
+    return Array.from(history, (pair, i) => this.#step(pair, i + 1, checked));
   }
 
-  _step(pair, step, checked) {  // one (guess, feedback) pair as arrays of ints; text parsed
-    if (!Array.isArray(pair)) pair = isIterable(pair) ? [...pair] : null;
-    if (pair === null || pair.length !== 2) throw new TypeError(`step ${step}: expected a (guess, feedback) pair, not ${repr(pair)}`);
-    let guess = pair[0], feedback = pair[1];
-    if (!isSequence(guess) || !isSequence(feedback)) {
-      throw new TypeError(`step ${step}: a guess and a feedback are arrays of ints or the game's text `
-        + `(e.g. '${this._text(this.guessOf(0))}'), not ${repr(pair)}`);
+  // One (guess, feedback) pair as arrays of ints, text parsed; checked: the arrays also checked as
+  // the game's text is (what candidates and suggest score must be a code and a feedback of the game).
+  #step(pair, step, checked) {
+    const items = Array.isArray(pair) ? pair : isIterable(pair) ? [...pair] : null, [guess, feedback] = items ?? [], { game } = this;
+    if (items?.length !== 2 || !isSequence(guess) || !isSequence(feedback)) {
+      throw new TypeError(`step ${step}: expected a (guess, feedback) pair of arrays of ints or of the game's text `
+        + `(e.g. '${this.#text(this.guessOf(0))}'), not ${repr(items ?? pair)}`);
     }
-    const { game } = this;
     try {
-      guess = typeof guess === "string" ? game.parseCode(guess) : list(guess);
-      feedback = typeof feedback === "string" ? game.parseFeedback(feedback) : list(feedback);
-      if (checked) {
-        game.checkCode(guess);
-        game.checkFeedback(feedback);
-      }
+      return [typeof guess === "string" ? game.parseCode(guess) : checked ? game.checkCode(guess) : list(guess),
+        typeof feedback === "string" ? game.parseFeedback(feedback) : checked ? game.checkFeedback(feedback) : list(feedback)];
     } catch (error) {
       throw new Error(`step ${step}: ${error.message}`);
     }
-    return [guess, feedback];
   }
 
   // The guesses and feedback the tree plays against secret (array of ints or the game's text), up to the win.
   path(secret) {
     secret = typeof secret === "string" ? this.game.parseCode(secret) : this.game.checkCode(secret);
     const played = [];
-    for (let node = 0; ;) {
+    for (let node = 0; node !== null; node = this.child(node, played.at(-1)[1])) {
       const guess = this.guessOf(node), feedback = this.game.score(guess, secret);
       played.push([guess, feedback]);
-      if (feedback.join(",") === this._win) return played;
-      node = this.child(node, feedback);
-      if (node === null) throw new InconsistentHistory(`the tree cannot play ${this._text(secret)}: it has no answer after ${this._played(played)}`);
+      if (joined(feedback) === this.#win) return played;
     }
+    throw new InconsistentHistory(`the tree cannot play ${this.#text(secret)}: it has no answer after ${this.#played(played)}`);
   }
 
   // The game's secrets, in canonical order, that give every (guess, feedback) of history.
   candidates(history) {
-    return this._candidates(this._steps(history, true));
+    return this.#candidates(this.#steps(history, true));
   }
 
-  _candidates(steps) {
+  #candidates(steps) {
     const { game } = this;
     const wanted = steps.map(([guess, feedback]) => [guess, game.feedbackKey(feedback)]);
     return game.secrets().filter((secret) => wanted.every(([guess, f]) => game.scoreKey(guess, secret) === f));
@@ -168,35 +161,35 @@ export class Tree {
   // from the candidates and the tree's own guesses below the point where the history left it:
   // the most parts over all candidates, then a candidate, then the lowest code (README, "help off the tree").
   suggest(history) {
-    const steps = this._steps(history, true);
-    const [node, left, onTreeWon] = this._follow(steps);
+    const steps = this.#steps(history, true);
+    const [node, left, onTreeWon] = this.#follow(steps);
     if (!left) return onTreeWon ? null : this.guessOf(node);
     const { game } = this;
-    const won = steps.findIndex(([, feedback]) => feedback.join(",") === this._win);
+    const won = steps.findIndex(([, feedback]) => joined(feedback) === this.#win);
     if (won >= 0 && won !== steps.length - 1) {
-      throw new InconsistentHistory(`step ${won + 1}: the game was already won, yet the history goes on`);
+      throw new InconsistentHistory(`step ${won + 1}: ${GONE_ON}`);
     }
-    const C = this._candidates(steps);
-    if (!C.length) throw new InconsistentHistory(`no secret gives all these answers: ${this._played(steps)}`);
+    const C = this.#candidates(steps);
+    if (!C.length) throw new InconsistentHistory(`no secret gives all these answers: ${this.#played(steps)}`);
     if (won >= 0) return null;
     if (C.length <= 2) return C[0];
     const k = Math.max(4, Math.floor(6000 / C.length));  // as player/advice.py: about 12 000 feedbacks scored
     const S = C.length <= k ? C : Array.from({ length: k }, (_, i) => C[Math.floor((i * C.length) / k)]);
-    const inS = new Set(S.map((code) => code.join(",")));
+    const inS = new Set(S.map(joined));
     const T = [];
     for (const [, child] of this.edges(node)) {
       if (T.length >= k) break;
-      const guess = this.guessOf(child), id = guess.join(",");
+      const guess = this.guessOf(child), id = joined(guess);
       if (inS.has(id) || game.allows(guess, steps) !== null) continue;
       inS.add(id);  // distinct guesses only
       T.push(guess);
     }
-    const inC = new Set(C.map((code) => code.join(",")));
+    const inC = new Set(C.map(joined));
     let best = null, bestParts = -1, bestInC = false;
     for (const guess of [...S, ...T]) {
       const parts = new Set();
       for (const secret of C) parts.add(game.scoreKey(guess, secret));
-      const candidate = inC.has(guess.join(","));
+      const candidate = inC.has(joined(guess));
       if (parts.size > bestParts || (parts.size === bestParts && (candidate && !bestInC
           || candidate === bestInC && cmpCodes(guess, best) < 0))) {
         best = guess; bestParts = parts.size; bestInC = candidate;
@@ -207,7 +200,7 @@ export class Tree {
 
   // A code (or a feedback) for a message: in the game's text, or as ints where the game cannot
   // write it (a feedback the game never gives).
-  _text(value, feedback = false) {
+  #text(value, feedback = false) {
     try {
       const text = feedback ? this.game.formatFeedback(value) : this.game.formatCode(value);
       if (!feedback || !text.includes("undefined")) return text;
@@ -215,45 +208,33 @@ export class Tree {
     return `(${[...value].join(", ")})`;
   }
 
-  _played(steps) { return steps.map(([g, f]) => `${this._text(g)} ${this._text(f, true)}`).join(", "); }
+  #played(steps) { return steps.map(([g, f]) => `${this.#text(g)} ${this.#text(f, true)}`).join(", "); }
 
-  _readBody(body, fail) {
-    const nodes = get(body, "nodes"), length = get(body, "code_length"), width = get(body, "feedback_width");
+  #readBody(body, fail) {
+    const { game } = this, nodes = get(body, "nodes"), length = get(body, "code_length"), width = get(body, "feedback_width");
     if (!isInt(nodes) || nodes < 1 || nodes > MAX_NODES) throw fail(`bad node count ${repr(nodes)} (this player reads 1 to ${MAX_NODES} nodes)`);
-    if (!isInt(length) || length !== this.game.length) throw fail(`code length ${repr(length)} does not match the game's ${this.game.length}`);
-    if (!isInt(width) || (width !== 1 && width !== 2)) throw fail(`bad feedback width ${repr(width)} (1 or 2 bytes)`);
+    if (length !== game.length) throw fail(`code length ${repr(length)} does not match the game's ${game.length}`);
+    if (width !== 1 && width !== 2) throw fail(`bad feedback width ${repr(width)} (1 or 2 bytes)`);
     const table = get(body, "feedbacks");
     if (!Array.isArray(table) || !table.length) throw fail("the feedback table is missing");
-    this.feedbacks = table.map((item) => {
-      if (!Array.isArray(item) || !item.every(isInt) || !this.game.isFeedback(item)) {
-        throw fail(`the feedback table holds ${repr(item)}, which this game never gives`);
-      }
-      return item.slice();
-    });
-    this._feedbackIndex = new Map(this.feedbacks.map((f, i) => [f.join(","), i]));
-    if (this._feedbackIndex.size !== table.length) throw fail("the feedback table repeats a value");
+    const bad = table.find((item) => !Array.isArray(item) || !item.every(isInt) || !game.isFeedback(item));
+    if (bad !== undefined) throw fail(`the feedback table holds ${repr(bad)}, which this game never gives`);
+    this.feedbacks = table;
+    this.#feedbackIndex = new Map(table.map((f, i) => [joined(f), i]));
+    if (this.#feedbackIndex.size !== table.length) throw fail("the feedback table repeats a value");
 
     const array = (k, itemWidth) => {  // a body array of uints, itemWidth bytes each (little-endian)
       const data = get(body, k);
       if (!(data instanceof Uint8Array) || data.length % itemWidth) throw fail(`body array '${k}' is missing or malformed`);
-      return data;
-    };
-    const max = (values) => {  // an indexed loop: reduce or for-of, run once, are several times slower
-      let top = 0;
-      for (let i = 0; i < values.length; i++) if (values[i] > top) top = values[i];
-      return top;
-    };
-    const guess = array("guess", 1), counts16 = array("edge_count", width), edges16 = array("edge_feedback", width);
-    if (guess.length !== nodes * length) throw fail(`${guess.length} guess symbols for ${nodes} nodes of ${length}`);
-    const top = max(guess);
-    if (guess.length && top >= this.game.symbols) throw fail(`a guess uses symbol ${top}, beyond the game's ${this.game.symbols}`);
-    const uints = (bytes) => {
-      if (width === 1) return bytes;
-      const out = new Uint16Array(bytes.length / 2);
-      for (let i = 0; i < out.length; i++) out[i] = bytes[2 * i] | (bytes[2 * i + 1] << 8);
+      if (itemWidth === 1) return data;
+      const out = new Uint16Array(data.length / 2);
+      for (let i = 0; i < out.length; i++) out[i] = data[2 * i] | (data[2 * i + 1] << 8);
       return out;
     };
-    const counts = uints(counts16), edgeFeedback = uints(edges16);
+    const guess = array("guess", 1), counts = array("edge_count", width), edgeFeedback = array("edge_feedback", width);
+    if (guess.length !== nodes * length) throw fail(`${guess.length} guess symbols for ${nodes} nodes of ${length}`);
+    const top = largest(guess);
+    if (top >= game.symbols) throw fail(`a guess uses symbol ${top}, beyond the game's ${game.symbols}`);
     if (counts.length !== nodes || edgeFeedback.length !== nodes - 1) {
       throw fail(`${counts.length} edge counts and ${edgeFeedback.length} edges for ${nodes} nodes`);
     }
@@ -261,27 +242,21 @@ export class Tree {
     let total = 0;
     for (let k = 0; k < nodes; k++) first[k + 1] = total += counts[k];
     if (total !== nodes - 1) throw fail(`the edge counts add up to ${total}, but ${nodes} nodes need ${nodes - 1} edges`);
-    if (edgeFeedback.length && max(edgeFeedback) >= table.length) throw fail("an edge names a feedback beyond the feedback table");
-    const parent = (child) => {  // the p with first[p] <= child - 1 < first[p + 1]
-      let low = 0, high = nodes;
-      while (low < high) {
-        const mid = (low + high) >> 1;
-        if (first[mid] <= child - 1) low = mid + 1; else high = mid;
-      }
-      return low - 1;
-    };
+    if (largest(edgeFeedback) >= table.length) throw fail("an edge names a feedback beyond the feedback table");
+    // The parent of child: the p with first[p] <= child - 1 < first[p + 1].
+    const parent = (child) => first.findLastIndex((f, p) => p < nodes && f <= child - 1);
     // Node k's parent comes before it exactly when first[k] >= k; otherwise an edge leads back (a cycle).
     for (let k = 1; k < nodes; k++) {
       if (first[k] < k) throw fail(`node ${parent(k)}: its child ${k} would come before it or be itself (a cycle)`);
     }
-    const winEdge = edgeFeedback.indexOf(this._feedbackIndex.get(this.game.win.join(",")) ?? -1);  // -1 if none
+    const winEdge = edgeFeedback.indexOf(this.#feedbackIndex.get(joined(game.win)) ?? -1);  // -1 if none
     if (winEdge >= 0) throw fail(`node ${parent(winEdge + 1)}: an edge follows the winning feedback`);
     this.nodes = nodes;
-    this._length = length;
-    this._win = this.game.win.join(",");
-    this._guess = guess;
-    this._first = first;
-    this._edgeFeedback = edgeFeedback;
+    this.#length = length;
+    this.#win = joined(game.win);
+    this.#guess = guess;
+    this.#first = first;
+    this.#edgeFeedback = edgeFeedback;
   }
 }
 
@@ -290,12 +265,10 @@ function readGame(header, fail, listDigest) {
   if (!isMap(spec) || typeof get(spec, "name") !== "string") throw fail("the header has no usable game spec");
   const gameName = spec.name, params = Object.hasOwn(spec, "params") ? spec.params : {};
   if (!isMap(params) || !Object.entries(params).every(([k, v]) => isStringKey(k) && isScalar(v))) {
-    throw fail(`the game's parameters ${repr(params)} are not a map of names to plain values`);
+    throw fail(`the game's parameters ${repr(params)} are ${PLAIN}`);
   }
   if (!Object.hasOwn(GAMES, gameName)) {
-    if (!gameName.includes(":")) throw fail(`unknown game '${gameName}'`);
-    throw fail(`the game is the plugin '${gameName}', which the JavaScript player cannot run (it plays the built-in games: `
-      + `${Object.keys(GAMES).join(", ")}); play this tree with the Python player`);
+    throw fail(gameName.includes(":") ? `the game is the plugin '${gameName}', which only the Python player runs` : `unknown game '${gameName}'`);
   }
   let game;
   try {
@@ -313,29 +286,29 @@ function readStrategy(header, fail) {
   const strategy = get(header, "strategy");
   const ok = isMap(strategy) && typeof get(strategy, "name") === "string" && Object.entries(strategy).every(
     ([k, v]) => isStringKey(k) && isScalar(v) && (!Object.hasOwn(STRATEGY_TYPES, k) || typeName(v) === STRATEGY_TYPES[k]));
-  if (!ok) throw fail(`the header's strategy ${repr(strategy)} is not a map of names to plain values`);
+  if (!ok) throw fail(`the header's strategy ${repr(strategy)} is ${PLAIN}`);
   return plain(strategy);
 }
 
 function readStats(header, fail) {
-  const stats = get(header, "stats");
+  const stats = get(header, "stats"), statistic = (k) => `the statistic '${k}' is`;
   if (!isMap(stats) || [...STAT_COUNTS, ...STAT_AVERAGES, ...STAT_HISTOGRAMS].some((k) => !Object.hasOwn(stats, k))) {
     throw fail("the header's statistics are missing or incomplete");
   }
   for (const k of STAT_COUNTS) {
-    if (!isInt(stats[k]) || stats[k] < 0) throw fail(`the statistic '${k}' is ${repr(stats[k])}, not a whole number`);
+    if (!isInt(stats[k]) || stats[k] < 0) throw fail(`${statistic(k)} ${repr(stats[k])}, not a whole number`);
   }
   for (const k of STAT_AVERAGES) {
     const v = stats[k], value = v instanceof Float ? v.value : v;  // false, "1" and NaN are not finite numbers
-    if (!(Number.isFinite(value) && value >= 0)) throw fail(`the statistic '${k}' is ${repr(v)}, not a number`);
+    if (!(Number.isFinite(value) && value >= 0)) throw fail(`${statistic(k)} ${repr(v)}, not a number`);
   }
   const out = plain(stats);
   for (const k of STAT_HISTOGRAMS) {  // stored as [[guesses, secrets], ...]
     const pairs = stats[k];
     if (!Array.isArray(pairs) || !pairs.every((p) => Array.isArray(p) && p.length === 2 && p.every((x) => isInt(x) && x >= 0))) {
-      throw fail(`the statistic '${k}' is not a list of [guesses, secrets] pairs`);
+      throw fail(`${statistic(k)} not a list of [guesses, secrets] pairs`);
     }
-    if (pairs.some((p, i) => i > 0 && pairs[i - 1][0] >= p[0])) throw fail(`the statistic '${k}' is not in increasing order of guesses`);
+    if (pairs.some((p, i) => i > 0 && pairs[i - 1][0] >= p[0])) throw fail(`${statistic(k)} not in increasing order of guesses`);
     out[k] = Object.fromEntries(pairs);
   }
   return out;

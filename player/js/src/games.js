@@ -10,12 +10,10 @@ export class Float {  // a msgpack float, kept apart from an int as Python keeps
 export const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 export const isInt = Number.isInteger;  // false for anything but a number, a Float included
-const num = (v) => (v instanceof Float ? v.value : typeof v === "boolean" ? Number(v) : v);
-export const truthy = (v) => (v instanceof Float ? v.value !== 0 : Boolean(v));  // Python's bool()
-export function pyEqual(a, b) {  // Python's == for the scalars a header holds (True == 1 == 1.0)
-  const numeric = (v) => typeof v === "number" || typeof v === "boolean" || v instanceof Float;
-  return numeric(a) && numeric(b) ? num(a) === num(b) : a === b;
-}
+export const truthy = (v) => Boolean(v instanceof Float ? v.value : v);  // Python's bool()
+// Python's == for the scalars a header holds (True == 1 == 1.0; a string equals only itself)
+const numeric = (v) => (v instanceof Float ? v.value : typeof v === "number" || typeof v === "boolean" ? Number(v) : NaN);
+export const pyEqual = (a, b) => a === b || numeric(a) === numeric(b);
 export const repr = (v) => {  // a value as Python would print it, for messages
   if (v === null || v === undefined) return "None";
   if (typeof v === "boolean") return v ? "True" : "False";
@@ -30,6 +28,8 @@ export const repr = (v) => {  // a value as Python would print it, for messages
 const fail = (message) => { throw new Error(message); };
 const count = (list, value) => list.filter((x) => x === value).length;
 const key = (code) => code.join(",");
+const letters = (code) => code.map((s) => LETTERS[s]).join("");
+const shown = (text, value) => (text === undefined ? `(${[...value].join(", ")})` : repr(text));  // the text typed, or the ints given
 
 function requireInt(name, value, low, high) {
   if (!isInt(value) || value < low || value > high) {
@@ -54,39 +54,32 @@ function codes(symbols, length, distinct = false) {
 
 // What every game shares; the built-in ones below fill in the rest (and player/web/player.js's
 // TableGame for a plugin game's page): name, length, symbols, win, makeSecrets(), makeFeedbacks(),
-// score(), formatCode(), formatFeedback(), parseFeedback(), title(), and this._params.
+// score(), formatFeedback(), parseFeedback(), title(), and this._params.
 export class Game {
-  secrets() { return this._secrets ||= this.makeSecrets(); }  // canonical order; do not modify
-  feedbacks() { return this._feedbacks ||= this.makeFeedbacks(); }
-  get feedbackIndex() { return this._index ||= new Map(this.feedbacks().map((f, i) => [key(f), i])); }  // key -> index
+  #secrets; #feedbacks; #index;
+  secrets() { return this.#secrets ||= this.makeSecrets(); }  // canonical order; do not modify
+  feedbacks() { return this.#feedbacks ||= this.makeFeedbacks(); }
+  get feedbackIndex() { return this.#index ||= new Map(this.feedbacks().map((f, i) => [key(f), i])); }  // key -> index
   isFeedback(feedback) { return this.feedbackIndex.has(key(feedback)); }
   params() { return { ...this._params }; }
   allows() { return null; }  // why a guess may not follow a history, or null (hard mode narrows it)
+  formatCode(code) { return code.join(""); }
   parseCode(text) {  // numbers, as Python's Game.parse_code reads them (twod's "3,4")
     const cleaned = text.trim();
-    const tokens = /[\s,]/.test(cleaned) ? cleaned.split(/[\s,]+/) : [...cleaned];
-    const code = [];
-    for (const t of tokens) {
-      if (t === "") continue;
-      if (!/^[+-]?\d+$/.test(t)) fail(`${repr(text)} is not a code: expected ${this.length} numbers`);
-      code.push(Number(t));
-    }
-    return this.checkCode(code, text);
+    const tokens = (/[\s,]/.test(cleaned) ? cleaned.split(/[\s,]+/) : [...cleaned]).filter((t) => t !== "");
+    if (!tokens.every((t) => /^[+-]?\d+$/.test(t))) fail(`${repr(text)} is not a code: expected ${this.length} numbers`);
+    return this.checkCode(tokens.map(Number), text);
   }
   checkCode(code, text) {
-    const shown = text !== undefined ? repr(text) : `(${[...code].join(", ")})`;
-    code = [...code];
-    if (code.length !== this.length) fail(`${shown} has ${code.length} symbols; this game's codes have ${this.length}`);
-    const bad = code.find((s) => !isInt(s) || s < 0 || s >= this.symbols);
-    if (bad !== undefined) fail(`${shown} has an unknown symbol ${repr(bad)}`);
-    return code;
+    const given = [...code], bad = given.find((s) => !isInt(s) || s < 0 || s >= this.symbols);
+    if (given.length !== this.length) fail(`${shown(text, code)} has ${given.length} symbols; this game's codes have ${this.length}`);
+    if (bad !== undefined) fail(`${shown(text, code)} has an unknown symbol ${repr(bad)}`);
+    return given;
   }
   checkFeedback(feedback, text) {
-    feedback = Array.from(feedback);
-    if (!this.isFeedback(feedback)) {
-      fail(`${text !== undefined ? repr(text) : `(${feedback.join(", ")})`} is feedback that cannot occur in ${this.name}`);
-    }
-    return feedback;
+    const given = [...feedback];
+    if (!this.isFeedback(given)) fail(`${shown(text, given)} is feedback that cannot occur in ${this.name}`);
+    return given;
   }
   // score(guess, secret) as one int, and the same int of a feedback: filtering and counting parts
   // compare ints, and the games below compute them without building the feedback
@@ -94,63 +87,44 @@ export class Game {
   feedbackKey(feedback) { return this.feedbackIndex.get(key(feedback)); }
 }
 
-// The peg games: feedback [right, moved] (black and white, strikes and balls, bulls and cows),
-// the two counts written with pegLetters and named pegNames.
-class PegGame extends Game {
+// The peg games: Mastermind, and the two written in digits, Digits (the ten digits) and Bulls and
+// cows (distinct ones). Feedback [right, moved] (black and white, strikes and balls, bulls and
+// cows): the two counts written with two letters ("BW") and named by two words ("black white").
+export class Mastermind extends Game {
+  static pegs = ["mastermind", "BW", "black white"];  // the name, the pegs' letters and names of each class
+  #letters; #names; #counts; #repeats;  // #repeats: [secrets, guesses] may repeat a colour
+  constructor({ colours = 6, holes = 4, secret_repeats: secretRepeats = true, guess_repeats: guessRepeats = true }) {
+    super();
+    requireInt("colours", colours, 1, 26);
+    requireInt("holes", holes, 1, 12);
+    const [name, letters, names] = new.target.pegs, secrets = truthy(secretRepeats), guesses = truthy(guessRepeats);
+    if (!secrets && colours < holes) fail(`--no-secret-repeats needs at least as many colours as holes (${colours} < ${holes})`);
+    if (secrets && !guesses) fail("--no-guess-repeats needs --no-secret-repeats");  // a repeated colour could not be guessed
+    Object.assign(this, { name, colours, holes, length: holes, symbols: colours, win: [holes, 0] });
+    this.#letters = letters;
+    this.#names = names.split(" ");
+    this.#repeats = [secrets, guesses];
+    this._params = { colours, holes, secret_repeats: secrets, guess_repeats: guesses };
+  }
+  title() {
+    const [secrets, guesses] = this.#repeats, rules = secrets ? [] : ["distinct colours"];
+    if (!guesses) rules.push("guesses distinct");
+    else if (!secrets) rules.push("guesses may repeat");
+    return `Mastermind, ${this.colours} colours, ${this.holes} holes${rules.length ? ` (${rules.join(", ")})` : ""}`;
+  }
+  makeSecrets() { return codes(this.colours, this.holes, !this.#repeats[0]); }
   makeFeedbacks() {
     const n = this.length, out = [];
     for (let b = 0; b <= n; b++) for (let w = 0; w <= n - b; w++) if (!(b === n - 1 && w === 1)) out.push([b, w]);
     return out;
   }
-  formatFeedback(f) { return `${f[0]}${this.pegLetters[0]}${f[1]}${this.pegLetters[1]}`; }
-  parseFeedback(text) {
-    const [first, second] = this.pegLetters;
-    const cleaned = text.trim().toUpperCase();
-    const numbers = cleaned.match(/^(\d+)\s*[\s,/-]\s*(\d+)$/) || cleaned.match(/^(\d)(\d)$/);
-    const counted = cleaned.match(new RegExp(`^(?:(\\d+)\\s*${first})?\\s*(?:(\\d+)\\s*${second})?$`));
-    let feedback;
-    if (numbers) feedback = [Number(numbers[1]), Number(numbers[2])];
-    else if (counted && cleaned) feedback = [Number(counted[1] || 0), Number(counted[2] || 0)];
-    else if (cleaned && new RegExp(`^[${first}${second}]+$`).test(cleaned)) feedback = [count([...cleaned], first), count([...cleaned], second)];
-    else if (["-", "0", "NONE"].includes(cleaned)) feedback = [0, 0];
-    else fail(`${repr(text)} is not feedback for ${this.name}: write e.g. '2${first}1${second}' or '2 1'`);
-    const [right, moved] = feedback, [rightName, movedName] = this.pegNames, n = this.length;
-    const impossible = (why) => fail(`${repr(text)} is impossible: ${why}`);
-    if (right + moved > n) impossible(`${right} ${rightName} + ${moved} ${movedName} exceed ${n} positions`);
-    if (right === n - 1 && moved === 1) impossible(`with ${n - 1} ${rightName} the last symbol cannot be misplaced`);
-    return feedback;
-  }
-  feedbackKey(f) { return f[0] * (this.length + 1) + f[1]; }
-}
-
-export class Mastermind extends PegGame {
-  pegLetters = ["B", "W"];
-  pegNames = ["black", "white"];
-  constructor(params) {
-    super();
-    const { colours = 6, holes = 4, secret_repeats: secretRepeats = true, guess_repeats: guessRepeats = true } = params;
-    requireInt("colours", colours, 1, 26);
-    requireInt("holes", holes, 1, 12);
-    const secrets = truthy(secretRepeats), guesses = truthy(guessRepeats);
-    if (!secrets && colours < holes) fail(`--no-secret-repeats needs at least as many colours as holes (${colours} < ${holes})`);
-    if (secrets && !guesses) fail("--no-guess-repeats needs --no-secret-repeats: a secret with a repeated colour could never be guessed");
-    Object.assign(this, { name: "mastermind", colours, holes, secretRepeats: secrets, guessRepeats: guesses,
-      length: holes, symbols: colours, win: [holes, 0] });
-    this._params = { colours, holes, secret_repeats: secrets, guess_repeats: guesses };
-  }
-  title() {
-    const rules = this.secretRepeats ? [] : ["distinct colours"];
-    if (!this.guessRepeats) rules.push("guesses distinct");
-    else if (!this.secretRepeats) rules.push("guesses may repeat");
-    return `Mastermind, ${this.colours} colours, ${this.holes} holes${rules.length ? ` (${rules.join(", ")})` : ""}`;
-  }
-  makeSecrets() { return codes(this.colours, this.holes, !this.secretRepeats); }
   score(guess, secret) {
     const key = this.scoreKey(guess, secret), n = this.length + 1;
     return [Math.floor(key / n), key % n];
   }
-  scoreKey(guess, secret) {
-    const counts = this._counts ||= new Int32Array(this.symbols);
+  feedbackKey(f) { return f[0] * (this.length + 1) + f[1]; }
+  scoreKey(guess, secret) {  // black, and the symbols both hold less the black (white), as one int
+    const counts = this.#counts ||= new Int32Array(this.symbols);
     let black = 0, common = 0;
     for (let i = 0; i < secret.length; i++) {
       if (guess[i] === secret[i]) black++;
@@ -160,7 +134,7 @@ export class Mastermind extends PegGame {
     counts.fill(0);
     return black * (this.length + 1) + common - black;
   }
-  formatCode(code) { return code.map((s) => LETTERS[s]).join(""); }
+  formatCode(code) { return letters(code); }
   parseCode(text) {
     const cleaned = text.trim().replace(/[\s,]+/g, "").toUpperCase(), { colours, holes } = this, last = LETTERS[colours - 1];
     let code;
@@ -171,6 +145,24 @@ export class Mastermind extends PegGame {
     if (code.some((c) => c < 0 || c >= colours)) fail(`${repr(text)} uses a colour outside A-${last}`);
     return code;
   }
+  formatFeedback(f) { return `${f[0]}${this.#letters[0]}${f[1]}${this.#letters[1]}`; }
+  parseFeedback(text) {
+    const [first, second] = this.#letters;
+    const cleaned = text.trim().toUpperCase();
+    const numbers = cleaned.match(/^(\d+)\s*[\s,/-]\s*(\d+)$/) || cleaned.match(/^(\d)(\d)$/);
+    const counted = cleaned.match(new RegExp(`^(?:(\\d+)\\s*${first})?\\s*(?:(\\d+)\\s*${second})?$`));
+    let feedback;
+    if (numbers) feedback = [Number(numbers[1]), Number(numbers[2])];
+    else if (counted && cleaned) feedback = [Number(counted[1] || 0), Number(counted[2] || 0)];
+    else if (cleaned && new RegExp(`^[${first}${second}]+$`).test(cleaned)) feedback = [count([...cleaned], first), count([...cleaned], second)];
+    else if (["-", "0", "NONE"].includes(cleaned)) feedback = [0, 0];
+    else fail(`${repr(text)} is not feedback for ${this.name}: write e.g. '2${first}1${second}' or '2 1'`);
+    const [right, moved] = feedback, [rightName, movedName] = this.#names, n = this.length;
+    const impossible = (why) => fail(`${repr(text)} is impossible: ${why}`);
+    if (right + moved > n) impossible(`${right} ${rightName} + ${moved} ${movedName} exceed ${n} positions`);
+    if (right === n - 1 && moved === 1) impossible(`with ${n - 1} ${rightName} the last symbol cannot be misplaced`);
+    return feedback;
+  }
 }
 
 function parseDigits(text, game) {
@@ -179,14 +171,11 @@ function parseDigits(text, game) {
   return game.checkCode([...cleaned].map(Number), text);
 }
 
-export class Digits extends Mastermind {
-  pegLetters = ["S", "B"];
-  pegNames = ["strikes", "balls"];
-  constructor(params) {
-    const { length = 4 } = params;
+export class Digits extends Mastermind {  // Mastermind with the ten digits, written as digits
+  static pegs = ["digits", "SB", "strikes balls"];
+  constructor({ length = 4 }) {
     requireInt("length", length, 1, 10);
     super({ colours: 10, holes: length });
-    this.name = "digits";
     this._params = { length };
   }
   title() { return `Digits, ${this.holes} digits`; }
@@ -194,27 +183,24 @@ export class Digits extends Mastermind {
   parseCode(text) { return parseDigits(text, this); }
 }
 
-export class BullsCows extends PegGame {
-  pegLetters = ["A", "B"];
-  pegNames = ["bulls", "cows"];
-  constructor(params) {
-    super();
-    const { digits = 10, length = 4 } = params;
+export class BullsCows extends Mastermind {  // Mastermind of distinct digits, written as digits
+  static pegs = ["bulls-cows", "AB", "bulls cows"];
+  constructor({ digits = 10, length = 4 }) {
     requireInt("digits", digits, 1, 10);
     requireInt("length", length, 1, digits);
-    Object.assign(this, { name: "bulls-cows", digits, length, symbols: digits, win: [length, 0], _params: { digits, length } });
+    super({ colours: digits, holes: length, secret_repeats: false, guess_repeats: false });
+    this._params = { digits, length };
   }
-  title() { return `Bulls and cows, ${this.length} of ${this.digits} digits`; }
-  makeSecrets() { return codes(this.digits, this.length, true); }
-  score(guess, secret) {  // bulls, and the digits both hold (each once) less the bulls
+  title() { return `Bulls and cows, ${this.holes} of ${this.colours} digits`; }
+  formatCode(code) { return code.join(""); }
+  scoreKey(guess, secret) {  // bulls, and the digits both hold (each once) less the bulls, as one int
     let bulls = 0, common = 0;
     for (let i = 0; i < guess.length; i++) {
       if (guess[i] === secret[i]) bulls++;
       if (secret.includes(guess[i]) && guess.indexOf(guess[i]) === i) common++;
     }
-    return [bulls, common - bulls];
+    return bulls * (this.length + 1) + common - bulls;
   }
-  formatCode(code) { return code.join(""); }
   parseCode(text) {
     const code = parseDigits(text, this);
     if (new Set(code).size !== code.length) fail(`${repr(text)} repeats a digit; bulls-and-cows codes have distinct digits`);
@@ -228,21 +214,16 @@ const TWOD_WORDS = { "<=": "100", ">=": "010", none: "000", "==": "111",
   le: "100", ge: "010", no: "000", neither: "000", eq: "111", "=": "111", win: "111" };
 
 export class TwoD extends Game {
-  constructor(params) {
+  constructor({ size = 5 }) {
     super();
-    const { size = 5 } = params;
     requireInt("size", size, 1, 256);
     Object.assign(this, { name: "twod", size, length: 2, symbols: size, win: [1, 1, 1], _params: { size } });
   }
   title() { return `Twod, ${this.size}x${this.size} grid`; }
   makeSecrets() { return codes(this.size, 2); }
   makeFeedbacks() { return [[0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 1]]; }
-  score(guess, secret) {
-    const below = secret[0] <= guess[0] && secret[1] <= guess[1];
-    const above = secret[0] >= guess[0] && secret[1] >= guess[1];
-    return [Number(below), Number(above), Number(guess[0] === secret[0] && guess[1] === secret[1])];
-  }
-  formatCode(code) { return `${code[0]},${code[1]}`; }
+  score([x, y], [sx, sy]) { return [+(sx <= x && sy <= y), +(sx >= x && sy >= y), +(x === sx && y === sy)]; }
+  formatCode([x, y]) { return `${x},${y}`; }
   formatFeedback(f) { return Object.keys(TWOD_WORDS).find((word) => TWOD_WORDS[word] === f.join("")); }
   parseFeedback(text) {
     const cleaned = text.trim().toLowerCase();
@@ -264,26 +245,23 @@ function carried(text, length, name, empty) {  // a list of words a tree carries
 }
 
 export class Words extends Game {
+  #counts;
   // Only a tree that carries its words (format 1.1) can be played here: a 1.0 tree names files.
-  constructor(params, listDigest) {
+  constructor({ answers = null, guesses = null, hard = false, length = 5, answers_sha256 = null, guesses_sha256 = null,
+    answer_words = null, guess_words = null }, listDigest) {
     super();
-    const { answers = null, guesses = null, hard = false, length = 5, answers_sha256: answersSha = null,
-      guesses_sha256: guessesSha = null, answer_words: answerWords = null, guess_words: guessWords = null } = params;
     requireInt("length", length, 1, 10);
-    if (answerWords === null) {
-      fail("the tree names its word list files (a format 1.0 words tree), which this player cannot read: "
-        + "rewrite it with a guesstree that carries the words");
+    if (answer_words === null) {
+      fail("the tree names its word list files (format 1.0): rewrite it with a guesstree that carries the words");
     }
     if (answers !== null || guesses !== null) fail("words takes its lists from files or from answer_words, not both");
-    if (![answersSha, guessesSha, answerWords, guessWords].every((v) => typeof v === "string")) {
-      fail("embedded word lists need answer_words, guess_words and both sha256 as text");
-    }
+    const lists = { answers_sha256, guesses_sha256, answer_words, guess_words };
+    if (!Object.values(lists).every((v) => typeof v === "string")) fail("embedded word lists need answer_words, guess_words and both sha256 as text");
     Object.assign(this, { name: "words", hard: truthy(hard), length, symbols: 26, win: new Array(length).fill(2) });
-    this._params = { hard: this.hard, length, answers_sha256: answersSha, guesses_sha256: guessesSha,
-      answer_words: answerWords, guess_words: guessWords };
-    this.answers = carried(answerWords, length, "answer_words", false);
-    if (listDigest(this.answers.map((w) => `${w}\n`).join("")) !== answersSha) fail("the answer words it carries do not match their sha256");
-    carried(guessWords, length, "guess_words", true);
+    this._params = { hard: this.hard, length, ...lists };
+    this.answers = carried(answer_words, length, "answer_words", false);
+    if (listDigest(this.answers.map((w) => `${w}\n`).join("")) !== answers_sha256) fail("the answer words it carries do not match their sha256");
+    carried(guess_words, length, "guess_words", true);
   }
   title() { return `Words of ${this.length} letters (${this.answers.length} answers${this.hard ? ", hard mode" : ""})`; }
   makeSecrets() { return this.answers.map((w) => this.parseCode(w)); }
@@ -298,7 +276,7 @@ export class Words extends Game {
   }
   feedbackKey(f) { return f.reduce((k, m) => k * 3 + m, 0); }
   scoreKey(guess, secret) {  // the official rule: a letter is present as often as the secret holds it unplaced
-    const counts = this._counts ||= new Int32Array(26), n = guess.length;
+    const counts = this.#counts ||= new Int32Array(26), n = guess.length;
     let exact = 0, key = 0;
     for (let i = 0; i < n; i++) {
       if (guess[i] === secret[i]) exact |= 1 << i;
@@ -328,7 +306,7 @@ export class Words extends Game {
     }
     return null;
   }
-  formatCode(code) { return code.map((c) => LETTERS[c]).join(""); }
+  formatCode(code) { return letters(code); }
   parseCode(text) {
     const word = text.trim().toLowerCase();
     if (!/^[a-z]+$/.test(word)) fail(`${repr(text)} is not a word: use the letters a-z`);
@@ -337,11 +315,11 @@ export class Words extends Game {
   formatFeedback(f) { return f.map((m) => "-YG"[m]).join(""); }
   parseFeedback(text) {
     const marks = [];
-    for (const c of text) if (c.trim() !== "") marks.push(WORD_MARKS[c] ?? WORD_MARKS[c.toLowerCase()] ?? -1);
+    for (const c of text) if (c.trim()) marks.push(WORD_MARKS[c] ?? WORD_MARKS[c.toLowerCase()] ?? -1);
     const n = this.length;
     if (marks.length !== n || marks.includes(-1)) {
       fail(`${repr(text)} is not feedback for ${n}-letter words: write ${n} marks, G (exact), Y (present) or - (absent), `
-        + `e.g. 'GY-${"-".repeat(n - 3)}', or 2/1/0, or the coloured squares`);
+        + `e.g. 'GY-${"-".repeat(Math.max(0, n - 3))}', or 2/1/0, or the coloured squares`);
     }
     return this.checkFeedback(marks, text);
   }
@@ -355,9 +333,9 @@ const TAKES = {  // the keyword arguments each constructor takes; it lists the f
 
 // make_game(name, **params): an unknown parameter is refused as Python's TypeError is.
 export function makeGame(name, params, listDigest) {
-  const [options, more = []] = TAKES[name].split("|").map((group) => group.split(" "));
-  if (Object.keys(params).some((k) => !options.includes(k) && !more.includes(k))) {
-    fail(`bad parameters for ${name}: ${Object.keys(params).join(", ")} (it takes ${options.join(", ")})`);
+  const takes = TAKES[name].split(/[| ]/), listed = TAKES[name].split("|")[0].split(" ");
+  if (Object.keys(params).some((k) => !takes.includes(k))) {
+    fail(`bad parameters for ${name}: ${Object.keys(params).join(", ")} (it takes ${listed.join(", ")})`);
   }
   return new GAMES[name](params, listDigest);
 }

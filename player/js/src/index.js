@@ -8,7 +8,7 @@
 // whose message names the file and the reason. It is async only because WebCrypto's sha256 is.
 import { decompress } from "fzstd";
 import { Decoder } from "@msgpack/msgpack";
-import { Float, FormatError, NON_STRING, Tree, repr } from "./core.js";
+import { Float, FormatError, NON_STRING, Tree, isMap, repr } from "./core.js";
 import { xxh64 } from "./xxh64.js";
 
 export { FormatError, InconsistentHistory, Tree, GAMES, MAX_NODES, makeGame } from "./core.js";
@@ -33,9 +33,9 @@ export async function load(bytes, name = "<bytes>") {
     throw fail(`bad format version ${repr(version)}`);
   }
   if (version[0] !== VERSION[0]) {
-    throw fail(`format version ${version[0]}.${version[1]} is not readable by this player (it reads ${VERSION[0]}.x); use a matching guesstree`);
+    throw fail(`format version ${version[0]}.${version[1]} is not readable by this player (it reads ${VERSION[0]}.x)`);
   }
-  const body = Object.hasOwn(document, "body") ? document.body : undefined;
+  const { body } = document;  // a decoded map: an own key or nothing
   delete document.body;
   if (!(body instanceof Uint8Array)) throw fail("the artifact has no body");
   const digest = document.body_sha256;
@@ -45,7 +45,7 @@ export async function load(bytes, name = "<bytes>") {
   const decoded = unpackMap(body, fail, "the body");
   // The one sha256 the words game needs, of its carried answers as a canonical list.
   const words = document.game?.params?.answer_words;
-  const listText = typeof words === "string" ? words.split(" ").map((w) => `${w}\n`).join("") : null;
+  const listText = typeof words === "string" ? `${words.replaceAll(" ", "\n")}\n` : null;
   const listDigest = listText === null ? null : await sha256(new TextEncoder().encode(listText));
   return new Tree(document, decoded, { name, listDigest: (text) => (text === listText ? listDigest : undefined) });
 }
@@ -65,129 +65,119 @@ async function sha256(bytes) {
 // nothing after it, inflating to exactly the size it declares, its XXH64 checksum matching.
 export function inflate(data, fail = (reason) => new FormatError(reason), limit = MAX_BODY_BYTES) {
   if (!data.length) throw fail("the file is empty");
-  const badHeader = () => fail("not a zstd-compressed artifact (bad frame header)");
-  if (data.length < 5 || [0x28, 0xb5, 0x2f, 0xfd].some((b, i) => data[i] !== b) || data[4] & 0x08) throw badHeader();
-  const descriptor = data[4];
-  const sizeFlag = descriptor >> 6, single = (descriptor >> 5) & 1, checksum = (descriptor >> 2) & 1, dictFlag = descriptor & 3;
-  let at = 5 + (single ? 0 : 1);
-  const dictBytes = [0, 1, 2, 4][dictFlag], sizeBytes = [single, 2, 4, 8][sizeFlag];
-  if (data.length < at + dictBytes + sizeBytes) throw badHeader();
-  const le = (n) => {  // the little-endian uint of the n bytes at `at`, which are then passed
+  const descriptor = data[4], sizeFlag = descriptor >> 6, single = (descriptor >> 5) & 1;
+  let at = 6 - single;
+  const le = (n) => {  // the little-endian uint of the n bytes at `at`, which are then passed (NaN past the end)
     let v = 0;
     for (let i = 0; i < n; i++) v += data[at + i] * 2 ** (8 * i);
     at += n;
     return v;
   };
-  const dictionary = le(dictBytes);
-  if (!sizeBytes) throw fail("the zstd frame does not declare its content size");
+  const dictionary = le([0, 1, 2, 4][descriptor & 3]), sizeBytes = [single, 2, 4, 8][sizeFlag];
   const size = le(sizeBytes) + (sizeFlag === 1 ? 256 : 0);
+  if (MAGIC.some((b, i) => data[i] !== b) || descriptor & 8 || at > data.length) throw fail("not a zstd-compressed artifact (bad frame header)");
+  if (!sizeBytes) throw fail("the zstd frame does not declare its content size");
   if (size > limit) throw fail(`the zstd frame claims ${size} bytes, more than the ${limit} allowed`);
-  if (!checksum) throw fail("the zstd frame has no checksum");
+  if (!(descriptor & 4)) throw fail("the zstd frame has no checksum");
   const damaged = (why) => fail(`the zstd data is damaged (${why})`);
   if (dictionary) throw damaged("it needs a dictionary");
-  if (!single) {
-    const exponent = 10 + (data[5] >> 3), base = 2 ** exponent;
-    if (base + (base / 8) * (data[5] & 7) > limit) throw damaged("its window is larger than allowed");
-  }
-  // Walk the blocks to find where the frame ends: one frame, and nothing after it.
-  for (let last = 0; !last;) {
-    if (at + 3 > data.length) throw damaged("the frame is truncated");
-    const header = le(3), type = (header >> 1) & 3;
+  const window = 2 ** (10 + (data[5] >> 3));  // fzstd would allocate it for a frame that declares 0 bytes
+  if (!single && window + (window / 8) * (data[5] & 7) > limit) throw damaged("its window is larger than allowed");
+  // Walk the block headers to where the frame ends: fzstd reads on into any frame after it.
+  for (let last = 0; !last && at + 3 <= data.length;) {
+    const header = le(3);
     last = header & 1;
-    if (type === 3) throw damaged("a reserved block type");
-    at += type === 1 ? 1 : header >> 3;
+    at += (header & 6) === 2 ? 1 : header >> 3;  // an RLE block holds one byte; fzstd refuses the reserved type
   }
   if (at + 4 > data.length) throw damaged("the frame is truncated");
-  if (at + 4 !== data.length) throw damaged(`${data.length - at - 4} bytes follow the frame`);
+  if (at + 4 < data.length) throw damaged(`${data.length - at - 4} bytes follow the frame`);
   let raw;
   try {
-    raw = decompress(data.subarray(0, at + 4));
+    raw = decompress(data);
   } catch (error) {
     throw damaged(error.message);
   }
   if (raw.length !== size) throw fail("the zstd frame holds more or less than it declares");
-  if (xxh64(raw)[1] !== le(4)) throw damaged("its checksum does not match");  // its low 32 bits
+  if (BigInt.asUintN(32, xxh64(raw)) !== BigInt(le(4))) throw damaged("its checksum does not match");  // its low 32 bits, which fzstd does not check
   return raw;
 }
 
+const MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
+
 // -- msgpack (FORMAT.md §2) ------------------------------------------------------------------
-class ArtifactDecoder extends Decoder {  // floats stay floats: Python refuses 1.0 where it wants 1
-  readF32() { return new Float(super.readF32()); }
+// @msgpack/msgpack's decoder with what the Python reader adds: floats kept apart from ints,
+// strings that are UTF-8, no extension types, msgpack-python's nesting limit, and at most
+// MAX_STRUCTURE_BYTES outside the map's own bin values (as player/artifact.py's _check_structure
+// counts them), each refused before the decoder goes on, so that no file makes it build more than
+// that much structure. It is done in the decoder's own methods, those of its 3.1 (private in its
+// TypeScript, plain methods of the class it ships): hence the version pinned to 3.1.x, and a test
+// of each in test/mutations.test.js.
+class ArtifactDecoder extends Decoder {
+  #fail; #what; #binBytes = 0;
+
+  constructor(fail, what) {
+    super({ mapKeyConverter: nonStringKey });
+    this.#fail = fail;
+    this.#what = what;
+  }
+
+  // The one map raw holds, and nothing after it (the library refuses bytes after it).
+  decodeMap(raw) {
+    if (!((raw[0] & 0xf0) === 0x80 || raw[0] === 0xde || raw[0] === 0xdf)) throw this.#fail(`${this.#what} is not a msgpack map`);
+    const map = this.decode(raw);
+    this.#checkStructure(raw.length);
+    return map;
+  }
+
+  #checkStructure(end) {
+    if (end - this.#binBytes > MAX_STRUCTURE_BYTES) {
+      throw this.#fail(`${this.#what} holds more than ${MAX_STRUCTURE_BYTES} bytes of msgpack structure`);
+    }
+  }
+
+  readHeadByte() {  // before each item
+    this.#checkStructure(this.pos);
+    const head = super.readHeadByte();
+    // msgpack-python holds 1024 levels of arrays and maps, empty ones included; the library pushes non-empty ones only
+    if (this.stack.length >= MAX_DEPTH && (head >= 0x80 && head <= 0x9f || head >= 0xdc && head <= 0xdf)) {
+      throw new Error("nested too deep");
+    }
+    return head;
+  }
+
+  pushArrayState(size) {  // before the library makes room for the items, each at least a byte of structure
+    this.#checkStructure(this.pos + size);
+    super.pushArrayState(size);
+  }
+
+  decodeBinary(length, headOffset) {  // a bin value or key of the map itself is not structure
+    if (this.stack.length === 1) this.#binBytes += 1 + headOffset + length;
+    return super.decodeBinary(length, headOffset);
+  }
+
+  decodeUtf8String(length, headerOffset) {  // counted before it is read; strict UTF-8, where the library's is lenient
+    this.#checkStructure(this.pos + headerOffset + length);
+    super.decodeUtf8String(length, headerOffset);
+    return UTF8.decode(this.bytes.subarray(this.pos - length, this.pos));
+  }
+
+  decodeExtension() { throw new Error("an extension type, which an artifact never holds"); }
+  readF32() { return new Float(super.readF32()); }  // floats stay floats: Python refuses 1.0 where it wants 1
   readF64() { return new Float(super.readF64()); }
 }
 
-const DECODER_OPTIONS = {
-  mapKeyConverter: nonStringKey,
-  extensionCodec: { encode: () => null, decode: () => { throw new Error("an extension type"); } },
-};
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });  // a BOM is kept, as Python keeps it
 
 function nonStringKey(key) {  // Python keeps None, 1, 1.0, b"k" as keys: kept, marked as not strings
   if (typeof key === "string") return key;
-  if (Array.isArray(key) || (key !== null && typeof key === "object" && !(key instanceof Uint8Array) && !(key instanceof Float))) {
-    throw new Error("unhashable map key");
-  }
-  return `${NON_STRING}${key instanceof Float ? key.value : key instanceof Uint8Array ? Array.from(key) : String(key)}`;
+  if (Array.isArray(key) || isMap(key)) throw new Error("unhashable map key");
+  return `${NON_STRING}${key instanceof Float ? key.value : key}`;
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
-
-// One msgpack map and nothing after it, with at most MAX_STRUCTURE_BYTES outside its bin values
-// (as player/artifact.py's _check_structure counts them), decoded.
 function unpackMap(raw, fail, what) {
-  const invalid = (why) => fail(`${what} is not valid msgpack (${why})`);
-  const need = (at, n) => { if (at + n > raw.length) throw invalid("truncated"); };
-  const be = (at, n) => { need(at, n); let v = 0; for (let i = 0; i < n; i++) v = v * 256 + raw[at + i]; return v; };
-  let depth = 0;
-  const item = (at, key) => {  // the position after the item at `at`
-    need(at, 1);
-    const b = raw[at];
-    let count = -1, pairs = false, payload = -1, skip = 0;
-    if (b <= 0x7f || b >= 0xe0 || b === 0xc0 || b === 0xc2 || b === 0xc3) return at + 1;
-    if (b <= 0x8f) { count = b & 15; pairs = true; skip = 1; }
-    else if (b <= 0x9f) { count = b & 15; skip = 1; }
-    else if (b <= 0xbf) { payload = b & 31; skip = 1; }
-    else if (b >= 0xc4 && b <= 0xc6) { const n = 1 << (b - 0xc4); payload = be(at + 1, n); skip = 1 + n; }
-    else if (b >= 0xd9 && b <= 0xdb) { const n = 1 << (b - 0xd9); payload = be(at + 1, n); skip = 1 + n; }
-    else if (b === 0xca || b === 0xcb) return need(at, b === 0xca ? 5 : 9), at + (b === 0xca ? 5 : 9);
-    else if (b >= 0xcc && b <= 0xd3) { const n = 1 << ((b - 0xcc) & 3); need(at, 1 + n); return at + 1 + n; }
-    else if (b === 0xdc || b === 0xdd) { const n = b === 0xdc ? 2 : 4; count = be(at + 1, n); skip = 1 + n; }
-    else if (b === 0xde || b === 0xdf) { const n = b === 0xde ? 2 : 4; count = be(at + 1, n); pairs = true; skip = 1 + n; }
-    else if (b === 0xc1) throw invalid("the unused type byte 0xc1");
-    else throw invalid("an extension type, which an artifact never holds");
-    at += skip;
-    if (payload >= 0) {
-      need(at, payload);
-      if (b >= 0xa0 && b <= 0xbf || b >= 0xd9) {
-        try { utf8.decode(raw.subarray(at, at + payload)); } catch { throw invalid("a string that is not UTF-8"); }
-      }
-      return at + payload;
-    }
-    if (key) throw invalid("unhashable map key");
-    if (count > 0) {
-      if (++depth > MAX_DEPTH) throw invalid("nested too deep");
-      for (let i = 0; i < count * (pairs ? 2 : 1); i++) at = item(at, pairs && i % 2 === 0);
-      depth--;
-    }
-    return at;
-  };
-  const head = raw.length ? raw[0] : -1;
-  let entries, at;
-  if (head >= 0x80 && head <= 0x8f) { entries = head & 15; at = 1; }
-  else if (head === 0xde || head === 0xdf) { const n = head === 0xde ? 2 : 4; entries = be(1, n); at = 1 + n; }
-  else if (head < 0) throw invalid("truncated");
-  else throw fail(`${what} is not a msgpack map`);
-  depth = 1;
-  let binBytes = 0;
-  for (let i = 0; i < 2 * entries; i++) {
-    const start = at;
-    at = item(at, i % 2 === 0);
-    if (raw[start] >= 0xc4 && raw[start] <= 0xc6) binBytes += at - start;
-    if (at - binBytes > MAX_STRUCTURE_BYTES) throw fail(`${what} holds more than ${MAX_STRUCTURE_BYTES} bytes of msgpack structure`);
-  }
-  if (at !== raw.length) throw fail(`${what} has ${raw.length - at} bytes after its msgpack map`);
   try {
-    return new ArtifactDecoder(DECODER_OPTIONS).decode(raw);
+    return new ArtifactDecoder(fail, what).decodeMap(raw);
   } catch (error) {
-    throw invalid(error.message);
+    throw error instanceof FormatError ? error : fail(`${what} is not valid msgpack (${error.message})`);
   }
 }

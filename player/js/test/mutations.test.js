@@ -18,7 +18,7 @@ function frame(raw) {  // one zstd frame of raw blocks, declaring its size, with
   const size = new Uint8Array(8);
   new DataView(size.buffer).setBigUint64(0, BigInt(raw.length), true);
   const check = new Uint8Array(4);
-  new DataView(check.buffer).setUint32(0, xxh64(raw)[1], true);
+  new DataView(check.buffer).setUint32(0, Number(xxh64(raw) & 0xffffffffn), true);
   return Buffer.concat([Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd, 0b11100100), size, ...blocks, check]);
 }
 
@@ -48,10 +48,9 @@ test("the raw-block writer makes files the reader takes", async () => {
 });
 
 test("the header: plugin games, versions, parameters, statistics", async () => {
-  await refusedWith((d) => { d.game.name = "mygame:make"; }, "the game is the plugin 'mygame:make', which the JavaScript "
-    + "player cannot run (it plays the built-in games: mastermind, bulls-cows, digits, twod, words); play this tree with the Python player");
+  await refusedWith((d) => { d.game.name = "mygame:make"; }, "the game is the plugin 'mygame:make', which only the Python player runs");
   await refusedWith((d) => { d.game.name = "chess"; }, "unknown game 'chess'");
-  await refusedWith((d) => { d.version = [2, 0]; }, "format version 2.0 is not readable by this player (it reads 1.x); use a matching guesstree");
+  await refusedWith((d) => { d.version = [2, 0]; }, "format version 2.0 is not readable by this player (it reads 1.x)");
   await load(await altered((d) => { d.version = [1, 7]; d.later = { key: [1, 2] }; }), "t");  // a newer minor, an unknown key
   await refusedWith((d) => { d.game.params.colours = "3"; }, "cannot rebuild the game 'mastermind': --colours must be a whole number from 1 to 26, not '3'");
   await refusedWith((d) => { d.game.params.secret_repeats = "yes"; }, "the game 'mastermind' does not take secret_repeats='yes' as written");
@@ -89,10 +88,22 @@ test("the document: sha256, structure, floats, extension types", async () => {
   const withExt = Buffer.concat([Uint8Array.of(0x81, 0xa1, 0x78, 0xd4, 1, 0)]);
   await assert.rejects(load(frame(withExt), "t"), { message: "t: the artifact is not valid msgpack (an extension type, which an artifact never holds)" });
   await assert.rejects(load(frame(Uint8Array.of(0x92, 1, 2)), "t"), { message: "t: the artifact is not a msgpack map" });
-  await assert.rejects(load(frame(Uint8Array.of(0x81, 0xa1, 0x78, 1, 0)), "t"), { message: "t: the artifact has 1 bytes after its msgpack map" });
+  await assert.rejects(load(frame(Uint8Array.of(0x81, 0xa1, 0x78, 1, 0)), "t"), { message: "t: the artifact is not valid msgpack (Extra 1 of 5 byte(s) found at buffer[4])" });
   // a version of floats: msgpack-python reads [1.0, 1] as floats, which the reader refuses
   const floats = Buffer.from(encode({ ...golden, version: [0, 1] }));
   const at = floats.indexOf(Buffer.from([0xa7, ...Buffer.from("version"), 0x92, 0x00]));
   const patched = Buffer.concat([floats.subarray(0, at + 9), Uint8Array.of(0xcb, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0), floats.subarray(at + 10)]);
   await assert.rejects(load(frame(patched), "t"), { message: "t: bad format version [1.0, 1]" });
+});
+
+test("msgpack-python's limits: 1024 levels of arrays and maps (empty ones too), strings in UTF-8", async () => {
+  const nested = (levels, inner) => frame(Uint8Array.of(0x81, 0xa1, 0x78, ...new Array(levels - 1).fill(0x91), inner));
+  await assert.rejects(load(nested(1024, 0x90), "t"), { message: "t: the artifact is not valid msgpack (nested too deep)" });
+  await assert.rejects(load(nested(1024, 0x00), "t"), { message: "t: not a guesstree artifact (format is None)" });  // read
+  await assert.rejects(load(frame(Uint8Array.of(0x81, 0xa1, 0x78, 0xa2, 0xc3, 0x28)), "t"),
+    { message: "t: the artifact is not valid msgpack (The encoded data was not valid for encoding utf-8)" });
+  await load(await altered((d) => { d.later = "\ufeff"; }), "t");  // a BOM is a character like any other
+  // an array claiming 2**32 - 1 items is refused before the decoder makes room for them
+  await assert.rejects(load(frame(Uint8Array.of(0x81, 0xa1, 0x78, 0xdd, 0xff, 0xff, 0xff, 0xff)), "t"),
+    { message: "t: the artifact holds more than 1048576 bytes of msgpack structure" });
 });
