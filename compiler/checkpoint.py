@@ -16,7 +16,7 @@ import msgpack
 import numpy as np
 import zstandard
 
-from player.artifact import inflate, read_file, write_atomic
+from player.artifact import inflate, read_file, refuse_extension, write_atomic
 
 FORMAT = "guesstree-checkpoint"
 VERSION = (2, 0)  # (major, minor): a reader refuses another major and ignores unknown keys
@@ -42,7 +42,8 @@ def load(path: str | os.PathLike, identity: dict) -> np.ndarray:
     raw = inflate(read_file(path, MAX_BYTES, "a checkpoint"), str(path), MAX_BYTES, "a checkpoint")
     try:
         document = msgpack.unpackb(raw, raw=False, strict_map_key=True, max_bin_len=MAX_BYTES,
-                                   max_str_len=1 << 20, max_array_len=1 << 16, max_map_len=1 << 16, max_ext_len=0)
+                                   max_str_len=1 << 20, max_array_len=1 << 16, max_map_len=1 << 16, max_ext_len=0,
+                                   ext_hook=refuse_extension)
     except (ValueError, TypeError, msgpack.UnpackException) as error:
         raise fail(f"the checkpoint is damaged ({type(error).__name__}: {error})") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:

@@ -182,11 +182,17 @@ def _unpack_map(raw: bytes, fail, what: str) -> dict:
                   max_map_len=min(len(raw), MAX_STRUCTURE_BYTES) // 2)
     try:
         _check_structure(raw, limits, fail, what)
-        return msgpack.unpackb(raw, use_list=True, **limits)
+        return msgpack.unpackb(raw, use_list=True, ext_hook=refuse_extension, **limits)
     except (ValueError, TypeError, msgpack.UnpackException) as error:
         # ValueError covers msgpack's FormatError, StackError, ExtraData and bad UTF-8;
         # TypeError an unhashable map key; UnpackException OutOfData (truncation).
         raise fail(f"{what} is not valid msgpack ({type(error).__name__}: {error})") from None
+
+
+def refuse_extension(code: int, data: bytes):
+    """An artifact holds no extension types (FORMAT.md §2), not even one of no bytes, which
+    ``max_ext_len=0`` lets through."""
+    raise ValueError("an extension type, which an artifact never holds")
 
 
 def _check_structure(raw: bytes, limits: dict, fail, what: str) -> None:

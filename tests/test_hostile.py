@@ -227,6 +227,9 @@ def test_valid_zstd_holding_something_else_is_refused():
     refused(compress(msgpack.packb({"format": "something-else", "version": [1, 0]})), "not a guesstree artifact")
     refused(compress(msgpack.packb({"format": "guesstree", "version": [1, 0], "x": msgpack.ExtType(5, b"ab")})),
             "msgpack")
+    # an extension type of no bytes: within max_ext_len=0, yet still an extension type (FORMAT.md §2)
+    refused(compress(msgpack.packb({"format": "guesstree", "version": [1, 0], "x": msgpack.ExtType(5, b"")})),
+            "an extension type, which an artifact never holds")
 
 
 @pytest.mark.parametrize("version", [[2, 0], [0, 9], [-1, 0], [2**64 - 1, 0]])
