@@ -8,7 +8,9 @@
 Each line: the record's name, the game spec, the objective (``optimal-expected``, ``optimal-worst``,
 ``fewest-at-worst`` or ``bound``), the total, average, worst case and number of secrets at the worst (``bound`` proves
 the worst case only: its total is that of the tree the proof found, not a least total), the first
-guess, wall and CPU seconds (this process's threads and children), and the cores it had.
+guess, wall and CPU seconds (this process's threads and children), and the cores it had. A
+record that cannot be proved here (too big for the table, out of memory) prints its name with
+``"status": "failed"`` and its error, and the others go on; the exit status is then 1.
 """
 from __future__ import annotations
 
@@ -127,9 +129,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         print("\n".join(record.name + ("  (long)" if record.long else "") for record in RECORDS))
         return 0
+    failed = 0
     for record in select(args.only, args.skip_long):
-        print(json.dumps(prove(record)), flush=True)
-    return 0
+        try:
+            line = prove(record)
+        except (ValueError, MemoryError) as error:  # one record that cannot be proved here stops no other
+            failed += 1
+            line = {"name": record.name, "objective": record.objective, "status": "failed", "error": str(error)}
+        print(json.dumps(line), flush=True)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
