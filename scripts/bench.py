@@ -354,6 +354,7 @@ def jobs(scratch: Path) -> list[tuple[Job, Path | None]]:
         command = [GUESSTREE, "openers", *lists, "--top", "10", "--json", "--quiet"]
         listed.append((Job("openers wordle top 10", command, "openers", proof=True), None))
     listed.append(compile_job("mastermind 6x4", ["mastermind"], "optimal-expected", scratch))
+    listed.append(compile_job("mastermind 6x4", ["mastermind"], "fewest-at-worst", scratch))
     listed.append(bound_job(["mastermind"], "mastermind"))
     listed.append(bound_job(["bulls-cows"], "bulls-cows"))
     # the C++ anchors built with -O3 -march=native -DNDEBUG on a quiet machine of this kind (README)
@@ -367,6 +368,7 @@ def jobs(scratch: Path) -> list[tuple[Job, Path | None]]:
     listed.append(compile_job("mastermind 7x4", ["mastermind", "--colours", "7", "--holes", "4"], "optimal-expected",
                               scratch, heavy=True))
     listed.append(compile_job("bulls-cows", ["bulls-cows"], "optimal-expected", scratch, heavy=True))
+    listed.append(compile_job("bulls-cows", ["bulls-cows"], "fewest-at-worst", scratch, heavy=True))
     return listed
 
 
