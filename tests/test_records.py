@@ -96,7 +96,7 @@ def brute_force(game):
 
 def test_the_brute_force_knows_the_smallest_game_by_hand():
     # 2 colours, 2 holes: AB scores 2B (AB), 0B2W (BA), 1B0W (AA and BB): 1 + 2 + 2 + 3 = 8, worst 3
-    # (the least worst case: AA, then AB or BB, then BA; no opener wins every secret within 2)
+    # no opener wins every secret within 2; within 3, one secret needs the third (AA, then BB or AB, then BA)
     assert brute_force(make_game("mastermind", colours=2, holes=2)) == (8, 3, (1, 8))
 
 
