@@ -196,6 +196,15 @@ def failure(result: Run) -> dict:
     return {"error": (telling or lines or ["no output"])[-1]}
 
 
+def timing(runs: list[Run]) -> dict:
+    """A row's figures from its runs: the median wall and CPU seconds, the largest peak RSS, and the
+    last run's status (with its telling line when it failed)."""
+    last = runs[-1]
+    return {"seconds": round(statistics.median(r.seconds for r in runs), 3),
+            "cpu_seconds": statistics.median(r.cpu_seconds for r in runs),
+            "peak_rss_mib": max(r.peak_rss_mib for r in runs), "status": last.status, **failure(last)}
+
+
 def measure_compile(job: Job, output: Path, timeout: float, repeat: int) -> dict:
     runs = []
     for _ in range(repeat):
@@ -205,9 +214,7 @@ def measure_compile(job: Job, output: Path, timeout: float, repeat: int) -> dict
         if result.status != "ok":
             break
     last = runs[-1]
-    values = {"seconds": round(statistics.median(r.seconds for r in runs), 3),
-              "cpu_seconds": statistics.median(r.cpu_seconds for r in runs),
-              "peak_rss_mib": max(r.peak_rss_mib for r in runs), "status": last.status, **failure(last)}
+    values = timing(runs)
     if len(runs) > 1:
         values.update(seconds_min=round(min(r.seconds for r in runs), 3), seconds_max=round(max(r.seconds for r in runs), 3))
     if last.status == "ok":
@@ -238,8 +245,7 @@ def measure_bound(job: Job, timeout: float, repeat: int) -> dict:
         if runs[-1].status != "ok":
             break
     last = runs[-1]
-    values = {"seconds": round(statistics.median(r.seconds for r in runs), 3),
-              "peak_rss_mib": max(r.peak_rss_mib for r in runs), "status": last.status, **failure(last)}
+    values = timing(runs)
     if last.status == "ok":
         report = json.loads(last.stdout)
         values.update(worst=report["worst"], nodes=report["nodes"])
@@ -249,8 +255,7 @@ def measure_bound(job: Job, timeout: float, repeat: int) -> dict:
 def measure_openers(job: Job, timeout: float) -> dict:
     """``guesstree openers ... --json``: its time, and the best and the K-th best exact totals."""
     result = run(job.command, timeout)
-    values = {"seconds": round(result.seconds, 3), "cpu_seconds": result.cpu_seconds,
-              "peak_rss_mib": result.peak_rss_mib, "status": result.status, **failure(result)}
+    values = timing([result])
     if result.status == "ok":
         ranking = json.loads(result.stdout)
         best = ranking["openers"]
@@ -261,10 +266,10 @@ def measure_openers(job: Job, timeout: float) -> dict:
 
 def measure_script(job: Job, timeout: float, scale: float = 1.0, unit: str | None = None) -> dict:
     result = run(job.command, timeout)
-    values = {"seconds": round(result.seconds, 3), "peak_rss_mib": result.peak_rss_mib,
-              "status": result.status, **failure(result)}
+    values = timing([result])
     if result.status == "ok":
         reported = json.loads(result.stdout.strip().splitlines()[-1])
+        del values["cpu_seconds"]  # the process's, not that of the calls the script times
         values.update(seconds=reported.pop("seconds"), **reported)
         if unit:
             values.update(value=round(values["seconds"] * scale, 3), unit=unit)
