@@ -60,7 +60,7 @@ class BuildContext:
         self.secret_guess = secret_guess
         self.guess_secret = np.full(len(self.game.guesses), -1, dtype=np.int64)
         self.guess_secret[secret_guess] = np.arange(len(secret_guess))
-        self._in_candidates = np.zeros(len(secret_guess), dtype=bool)
+        self._candidate_guess = np.zeros(len(self.game.guesses), dtype=bool)
 
     @property
     def matrix(self) -> np.ndarray | None:
@@ -132,10 +132,9 @@ class BuildContext:
             guess_ids = self.absent.lowest(guess_ids, self.secret_guess[node.candidates])
         return guess_ids
 
-    def first_perfect(self, candidates: np.ndarray, guess_ids: np.ndarray | None = None) -> int | None:
-        """The first of ``guess_ids`` (default: the candidates themselves) that puts every
-        candidate in a part of its own, if any."""
-        guess_ids = self.secret_guess[candidates] if guess_ids is None else guess_ids
+    def first_perfect(self, candidates: np.ndarray) -> int | None:
+        """The first candidate that puts every candidate in a part of its own, if any."""
+        guess_ids = self.secret_guess[candidates]
         index = self.scorer.first_perfect(guess_ids, candidates, self.n_feedbacks)
         return None if index < 0 else int(guess_ids[index])
 
@@ -156,11 +155,19 @@ class BuildContext:
         return self.scorer.answers(guess, candidates)
 
     def is_candidate(self, guess_ids: np.ndarray, candidates: np.ndarray) -> np.ndarray:
-        self._in_candidates[candidates] = True
-        secret = self.guess_secret[guess_ids]
-        result = (secret >= 0) & self._in_candidates[np.maximum(secret, 0)]
-        self._in_candidates[candidates] = False
+        """Per guess of ``guess_ids``: is it one of ``candidates`` (every secret is a guess)?"""
+        played = self.secret_guess[candidates]
+        self._candidate_guess[played] = True
+        result = self._candidate_guess[guess_ids]
+        self._candidate_guess[played] = False
         return result
+
+    def perfect_or_stats(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int):
+        """``(guess, None, None)``: the first of ``guess_ids`` that puts every candidate in a part of
+        its own; else ``(None, stats, parts)`` of ``partition_stats``."""
+        first, stats, parts = self.scorer.perfect_or_stats(guess_ids, candidates, self.n_feedbacks, statistic,
+                                                           self.clog)
+        return (int(guess_ids[first]), None, None) if first >= 0 else (None, stats, parts)
 
     def partition_stats(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int):
         """Per guess: the strategy's statistic of its partition of ``candidates``, and its part count."""

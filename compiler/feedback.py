@@ -20,9 +20,12 @@ import numpy as np
 
 from player.game import Game
 
+from .reference import PARTS
+
 BLOCK_CELLS = 1 << 24  # cells per on-demand block
 BACKENDS = ("numba", "numpy")
 NUMPY_MAX_CELLS = 1 << 22  # guesses x secrets up to which the numpy backend is the faster one
+NO_CLOG = np.zeros(1, np.int64)  # the c log c table that counting parts never reads
 
 
 def backend_for(game: Game, engine: str) -> str:
@@ -194,7 +197,7 @@ class Scorer:
         if self.matrix is not None:
             return count(self.matrix, guess_ids, secret_ids, n_feedbacks, statistic, clog, threads=threads)
         if self.on_the_fly:
-            return self._block.partition_stats(guess_ids, secret_ids, statistic, clog, threads)
+            return self._block.partition_stats(guess_ids, secret_ids, statistic, clog, threads)[:2]
         every = np.arange(len(secret_ids))
         stats, parts = [], []
         for chunk in self._chunks(guess_ids, len(secret_ids)):
@@ -203,6 +206,20 @@ class Scorer:
             stats.append(chunk_stats)
             parts.append(chunk_parts)
         return np.concatenate(stats), np.concatenate(parts)
+
+    def perfect_or_stats(self, guess_ids: np.ndarray, secret_ids: np.ndarray, n_feedbacks: int, statistic: int,
+                         clog: np.ndarray) -> tuple[int, np.ndarray | None, np.ndarray | None]:
+        """``(first_perfect, None, None)`` if one of ``guess_ids`` puts every one of ``secret_ids`` in
+        a part of its own, else ``(-1, *partition_stats)``: in one scan that stops at the first
+        perfect guess where the game scores partitions from its codes."""
+        if self.matrix is None and self.columns is None and self.on_the_fly:
+            stats, parts, first = self._block.partition_stats(guess_ids, secret_ids, statistic, clog, self.threads,
+                                                              stop=len(secret_ids))
+        else:
+            first = self.first_perfect(guess_ids, secret_ids, n_feedbacks)
+            stats, parts = (None, None) if first >= 0 else \
+                self.partition_stats(guess_ids, secret_ids, n_feedbacks, statistic, clog)
+        return (first, None, None) if first >= 0 else (-1, stats, parts)
 
     def first_perfect(self, guess_ids: np.ndarray, secret_ids: np.ndarray, n_feedbacks: int) -> int:
         """The index of the first of ``guess_ids`` that puts every one of ``secret_ids`` in a part
@@ -308,13 +325,12 @@ class PackedPegs:
                                                *(_pick(w, secret_ids) for w in self.secret_words), self.holes,
                                                self.table)
 
-    def partition_stats(self, guess_ids, secret_ids, statistic, clog, threads):
+    def partition_stats(self, guess_ids, secret_ids, statistic, clog, threads, stop=0):
         return self.compiled.packed_partition_stats(self.guess_words, self.secret_words, self.holes, guess_ids,
-                                                    secret_ids, statistic, clog, threads)
+                                                    secret_ids, statistic, clog, threads, stop)
 
     def first_perfect(self, guess_ids, secret_ids) -> int:
-        return self.compiled.packed_first_perfect(*self.guess_words, guess_ids, *self.secret_words, secret_ids,
-                                                  self.holes)
+        return self.partition_stats(guess_ids, secret_ids, PARTS, NO_CLOG, False, stop=len(secret_ids))[2]
 
 
 @register("marks")

@@ -2,8 +2,7 @@
 
 Each kernel has a plain numpy twin in ``vectorised.py`` (partition statistics: ``reference.py``);
 the test suite checks that both give the same numbers and identical trees, byte for byte. The
-kernels on packed peg codes (``peg_matrix_packed``, ``packed_partition_stats``,
-``packed_first_perfect``) are the compiled engine's own way to the same numbers, checked against
+kernels on packed peg codes (``peg_matrix_packed``, ``packed_partition_stats``) are the compiled engine's own way to the same numbers, checked against
 the numpy engine's matrix.
 """
 from __future__ import annotations
@@ -295,9 +294,10 @@ def partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog,
 
 @njit(cache=True)
 def _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog,
-                  stats, parts, lo, hi):
+                  stats, parts, lo, hi, stop):
     """``_rows_block`` with each answer computed from the codes (``positions``/``counts``: the
-    candidates' words) instead of read from a matrix."""
+    candidates' words) instead of read from a matrix. ``stop`` > 0: the block ends at its first
+    guess of ``stop`` parts, whose index it returns (else ``hi``)."""
     one = np.uint64(1)
     n = positions.shape[0]
     if statistic == PARTS:  # which answers occur: one bit per (black, common) key
@@ -308,7 +308,9 @@ def _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, l
             for j in range(n):
                 bits |= one << _peg_key(position, count, positions[j], counts[j], low)
             stats[i] = parts[i] = _popcount(bits)
-        return
+            if stop and parts[i] == stop:
+                return i
+        return hi
     keys = np.empty(n, np.uint64)
     by_key = np.zeros(64, np.int64)
     for i in range(lo, hi):
@@ -320,61 +322,61 @@ def _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, l
         for j in range(n):
             by_key[keys[j]] += 1
         stats[i], parts[i] = _reduce(by_key, statistic, clog)
+        if stop and parts[i] == stop:
+            return i
+    return hi
 
 
 @njit(cache=True, inline="always")
-def _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts):
+def _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts,
+                   stop, ends):
+    """Block by block; ``ends[b]`` (``m`` when called): where block ``b`` stopped (``stop``). A block
+    after one that stopped is skipped: on one thread always; on threads when that one is seen
+    done, for the first guess of ``stop`` parts is still the least of the ends."""
     m = guess_ids.shape[0]
     for b in prange((m + BLOCK - 1) // BLOCK):  # on threads where inlined into a parallel kernel
-        _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog,
-                      stats, parts, b * BLOCK, min(m, (b + 1) * BLOCK))
+        if stop and b and ends[b - 1] < m:
+            ends[b] = ends[b - 1]
+            continue
+        lo, hi = b * BLOCK, min(m, (b + 1) * BLOCK)
+        end = _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog,
+                            stats, parts, lo, hi, stop)
+        if end < hi:
+            ends[b] = end
 
 
 @njit(cache=True, parallel=True)
-def _packed_parallel(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts):
-    _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts)
+def _packed_parallel(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts,
+                     stop, ends):
+    _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts,
+                   stop, ends)
 
 
 @njit(cache=True)
-def _packed_serial(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts):
-    _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts)
+def _packed_serial(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts,
+                   stop, ends):
+    _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts,
+                   stop, ends)
 
 
-def packed_partition_stats(guess_words, secret_words, holes, guess_ids, candidates, statistic, clog, threads=True):
+def packed_partition_stats(guess_words, secret_words, holes, guess_ids, candidates, statistic, clog, threads=True,
+                           stop=0):
     """``partition_stats`` for a peg game scored from packed words (``pack_nibbles``: the guesses'
     and the secrets' position and count words), with no matrix: each answer costs about as much
-    as reading it from one, and nothing is made beforehand."""
-    stats = np.zeros(len(guess_ids), np.int64)
-    parts = np.zeros(len(guess_ids), np.int64)
+    as reading it from one, and nothing is made beforehand.
+
+    Returns ``(stats, parts, first)``: with ``stop`` > 0, ``first`` is the index of the first
+    guess of ``stop`` parts (the stats of those after it are left unmade), else -1."""
+    m = len(guess_ids)
+    stats = np.zeros(m, np.int64)
+    parts = np.zeros(m, np.int64)
+    ends = np.full((m + BLOCK - 1) // BLOCK, m, np.int64)
     positions, counts = secret_words[0][candidates], secret_words[1][candidates]
-    run = _packed_parallel if threads and len(guess_ids) * len(candidates) >= PARALLEL_CELLS else _packed_serial
-    run(guess_words[0], guess_words[1], guess_ids, positions, counts, _LOW_NIBBLES[holes], statistic, clog, stats, parts)
-    return stats, parts
-
-
-@njit(cache=True)
-def packed_first_perfect(guess_positions, guess_counts, guess_ids, secret_positions, secret_counts, candidates, holes):
-    """``first_perfect`` from packed words (see ``packed_partition_stats``)."""
-    low = _LOW_NIBBLES[holes]
-    one = np.uint64(1)
-    n = candidates.shape[0]
-    positions, counts = np.empty(n, np.uint64), np.empty(n, np.uint64)
-    for j in range(n):
-        positions[j], counts[j] = secret_positions[candidates[j]], secret_counts[candidates[j]]
-    for i in range(guess_ids.shape[0]):
-        g = guess_ids[i]
-        position, count = guess_positions[g], guess_counts[g]
-        bits = np.uint64(0)
-        perfect = True
-        for j in range(n):
-            bit = one << _peg_key(position, count, positions[j], counts[j], low)
-            if bits & bit:
-                perfect = False
-                break
-            bits |= bit
-        if perfect:
-            return i
-    return -1
+    run = _packed_parallel if threads and m * len(candidates) >= PARALLEL_CELLS else _packed_serial
+    run(guess_words[0], guess_words[1], guess_ids, positions, counts, _LOW_NIBBLES[holes], statistic, clog, stats,
+        parts, stop, ends)
+    first = int(ends.min()) if len(ends) else m
+    return stats, parts, first if first < m else -1
 
 
 @njit(cache=True, parallel=True)

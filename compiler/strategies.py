@@ -102,7 +102,7 @@ class Heuristic(Strategy):
     def choose(self, context, node) -> int:
         candidates = node.candidates
         guess_ids = context.allowed(node)
-        scored = candidates
+        scored, stats = candidates, None
         if self.sampled:
             rng = context.rng(node.path)
             options = context.options
@@ -115,13 +115,15 @@ class Heuristic(Strategy):
                 return int(context.secret_guess[candidates[0]])
             guess_ids = context.symmetric(guess_ids, node)
             if self.perfect_is_best and len(candidates) <= context.n_feedbacks:
-                # a partition into singletons scores best; a candidate achieving it beats the rest
+                # a partition into singletons scores best; a candidate achieving it beats the rest,
+                # then the lowest guess
                 perfect = context.first_perfect(candidates)
                 if perfect is None:
-                    perfect = context.first_perfect(candidates, guess_ids)
+                    perfect, stats, parts = context.perfect_or_stats(guess_ids, candidates, self.statistic)
                 if perfect is not None:
                     return perfect
-        stats, parts = context.partition_stats(guess_ids, scored, self.statistic)
+        if stats is None:
+            stats, parts = context.partition_stats(guess_ids, scored, self.statistic)
         scores = self.score(stats, len(scored))
         is_candidate = context.is_candidate(guess_ids, candidates)
         useful = (parts > 1) | is_candidate

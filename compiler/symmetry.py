@@ -25,6 +25,7 @@ from player.games import Game
 
 MAX_SYMMETRIES = 5040  # symmetries enumerated per history at most
 COST_PER_POSITION = {"numba": 1, "numpy": 8}  # checking one code's position, in scoring one cell
+KEPT_BYTES = 1 << 26  # AbsentSymbols keeps its masks of the guesses kept up to this size in all
 
 
 class Symmetry:
@@ -127,6 +128,7 @@ class AbsentSymbols:
         if len(codes) != (k ** codes.shape[1] if repeats else math.perm(k, codes.shape[1])):
             return
         self.usable, self.repeats, self.codes = True, repeats, codes
+        self._kept_by_absent: dict[int, np.ndarray] = {}
         self.guess_bits = np.bitwise_or.reduce(np.uint64(1) << codes.astype(np.uint64), axis=1)
         self.every = np.uint64((1 << k) - 1)
 
@@ -154,14 +156,24 @@ class AbsentSymbols:
         absent = int(self.every) & ~int(np.bitwise_or.reduce(self.guess_bits[candidate_guesses]))
         if absent.bit_count() < 2:
             return guess_ids
-        lowest = absent & -absent
-        mine = self.guess_bits[guess_ids] & np.uint64(absent)
+        return guess_ids[self._kept(absent)[guess_ids]]
+
+    def _kept(self, absent: int) -> np.ndarray:
+        """Over every guess: is it the lowest of those alike when the symbols ``absent`` are? Kept
+        for the next node with the same absent symbols (a game has few such sets in a tree)."""
+        kept = self._kept_by_absent.get(absent)
+        if kept is not None:
+            return kept
+        if (len(self._kept_by_absent) + 1) * len(self.codes) > KEPT_BYTES:
+            self._kept_by_absent.clear()
         if self.repeats:
-            return guess_ids[(mine == 0) | (mine == np.uint64(lowest))]
-        # distinct symbols: the k-th absent one played (along the positions) is the k-th lowest absent
-        codes = self.codes[guess_ids]
-        played = (np.uint64(absent) >> codes.astype(np.uint64)) & np.uint64(1) == 1
-        rank = np.cumsum(played, axis=1) - 1
-        names = np.array([s for s in range(64) if absent >> s & 1], dtype=np.int64)
-        expected = names[np.minimum(rank, len(names) - 1)]
-        return guess_ids[np.all(~played | (codes == expected), axis=1)]
+            mine = self.guess_bits & np.uint64(absent)
+            kept = (mine == 0) | (mine == np.uint64(absent & -absent))
+        else:  # distinct symbols: the k-th absent one played (along the positions) is the k-th lowest absent
+            played = (np.uint64(absent) >> self.codes.astype(np.uint64)) & np.uint64(1) == 1
+            rank = np.cumsum(played, axis=1) - 1
+            names = np.array([s for s in range(64) if absent >> s & 1], dtype=np.int64)
+            expected = names[np.minimum(rank, len(names) - 1)]
+            kept = np.all(~played | (self.codes == expected), axis=1)
+        self._kept_by_absent[absent] = kept
+        return kept

@@ -241,3 +241,37 @@ def test_partitions_scored_from_packed_codes_are_the_references(name, params):
         perfect = vectorised.first_perfect(matrix, guess_ids, candidates, n_feedbacks)
         assert scorer.first_perfect(guess_ids, candidates, n_feedbacks) == perfect
         assert np.array_equal(scorer.block(guess_ids[:50], candidates), matrix[np.ix_(guess_ids[:50], candidates)])
+
+
+def test_the_scan_that_stops_at_a_perfect_split_finds_the_first_in_any_block(monkeypatch):
+    """``Scorer.perfect_or_stats`` on packed codes scans block by block and stops at the first
+    guess that splits the candidates apart: that guess wherever it lies (the first block, a later
+    one, the last guess), on one thread and on several (however few the cells), and the full
+    statistics when there is none."""
+    from compiler import reference
+    from compiler.kernels import BLOCK
+    from compiler.strategies import clog_table
+
+    monkeypatch.setattr(kernels, "PARALLEL_CELLS", 0)  # threads whenever asked for
+    game = make_game("mastermind", colours=6, holes=5)
+    scorer = Scorer(game, 1 << 30, "numba", whole=False)
+    matrix = Scorer(game, 1 << 30, "numpy").matrix
+    n_feedbacks, clog = len(game.feedbacks()), clog_table(len(game.secrets))
+    rng = np.random.default_rng(5)
+    candidates = np.sort(rng.choice(len(game.secrets), 6, replace=False))
+    every = np.arange(len(game.guesses))
+    answers = np.sort(matrix[:, candidates], axis=1)
+    perfect = (np.diff(answers, axis=1) != 0).all(axis=1)
+    split, other = rng.permutation(every[perfect]), rng.permutation(every[~perfect])
+    assert len(split) > 3 and len(other) > 3 * BLOCK
+    for before in (0, 5, BLOCK, 2 * BLOCK + 17, len(other)):
+        guess_ids = np.concatenate([other[:before], split, other[before:]])
+        for scorer.threads in (False, True):
+            for statistic in (reference.PARTS, reference.CLOG_SUM):
+                assert scorer.perfect_or_stats(guess_ids, candidates, n_feedbacks, statistic, clog) == \
+                    (before, None, None), (before, statistic, scorer.threads)
+    for scorer.threads in (False, True):
+        for statistic in (reference.PARTS, reference.CLOG_SUM):
+            first, *found = scorer.perfect_or_stats(other, candidates, n_feedbacks, statistic, clog)
+            expected = reference.partition_stats(matrix, other, candidates, n_feedbacks, statistic, clog)
+            assert first == -1 and all(np.array_equal(a, b) for a, b in zip(found, expected))
