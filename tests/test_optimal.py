@@ -621,6 +621,24 @@ def test_openers_k_is_optimal_among_k_and_its_checkpoint_serves_a_full_search(cl
     assert player.load(full).strategy["optimal"] is True and player.load(full).stats["total"] == 191
 
 
+def test_openers_k_searched_as_the_ranking_gives_the_tree_of_one_job_per_opener(cli, tmp_path, monkeypatch):
+    """``--openers K`` with many openers is searched as the ranking searches first guesses (bounds
+    of rising effort, the best first): the same tree, byte for byte, as one exact job per opener."""
+    from compiler.search import total
+
+    ranked, jobs = tmp_path / "ranked.msgpack.zst", tmp_path / "jobs.msgpack.zst"
+    args = ("compile", "twod", "--size", "7", "--strategy", "optimal-expected", "--openers", "20")
+    assert cli(*args, "-o", ranked).exit_code == 0
+    monkeypatch.setattr(total, "RANKED_ROOT_MIN", 1 << 30)
+    assert cli(*args, "-o", jobs).exit_code == 0
+    assert ranked.read_bytes() == jobs.read_bytes()
+    import player
+
+    strategy = player.load(ranked).strategy
+    assert (strategy["optimal_among"], strategy["openers_of"]) == ("20 openers", 49)
+    assert strategy["minimum_total"] == 191
+
+
 @pytest.mark.parametrize("args, words", [
     (["--strategy", "entropy", "--openers", "3"], "--openers applies to --strategy optimal-expected only"),
     (["--strategy", "optimal-expected", "--openers", "3", "--first", "11"], "--openers and --first exclude each other"),

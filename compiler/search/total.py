@@ -5,7 +5,8 @@ one per class of the symmetries that fix the history (renaming played colours to
 level gets its classes handed to the compiled search), and the parts that a node's guesses leave
 are solved as jobs (``jobs.py``). On threads the jobs are the first guesses' parts (second-level
 nodes, each searched whole by one thread); on a cluster the second guesses' parts, or, with many
-first guesses, and with ``--openers``, each first guess. Running jobs tighten their cutoffs with
+first guesses, each first guess. A root of many first guesses (``--openers K`` among them) is
+searched as the openers' ranking searches them (``openers.ranked_root``). Running jobs tighten their cutoffs with
 the best total found meanwhile (the board). Before any part of a guess is searched, every part
 but the largest gets a lower bound from one guess's lookahead (``Space.lower_bounds``): their sum
 refutes many guesses at once, and leaves the largest part a tight cutoff. The choice among
@@ -22,6 +23,7 @@ from .table import INF, UNLIMITED, data_exact, data_guess, data_value
 
 ROOT_JOBS_PER_SLOT = 4  # on a cluster, first guesses are jobs when there are this many per worker
 RANKED_ROOT_MIN = 16  # a root with this many guesses (one per class) or more is searched as the openers' ranking is
+# (with no --first; with --openers K, K of them)
 BIG_PART = 64  # a part at least this big is a job of its own; a guess's smaller parts share one
 
 
@@ -157,7 +159,7 @@ class TotalSearch:
         order = Ordered(bounds[keep], ~is_candidate[keep], guesses[keep])
         space.count_node()
         choice = Choice(cutoff, floor)
-        if level == 0 and not space.opening(candidates, played) and len(order) >= RANKED_ROOT_MIN \
+        if level == 0 and space.first is None and len(order) >= RANKED_ROOT_MIN \
                 and cutoff > INF and not solver.inside:
             from .openers import ranked_root  # the ranking's search of the first guesses, with K = 1
 
