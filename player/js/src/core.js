@@ -29,7 +29,6 @@ const typeName = (v) => (isInt(v) ? "int" : typeof v === "string" ? "str" : "oth
 const isIterable = (v) => typeof v?.[Symbol.iterator] === "function" && typeof v !== "string";
 const isSequence = (v) => typeof v === "string" || isIterable(v);
 const list = (v) => (Array.isArray(v) ? v : [...v]);
-const get = (map, k) => (Object.hasOwn(map, k) ? map[k] : undefined);
 const joined = (code) => code.join(",");
 const cmpCodes = (a, b) => {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
@@ -49,11 +48,11 @@ export class Tree {
   // of a words tree's canonical answer list, which index.js computes before (WebCrypto is async).
   // game: a game built elsewhere (the HTML page of a plugin game's tree), used as it is.
   constructor(header, body, { name = "<tree>", listDigest = () => undefined, game = null } = {}) {
-    const fail = (reason) => new FormatError(`${name}: ${reason}`);
+    const fail = (reason) => { throw new FormatError(`${name}: ${reason}`); };
     Object.assign(this, { name, header, game: game || readGame(header, fail, listDigest),
       strategy: readStrategy(header, fail), stats: readStats(header, fail) });
-    const producer = get(header, "producer");
-    if (typeof producer !== "string") throw fail(`the header's producer is ${repr(producer)}, not a string`);
+    const producer = header.producer;
+    if (typeof producer !== "string") fail(`the header's producer is ${repr(producer)}, not a string`);
     this.#readBody(body, fail);
   }
 
@@ -211,46 +210,46 @@ export class Tree {
   #played(steps) { return steps.map(([g, f]) => `${this.#text(g)} ${this.#text(f, true)}`).join(", "); }
 
   #readBody(body, fail) {
-    const { game } = this, nodes = get(body, "nodes"), length = get(body, "code_length"), width = get(body, "feedback_width");
-    if (!isInt(nodes) || nodes < 1 || nodes > MAX_NODES) throw fail(`bad node count ${repr(nodes)} (this player reads 1 to ${MAX_NODES} nodes)`);
-    if (length !== game.length) throw fail(`code length ${repr(length)} does not match the game's ${game.length}`);
-    if (width !== 1 && width !== 2) throw fail(`bad feedback width ${repr(width)} (1 or 2 bytes)`);
-    const table = get(body, "feedbacks");
-    if (!Array.isArray(table) || !table.length) throw fail("the feedback table is missing");
+    const { game } = this, nodes = body.nodes, length = body.code_length, width = body.feedback_width;
+    if (!isInt(nodes) || nodes < 1 || nodes > MAX_NODES) fail(`bad node count ${repr(nodes)} (this player reads 1 to ${MAX_NODES} nodes)`);
+    if (length !== game.length) fail(`code length ${repr(length)} does not match the game's ${game.length}`);
+    if (width !== 1 && width !== 2) fail(`bad feedback width ${repr(width)} (1 or 2 bytes)`);
+    const table = body.feedbacks;
+    if (!Array.isArray(table) || !table.length) fail("the feedback table is missing");
     const bad = table.find((item) => !Array.isArray(item) || !item.every(isInt) || !game.isFeedback(item));
-    if (bad !== undefined) throw fail(`the feedback table holds ${repr(bad)}, which this game never gives`);
+    if (bad !== undefined) fail(`the feedback table holds ${repr(bad)}, which this game never gives`);
     this.feedbacks = table;
     this.#feedbackIndex = new Map(table.map((f, i) => [joined(f), i]));
-    if (this.#feedbackIndex.size !== table.length) throw fail("the feedback table repeats a value");
+    if (this.#feedbackIndex.size !== table.length) fail("the feedback table repeats a value");
 
     const array = (k, itemWidth) => {  // a body array of uints, itemWidth bytes each (little-endian)
-      const data = get(body, k);
-      if (!(data instanceof Uint8Array) || data.length % itemWidth) throw fail(`body array '${k}' is missing or malformed`);
+      const data = body[k];
+      if (!(data instanceof Uint8Array) || data.length % itemWidth) fail(`body array '${k}' is missing or malformed`);
       if (itemWidth === 1) return data;
       const out = new Uint16Array(data.length / 2);
       for (let i = 0; i < out.length; i++) out[i] = data[2 * i] | (data[2 * i + 1] << 8);
       return out;
     };
     const guess = array("guess", 1), counts = array("edge_count", width), edgeFeedback = array("edge_feedback", width);
-    if (guess.length !== nodes * length) throw fail(`${guess.length} guess symbols for ${nodes} nodes of ${length}`);
+    if (guess.length !== nodes * length) fail(`${guess.length} guess symbols for ${nodes} nodes of ${length}`);
     const top = largest(guess);
-    if (top >= game.symbols) throw fail(`a guess uses symbol ${top}, beyond the game's ${game.symbols}`);
+    if (top >= game.symbols) fail(`a guess uses symbol ${top}, beyond the game's ${game.symbols}`);
     if (counts.length !== nodes || edgeFeedback.length !== nodes - 1) {
-      throw fail(`${counts.length} edge counts and ${edgeFeedback.length} edges for ${nodes} nodes`);
+      fail(`${counts.length} edge counts and ${edgeFeedback.length} edges for ${nodes} nodes`);
     }
     const first = new Uint32Array(nodes + 1);  // node -> its first edge; edge e leads to node e + 1
     let total = 0;
     for (let k = 0; k < nodes; k++) first[k + 1] = total += counts[k];
-    if (total !== nodes - 1) throw fail(`the edge counts add up to ${total}, but ${nodes} nodes need ${nodes - 1} edges`);
-    if (largest(edgeFeedback) >= table.length) throw fail("an edge names a feedback beyond the feedback table");
+    if (total !== nodes - 1) fail(`the edge counts add up to ${total}, but ${nodes} nodes need ${nodes - 1} edges`);
+    if (largest(edgeFeedback) >= table.length) fail("an edge names a feedback beyond the feedback table");
     // The parent of child: the p with first[p] <= child - 1 < first[p + 1].
     const parent = (child) => first.findLastIndex((f, p) => p < nodes && f <= child - 1);
     // Node k's parent comes before it exactly when first[k] >= k; otherwise an edge leads back (a cycle).
     for (let k = 1; k < nodes; k++) {
-      if (first[k] < k) throw fail(`node ${parent(k)}: its child ${k} would come before it or be itself (a cycle)`);
+      if (first[k] < k) fail(`node ${parent(k)}: its child ${k} would come before it or be itself (a cycle)`);
     }
     const winEdge = edgeFeedback.indexOf(this.#feedbackIndex.get(joined(game.win)) ?? -1);  // -1 if none
-    if (winEdge >= 0) throw fail(`node ${parent(winEdge + 1)}: an edge follows the winning feedback`);
+    if (winEdge >= 0) fail(`node ${parent(winEdge + 1)}: an edge follows the winning feedback`);
     this.nodes = nodes;
     this.#length = length;
     this.#win = joined(game.win);
@@ -261,54 +260,54 @@ export class Tree {
 }
 
 function readGame(header, fail, listDigest) {
-  const spec = get(header, "game");
-  if (!isMap(spec) || typeof get(spec, "name") !== "string") throw fail("the header has no usable game spec");
+  const spec = header.game;
+  if (!isMap(spec) || typeof spec.name !== "string") fail("the header has no usable game spec");
   const gameName = spec.name, params = Object.hasOwn(spec, "params") ? spec.params : {};
   if (!isMap(params) || !Object.entries(params).every(([k, v]) => isStringKey(k) && isScalar(v))) {
-    throw fail(`the game's parameters ${repr(params)} are ${PLAIN}`);
+    fail(`the game's parameters ${repr(params)} are ${PLAIN}`);
   }
   if (!Object.hasOwn(GAMES, gameName)) {
-    throw fail(gameName.includes(":") ? `the game is the plugin '${gameName}', which only the Python player runs` : `unknown game '${gameName}'`);
+    fail(gameName.includes(":") ? `the game is the plugin '${gameName}', which only the Python player runs` : `unknown game '${gameName}'`);
   }
   let game;
   try {
     game = makeGame(gameName, params, listDigest);
   } catch (error) {
-    throw fail(`cannot rebuild the game '${gameName}': ${error.message}`);
+    fail(`cannot rebuild the game '${gameName}': ${error.message}`);
   }
   const rebuilt = game.params();
   const stray = Object.keys(params).find((k) => !Object.hasOwn(rebuilt, k) || !pyEqual(rebuilt[k], params[k]));
-  if (stray !== undefined) throw fail(`the game '${gameName}' does not take ${stray}=${repr(params[stray])} as written`);
+  if (stray !== undefined) fail(`the game '${gameName}' does not take ${stray}=${repr(params[stray])} as written`);
   return game;
 }
 
 function readStrategy(header, fail) {
-  const strategy = get(header, "strategy");
-  const ok = isMap(strategy) && typeof get(strategy, "name") === "string" && Object.entries(strategy).every(
+  const strategy = header.strategy;
+  const ok = isMap(strategy) && typeof strategy.name === "string" && Object.entries(strategy).every(
     ([k, v]) => isStringKey(k) && isScalar(v) && (!Object.hasOwn(STRATEGY_TYPES, k) || typeName(v) === STRATEGY_TYPES[k]));
-  if (!ok) throw fail(`the header's strategy ${repr(strategy)} is ${PLAIN}`);
+  if (!ok) fail(`the header's strategy ${repr(strategy)} is ${PLAIN}`);
   return plain(strategy);
 }
 
 function readStats(header, fail) {
-  const stats = get(header, "stats"), statistic = (k) => `the statistic '${k}' is`;
+  const stats = header.stats, statistic = (k) => `the statistic '${k}' is`;
   if (!isMap(stats) || [...STAT_COUNTS, ...STAT_AVERAGES, ...STAT_HISTOGRAMS].some((k) => !Object.hasOwn(stats, k))) {
-    throw fail("the header's statistics are missing or incomplete");
+    fail("the header's statistics are missing or incomplete");
   }
   for (const k of STAT_COUNTS) {
-    if (!isInt(stats[k]) || stats[k] < 0) throw fail(`${statistic(k)} ${repr(stats[k])}, not a whole number`);
+    if (!isInt(stats[k]) || stats[k] < 0) fail(`${statistic(k)} ${repr(stats[k])}, not a whole number`);
   }
   for (const k of STAT_AVERAGES) {
     const v = stats[k], value = v instanceof Float ? v.value : v;  // false, "1" and NaN are not finite numbers
-    if (!(Number.isFinite(value) && value >= 0)) throw fail(`${statistic(k)} ${repr(v)}, not a number`);
+    if (!(Number.isFinite(value) && value >= 0)) fail(`${statistic(k)} ${repr(v)}, not a number`);
   }
   const out = plain(stats);
   for (const k of STAT_HISTOGRAMS) {  // stored as [[guesses, secrets], ...]
     const pairs = stats[k];
     if (!Array.isArray(pairs) || !pairs.every((p) => Array.isArray(p) && p.length === 2 && p.every((x) => isInt(x) && x >= 0))) {
-      throw fail(`${statistic(k)} not a list of [guesses, secrets] pairs`);
+      fail(`${statistic(k)} not a list of [guesses, secrets] pairs`);
     }
-    if (pairs.some((p, i) => i > 0 && pairs[i - 1][0] >= p[0])) throw fail(`${statistic(k)} not in increasing order of guesses`);
+    if (pairs.some((p, i) => i > 0 && pairs[i - 1][0] >= p[0])) fail(`${statistic(k)} not in increasing order of guesses`);
     out[k] = Object.fromEntries(pairs);
   }
   return out;

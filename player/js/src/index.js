@@ -23,26 +23,26 @@ const MAX_DEPTH = 1024;  // msgpack-python's unpacker refuses deeper nesting
 // Load an artifact's bytes (Uint8Array or ArrayBuffer); name is what messages call the file.
 export async function load(bytes, name = "<bytes>") {
   const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-  const fail = (reason) => new FormatError(`${name}: ${reason}`);
-  if (data.length > MAX_FILE_BYTES) throw fail(`larger than any artifact this player reads (${MAX_FILE_BYTES} bytes)`);
-  const raw = inflate(data, fail);
-  const document = unpackMap(raw, fail, "the artifact");
-  if (document.format !== FORMAT_NAME) throw fail(`not a ${FORMAT_NAME} artifact (format is ${repr(document.format)})`);
+  const error = (reason) => new FormatError(`${name}: ${reason}`), fail = (reason) => { throw error(reason); };
+  if (data.length > MAX_FILE_BYTES) fail(`larger than any artifact this player reads (${MAX_FILE_BYTES} bytes)`);
+  const raw = inflate(data, error);
+  const document = unpackMap(raw, error, "the artifact");
+  if (document.format !== FORMAT_NAME) fail(`not a ${FORMAT_NAME} artifact (format is ${repr(document.format)})`);
   const version = document.version;
   if (!(Array.isArray(version) && version.length === 2 && version.every(Number.isInteger))) {  // not 1.0, not True
-    throw fail(`bad format version ${repr(version)}`);
+    fail(`bad format version ${repr(version)}`);
   }
   if (version[0] !== VERSION[0]) {
-    throw fail(`format version ${version[0]}.${version[1]} is not readable by this player (it reads ${VERSION[0]}.x)`);
+    fail(`format version ${version[0]}.${version[1]} is not readable by this player (it reads ${VERSION[0]}.x)`);
   }
   const { body } = document;  // a decoded map: an own key or nothing
   delete document.body;
-  if (!(body instanceof Uint8Array)) throw fail("the artifact has no body");
+  if (!(body instanceof Uint8Array)) fail("the artifact has no body");
   const digest = document.body_sha256;
   if (typeof digest !== "string" || digest !== await sha256(body)) {
-    throw fail("the body's sha256 does not match the header (the file is damaged or was altered)");
+    fail("the body's sha256 does not match the header (the file is damaged or was altered)");
   }
-  const decoded = unpackMap(body, fail, "the body");
+  const decoded = unpackMap(body, error, "the body");
   // The one sha256 the words game needs, of its carried answers as a canonical list.
   const words = document.game?.params?.answer_words;
   const listText = typeof words === "string" ? `${words.replaceAll(" ", "\n")}\n` : null;
@@ -64,7 +64,8 @@ async function sha256(bytes) {
 // Exactly one frame, declaring its content size (at most MAX_BODY_BYTES) and a checksum, with
 // nothing after it, inflating to exactly the size it declares, its XXH64 checksum matching.
 export function inflate(data, fail = (reason) => new FormatError(reason), limit = MAX_BODY_BYTES) {
-  if (!data.length) throw fail("the file is empty");
+  const refuse = (reason) => { throw fail(reason); };
+  if (!data.length) refuse("the file is empty");
   const descriptor = data[4], sizeFlag = descriptor >> 6, single = (descriptor >> 5) & 1;
   let at = 6 - single;
   const le = (n) => {  // the little-endian uint of the n bytes at `at`, which are then passed (NaN past the end)
@@ -75,30 +76,30 @@ export function inflate(data, fail = (reason) => new FormatError(reason), limit 
   };
   const dictionary = le([0, 1, 2, 4][descriptor & 3]), sizeBytes = [single, 2, 4, 8][sizeFlag];
   const size = le(sizeBytes) + (sizeFlag === 1 ? 256 : 0);
-  if (MAGIC.some((b, i) => data[i] !== b) || descriptor & 8 || at > data.length) throw fail("not a zstd-compressed artifact (bad frame header)");
-  if (!sizeBytes) throw fail("the zstd frame does not declare its content size");
-  if (size > limit) throw fail(`the zstd frame claims ${size} bytes, more than the ${limit} allowed`);
-  if (!(descriptor & 4)) throw fail("the zstd frame has no checksum");
-  const damaged = (why) => fail(`the zstd data is damaged (${why})`);
-  if (dictionary) throw damaged("it needs a dictionary");
+  if (MAGIC.some((b, i) => data[i] !== b) || descriptor & 8 || at > data.length) refuse("not a zstd-compressed artifact (bad frame header)");
+  if (!sizeBytes) refuse("the zstd frame does not declare its content size");
+  if (size > limit) refuse(`the zstd frame claims ${size} bytes, more than the ${limit} allowed`);
+  if (!(descriptor & 4)) refuse("the zstd frame has no checksum");
+  const damaged = (why) => refuse(`the zstd data is damaged (${why})`);
+  if (dictionary) damaged("it needs a dictionary");
   const window = 2 ** (10 + (data[5] >> 3));  // fzstd would allocate it for a frame that declares 0 bytes
-  if (!single && window + (window / 8) * (data[5] & 7) > limit) throw damaged("its window is larger than allowed");
+  if (!single && window + (window / 8) * (data[5] & 7) > limit) damaged("its window is larger than allowed");
   // Walk the block headers to where the frame ends: fzstd reads on into any frame after it.
   for (let last = 0; !last && at + 3 <= data.length;) {
     const header = le(3);
     last = header & 1;
     at += (header & 6) === 2 ? 1 : header >> 3;  // an RLE block holds one byte; fzstd refuses the reserved type
   }
-  if (at + 4 > data.length) throw damaged("the frame is truncated");
-  if (at + 4 < data.length) throw damaged(`${data.length - at - 4} bytes follow the frame`);
+  if (at + 4 > data.length) damaged("the frame is truncated");
+  if (at + 4 < data.length) damaged(`${data.length - at - 4} bytes follow the frame`);
   let raw;
   try {
     raw = decompress(data);
   } catch (error) {
-    throw damaged(error.message);
+    damaged(error.message);
   }
-  if (raw.length !== size) throw fail("the zstd frame holds more or less than it declares");
-  if (BigInt.asUintN(32, xxh64(raw)) !== BigInt(le(4))) throw damaged("its checksum does not match");  // its low 32 bits, which fzstd does not check
+  if (raw.length !== size) refuse("the zstd frame holds more or less than it declares");
+  if (BigInt.asUintN(32, xxh64(raw)) !== BigInt(le(4))) damaged("its checksum does not match");  // its low 32 bits, which fzstd does not check
   return raw;
 }
 
@@ -123,9 +124,9 @@ class ArtifactDecoder extends Decoder {
 
   // The one map raw holds, and nothing after it (the library refuses bytes after it).
   decodeMap(raw) {
-    if (!((raw[0] & 0xf0) === 0x80 || raw[0] === 0xde || raw[0] === 0xdf)) throw this.#fail(`${this.#what} is not a msgpack map`);
     const map = this.decode(raw);
     this.#checkStructure(raw.length);
+    if (!isMap(map)) throw this.#fail(`${this.#what} is not a msgpack map`);
     return map;
   }
 
