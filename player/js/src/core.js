@@ -1,7 +1,7 @@
 // A loaded decision tree, built from an artifact's decoded header and body (trees/FORMAT.md §2-4),
 // checked as player/tree.py checks it, answering nextGuess, path, candidates and suggest.
 // No imports beyond games.js: the HTML export inlines both and embeds the decoded tree.
-import { Float, GAMES, isInt, makeGame, pyEqual, repr } from "./games.js";
+import { Float, GAMES, isInt, makeGame, plainValue, pyEqual, repr } from "./games.js";
 
 export { Float, GAMES, Game, makeGame, repr } from "./games.js";
 
@@ -88,18 +88,17 @@ export class Tree {
   // The guess to play after history ([[guess, feedback], ...], oldest first, each as arrays of ints
   // or the game's text); null once the winning feedback was given.
   nextGuess(history) {
-    const [node, left, won] = Array.isArray(history) ? this.#follow(history, true) : this.#follow(this.#steps(history));
+    const [node, left, won] = this.#follow(this.#steps(history));
     if (left) throw new InconsistentHistory(left);
     return won ? null : this.guessOf(node);
   }
 
   // Walk steps down the tree, as player/tree.py's _follow: [the node reached, why the history
   // leaves the tree or null, won]; where it leaves, the node is the last one it followed.
-  // read: the steps are a caller's history, each pair still to read (nextGuess's fast path).
-  #follow(steps, read = false) {
+  #follow(steps) {
     let node = 0;
     for (let i = 0; i < steps.length; i++) {
-      const [guess, feedback] = read ? this.#step(steps[i], i + 1) : steps[i], step = i + 1;
+      const [guess, feedback] = steps[i], step = i + 1;
       if (!this.#plays(node, guess)) return [node, `step ${step}: the tree plays ${this.#text(this.guessOf(node))} here, not ${this.#text(guess)}`];
       const key = joined(feedback);
       if (key === this.#win) return [node, step < steps.length ? `step ${step}: ${GONE_ON}` : null, true];
@@ -110,20 +109,21 @@ export class Tree {
     return [node, null, false];
   }
 
+  // The (guess, feedback) pairs of history as arrays of ints, text parsed; checked: the arrays also
+  // checked as the game's text is (what candidates and suggest score must be a code and a feedback of the game).
   #steps(history, checked = false) {
     if (!isIterable(history)) {
       throw new TypeError(`history must be a list of (guess, feedback) pairs, not ${history === null ? "null" : typeof history}`);
     }
-    return Array.from(history, (pair, i) => this.#step(pair, i + 1, checked));
+    const steps = [];
+    for (const pair of history) steps.push(this.#step(pair, steps.length + 1, checked));
+    return steps;
   }
 
-  // One (guess, feedback) pair as arrays of ints, text parsed; checked: the arrays also checked as
-  // the game's text is (what candidates and suggest score must be a code and a feedback of the game).
   #step(pair, step, checked) {
-    const items = Array.isArray(pair) ? pair : isIterable(pair) ? [...pair] : null, [guess, feedback] = items ?? [], { game } = this;
+    const items = isIterable(pair) ? list(pair) : null, [guess, feedback] = items ?? [], { game } = this;
     if (items?.length !== 2 || !isSequence(guess) || !isSequence(feedback)) {
-      throw new TypeError(`step ${step}: expected a (guess, feedback) pair of arrays of ints or of the game's text `
-        + `(e.g. '${this.#text(this.guessOf(0))}'), not ${repr(items ?? pair)}`);
+      throw new TypeError(`step ${step}: expected a (guess, feedback) pair of int arrays or of the game's text, not ${repr(items ?? pair)}`);
     }
     try {
       return [typeof guess === "string" ? game.parseCode(guess) : checked ? game.checkCode(guess) : list(guess),
@@ -298,8 +298,8 @@ function readStats(header, fail) {
     if (!isInt(stats[k]) || stats[k] < 0) fail(`${statistic(k)} ${repr(stats[k])}, not a whole number`);
   }
   for (const k of STAT_AVERAGES) {
-    const v = stats[k], value = v instanceof Float ? v.value : v;  // false, "1" and NaN are not finite numbers
-    if (!(Number.isFinite(value) && value >= 0)) fail(`${statistic(k)} ${repr(v)}, not a number`);
+    const value = plainValue(stats[k]);  // false, "1" and NaN are not finite numbers
+    if (!(Number.isFinite(value) && value >= 0)) fail(`${statistic(k)} ${repr(stats[k])}, not a number`);
   }
   const out = plain(stats);
   for (const k of STAT_HISTOGRAMS) {  // stored as [[guesses, secrets], ...]
@@ -315,6 +315,6 @@ function readStats(header, fail) {
 
 function plain(map) {  // a header map as a program reads it: string keys, floats as numbers
   const out = {};
-  for (const [k, v] of Object.entries(map)) if (isStringKey(k)) out[k] = v instanceof Float ? v.value : v;
+  for (const [k, v] of Object.entries(map)) if (isStringKey(k)) out[k] = plainValue(v);
   return out;
 }

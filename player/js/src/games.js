@@ -10,9 +10,10 @@ export class Float {  // a msgpack float, kept apart from an int as Python keeps
 export const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 export const isInt = Number.isInteger;  // false for anything but a number, a Float included
-export const truthy = (v) => Boolean(v instanceof Float ? v.value : v);  // Python's bool()
+export const plainValue = (v) => (v instanceof Float ? v.value : v);  // a value as a program reads it: a Float as its number
+export const truthy = (v) => Boolean(plainValue(v));  // Python's bool()
 // Python's == for the scalars a header holds (True == 1 == 1.0; a string equals only itself)
-const numeric = (v) => (v instanceof Float ? v.value : typeof v === "number" || typeof v === "boolean" ? Number(v) : NaN);
+const numeric = (v) => (typeof plainValue(v) === "number" || typeof v === "boolean" ? Number(plainValue(v)) : NaN);
 export const pyEqual = (a, b) => a === b || numeric(a) === numeric(b);
 export const repr = (v) => {  // a value as Python would print it, for messages
   if (v === null || v === undefined) return "None";
@@ -33,7 +34,7 @@ const shown = (text, value) => (text === undefined ? `(${[...value].join(", ")})
 
 function requireInt(name, value, low, high) {
   if (!isInt(value) || value < low || value > high) {
-    fail(`--${name.replace(/_/g, "-")} must be a whole number from ${low} to ${high}, not ${repr(value)}`);
+    fail(`--${name} must be a whole number from ${low} to ${high}, not ${repr(value)}`);
   }
 }
 
@@ -87,13 +88,12 @@ export class Game {
   feedbackKey(feedback) { return this.feedbackIndex.get(key(feedback)); }
 }
 
-// The peg games: Mastermind, and the two written in digits, Digits (the ten digits) and Bulls and
-// cows (distinct ones). Feedback [right, moved] (black and white, strikes and balls, bulls and
-// cows): the two counts written with two letters ("BW") and named by two words ("black white").
-export class Mastermind extends Game {
-  static pegs = ["mastermind", "BW", "black white"];  // the name, the pegs' letters and names of each class
-  #letters; #names; #counts; #repeats;  // #repeats: [secrets, guesses] may repeat a colour
-  constructor({ colours = 6, holes = 4, secret_repeats: secretRepeats = true, guess_repeats: guessRepeats = true }) {
+// The peg games: Mastermind, Digits (the ten digits) and Bulls and cows (distinct digits), the
+// last two written in digits. Feedback [right, moved] (black and white, strikes and balls, bulls
+// and cows): the two counts written with two letters ("BW") and named by two words ("black white").
+class PegGame extends Game {
+  #letters; #names; #counts; #secretRepeats;
+  constructor(colours, holes, secretRepeats, guessRepeats) {
     super();
     requireInt("colours", colours, 1, 26);
     requireInt("holes", holes, 1, 12);
@@ -103,16 +103,10 @@ export class Mastermind extends Game {
     Object.assign(this, { name, colours, holes, length: holes, symbols: colours, win: [holes, 0] });
     this.#letters = letters;
     this.#names = names.split(" ");
-    this.#repeats = [secrets, guesses];
-    this._params = { colours, holes, secret_repeats: secrets, guess_repeats: guesses };
+    this.#secretRepeats = secrets;
+    this._params = { colours, holes, secret_repeats: secrets, guess_repeats: guesses };  // Mastermind's
   }
-  title() {
-    const [secrets, guesses] = this.#repeats, rules = secrets ? [] : ["distinct colours"];
-    if (!guesses) rules.push("guesses distinct");
-    else if (!secrets) rules.push("guesses may repeat");
-    return `Mastermind, ${this.colours} colours, ${this.holes} holes${rules.length ? ` (${rules.join(", ")})` : ""}`;
-  }
-  makeSecrets() { return codes(this.colours, this.holes, !this.#repeats[0]); }
+  makeSecrets() { return codes(this.colours, this.holes, !this.#secretRepeats); }
   makeFeedbacks() {
     const n = this.length, out = [];
     for (let b = 0; b <= n; b++) for (let w = 0; w <= n - b; w++) if (!(b === n - 1 && w === 1)) out.push([b, w]);
@@ -123,36 +117,30 @@ export class Mastermind extends Game {
     return [Math.floor(key / n), key % n];
   }
   feedbackKey(f) { return f[0] * (this.length + 1) + f[1]; }
-  scoreKey(guess, secret) {  // black, and the symbols both hold less the black (white), as one int
+  scoreKey(guess, secret) {  // right, and the symbols both hold less the right (moved), as one int
     const counts = this.#counts ||= new Int32Array(this.symbols);
-    let black = 0, common = 0;
+    let right = 0, common = 0;
     for (let i = 0; i < secret.length; i++) {
-      if (guess[i] === secret[i]) black++;
+      if (guess[i] === secret[i]) right++;
       counts[secret[i]]++;
     }
     for (let i = 0; i < guess.length; i++) if (counts[guess[i]]-- > 0) common++;
     counts.fill(0);
-    return black * (this.length + 1) + common - black;
+    return right * (this.length + 1) + common - right;
   }
-  formatCode(code) { return letters(code); }
-  parseCode(text) {
-    const cleaned = text.trim().replace(/[\s,]+/g, "").toUpperCase(), { colours, holes } = this, last = LETTERS[colours - 1];
-    let code;
-    if (/^[0-9]+$/.test(cleaned) && colours <= 9) code = [...cleaned].map((c) => Number(c) - 1);
-    else if (cleaned && [...cleaned].every((c) => LETTERS.includes(c))) code = [...cleaned].map((c) => LETTERS.indexOf(c));
-    else fail(`${repr(text)} is not a code: write ${holes} letters A-${last}${colours <= 9 ? ` or digits 1-${colours}` : ""}`);
-    if (code.length !== holes) fail(`${repr(text)} has ${code.length} colours; this game has ${holes} holes`);
-    if (code.some((c) => c < 0 || c >= colours)) fail(`${repr(text)} uses a colour outside A-${last}`);
-    return code;
+  parseCode(text) {  // digits; Mastermind's letters below
+    const cleaned = text.trim().replace(/[\s,]+/g, "");
+    if (!/^[0-9]+$/.test(cleaned)) fail(`${repr(text)} is not a code: write ${this.length} digits`);
+    return this.checkCode([...cleaned].map(Number), text);
   }
   formatFeedback(f) { return `${f[0]}${this.#letters[0]}${f[1]}${this.#letters[1]}`; }
   parseFeedback(text) {
     const [first, second] = this.#letters;
     const cleaned = text.trim().toUpperCase();
-    const numbers = cleaned.match(/^(\d+)\s*[\s,/-]\s*(\d+)$/) || cleaned.match(/^(\d)(\d)$/);
+    const numbers = cleaned.match(/^(\d+)\s*[\s,/-]\s*(\d+)$|^(\d)(\d)$/);
     const counted = cleaned.match(new RegExp(`^(?:(\\d+)\\s*${first})?\\s*(?:(\\d+)\\s*${second})?$`));
     let feedback;
-    if (numbers) feedback = [Number(numbers[1]), Number(numbers[2])];
+    if (numbers) feedback = [Number(numbers[1] ?? numbers[3]), Number(numbers[2] ?? numbers[4])];
     else if (counted && cleaned) feedback = [Number(counted[1] || 0), Number(counted[2] || 0)];
     else if (cleaned && new RegExp(`^[${first}${second}]+$`).test(cleaned)) feedback = [count([...cleaned], first), count([...cleaned], second)];
     else if (["-", "0", "NONE"].includes(cleaned)) feedback = [0, 0];
@@ -165,34 +153,50 @@ export class Mastermind extends Game {
   }
 }
 
-function parseDigits(text, game) {
-  const cleaned = text.trim().replace(/[\s,]+/g, "");
-  if (!/^[0-9]+$/.test(cleaned)) fail(`${repr(text)} is not a code: write ${game.length} digits`);
-  return game.checkCode([...cleaned].map(Number), text);
+export class Mastermind extends PegGame {  // its codes written in letters (or 1-based digits)
+  static pegs = ["mastermind", "BW", "black white"];  // the name, the pegs' letters and names of each class
+  constructor({ colours = 6, holes = 4, secret_repeats: secretRepeats = true, guess_repeats: guessRepeats = true }) {
+    super(colours, holes, secretRepeats, guessRepeats);
+  }
+  title() {
+    const { secret_repeats: secrets, guess_repeats: guesses } = this._params, rules = secrets ? [] : ["distinct colours"];
+    if (!guesses) rules.push("guesses distinct");
+    else if (!secrets) rules.push("guesses may repeat");
+    return `Mastermind, ${this.colours} colours, ${this.holes} holes${rules.length ? ` (${rules.join(", ")})` : ""}`;
+  }
+  formatCode(code) { return letters(code); }
+  parseCode(text) {
+    const cleaned = text.trim().replace(/[\s,]+/g, "").toUpperCase(), { colours, holes } = this, last = LETTERS[colours - 1];
+    const digits = /^[0-9]+$/.test(cleaned) && colours <= 9;  // 1-based colours
+    if (!digits && !/^[A-Z]+$/.test(cleaned)) {
+      fail(`${repr(text)} is not a code: write ${holes} letters A-${last}${colours <= 9 ? ` or digits 1-${colours}` : ""}`);
+    }
+    const code = [...cleaned].map((c) => (digits ? Number(c) - 1 : LETTERS.indexOf(c)));
+    if (code.length !== holes) fail(`${repr(text)} has ${code.length} colours; this game has ${holes} holes`);
+    if (code.some((c) => c < 0 || c >= colours)) fail(`${repr(text)} uses a colour outside A-${last}`);
+    return code;
+  }
 }
 
-export class Digits extends Mastermind {  // Mastermind with the ten digits, written as digits
+export class Digits extends PegGame {  // Mastermind with the ten digits
   static pegs = ["digits", "SB", "strikes balls"];
   constructor({ length = 4 }) {
     requireInt("length", length, 1, 10);
-    super({ colours: 10, holes: length });
+    super(10, length, true, true);
     this._params = { length };
   }
   title() { return `Digits, ${this.holes} digits`; }
-  formatCode(code) { return code.join(""); }
-  parseCode(text) { return parseDigits(text, this); }
 }
 
-export class BullsCows extends Mastermind {  // Mastermind of distinct digits, written as digits
+export class BullsCows extends PegGame {  // Mastermind of distinct digits
   static pegs = ["bulls-cows", "AB", "bulls cows"];
   constructor({ digits = 10, length = 4 }) {
     requireInt("digits", digits, 1, 10);
     requireInt("length", length, 1, digits);
-    super({ colours: digits, holes: length, secret_repeats: false, guess_repeats: false });
+    super(digits, length, false, false);
     this._params = { digits, length };
   }
   title() { return `Bulls and cows, ${this.holes} of ${this.colours} digits`; }
-  formatCode(code) { return code.join(""); }
   scoreKey(guess, secret) {  // bulls, and the digits both hold (each once) less the bulls, as one int
     let bulls = 0, common = 0;
     for (let i = 0; i < guess.length; i++) {
@@ -202,7 +206,7 @@ export class BullsCows extends Mastermind {  // Mastermind of distinct digits, w
     return bulls * (this.length + 1) + common - bulls;
   }
   parseCode(text) {
-    const code = parseDigits(text, this);
+    const code = super.parseCode(text);
     if (new Set(code).size !== code.length) fail(`${repr(text)} repeats a digit; bulls-and-cows codes have distinct digits`);
     return code;
   }

@@ -8,7 +8,8 @@
 // whose message names the file and the reason. It is async only because WebCrypto's sha256 is.
 import { decompress } from "fzstd";
 import { Decoder } from "@msgpack/msgpack";
-import { Float, FormatError, NON_STRING, Tree, isMap, repr } from "./core.js";
+import { FormatError, NON_STRING, Tree, isMap } from "./core.js";
+import { Float, plainValue, repr } from "./games.js";
 import { xxh64 } from "./xxh64.js";
 
 export { FormatError, InconsistentHistory, Tree, GAMES, MAX_NODES, makeGame } from "./core.js";
@@ -172,7 +173,7 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });  // a B
 function nonStringKey(key) {  // Python keeps None, 1, 1.0, b"k" as keys: kept, marked as not strings
   if (typeof key === "string") return key;
   if (Array.isArray(key) || isMap(key)) throw new Error("unhashable map key");
-  return `${NON_STRING}${key instanceof Float ? key.value : key}`;
+  return `${NON_STRING}${plainValue(key)}`;
 }
 
 function unpackMap(raw, fail, what) {
