@@ -10,9 +10,11 @@ const JS = new URL("../player/js/", import.meta.url);
 const { build } = await import(new URL("node_modules/esbuild/lib/main.js", JS).href);
 const { load } = await import(new URL("src/index.js", JS).href);
 
+// Standard minification, with the package's internal properties (named with a leading _, none in
+// the API or in the two libraries) renamed as local names are.
 async function minified(entry, options) {
   const result = await build({ entryPoints: [new URL(entry, JS).pathname], bundle: true, minify: true, write: false,
-    format: "esm", platform: "browser", logLevel: "silent", ...options });
+    mangleProps: /^_/, format: "esm", platform: "browser", logLevel: "silent", ...options });
   const code = result.outputFiles[0].contents;
   return { bytes: code.length, gzip_bytes: gzipSync(code).length };
 }

@@ -20,8 +20,8 @@ class TableGame extends Game {
   }
   params() { return this.spec.params || {}; }
   title() { return this.table.title; }
-  makeSecrets() { return this.table.codes.slice(0, this.table.secrets); }
-  makeFeedbacks() { return this.table.feedbacks; }
+  _secrets() { return this.table.codes.slice(0, this.table.secrets); }
+  _feedbacks() { return this.table.feedbacks; }
   score(guess, secret) {
     const g = this.codeIndex.get(guess.join(",")), s = this.codeIndex.get(secret.join(","));
     if (g === undefined || s === undefined || s >= this.table.secrets) {
@@ -38,7 +38,7 @@ class TableGame extends Game {
     if (!code) throw new Error(`'${text.trim()}' is not a code of this game: write it as the guesses are written`);
     return code.slice();
   }
-  formatFeedback(feedback) { return this.table.feedback_texts[this.feedbackIndex.get(feedback.join(","))]; }
+  formatFeedback(feedback) { return this.table.feedback_texts[this._feedbackIndex.get(feedback.join(","))]; }
   parseFeedback(text) {
     const cleaned = text.trim().toUpperCase();
     const i = this.table.feedback_texts.findIndex((t, k) => t.toUpperCase() === cleaned

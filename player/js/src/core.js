@@ -152,8 +152,8 @@ export class Tree {
 
   #candidates(steps) {
     const { game } = this;
-    const wanted = steps.map(([guess, feedback]) => [guess, game.feedbackKey(feedback)]);
-    return game.secrets().filter((secret) => wanted.every(([guess, f]) => game.scoreKey(guess, secret) === f));
+    const wanted = steps.map(([guess, feedback]) => [guess, game._feedbackKey(feedback)]);
+    return game.secrets().filter((secret) => wanted.every(([guess, f]) => game._scoreKey(guess, secret) === f));
   }
 
   // The tree's guess while history follows the tree (null once won); off the tree, a guess chosen
@@ -184,15 +184,12 @@ export class Tree {
       T.push(guess);
     }
     const inC = new Set(C.map(joined));
-    let best = null, bestParts = -1, bestInC = false;
+    let best = null, bestRank = -1;
     for (const guess of [...S, ...T]) {
       const parts = new Set();
-      for (const secret of C) parts.add(game.scoreKey(guess, secret));
-      const candidate = inC.has(joined(guess));
-      if (parts.size > bestParts || (parts.size === bestParts && (candidate && !bestInC
-          || candidate === bestInC && cmpCodes(guess, best) < 0))) {
-        best = guess; bestParts = parts.size; bestInC = candidate;
-      }
+      for (const secret of C) parts.add(game._scoreKey(guess, secret));
+      const rank = 2 * parts.size + inC.has(joined(guess));  // the most parts, then a candidate
+      if (rank > bestRank || (rank === bestRank && cmpCodes(guess, best) < 0)) [best, bestRank] = [guess, rank];
     }
     return best;
   }
@@ -216,7 +213,7 @@ export class Tree {
     if (width !== 1 && width !== 2) fail(`bad feedback width ${repr(width)} (1 or 2 bytes)`);
     const table = body.feedbacks;
     if (!Array.isArray(table) || !table.length) fail("the feedback table is missing");
-    const bad = table.find((item) => !Array.isArray(item) || !item.every(isInt) || !game.isFeedback(item));
+    const bad = table.find((item) => !Array.isArray(item) || !item.every(isInt) || !game._isFeedback(item));
     if (bad !== undefined) fail(`the feedback table holds ${repr(bad)}, which this game never gives`);
     this.feedbacks = table;
     this.#feedbackIndex = new Map(table.map((f, i) => [joined(f), i]));

@@ -54,14 +54,14 @@ function codes(symbols, length, distinct = false) {
 }
 
 // What every game shares; the built-in ones below fill in the rest (and player/web/player.js's
-// TableGame for a plugin game's page): name, length, symbols, win, makeSecrets(), makeFeedbacks(),
+// TableGame for a plugin game's page): name, length, symbols, win, _secrets(), _feedbacks(),
 // score(), formatFeedback(), parseFeedback(), title(), and this._params.
 export class Game {
   #secrets; #feedbacks; #index;
-  secrets() { return this.#secrets ||= this.makeSecrets(); }  // canonical order; do not modify
-  feedbacks() { return this.#feedbacks ||= this.makeFeedbacks(); }
-  get feedbackIndex() { return this.#index ||= new Map(this.feedbacks().map((f, i) => [key(f), i])); }  // key -> index
-  isFeedback(feedback) { return this.feedbackIndex.has(key(feedback)); }
+  secrets() { return this.#secrets ||= this._secrets(); }  // canonical order; do not modify
+  feedbacks() { return this.#feedbacks ||= this._feedbacks(); }
+  get _feedbackIndex() { return this.#index ||= new Map(this.feedbacks().map((f, i) => [key(f), i])); }  // key -> index
+  _isFeedback(feedback) { return this._feedbackIndex.has(key(feedback)); }
   params() { return { ...this._params }; }
   allows() { return null; }  // why a guess may not follow a history, or null (hard mode narrows it)
   formatCode(code) { return code.join(""); }
@@ -79,13 +79,13 @@ export class Game {
   }
   checkFeedback(feedback, text) {
     const given = [...feedback];
-    if (!this.isFeedback(given)) fail(`${shown(text, given)} is feedback that cannot occur in ${this.name}`);
+    if (!this._isFeedback(given)) fail(`${shown(text, given)} is feedback that cannot occur in ${this.name}`);
     return given;
   }
   // score(guess, secret) as one int, and the same int of a feedback: filtering and counting parts
   // compare ints, and the games below compute them without building the feedback
-  scoreKey(guess, secret) { return this.feedbackKey(this.score(guess, secret)); }
-  feedbackKey(feedback) { return this.feedbackIndex.get(key(feedback)); }
+  _scoreKey(guess, secret) { return this._feedbackKey(this.score(guess, secret)); }
+  _feedbackKey(feedback) { return this._feedbackIndex.get(key(feedback)); }
 }
 
 // The peg games: Mastermind, Digits (the ten digits) and Bulls and cows (distinct digits), the
@@ -106,18 +106,18 @@ class PegGame extends Game {
     this.#secretRepeats = secrets;
     this._params = { colours, holes, secret_repeats: secrets, guess_repeats: guesses };  // Mastermind's
   }
-  makeSecrets() { return codes(this.colours, this.holes, !this.#secretRepeats); }
-  makeFeedbacks() {
+  _secrets() { return codes(this.colours, this.holes, !this.#secretRepeats); }
+  _feedbacks() {
     const n = this.length, out = [];
     for (let b = 0; b <= n; b++) for (let w = 0; w <= n - b; w++) if (!(b === n - 1 && w === 1)) out.push([b, w]);
     return out;
   }
   score(guess, secret) {
-    const key = this.scoreKey(guess, secret), n = this.length + 1;
+    const key = this._scoreKey(guess, secret), n = this.length + 1;
     return [Math.floor(key / n), key % n];
   }
-  feedbackKey(f) { return f[0] * (this.length + 1) + f[1]; }
-  scoreKey(guess, secret) {  // right, and the symbols both hold less the right (moved), as one int
+  _feedbackKey(f) { return f[0] * (this.length + 1) + f[1]; }
+  _scoreKey(guess, secret) {  // right, and the symbols both hold less the right (moved), as one int
     const counts = this.#counts ||= new Int32Array(this.symbols);
     let right = 0, common = 0;
     for (let i = 0; i < secret.length; i++) {
@@ -197,7 +197,7 @@ export class BullsCows extends PegGame {  // Mastermind of distinct digits
     this._params = { digits, length };
   }
   title() { return `Bulls and cows, ${this.holes} of ${this.colours} digits`; }
-  scoreKey(guess, secret) {  // bulls, and the digits both hold (each once) less the bulls, as one int
+  _scoreKey(guess, secret) {  // bulls, and the digits both hold (each once) less the bulls, as one int
     let bulls = 0, common = 0;
     for (let i = 0; i < guess.length; i++) {
       if (guess[i] === secret[i]) bulls++;
@@ -224,8 +224,8 @@ export class TwoD extends Game {
     Object.assign(this, { name: "twod", size, length: 2, symbols: size, win: [1, 1, 1], _params: { size } });
   }
   title() { return `Twod, ${this.size}x${this.size} grid`; }
-  makeSecrets() { return codes(this.size, 2); }
-  makeFeedbacks() { return [[0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 1]]; }
+  _secrets() { return codes(this.size, 2); }
+  _feedbacks() { return [[0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 1]]; }
   score([x, y], [sx, sy]) { return [+(sx <= x && sy <= y), +(sx >= x && sy >= y), +(x === sx && y === sy)]; }
   formatCode([x, y]) { return `${x},${y}`; }
   formatFeedback(f) { return Object.keys(TWOD_WORDS).find((word) => TWOD_WORDS[word] === f.join("")); }
@@ -251,35 +251,35 @@ function carried(text, length, name, empty) {  // a list of words a tree carries
 export class Words extends Game {
   #counts;
   // Only a tree that carries its words (format 1.1) can be played here: a 1.0 tree names files.
-  constructor({ answers = null, guesses = null, hard = false, length = 5, answers_sha256 = null, guesses_sha256 = null,
-    answer_words = null, guess_words = null }, listDigest) {
+  // A parameter not given is None, as in Python (== null: undefined or null).
+  constructor({ answers, guesses, hard = false, length = 5, answers_sha256, guesses_sha256, answer_words, guess_words }, listDigest) {
     super();
     requireInt("length", length, 1, 10);
-    if (answer_words === null) {
+    if (answer_words == null) {
       fail("the tree names its word list files (format 1.0): rewrite it with a guesstree that carries the words");
     }
-    if (answers !== null || guesses !== null) fail("words takes its lists from files or from answer_words, not both");
+    if (answers != null || guesses != null) fail("words takes its lists from files or from answer_words, not both");
     const lists = { answers_sha256, guesses_sha256, answer_words, guess_words };
     if (!Object.values(lists).every((v) => typeof v === "string")) fail("embedded word lists need answer_words, guess_words and both sha256 as text");
     Object.assign(this, { name: "words", hard: truthy(hard), length, symbols: 26, win: new Array(length).fill(2) });
     this._params = { hard: this.hard, length, ...lists };
-    this.answers = carried(answer_words, length, "answer_words", false);
-    if (listDigest(this.answers.map((w) => `${w}\n`).join("")) !== answers_sha256) fail("the answer words it carries do not match their sha256");
+    this._answers = carried(answer_words, length, "answer_words", false);
+    if (listDigest(this._answers.map((w) => `${w}\n`).join("")) !== answers_sha256) fail("the answer words it carries do not match their sha256");
     carried(guess_words, length, "guess_words", true);
   }
-  title() { return `Words of ${this.length} letters (${this.answers.length} answers${this.hard ? ", hard mode" : ""})`; }
-  makeSecrets() { return this.answers.map((w) => this.parseCode(w)); }
-  makeFeedbacks() {  // every mark of each letter, but all exact save one present
+  title() { return `Words of ${this.length} letters (${this._answers.length} answers${this.hard ? ", hard mode" : ""})`; }
+  _secrets() { return this._answers.map((w) => this.parseCode(w)); }
+  _feedbacks() {  // every mark of each letter, but all exact save one present
     const n = this.length;
     return codes(3, n).filter((f) => !(count(f, 2) === n - 1 && count(f, 1) === 1));
   }
-  score(guess, secret) {  // the digits of scoreKey, in base 3
+  score(guess, secret) {  // the digits of _scoreKey, in base 3
     const f = [];
-    for (let k = this.scoreKey(guess, secret), i = 0; i < guess.length; i++, k = Math.floor(k / 3)) f.unshift(k % 3);
+    for (let k = this._scoreKey(guess, secret), i = 0; i < guess.length; i++, k = Math.floor(k / 3)) f.unshift(k % 3);
     return f;
   }
-  feedbackKey(f) { return f.reduce((k, m) => k * 3 + m, 0); }
-  scoreKey(guess, secret) {  // the official rule: a letter is present as often as the secret holds it unplaced
+  _feedbackKey(f) { return f.reduce((k, m) => k * 3 + m, 0); }
+  _scoreKey(guess, secret) {  // the official rule: a letter is present as often as the secret holds it unplaced
     const counts = this.#counts ||= new Int32Array(26), n = guess.length;
     let exact = 0, key = 0;
     for (let i = 0; i < n; i++) {
