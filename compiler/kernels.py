@@ -384,32 +384,43 @@ def word_matrix(guesses, secrets, table):
     """Feedback index of every (guess, word) pair for word games: per position 2 exact,
     1 present (at most as often as the letter is unmatched in the secret, left to right),
     0 absent; ``table`` maps the base-3 number of the marks to the feedback's index (of the
-    matrix's type: uint16 from 6 letters on, whose 3 ** 6 marks exceed a byte)."""
+    matrix's type: uint16 from 6 letters on, whose 3 ** 6 marks exceed a byte).
+
+    A guess against all the words at once, position by position, over the words' letters by
+    column (loops that vectorise): a letter off its place is present when the words hold more of
+    it off the exact places than the guess played before it off theirs."""
     n_guesses, length = guesses.shape
-    n_secrets = secrets.shape[0]
-    out = np.empty((n_guesses, n_secrets), table.dtype)
+    n = secrets.shape[0]
+    out = np.empty((n_guesses, n), table.dtype)
+    columns = np.ascontiguousarray(secrets.T)
     for g in prange(n_guesses):
         guess = guesses[g]
-        unmatched = np.zeros(256, np.int64)
-        marks = np.zeros(length, np.int64)
-        for s in range(n_secrets):
-            secret = secrets[s]
-            for i in range(length):
-                if guess[i] == secret[i]:
-                    marks[i] = 2
-                else:
-                    marks[i] = 0
-                    unmatched[secret[i]] += 1
-            code = 0
-            for i in range(length):
-                mark = marks[i]
-                if mark == 0 and unmatched[guess[i]] > 0:
-                    mark = 1
-                    unmatched[guess[i]] -= 1
-                code = code * 3 + mark
-            for i in range(length):
-                unmatched[secret[i]] = 0
-            out[g, s] = table[code]
+        exact = np.empty((length, n), np.bool_)
+        codes = np.zeros(n, np.int64)
+        unmatched = np.empty(n, np.int64)  # of the letter played: the word's, off the exact places
+        earlier = np.empty(n, np.int64)  # the guess's before this place, off the exact ones
+        for i in range(length):
+            letter, column, row = guess[i], columns[i], exact[i]
+            for s in range(n):
+                row[s] = column[s] == letter
+        for i in range(length):
+            letter = guess[i]
+            unmatched[:] = 0
+            for p in range(length):
+                column, row = columns[p], exact[p]
+                for s in range(n):
+                    unmatched[s] += (column[s] == letter) & ~row[s]
+            earlier[:] = 0
+            for j in range(i):
+                if guess[j] == letter:
+                    row = exact[j]
+                    for s in range(n):
+                        earlier[s] += ~row[s]
+            row = exact[i]
+            for s in range(n):
+                codes[s] = codes[s] * 3 + (2 if row[s] else (1 if unmatched[s] > earlier[s] else 0))
+        for s in range(n):
+            out[g, s] = table[codes[s]]
     return out
 
 
