@@ -215,11 +215,11 @@ class Scorer:
         if self.matrix is None and self.columns is None and self.on_the_fly:
             stats, parts, first = self._block.partition_stats(guess_ids, secret_ids, statistic, clog, self.threads,
                                                               stop=len(secret_ids))
-        else:
-            first = self.first_perfect(guess_ids, secret_ids, n_feedbacks)
-            stats, parts = (None, None) if first >= 0 else \
-                self.partition_stats(guess_ids, secret_ids, n_feedbacks, statistic, clog)
-        return (first, None, None) if first >= 0 else (-1, stats, parts)
+            return (first, None, None) if first >= 0 else (-1, stats, parts)
+        first = self.first_perfect(guess_ids, secret_ids, n_feedbacks)
+        if first >= 0:
+            return first, None, None
+        return -1, *self.partition_stats(guess_ids, secret_ids, n_feedbacks, statistic, clog)
 
     def first_perfect(self, guess_ids: np.ndarray, secret_ids: np.ndarray, n_feedbacks: int) -> int:
         """The index of the first of ``guess_ids`` that puts every one of ``secret_ids`` in a part

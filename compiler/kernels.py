@@ -2,8 +2,8 @@
 
 Each kernel has a plain numpy twin in ``vectorised.py`` (partition statistics: ``reference.py``);
 the test suite checks that both give the same numbers and identical trees, byte for byte. The
-kernels on packed peg codes (``peg_matrix_packed``, ``packed_partition_stats``) are the compiled engine's own way to the same numbers, checked against
-the numpy engine's matrix.
+kernels on packed peg codes (``peg_matrix_packed``, ``packed_partition_stats``) are the compiled
+engine's own way to the same numbers, checked against the numpy engine's matrix.
 """
 from __future__ import annotations
 

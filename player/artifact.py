@@ -182,11 +182,20 @@ def _unpack_map(raw: bytes, fail, what: str) -> dict:
                   max_map_len=min(len(raw), MAX_STRUCTURE_BYTES) // 2)
     try:
         _check_structure(raw, limits, fail, what)
-        return msgpack.unpackb(raw, use_list=True, ext_hook=refuse_extension, **limits)
+        return msgpack.unpackb(raw, use_list=True, ext_hook=refuse_extension, object_pairs_hook=_map, **limits)
     except (ValueError, TypeError, msgpack.UnpackException) as error:
         # ValueError covers msgpack's FormatError, StackError, ExtraData and bad UTF-8;
         # TypeError an unhashable map key; UnpackException OutOfData (truncation).
         raise fail(f"{what} is not valid msgpack ({type(error).__name__}: {error})") from None
+
+
+def _map(pairs: list) -> dict:
+    """A map, refusing the key ``__proto__`` (FORMAT.md §2: a JavaScript reader cannot hold it, so
+    no artifact has it, and both players refuse it alike)."""
+    result = dict(pairs)
+    if "__proto__" in result:
+        raise ValueError("a map key __proto__, which an artifact never holds")
+    return result
 
 
 def refuse_extension(code: int, data: bytes):

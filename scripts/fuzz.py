@@ -80,7 +80,7 @@ def random_value(rng: random.Random, depth: int = 0):
     if depth < 3 and roll < 0.15:
         return [random_value(rng, depth + 1) for _ in range(rng.randrange(5))]
     if depth < 3 and roll < 0.25:
-        keys = [None, True, 1, -1, 2**64 - 1, 0.5, b"k", "a", "b", "x", "name", "params"]
+        keys = [None, True, 1, -1, 2**64 - 1, 0.5, b"k", "a", "b", "x", "name", "params", "__proto__"]
         return {rng.choice(keys): random_value(rng, depth + 1) for _ in range(rng.randrange(4))}
     return rng.choice([
         None, True, False, 0, 1, -1, 2, 3, 255, 256, 65535, 2**31, 2**32, 2**63 - 1, 2**64 - 1, -(2**63),
@@ -133,7 +133,7 @@ def field(rng, base, context):
             del target[rng.choice(keys)]
         elif action == "add":
             if isinstance(target, dict):
-                target[rng.choice(["junk", "nodes", "stats", "x"])] = random_value(rng)
+                target[rng.choice(["junk", "nodes", "stats", "x", "__proto__"])] = random_value(rng)
             else:
                 target.insert(rng.randrange(len(target) + 1), random_value(rng))
         else:

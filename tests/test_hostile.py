@@ -232,6 +232,18 @@ def test_valid_zstd_holding_something_else_is_refused():
             "an extension type, which an artifact never holds")
 
 
+def test_a_map_key_proto_is_refused_anywhere(artifact):
+    """FORMAT.md §2: no map has the key ``__proto__``, which a JavaScript reader cannot hold; the
+    Python player refuses it as the JavaScript one does, in the header, nested, or in the body,
+    though other unknown keys are read."""
+    document, body = unpack(artifact)
+    message = "a map key __proto__, which an artifact never holds"
+    refused(pack({**document, "__proto__": 1}), message)
+    refused(pack({**document, "game": {**document["game"], "params": {**document["game"]["params"],
+                                                                      "__proto__": {}}}}), message)
+    refused(pack(document, {**body, "__proto__": b"x"}), message)
+
+
 @pytest.mark.parametrize("version", [[2, 0], [0, 9], [-1, 0], [2**64 - 1, 0]])
 def test_another_major_version_is_refused(artifact, version):
     document, _ = unpack(artifact)

@@ -6,12 +6,13 @@ level gets its classes handed to the compiled search), and the parts that a node
 are solved as jobs (``jobs.py``). On threads the jobs are the first guesses' parts (second-level
 nodes, each searched whole by one thread); on a cluster the second guesses' parts, or, with many
 first guesses, each first guess. A root of many first guesses (``--openers K`` among them) is
-searched as the openers' ranking searches them (``openers.ranked_root``). Running jobs tighten their cutoffs with
-the best total found meanwhile (the board). Before any part of a guess is searched, every part
-but the largest gets a lower bound from one guess's lookahead (``Space.lower_bounds``): their sum
-refutes many guesses at once, and leaves the largest part a tight cutoff. The choice among
-guesses follows the canonical tie-break (the least total, then a possible secret, then the
-lowest guess), so the tree is the same for any number of workers and any cluster.
+searched as the openers' ranking searches them (``openers.ranked_root``). Running jobs tighten
+their cutoffs with the best total found meanwhile (the board). Before any part of a guess is
+searched, every part but the largest gets a lower bound from one guess's lookahead
+(``Space.lower_bounds``): their sum refutes many guesses at once, and leaves the largest part a
+tight cutoff. The choice among guesses follows the canonical tie-break (the least total, then a
+possible secret, then the lowest guess), so the tree is the same for any number of workers and
+any cluster.
 """
 from __future__ import annotations
 
