@@ -4,6 +4,7 @@
     python scripts/bench.py --only player        # rows whose job contains "player"
     python scripts/bench.py --heavy --timeout 900
     python scripts/bench.py --proofs --only wordle --timeout 3600   # the proofs over every first guess
+    python scripts/bench.py --heavy --only "8x5 most" --repeat 5 --cpp ~/cpp   # beside the C++ solver, in turn
 
 Every row runs in a fresh subprocess, so interpreter start, imports and the numba cache load
 are counted, and the peak RSS is that process's own (``os.wait4``'s rusage, ``ru_maxrss``).
@@ -100,8 +101,8 @@ class Run:
     stderr: str
 
 
-def run(command: list[str], timeout: float, env: dict | None = None) -> Run:
-    """Run ``command`` in a fresh process group; its own wall time, peak RSS and exit.
+def run(command: list[str], timeout: float, env: dict | None = None, cwd: Path = ROOT) -> Run:
+    """Run ``command`` in a fresh process group (in ``cwd``); its own wall time, peak RSS and exit.
     ``env``: variables to set for it (``{"NUMBA_CACHE_DIR": None}``: a fresh empty folder)."""
     fresh = []
     if env is not None:
@@ -109,17 +110,17 @@ def run(command: list[str], timeout: float, env: dict | None = None) -> Run:
         made = iter(fresh)
         env = {**os.environ, **{key: value or next(made) for key, value in env.items()}}
     try:
-        return _run(command, timeout, env)
+        return _run(command, timeout, env, cwd)
     finally:
         for folder in fresh:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def _run(command: list[str], timeout: float, env: dict | None) -> Run:
+def _run(command: list[str], timeout: float, env: dict | None, cwd: Path) -> Run:
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
         process = subprocess.Popen(command, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                                   cwd=ROOT, start_new_session=True, env=env)
+                                   cwd=cwd, start_new_session=True, env=env)
         timed_out = threading.Event()
 
         def kill() -> None:
@@ -156,6 +157,7 @@ class Job:
     extra: dict = field(default_factory=dict)
     env: dict | None = None  # environment variables for the command (see run)
     cpp: float | None = None  # the best C++ solver's seconds on this machine kind, built right, if known
+    cpp_command: tuple[str, ...] = ()  # that solver's command: a program in --cpp DIR, run there, and its arguments
 
 
 def significant(seconds: float | None) -> float | None:
@@ -167,8 +169,8 @@ def row(job: Job, **values) -> dict:
             "peak_rss_mib": None, "total": None, "worst": None, "status": "ok"}
     base.update(values)
     base["seconds"] = significant(base["seconds"])
-    if job.cpp is not None:
-        base["cpp_seconds"] = job.cpp
+    if job.cpp is not None and "cpp_seconds" not in base:  # an anchor, not timed in this run
+        base.update(cpp_seconds=job.cpp, cpp_timed="anchor")
         base["ratio_to_cpp"] = None if base["seconds"] is None else round(base["seconds"] / job.cpp, 2)
     return base
 
@@ -205,16 +207,28 @@ def timing(runs: list[Run]) -> dict:
             "peak_rss_mib": max(r.peak_rss_mib for r in runs), "status": last.status, **failure(last)}
 
 
-def measure_compile(job: Job, output: Path, timeout: float, repeat: int) -> dict:
-    runs = []
+def measure_compile(job: Job, output: Path, timeout: float, repeat: int, cpp: Path | None = None) -> dict:
+    """``repeat`` runs of the compile; with ``cpp`` (a folder of the C++ solvers, as
+    scripts/BENCHMARKS.md builds them) and a row that has one, the C++ run in turn with each
+    (ours, C++, ours, C++, ...): its median, and the median of the pairs' ratios."""
+    runs, theirs = [], []
+    program = None if cpp is None or not job.cpp_command else cpp / job.cpp_command[0]
     for _ in range(repeat):
         output.unlink(missing_ok=True)
         result = run(job.command, timeout, job.env)
         runs.append(result)
         if result.status != "ok":
             break
+        if program is not None and program.exists():
+            theirs.append(run([str(program), *job.cpp_command[1:]], timeout, cwd=cpp))
     last = runs[-1]
     values = timing(runs)
+    if theirs and all(r.status == "ok" for r in theirs):
+        values.update(cpp_seconds=round(statistics.median(r.seconds for r in theirs), 3),
+                      cpp_cpu_seconds=statistics.median(r.cpu_seconds for r in theirs), cpp_timed="in turn, this run",
+                      ratio_to_cpp=round(statistics.median(a.seconds / b.seconds for a, b in zip(runs, theirs)), 2))
+    elif program is not None:
+        values.update(cpp_timed=f"not timed: {program} " + ("failed" if theirs else "not found"))
     if len(runs) > 1:
         values.update(seconds_min=round(min(r.seconds for r in runs), 3), seconds_max=round(max(r.seconds for r in runs), 3))
     if last.status == "ok":
@@ -298,13 +312,14 @@ def measure_import(job: Job, timeout: float, runs: int) -> dict:
 def compile_job(label: str, game_args: list[str], strategy: str, scratch: Path, heavy: bool = False,
                 proof: bool = False,
                 extra_args: tuple[str, ...] = (), cpp: float | None = None, env: dict | None = None,
-                note: str = "") -> tuple[Job, Path]:
+                note: str = "", cpp_command: tuple[str, ...] = ()) -> tuple[Job, Path]:
     output = scratch / f"{label.replace(' ', '-')}-{strategy}{note.replace(' ', '-')}.msgpack.zst"
     command = [GUESSTREE, "compile", *game_args, "--strategy", strategy, *extra_args, "-o", str(output), "--quiet"]
     shown = display(command).replace(str(scratch), "$TMP")
     if env:
         shown = " ".join(f"{key}=<empty folder>" for key in env) + " " + shown
-    return Job(f"compile {label} {strategy}{note}", command, "compile", heavy, proof, shown, env=env, cpp=cpp), output
+    return Job(f"compile {label} {strategy}{note}", command, "compile", heavy, proof, shown, env=env, cpp=cpp,
+               cpp_command=cpp_command), output
 
 
 def bound_job(game_args: list[str], label: str, heavy: bool = False) -> tuple[Job, None]:
@@ -339,10 +354,12 @@ def jobs(scratch: Path) -> list[tuple[Job, Path | None]]:
                            [PYTHON, "-c", NEXT_GUESS_SCRIPT, str(wordle_tree), "20"], "next_guess",
                            shown="tree.next_guess(first 3 steps towards each answer) on the tree built above, "
                                  "median per call of 20 rounds"), None))
+        wordle = ("wordle", "-a", str(WORDLE / "wordlist_orig_all"), "-h", str(WORDLE / "wordlist_orig_hidden"))
         listed.append(compile_job("wordle salet", lists, "optimal-expected", scratch, heavy=True,
-                                  extra_args=("--first", "salet"), cpp=1.47))
+                                  extra_args=("--first", "salet"), cpp=1.47, cpp_command=(*wordle, "-w", "salet")))
         listed.append(compile_job("wordle hard salet depth 6", [*lists, "--hard"], "optimal-expected", scratch,
-                                  heavy=True, extra_args=("--first", "salet", "--max-depth", "6"), cpp=2.54))
+                                  heavy=True, extra_args=("--first", "salet", "--max-depth", "6"), cpp=2.54,
+                                  cpp_command=(*wordle, "-H", "-w", "salet")))
         listed.append(compile_job("wordle salet", lists, "optimal-expected", scratch, heavy=True,
                                   extra_args=("--first", "salet"), env={"NUMBA_CACHE_DIR": None},
                                   note=" (empty compiled-code cache)"))
@@ -354,7 +371,7 @@ def jobs(scratch: Path) -> list[tuple[Job, Path | None]]:
         listed.append((job, output))
         # the proofs over every first guess; the C++ solver (alex1770/wordle) has -N100 beside the first
         listed.append(compile_job("wordle openers 100", lists, "optimal-expected", scratch, heavy=True,
-                                  extra_args=("--openers", "100"), cpp=173.0))
+                                  extra_args=("--openers", "100"), cpp=173.0, cpp_command=(*wordle, "-N100")))
         listed.append(compile_job("wordle full proof", lists, "optimal-expected", scratch, proof=True))
         command = [GUESSTREE, "openers", *lists, "--top", "10", "--json", "--quiet"]
         listed.append((Job("openers wordle top 10", command, "openers", proof=True), None))
@@ -362,11 +379,13 @@ def jobs(scratch: Path) -> list[tuple[Job, Path | None]]:
     listed.append(compile_job("mastermind 6x4", ["mastermind"], "fewest-at-worst", scratch))
     listed.append(bound_job(["mastermind"], "mastermind"))
     listed.append(bound_job(["bulls-cows"], "bulls-cows"))
-    # the C++ anchors built with -O3 -march=native -DNDEBUG on a quiet machine of this kind (README)
+    # the C++ anchors built with -O3 -march=native -DNDEBUG on a quiet machine of this kind (an
+    # earlier session's), for when --cpp does not time them in this run
     cpp = {"entropy": 5.23, "minimax": 3.57, "most-parts": 1.54, "expected-size": None}
     for strategy in ("entropy", "minimax", "most-parts", "expected-size"):
         listed.append(compile_job("mastermind 8x5", ["mastermind", "--colours", "8", "--holes", "5"],
-                                  strategy, scratch, heavy=True, cpp=cpp[strategy]))
+                                  strategy, scratch, heavy=True, cpp=cpp[strategy],
+                                  cpp_command=(f"mastermind-8x5-{strategy}",) if cpp[strategy] else ()))
     listed.append(compile_job("mastermind 9x5", ["mastermind", "--colours", "9", "--holes", "5"], "entropy", scratch,
                               heavy=True))
     listed.append(compile_job("digits 5", ["digits", "--length", "5"], "sampled-entropy", scratch, heavy=True))
@@ -411,9 +430,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per row before it is killed (default 600)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per compile row; the median is reported")
     parser.add_argument("--import-runs", type=int, default=15, help="fresh interpreters timed for the import row")
+    parser.add_argument("--cpp", metavar="DIR", type=Path,
+                        help="a folder of the C++ solvers (wordle, mastermind-8x5-STRATEGY, built as "
+                             "scripts/BENCHMARKS.md says): each row that has one times it in turn with ours")
     args = parser.parse_args(argv)
     if not Path(GUESSTREE).exists():
         parser.error(f"{GUESSTREE} not found: run this with the virtualenv's python")
+    if args.cpp is not None and not args.cpp.is_dir():
+        parser.error(f"--cpp {args.cpp}: not a folder")
+    cpp = None if args.cpp is None else args.cpp.resolve()
 
     rows = []
     load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
@@ -426,7 +451,7 @@ def main(argv: list[str] | None = None) -> int:
             warm_up(scratch, args.timeout)
         for job, output in selected:
             if job.measure == "compile":
-                result = measure_compile(job, output, args.timeout, max(1, args.repeat))
+                result = measure_compile(job, output, args.timeout, max(1, args.repeat), cpp)
             elif job.measure == "fresh":
                 result = measure_fresh_install(job, output, scratch, args.timeout)
             elif job.measure == "bound":
