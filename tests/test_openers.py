@@ -61,10 +61,15 @@ def test_every_mastermind_first_guess_has_the_total_compile_proves(colours, hole
     ("words", SMALL_WORDS, 3),
     ("twod", {"size": 7}, 5),
     ("words", {"answers": str(DATA / "words-ight.txt"), "guesses": str(DATA / "words-ight-guesses.txt")}, 2),
+    ("words", {**SMALL_WORDS, "hard": True}, 3),
+    ("words", {"answers": str(DATA / "words-ight.txt"), "guesses": str(DATA / "words-ight-guesses.txt"),
+               "hard": True}, 2),
 ])
 def test_the_ranking_is_what_compile_proves_for_every_first_guess(name, params, top):
     """The K best have the totals and worst cases of their compiled trees, in order (ties by the
-    canonical guess order), and every other first guess, compiled, ranks below the K-th."""
+    canonical guess order), and every other first guess, compiled, ranks below the K-th. In hard
+    mode too, where a first guess's parts are bounded by their lookahead over every guess (hard
+    mode allows fewer, so the bound holds)."""
     game = make_game(name, **params)
     ranking = rank_openers(game, top=top)
     truth = {i: compiled(game, game.format_code(code)) for i, code in enumerate(game.guesses)}
@@ -84,6 +89,29 @@ def test_the_ranking_is_what_compile_proves_for_every_first_guess(name, params, 
             assert (opener.at_least, opener.guess) > (kth[0] - 1, kth[1])  # that puts it below the K-th
     every = rank_openers(game, top=len(game.guesses))
     assert [(o.guess, o.total) for o in every.best] == [(i, t) for t, i in keys]
+
+
+def test_hard_mode_lookahead_bounds_refute_soundly(tmp_path, monkeypatch):
+    """Hard mode: a first guess's parts get lookahead bounds over every guess (hard mode allows
+    fewer, so each bound holds), which refute more first guesses than counting alone; the K best
+    are those the ranking without lookahead finds, and every bound is at most the true total."""
+    import random
+
+    from compiler.search import openers
+
+    hidden = (WORDLE / "wordlist_orig_hidden").read_text().split()[::23][:100]
+    guesses = sorted(set((WORDLE / "wordlist_orig_all").read_text().split()[::43][:300]) | set(hidden))
+    (tmp_path / "answers.txt").write_text("\n".join(hidden) + "\n")
+    (tmp_path / "guesses.txt").write_text("\n".join(guesses) + "\n")
+    game = make_game("words", answers=str(tmp_path / "answers.txt"), guesses=str(tmp_path / "guesses.txt"), hard=True)
+    ranking = rank_openers(game, top=3)
+    monkeypatch.setattr(openers, "LOOKAHEAD_MIN", 1 << 30)
+    counting = rank_openers(game, top=3)
+    assert [(o.guess, o.total, o.worst) for o in ranking.best] == [(o.guess, o.total, o.worst) for o in counting.best]
+    assert ranking.refuted()[BOUND] > counting.refuted()[BOUND]
+    bounded = [o for o in ranking.openers if o.total is None]
+    for opener in random.Random(3).sample(bounded, 8):
+        assert opener.at_least <= compiled(game, opener.code)[0], opener
 
 
 def test_small_words_ranking_and_how_each_was_settled():

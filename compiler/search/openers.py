@@ -128,14 +128,13 @@ def opener_total(solver, candidates: np.ndarray, guess: int, budget: int, limit:
     played = (guess,)
     bounds = [space.counted(len(part), budget - 1) for part in parts]
     total = min(len(candidates) + sum(bounds), INF)
-    if space.hint_rule is None:  # with a hint rule the lookahead does not pay (see Space.lower_bounds)
-        symbols = space.context.absent.played(played)
-        for index, part in enumerate(parts):
-            limit = search.limit_now(fence, limit)
-            if total >= limit or len(part) < LOOKAHEAD_MIN:
-                break
-            better = int(lookahead_bound(space.problem, part, np.int64(budget - 1), symbols))
-            total, bounds[index] = min(total + better - bounds[index], INF), better
+    symbols = space.context.absent.played(played)
+    for index, part in enumerate(parts):
+        limit = search.limit_now(fence, limit)
+        if total >= limit or len(part) < LOOKAHEAD_MIN:
+            break
+        better = int(lookahead_bound(space.problem, part, np.int64(budget - 1), symbols))
+        total, bounds[index] = min(total + better - bounds[index], INF), better
     limit = search.limit_now(fence, limit)
     searched = not bound_only and total < limit and any(len(part) > 2 for part in parts)
     if searched:
@@ -177,7 +176,7 @@ def lookahead_total(space, guess: int, candidates: np.ndarray, budget: int) -> i
     played, total = (guess,), len(candidates)
     symbols = space.context.absent.played(played)
     for part in space.split(guess, candidates):
-        if len(part) >= LOOKAHEAD_MIN and space.hint_rule is None:
+        if len(part) >= LOOKAHEAD_MIN:
             total += int(lookahead_bound(space.problem, part, np.int64(budget - 1), symbols))
         else:
             total += space.counted(len(part), budget - 1)
