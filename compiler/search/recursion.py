@@ -33,7 +33,9 @@ def lookahead_bound(problem, candidates, budget, played):
     """A lower bound on the least total of ``candidates`` within ``budget`` guesses: the table's,
     or the least over every guess of the candidates plus the counting bounds of its parts (what
     ``min_total`` would first compute there), which it stores in the table. Guesses alike by
-    absent or unplayed symbols count once. For a search without a hint rule (with one it does not pay)."""
+    absent or unplayed symbols count once. With a hint rule it looks over every guess, where the
+    rule allows fewer: still a lower bound (the openers' ranking uses it there; a search does not,
+    where it does not pay)."""
     least, reach, n = problem.least, problem.reach, candidates.shape[0]
     bound = least_total(least, reach, n, budget, problem.penalty)
     if n <= 2 or budget < 2 or bound >= INF:
