@@ -133,7 +133,7 @@ def opener_total(solver, candidates: np.ndarray, guess: int, budget: int, limit:
         limit = search.limit_now(fence, limit)
         if total >= limit or len(part) < LOOKAHEAD_MIN:
             break
-        better = int(lookahead_bound(space.problem, part, np.int64(budget - 1), symbols))
+        better = int(lookahead_bound(space.problem, part, np.int64(budget - 1), symbols, space.state(part, played)))
         total, bounds[index] = min(total + better - bounds[index], INF), better
     limit = search.limit_now(fence, limit)
     searched = not bound_only and total < limit and any(len(part) > 2 for part in parts)
@@ -172,12 +172,13 @@ def rising(solver, parts: list, bounds: list[int], total: int, played: tuple, bu
 
 def lookahead_total(space, guess: int, candidates: np.ndarray, budget: int) -> int:
     """A lower bound on the least total of a tree opening with ``guess``: the sum of its parts'
-    lookahead bounds (counting bounds with a hint rule, and for parts too small to pay)."""
+    lookahead bounds (under a hint rule, over the guesses it allows there; counting bounds for
+    parts too small to pay)."""
     played, total = (guess,), len(candidates)
     symbols = space.context.absent.played(played)
     for part in space.split(guess, candidates):
         if len(part) >= LOOKAHEAD_MIN:
-            total += int(lookahead_bound(space.problem, part, np.int64(budget - 1), symbols))
+            total += int(lookahead_bound(space.problem, part, np.int64(budget - 1), symbols, space.state(part, played)))
         else:
             total += space.counted(len(part), budget - 1)
     return min(total, INF)

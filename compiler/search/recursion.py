@@ -29,25 +29,27 @@ PERFECT_MAX = 64  # below this many candidates, look for a candidate that splits
 
 
 @njit(cache=True, nogil=True)
-def lookahead_bound(problem, candidates, budget, played):
+def lookahead_bound(problem, candidates, budget, played, state):
     """A lower bound on the least total of ``candidates`` within ``budget`` guesses: the table's,
     or the least over every guess of the candidates plus the counting bounds of its parts (what
     ``min_total`` would first compute there), which it stores in the table. Guesses alike by
-    absent or unplayed symbols count once. With a hint rule it looks over every guess, where the
-    rule allows fewer: still a lower bound (the openers' ranking uses it there; a search does not,
-    where it does not pay)."""
+    absent or unplayed symbols count once. ``state`` (empty: none) is the node's hint-rule state:
+    only the guesses it allows, and it is part of the key (``min_total`` computes none under a
+    hint rule, where it does not pay; the openers' ranking does)."""
     least, reach, n = problem.least, problem.reach, candidates.shape[0]
     bound = least_total(least, reach, n, budget, problem.penalty)
     if n <= 2 or budget < 2 or bound >= INF:
         return bound
-    h1, h2 = set_key(candidates, total_tag(n, budget, problem.penalty), np.uint64(0))
+    h1, h2 = set_key(candidates, total_tag(n, budget, problem.penalty), hint_salt(state))
     data = probe(problem.table, h1, h2)
     if data != 0:
         if data_exact(data) or data_value(data) > bound:
             return data_value(data)
     everything = np.zeros(0, np.bool_)
+    allowed = hint_allowed(state, problem.hint_codes, problem.letter_counts) if state.shape[0] > 0 \
+        and not problem.consistent else everything
     scan = kept_guesses(problem, _allowed(problem.matrix.shape[0], candidates, problem.secret_guess, problem.consistent),
-                        everything, everything, absent_symbols(problem, candidates), unplayed_symbols(problem, played))
+                        everything, allowed, absent_symbols(problem, candidates), unplayed_symbols(problem, played))
     totals, n_parts, candidate, _ = guess_bounds(problem, candidates, scan, budget, False)
     best = INF
     for j in range(scan.shape[0]):
@@ -169,7 +171,7 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
                 if p > 0 and size >= LOOKAHEAD_MIN and total < limit and not hinted:
                     counted_part = known[p]
                     known[p] = lookahead_bound(problem, ordered[parts[p, 0]:parts[p, 0] + size], budget - 1,
-                                               played_after)
+                                               played_after, state)  # (no hint rule: empty)
                     total = min(total + known[p] - counted_part, INF)
             for p in range(parts.shape[0]):
                 if total >= limit:

@@ -170,7 +170,7 @@ class Space:
         by counting, and for a part of ``LOOKAHEAD_MIN`` secrets or more but the first (whose own
         search starts with it), the best guess's by counting (``lookahead_bound``; not with a hint rule)."""
         symbols = self.context.absent.played(played)
-        return [int(lookahead_bound(self.problem, part, np.int64(budget), symbols))
+        return [int(lookahead_bound(self.problem, part, np.int64(budget), symbols, self._no_state))
                 if index and len(part) >= LOOKAHEAD_MIN and self.hint_rule is None
                 else self.counted(len(part), budget)
                 for index, part in enumerate(parts)]
