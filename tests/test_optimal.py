@@ -464,14 +464,46 @@ def test_a_lookahead_bound_is_the_best_guess_by_counting_and_never_above_the_lea
                                 for f, x in sizes.items() if f != solver.space.win)
                     by_hand = min(by_hand, min(len(candidates) + after, table.INF))
             solver.space.table[:] = 0
-            found = recursion.lookahead_bound(problem, candidates, np.int64(budget), played)
+            found = recursion.lookahead_bound(problem, candidates, np.int64(budget), played, solver.space._no_state)
             assert found == max(by_hand, counting.least_total(solver.space.least, solver.space.reach, len(candidates),
                                                               budget, penalty))
             least = recursion.min_total(problem, candidates, np.int64(budget), np.int64(table.INF + 1), solver.space._empty,
                                     solver.space._no_state, played)
             assert found <= least
-            assert recursion.lookahead_bound(problem, candidates, np.int64(budget), played) == least
+            assert recursion.lookahead_bound(problem, candidates, np.int64(budget), played,
+                                             solver.space._no_state) == least
             # (the table's exact value, once solved)
+
+
+def test_a_lookahead_bound_under_a_hint_rule_is_over_the_guesses_it_allows():
+    """Hard mode: ``recursion.lookahead_bound`` with a part's hint state is the least, over the
+    guesses hard mode allows after the first guess (by the game's own rule), of the part plus the
+    counting bounds of its parts, and at most the part's least total there."""
+    game = make_game("words", answers=str(Path(__file__).parent / "data" / "words-small.txt"), hard=True)
+    solver = solver_for(prepared_context(game, Options(strategy="optimal-expected"), workers=1))
+    space = solver.space
+    played = np.uint64(0)
+    checked = 0
+    for first in range(space.n_guesses):
+        for part in space.split(first, np.arange(space.n_secrets)):
+            if len(part) < 3:
+                continue
+            history = [(game.guesses[first], game.feedbacks()[space.matrix[first, part[0]]])]
+            by_hand = table.INF
+            for g in range(space.n_guesses):
+                if game.allows(game.guesses[g], history) is not None:
+                    continue
+                sizes = dict(zip(*np.unique(space.matrix[g, part], return_counts=True)))
+                if len(sizes) > 1 or space.win in sizes:
+                    after = sum(int(space.counted(x, table.UNLIMITED)) for f, x in sizes.items() if f != space.win)
+                    by_hand = min(by_hand, len(part) + after)
+            state = space.state(part, (first,))
+            space.table[:] = 0
+            found = recursion.lookahead_bound(space.problem, part, np.int64(table.UNLIMITED), played, state)
+            assert found == max(by_hand, space.counted(len(part), table.UNLIMITED)), (first, part)
+            assert found <= space.total_below(part, (first,), table.UNLIMITED, table.INF + 1)
+            checked += 1
+    assert checked > 10
 
 
 def test_classic_first_guess_classes():
