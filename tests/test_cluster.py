@@ -41,17 +41,23 @@ class Cluster:
         self.file = folder / "scheduler.json"
         self.processes = [self._start(["scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
                                        "--scheduler-file", str(self.file)], "scheduler")]
-        deadline = time.monotonic() + 60
-        while not self.file.exists():
-            assert time.monotonic() < deadline, "the scheduler did not start"
-            time.sleep(0.1)
-        self.address = json.loads(self.file.read_text())["address"]
+        self.address = self._address(time.monotonic() + 60)
         more = ["--preload", str(preload)] if preload else []
         self.processes.append(self._start(["worker", self.address, "--nworkers", str(workers), "--nthreads", "1",
                                            "--host", "127.0.0.1", "--no-dashboard", *more], "workers", cwd))
         self.wait_for(workers)
         with self.client() as client:
             client.register_plugin(JobCounter())
+
+    def _address(self, deadline: float) -> str:
+        """The scheduler's address from its file, once the file is there and whole (the scheduler
+        writes it in place: read too early, it is empty or cut short)."""
+        while True:
+            try:
+                return json.loads(self.file.read_text())["address"]
+            except (FileNotFoundError, json.JSONDecodeError, KeyError):
+                assert time.monotonic() < deadline, "the scheduler did not start"
+                time.sleep(0.1)
 
     def _start(self, args: list[str], name: str, cwd: Path | None = None) -> subprocess.Popen:
         log = open(self.folder / f"{name}.log", "wb")
