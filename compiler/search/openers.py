@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .recursion import LOOKAHEAD_MIN, lookahead_bound
+from .recursion import LOOKAHEAD_MIN
 from .table import INF, UNLIMITED
 
 SEEDS_PER_PLACE, SEEDS_MIN = 10, 100  # first guesses the heuristic ranks best, searched first: per place ranked, at least
@@ -128,12 +128,11 @@ def opener_total(solver, candidates: np.ndarray, guess: int, budget: int, limit:
     played = (guess,)
     bounds = [space.counted(len(part), budget - 1) for part in parts]
     total = min(len(candidates) + sum(bounds), INF)
-    symbols = space.context.absent.played(played)
     for index, part in enumerate(parts):
         limit = search.limit_now(fence, limit)
         if total >= limit or len(part) < LOOKAHEAD_MIN:
             break
-        better = int(lookahead_bound(space.problem, part, np.int64(budget - 1), symbols, space.state(part, played)))
+        better = space.lookahead(part, played, budget - 1)
         total, bounds[index] = min(total + better - bounds[index], INF), better
     limit = search.limit_now(fence, limit)
     searched = not bound_only and total < limit and any(len(part) > 2 for part in parts)
@@ -174,13 +173,10 @@ def lookahead_total(space, guess: int, candidates: np.ndarray, budget: int) -> i
     """A lower bound on the least total of a tree opening with ``guess``: the sum of its parts'
     lookahead bounds (under a hint rule, over the guesses it allows there; counting bounds for
     parts too small to pay)."""
-    played, total = (guess,), len(candidates)
-    symbols = space.context.absent.played(played)
+    total = len(candidates)
     for part in space.split(guess, candidates):
-        if len(part) >= LOOKAHEAD_MIN:
-            total += int(lookahead_bound(space.problem, part, np.int64(budget - 1), symbols, space.state(part, played)))
-        else:
-            total += space.counted(len(part), budget - 1)
+        total += space.lookahead(part, (guess,), budget - 1) if len(part) >= LOOKAHEAD_MIN \
+            else space.counted(len(part), budget - 1)
     return min(total, INF)
 
 

@@ -169,11 +169,15 @@ class Space:
         """Lower bounds on the least totals of a guess's parts (largest first) within ``budget``:
         by counting, and for a part of ``LOOKAHEAD_MIN`` secrets or more but the first (whose own
         search starts with it), the best guess's by counting (``lookahead_bound``; not with a hint rule)."""
-        symbols = self.context.absent.played(played)
-        return [int(lookahead_bound(self.problem, part, np.int64(budget), symbols, self._no_state))
-                if index and len(part) >= LOOKAHEAD_MIN and self.hint_rule is None
+        return [self.lookahead(part, played, budget) if index and len(part) >= LOOKAHEAD_MIN and self.hint_rule is None
                 else self.counted(len(part), budget)
                 for index, part in enumerate(parts)]
+
+    def lookahead(self, part: np.ndarray, played: tuple, budget: int) -> int:
+        """The part's one-guess lookahead bound within ``budget`` (``recursion.lookahead_bound``), over
+        the guesses the hint rule allows after ``played``, if there is one."""
+        return int(lookahead_bound(self.problem, part, np.int64(budget), self.context.absent.played(played),
+                                   self.state(part, played)))
 
     def counted(self, n: int, budget: int) -> int:
         """The counting bound of n secrets within ``budget`` (``counting.least_total``, with the penalty)."""
