@@ -7,6 +7,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import compiler
@@ -112,6 +113,45 @@ def test_hard_mode_lookahead_bounds_refute_soundly(tmp_path, monkeypatch):
     bounded = [o for o in ranking.openers if o.total is None]
     for opener in random.Random(3).sample(bounded, 8):
         assert opener.at_least <= compiled(game, opener.code)[0], opener
+
+
+def test_the_full_proofs_header_says_how_its_first_guesses_were_refuted_the_same_in_every_run(tmp_path):
+    """``compile`` with no ``--first`` on twod 7 (49 first guesses, the openers' ranking searches its
+    root): the header counts the first guesses refuted by a bound alone (those whose counting and
+    lookahead bound is at least the optimum, tie-break included) and by search, the same on one
+    thread and on two, with a warm table or not; every bound is at most the first guess's total."""
+    from compiler.bound import prepared_context
+    from compiler.output import to_bytes
+    from compiler.search.openers import lookahead_total
+    from compiler.search.settings import SearchSettings
+    from compiler.search.solver import solver_for
+    from compiler.search.table import UNLIMITED
+
+    game = make_game("twod", size=7)
+    path = tmp_path / "proof.checkpoint"
+    builds = [compiler.build(game, Options(strategy="optimal-expected"), search=SearchSettings(**settings))
+              for settings in ({"workers": 1}, {"workers": 2, "checkpoint": path},
+                               {"workers": 2, "checkpoint": path, "resume": True})]  # the last one's table warm
+    assert len({to_bytes(built) for built in builds}) == 1
+    proof = builds[0].proof
+    truth = {i: compiled(game, game.format_code(code))[0] for i, code in enumerate(game.guesses)}
+    best = min(truth, key=lambda i: (truth[i], game.guesses[i] not in game.secrets, i))
+    assert builds[0].node_guess[0] == best
+    space = solver_for(prepared_context(game, Options(strategy="optimal-expected"), workers=1)).space
+    root = np.arange(space.n_secrets, dtype=np.int64)
+    by_bound = 0
+    for i in truth:
+        if i == best:
+            continue
+        bound = lookahead_total(space, i, root, UNLIMITED)
+        assert bound <= truth[i]
+        key_before = (game.guesses[i] not in game.secrets, i) < (game.guesses[best] not in game.secrets, best)
+        by_bound += bound >= truth[best] + key_before
+    assert proof["minimum_total"] == truth[best] == 191
+    assert (proof["first_guesses"], proof["first_guesses_by_class"]) == (49, False)
+    assert (proof["refuted_by_bound"], proof["refuted_by_search"]) == (by_bound, 48 - by_bound)
+    assert 0 < proof["refuted_by_search"] < 48
+    assert f"of the 49 first guesses, {by_bound} are refuted by a bound alone" in proof["proven"]
 
 
 def test_small_words_ranking_and_how_each_was_settled():

@@ -11,8 +11,11 @@ every first guess's counting bound at once (vectorised over the guesses), then, 
 parts' one-guess lookahead bounds, largest part first, each stopping as soon as the sum refutes
 it, then the search of its parts. Whatever the order in which jobs finish, the K best and their
 totals are the same (ties go to the lower guess), and each first guess outside them has a proven
-lower bound that puts it below the K-th: only how each was settled (by a bound or by a search)
-and the bound's value depend on the order.
+lower bound that puts it below the K-th. How each was settled is said the same in every run
+(``OpenerSearch.settled``): by a bound when its bound before any search (counting, then its parts'
+lookahead bounds, each the lookahead's own value: ``Space.lookahead(pure=True)``) refutes it
+against the final K-th, else by a search. Only the bound's value in ``--report`` (``at_least``) and
+the effort depend on the order.
 
     from compiler.search.openers import rank_openers
     ranking = rank_openers(make_game("mastermind", colours=3, holes=3), top=2)
@@ -41,14 +44,15 @@ def seeds_for(top: int) -> int:
 @dataclass
 class Opener:
     """What is known of one first guess (``guess``: its index, ``code``: as the game writes it):
-    its exact ``total`` (None if only ``at_least`` is proven), how it was settled (``BOUND``: by a
-    bound alone; ``SEARCH``: a search of its parts), and the CPU seconds its job took; for one of
-    the best, the ``worst`` case of its canonical optimal tree."""
+    its exact ``total`` (None if only ``at_least`` is proven), its ``bound`` before any search, how
+    it was settled (``BOUND``: by a bound alone; ``SEARCH``: a search of its parts), and the CPU
+    seconds its job took; for one of the best, the ``worst`` case of its canonical optimal tree."""
 
     guess: int
     code: str
     total: int | None = None
     at_least: int | None = None
+    bound: int | None = None
     settled: str = BOUND
     cpu_seconds: float = 0.0
     worst: int | None = None
@@ -97,9 +101,10 @@ class Best:
 @dataclass(frozen=True)
 class OpenerTotal:
     """A job: the least total of a tree opening with ``guess``, if below ``limit`` (tightened by
-    the board as the K-th best improves). Returns ``(total, limit, searched, cpu_seconds)``: the
-    total exact if below the limit it ended with, else a lower bound at least that; ``searched``:
-    whether any part needed a search (else a bound settled it)."""
+    the board as the K-th best improves). Returns ``(total, limit, searched, cpu_seconds, bound)``:
+    the total exact if below the limit it ended with, else a lower bound at least that;
+    ``searched``: whether any part needed a search (else a bound settled it); ``bound``: the lower
+    bound before any search (all its parts' lookahead bounds if a search followed)."""
 
     candidates: np.ndarray
     guess: int
@@ -132,13 +137,13 @@ def opener_total(solver, candidates: np.ndarray, guess: int, budget: int, limit:
         limit = search.limit_now(fence, limit)
         if total >= limit or len(part) < LOOKAHEAD_MIN:
             break
-        better = space.lookahead(part, played, budget - 1)
+        better = space.lookahead(part, played, budget - 1, pure=True)
         total, bounds[index] = min(total + better - bounds[index], INF), better
-    limit = search.limit_now(fence, limit)
+    limit, bound = search.limit_now(fence, limit), total
     searched = not bound_only and total < limit and any(len(part) > 2 for part in parts)
     if searched:
         total, limit = rising(solver, parts, bounds, total, played, budget - 1, limit, fence)
-    return total, limit, searched, time.thread_time() - started
+    return total, limit, searched, time.thread_time() - started, bound
 
 
 def rising(solver, parts: list, bounds: list[int], total: int, played: tuple, budget: int, limit: int,
@@ -175,7 +180,7 @@ def lookahead_total(space, guess: int, candidates: np.ndarray, budget: int) -> i
     parts too small to pay)."""
     total = len(candidates)
     for part in space.split(guess, candidates):
-        total += space.lookahead(part, (guess,), budget - 1) if len(part) >= LOOKAHEAD_MIN \
+        total += space.lookahead(part, (guess,), budget - 1, pure=True) if len(part) >= LOOKAHEAD_MIN \
             else space.counted(len(part), budget - 1)
     return min(total, INF)
 
@@ -300,12 +305,13 @@ class OpenerSearch:
             self.next += 1
             limit = self.best.limit(self.keys[guess])
             if counted >= limit:  # the counting bound refutes it: no job
-                self.openers[guess].at_least = counted
+                self.openers[guess].at_least = self.openers[guess].bound = counted
                 self.counted_out += 1
                 if self.next > self.sorted_from and self.best.kth() is not None and counted > self.best.kth()[0]:
                     # and every later one
                     for rest in range(self.next, len(self.guesses)):
-                        self.openers[int(self.guesses[rest])].at_least = int(self.counted[rest])
+                        later = self.openers[int(self.guesses[rest])]
+                        later.at_least = later.bound = int(self.counted[rest])
                     self.counted_out += len(self.guesses) - self.next
                     self.next = len(self.guesses)
                     self.note()
@@ -316,8 +322,8 @@ class OpenerSearch:
         return None
 
     def on_result(self, guess: int, result) -> None:
-        value, limit, searched, seconds = result
         opener = self.openers[guess]
+        value, limit, searched, seconds, opener.bound = result
         opener.settled, opener.cpu_seconds = (SEARCH if searched else BOUND), seconds
         self.done, self.cpu = self.done + 1, self.cpu + seconds
         if value < limit and self.bound_only:  # not refuted: only a lower bound
@@ -346,16 +352,22 @@ class OpenerSearch:
         self.prepare()
         self.solver.schedule(self.next_job, self.on_result)
 
-    def ranking_counts(self) -> dict[str, int]:
-        """How the first guesses outside the best were settled: by a bound alone, by search."""
+    def settled(self) -> dict[str, int]:
+        """How each first guess outside the best is settled, the same in every run (its ``settled``),
+        and how many each way: by a bound when its bound before any search is at least what it must
+        stay below to rank in, by the final K-th; else by a search (its bound was below every K-th
+        of the run, so every run searches it). A run may have searched one that a bound settles:
+        one it reached before the K-th best was found."""
         ranked = {guess for _, _, guess in self.best.keys}
         counts = {BOUND: 0, SEARCH: 0}
         for opener in self.openers.values():
-            if opener.guess not in ranked and opener.value is not None:
+            if opener.guess not in ranked and opener.bound is not None:
+                opener.settled = BOUND if opener.bound >= self.best.limit(self.keys[opener.guess]) else SEARCH
                 counts[opener.settled] += 1
         return counts
 
     def ranking(self, started: float) -> Ranking:
+        self.settled()
         best = [self.openers[guess] for _, _, guess in self.best.keys]
         for opener in best:
             total, opener.worst = opener_tree(self.solver, opener.guess, self.budget)
@@ -421,7 +433,7 @@ def ranked_first(solver, first: int, max_depth: int | None = None) -> FirstRank:
     search.without(first)
 
     def run():
-        total, _, _, seconds = opener_total(solver, search.root, first, budget, INF)
+        total, _, _, seconds, _ = opener_total(solver, search.root, first, budget, INF)
         if total >= INF:
             raise ValueError(f"no tree opening with {code} wins every secret within {max_depth} guesses")
         search.best.add(total, (0, first))
@@ -439,13 +451,15 @@ def ranked_first(solver, first: int, max_depth: int | None = None) -> FirstRank:
 def ranked_root(solver, budget: int, choice) -> dict[str, int]:
     """The full proof's root (``TotalSearch`` with many first guesses): the best first guess under
     the tree's tie-break, as the ranking searches them (each a job, the best found first by their
-    lookahead bounds, each refuted by rising effort), put in ``choice`` (a ``choice.Choice``);
-    returns how many first guesses a bound settled and how many a search did."""
+    lookahead bounds, each refuted by rising effort), put in ``choice`` (a ``choice.Choice``).
+    Returns what the proof's header says of its first guesses, the same in every run: how many
+    (one per symmetry class, if any), how many a bound refuted (those that learn nothing among
+    them) and how many a search refuted (``OpenerSearch.settled``)."""
     search = OpenerSearch(solver, 1, budget, tree_order=True)
     search.run()
     if search.best.keys:
         choice.value, choice.key = search.best.keys[0][0], search.best.keys[0][1:]
     choice.refute(min((o.value for o in search.openers.values() if o.value is not None), default=INF))
-    counts = search.ranking_counts()
-    counts[SEARCH] += len(search.best.keys)
-    return counts
+    counts = search.settled()
+    return {"first_guesses": len(search.openers) + search.useless, "by_class": search.space.symmetry is not None,
+            "refuted_by_bound": counts[BOUND] + search.useless, "refuted_by_search": counts[SEARCH]}

@@ -56,6 +56,9 @@ class LeastTotal:
     first: str | None = None  # the fixed opener (--first), as the game writes it
     scope: dict = field(default_factory=dict)  # with --openers: openers, of, ranked_by
     late: int | None = None  # fewest-at-worst: the fewest secrets that need ``depth`` guesses
+    # the full proof over many first guesses (``openers.ranked_root``): first_guesses, by_class,
+    # refuted_by_bound, refuted_by_search
+    first_guesses: dict = field(default_factory=dict)
 
     @property
     def optimal(self) -> bool:
@@ -78,6 +81,11 @@ class LeastTotal:
             within = "" if self.depth is None else f" among trees that win every secret within {self.depth} guesses"
             said = (f"exhaustive search: no tree{opening} takes fewer than {self.total} guesses in all "
                     f"over the {self.secrets} secrets{within}")
+        if self.first_guesses:
+            found = self.first_guesses
+            classes = " (one per symmetry class)" if found["by_class"] else ""
+            said += (f"; of the {found['first_guesses']} first guesses{classes}, {found['refuted_by_bound']} are "
+                     f"refuted by a bound alone and {found['refuted_by_search']} by search")
         if not self.optimal:
             openers = self.scope["openers"]
             return f"optimal among {openers} opener{'s' * (openers > 1)} (of {self.scope['of']}), not proven optimal; " \
@@ -95,5 +103,9 @@ class LeastTotal:
         if self.late is not None:
             proof["fewest_at_worst"] = self.late
         proof["minimum_total"] = self.total
+        if self.first_guesses:  # flat: the strategy map holds no maps (trees/FORMAT.md §2.2)
+            found = self.first_guesses
+            proof.update(first_guesses=found["first_guesses"], first_guesses_by_class=found["by_class"],
+                         refuted_by_bound=found["refuted_by_bound"], refuted_by_search=found["refuted_by_search"])
         proof["proven"] = self.sentence()
         return proof

@@ -20,8 +20,8 @@ from .counting import least_total, reachable
 from .hint import hint_allowed, hint_next, hint_salt
 from .partitions import _allowed, _is_candidate, _repeats, guess_bounds, split
 from .problem import HITS, NODES, STORES, Stopped
-from .table import (FEASIBLE_TAG, INF, data_exact, data_value, depths, pack, probe, remember_depths, set_key, store,
-                    total_tag)
+from .table import (FEASIBLE_TAG, INF, PURE_SALT, data_exact, data_value, depths, pack, probe, remember_depths,
+                    set_key, store, total_tag)
 
 CANDIDATES_FIRST = 48  # up to this many candidates, try them as guesses before the other guesses
 LOOKAHEAD_MIN = 12  # parts at least this big get a bound from one guess's lookahead before any is searched
@@ -29,22 +29,31 @@ PERFECT_MAX = 64  # below this many candidates, look for a candidate that splits
 
 
 @njit(cache=True, nogil=True)
-def lookahead_bound(problem, candidates, budget, played, state):
+def lookahead_bound(problem, candidates, budget, played, state, pure):
     """A lower bound on the least total of ``candidates`` within ``budget`` guesses: the table's,
     or the least over every guess of the candidates plus the counting bounds of its parts (what
     ``min_total`` would first compute there), which it stores in the table. Guesses alike by
     absent or unplayed symbols count once. ``state`` (empty: none) is the node's hint-rule state:
     only the guesses it allows, and it is part of the key (``min_total`` computes none under a
-    hint rule, where it does not pay; the openers' ranking does)."""
+    hint rule, where it does not pay; the openers' ranking does). ``pure``: the lookahead's own
+    value, never a search's bound from the table (which depends on what was searched before), so
+    that it is the same in every run; it has entries of its own (``PURE_SALT``)."""
     least, reach, n = problem.least, problem.reach, candidates.shape[0]
     bound = least_total(least, reach, n, budget, problem.penalty)
     if n <= 2 or budget < 2 or bound >= INF:
         return bound
-    h1, h2 = set_key(candidates, total_tag(n, budget, problem.penalty), hint_salt(state))
+    tag, salt = total_tag(n, budget, problem.penalty), hint_salt(state)
+    h1, h2 = set_key(candidates, tag, salt)
     data = probe(problem.table, h1, h2)
-    if data != 0:
-        if data_exact(data) or data_value(data) > bound:
-            return data_value(data)
+    known = data != 0 and (data_exact(data) or data_value(data) > bound)
+    p1, p2 = h1, h2
+    if pure:
+        p1, p2 = set_key(candidates, tag, salt ^ PURE_SALT)
+        own = probe(problem.table, p1, p2)
+        if own != 0:
+            return data_value(own)
+    elif known:
+        return data_value(data)
     everything = np.zeros(0, np.bool_)
     allowed = hint_allowed(state, problem.hint_codes, problem.letter_counts) if state.shape[0] > 0 \
         and not problem.consistent else everything
@@ -56,8 +65,11 @@ def lookahead_bound(problem, candidates, budget, played, state):
         if (n_parts[j] > 1 or candidate[j]) and totals[j] < best:
             best = totals[j]
     if best > bound:
-        store(problem.table, h1, h2, pack(min(best, INF), best >= INF, -1, n))
+        if not (known and (data_exact(data) or data_value(data) >= best)):
+            store(problem.table, h1, h2, pack(min(best, INF), best >= INF, -1, n))
         bound = best
+    if pure:
+        store(problem.table, p1, p2, pack(min(bound, INF), bound >= INF, -1, n))
     return bound
 
 
@@ -171,7 +183,7 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
                 if p > 0 and size >= LOOKAHEAD_MIN and total < limit and not hinted:
                     counted_part = known[p]
                     known[p] = lookahead_bound(problem, ordered[parts[p, 0]:parts[p, 0] + size], budget - 1,
-                                               played_after, state)  # (no hint rule: empty)
+                                               played_after, state, False)  # (no hint rule: empty)
                     total = min(total + known[p] - counted_part, INF)
             for p in range(parts.shape[0]):
                 if total >= limit:

@@ -127,7 +127,8 @@ class Solver:
                 raise Infeasible(f"no tree{opening} wins every secret of {self.game!r} within {depth} guesses "
                                  "(guesstree bound finds the fewest)")
             late, total = (None, weighted) if not penalty else self._unweigh(weighted, penalty)
-            proven = LeastTotal(objective, total, depth, space.n_secrets, first, space.opener_scope or {}, late)
+            proven = LeastTotal(objective, total, depth, space.n_secrets, first, space.opener_scope or {}, late,
+                                self.total.proven_first_guesses)
             self._solved[key] = Report(worst=depth, total=total, nodes=self.nodes - nodes,
                                        seconds=time.monotonic() - started, proof=proven.to_dict(),
                                        first_guesses=dict(self.total.first_guesses))

@@ -173,11 +173,12 @@ class Space:
                 else self.counted(len(part), budget)
                 for index, part in enumerate(parts)]
 
-    def lookahead(self, part: np.ndarray, played: tuple, budget: int) -> int:
+    def lookahead(self, part: np.ndarray, played: tuple, budget: int, pure: bool = False) -> int:
         """The part's one-guess lookahead bound within ``budget`` (``recursion.lookahead_bound``), over
-        the guesses the hint rule allows after ``played``, if there is one."""
+        the guesses the hint rule allows after ``played``, if there is one; ``pure``: the lookahead's
+        own value, the same in every run (the openers' bounds, which the full proof's header counts)."""
         return int(lookahead_bound(self.problem, part, np.int64(budget), self.context.absent.played(played),
-                                   self.state(part, played)))
+                                   self.state(part, played), pure))
 
     def counted(self, n: int, budget: int) -> int:
         """The counting bound of n secrets within ``budget`` (``counting.least_total``, with the penalty)."""

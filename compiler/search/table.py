@@ -28,6 +28,7 @@ M1 = np.uint64(0xBF58476D1CE4E5B9)
 M2 = np.uint64(0x94D049BB133111EB)
 GOLD = np.uint64(0x9E3779B97F4A7C15)
 SEED2 = np.uint64(0xD6E8FEB86659FD93)
+PURE_SALT = np.uint64(0x2545F4914F6CDD1D)  # a lookahead's own entries (``recursion.lookahead_bound``, pure)
 S30, S27, S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 
 

@@ -64,6 +64,8 @@ class TotalSearch:
         # how the root's first guesses were settled: by a bound alone, or by a search of some part
         # (effort, which depends on the order jobs finish in: never part of an artifact)
         self.first_guesses = {"bound": 0, "search": 0}
+        # the same, for the full proof's header where the ranking searched its root (the same in every run)
+        self.proven_first_guesses: dict = {}
         self._serial = 0
 
     # -- what the jobs run -------------------------------------------------------------------------
@@ -128,6 +130,9 @@ class TotalSearch:
             return bound
         tag = space.tag(n, budget)
         data = np.uint64(space.probe(candidates, played, tag))
+        if data and level == 0 and space.first is None and space.openers is None and not self.solver.inside:
+            data = np.uint64(0)  # the full proof's root searched again (quick from a warm table): its header
+            # says how the first guesses were refuted, as the first run did
         if data:
             if data_exact(data):
                 return int(data_value(data))
@@ -164,8 +169,11 @@ class TotalSearch:
                 and cutoff > INF and not solver.inside:
             from .openers import ranked_root  # the ranking's search of the first guesses, with K = 1
 
-            for how, count in ranked_root(solver, budget, choice).items():
-                self.first_guesses[how] += count
+            found = ranked_root(solver, budget, choice)
+            self.first_guesses["bound"] += found["refuted_by_bound"]
+            self.first_guesses["search"] += found["first_guesses"] - found["refuted_by_bound"]
+            if space.openers is None:  # the full proof: its header says how its first guesses were refuted
+                self.proven_first_guesses = found
         elif level == 0 and self._openers_as_jobs(len(order)):
             self._root_jobs(candidates, budget, order, choice)
         elif level == 0 and solver.cluster is None and solver.workers > 1:
