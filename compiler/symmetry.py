@@ -35,6 +35,10 @@ class Symmetry:
     def __init__(self, game: Game, codes: np.ndarray, backend: str = "numba", rename_played: bool = False):
         self.codes = np.ascontiguousarray(codes, dtype=np.int64)
         self.colours, self.backend, self.rename_played = game.symbols, backend, rename_played
+        # are the codes in the order of their symbols (the first position first)? Then putting a
+        # code's symbols in order along positions gives a lower code (``_in_order``)
+        self.ordered = len(self.codes) > 1 and bool(np.array_equal(np.lexsort(self.codes.T[::-1]),
+                                                                   np.arange(len(self.codes))))
         self._cache: dict[tuple, np.ndarray | None] = {}
 
     def canonical(self, played: tuple[int, ...], candidates: int = MAX_SYMMETRIES) -> np.ndarray | None:
@@ -52,10 +56,38 @@ class Symmetry:
         used = np.zeros(self.colours, dtype=np.bool_)
         used[np.unique(history)] = True
         perms, maps = self._symmetries(history, limit)
+        # where the symmetries enumerated may be fewer than the group's (all of it: order adds nothing),
+        # at the top two levels (below, the many nodes' passes would cost more than they save)
+        in_order = self._in_order(history) if len(perms) >= limit and len(played) <= 1 else None
         if len(perms) == 1 and used.all():  # only the identity, and no colour left to rename
+            return in_order
+        lowest = kernels(self.backend).canonical_under(self.codes, np.array(perms, dtype=np.int64),
+                                                       np.array(maps, dtype=np.int64), used)
+        return lowest if in_order is None else lowest & in_order
+
+    def _in_order(self, history: np.ndarray) -> np.ndarray | None:
+        """Over every guess: are its symbols in increasing order along each block of positions that
+        the played guesses treat alike (the same symbol in each), or None if no block has two? A
+        reordering within a block fixes every played guess, and one that puts a guess's symbols in
+        order there gives a lower code of its class (at the root, so does naming the colours in
+        decreasing order of their counts); with the enumerated symmetries (a subset of the group
+        too) this keeps the lowest of each class, and it checks the whole of these in one pass: a
+        game of many holes has far more than ``MAX_SYMMETRIES`` (2x10: 7 257 600 at the root)."""
+        if not self.ordered:
             return None
-        return kernels(self.backend).canonical_under(self.codes, np.array(perms, dtype=np.int64),
-                                                     np.array(maps, dtype=np.int64), used)
+        blocks: dict[tuple, list[int]] = {}
+        for h in range(self.codes.shape[1]):
+            blocks.setdefault(tuple(history[:, h]), []).append(h)
+        kept = None
+        for positions in blocks.values():
+            for a, b in zip(positions, positions[1:]):
+                step = self.codes[:, a] <= self.codes[:, b]
+                kept = step if kept is None else kept & step
+        if kept is not None and len(history) == 0:  # the root, where every colour may be renamed too:
+            # the lowest of a class plays each colour at least as often as the next one
+            counts = np.stack([(self.codes == c).sum(axis=1) for c in range(self.colours)], axis=1)
+            kept &= np.all(counts[:, :-1] >= counts[:, 1:], axis=1)
+        return kept
 
     def _symmetries(self, history: np.ndarray, limit: int) -> tuple[list, list]:
         """Up to ``limit`` (position reordering, colour map) pairs that map every played guess to

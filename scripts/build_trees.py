@@ -68,9 +68,10 @@ SHIPPED = [
     Shipped("mastermind", {"colours": 7, "holes": 4}, Options("optimal-expected")),  # Ville 2013: 11228
     Shipped("bulls-cows", {"digits": 10, "length": 4}, Options("optimal-expected")),  # Tanaka 1996: 26274
     Shipped("bulls-cows", {"digits": 10, "length": 4}, Options("fewest-at-worst")),  # 50 secrets at 7 (Slovesnov), total 26450
-    # the full proof over all 12972 first guesses (13 min here); its body is the tree that --first salet builds
+    # the full proofs over all 12972 first guesses (13 and 11 min here); their bodies are the trees that
+    # --first salet builds
     Shipped("words", WORDLE, Options("optimal-expected"), "wordle-salet-optimal-expected.msgpack.zst"),
-    Shipped("words", {**WORDLE, "hard": True}, Options("optimal-expected", first="salet", max_depth=6),
+    Shipped("words", {**WORDLE, "hard": True}, Options("optimal-expected", max_depth=6),
             "wordle-hard-salet-optimal-expected-depth6.msgpack.zst"),
     # records (trees/RECORDS.md, scripts/records.py): proven optima of small and medium games
     # 4x5: optimal-worst's tree has both the least total (3954, what optimal-expected proves) and the least worst

@@ -511,6 +511,41 @@ def test_a_lookahead_bound_under_a_hint_rule_is_over_the_guesses_it_allows():
     assert checked > 10
 
 
+def test_symbols_put_in_order_keep_the_lowest_of_each_class_when_the_symmetries_are_cut_short(monkeypatch):
+    """With fewer symmetries enumerated than the group has (``MAX_SYMMETRIES``), the mask still
+    keeps the lowest guess of every class (against the plain enumeration), and putting the symbols
+    in order within the positions the history treats alike drops more of the others."""
+    from compiler import symmetry as module
+
+    game = make_game("mastermind", colours=4, holes=3)
+    codes = np.array(game.guesses)
+    histories = [(), ((0, 0, 1),), ((0, 1, 2),), ((0, 0, 0), (1, 1, 2))]
+    exact = {history: module.Symmetry(game, codes, rename_played=True).canonical(
+        tuple(game.guesses.index(h) for h in history)) for history in histories}
+    monkeypatch.setattr(module, "MAX_SYMMETRIES", 1)  # the identity alone
+    for history in histories:
+        played = tuple(game.guesses.index(h) for h in history)
+        short = module.Symmetry(game, codes, rename_played=True)
+        mask = short.canonical(played)
+        assert (mask | ~exact[history]).all(), history  # every class's lowest kept
+        short.ordered = False  # the enumerated symmetries alone
+        alone = short._compute(played, 1)
+        assert (alone | ~mask).all() and mask.sum() <= alone.sum(), history
+        if history == ():
+            assert mask.sum() < alone.sum()
+
+
+def test_many_holes_first_guess_classes():
+    """Mastermind 2x10's group at the root has 7 257 600 symmetries; the mask keeps one first guess
+    per class all the same: the number of A's, 10 down to 5 (the colours swapped are the others)."""
+    from compiler.symmetry import Symmetry
+
+    game = make_game("mastermind", colours=2, holes=10)
+    classes = Symmetry(game, np.array(game.guesses), rename_played=True).canonical(())
+    assert [game.format_code(g) for g, keep in zip(game.guesses, classes) if keep] == [
+        "A" * (10 - b) + "B" * b for b in range(6)]
+
+
 def test_classic_first_guess_classes():
     from compiler.symmetry import Symmetry
 

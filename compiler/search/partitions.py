@@ -10,6 +10,7 @@ from ..kernels import _popcount
 from .counting import least_total, reachable
 from .table import GOLD, INF, M1
 
+COUNTS_MIN = 96  # candidates from which a block's counts (cleared per block) pay for more than 64 feedbacks
 BLOCK = 256  # guesses scored together: their answers sit in cache while the candidates' rows stream by
 
 
@@ -151,7 +152,10 @@ def guess_bounds(problem, candidates, guesses, budget, largest_needed):
     streams through cache instead of one scattered byte per pair from every guess's row. When
     every part of k secrets costs exactly 2k - 1 guesses after (few candidates, many feedbacks)
     the bound only needs the number of parts, so only which answers occur is kept, as bits (the
-    win's part has one secret: ``Solver`` checks that only a secret's own guess wins it)."""
+    win's part has one secret: ``Solver`` checks that only a secret's own guess wins it). Else,
+    with up to 64 feedbacks or ``COUNTS_MIN`` candidates or more (where clearing a block's counts
+    pays: a word game's big parts), each answer's count per guess of the block, in 16 bits; else
+    one guess at a time, visiting only the feedbacks that occur (``_partition``)."""
     m, n = guesses.shape[0], candidates.shape[0]
     n_feedbacks, win, least = problem.n_feedbacks, problem.win, problem.least
     by_secret = problem.by_secret
@@ -185,7 +189,7 @@ def guess_bounds(problem, candidates, guesses, budget, largest_needed):
                 parts[j0 + j], candidate[j0 + j] = k, won
                 bounds[j0 + j] = 3 * n - k - (1 if won else 0)  # n + the sum of 2k - 1 over the parts but the win
         return bounds, parts, candidate, largest
-    if n_feedbacks <= 64 and n < 65536:
+    if (n_feedbacks <= 64 or n >= COUNTS_MIN) and n_feedbacks <= 256 and n < 65536:
         counts = np.zeros((BLOCK, n_feedbacks), np.uint16)
         for j0 in range(0, m, BLOCK):
             width = min(m - j0, BLOCK)
