@@ -62,6 +62,7 @@ class Space:
         self.row = 0
         self.stop = np.zeros(1, dtype=np.int64)  # set: the compiled searches give up at their next node
         self.penalty = 0  # fewest-at-worst: see Problem.penalty (set by ``penalize``)
+        self._counted: dict[tuple, int] = {}  # ``counted``'s, by (n, budget, penalty); the views share it
         self.problem = self._problem()
         self._no_state = np.zeros(0, dtype=np.int64)
         self._empty = np.zeros(0, dtype=np.bool_)
@@ -159,7 +160,7 @@ class Space:
         """The parts ``guess`` leaves of ``candidates`` but the win, largest first."""
         ordered, parts = split(self.matrix, np.int64(guess), candidates, np.int64(self.n_feedbacks),
                                np.int64(self.win))
-        return [ordered[start:start + size] for start, size in parts]
+        return [ordered[start:start + size] for start, size in parts.tolist()]  # (Python ints: slices faster)
 
     def bounds(self, candidates: np.ndarray, guesses: np.ndarray, budget: int, largest: bool = False):
         """Per guess: its counting bound, parts, whether it is a candidate, largest part (``guess_bounds``)."""
@@ -182,7 +183,11 @@ class Space:
 
     def counted(self, n: int, budget: int) -> int:
         """The counting bound of n secrets within ``budget`` (``counting.least_total``, with the penalty)."""
-        return int(least_total(self.least, self.reach, n, budget, self.penalty))
+        key = (n, budget, self.penalty)
+        known = self._counted.get(key)
+        if known is None:  # (a compiled call costs more than the lookup: the root's jobs ask it for every part)
+            known = self._counted[key] = int(least_total(self.least, self.reach, n, budget, self.penalty))
+        return known
 
     def tag(self, n: int, budget: int) -> int:
         """A minimum-total entry's tag (``table.total_tag``)."""
