@@ -101,10 +101,10 @@ class Best:
 @dataclass(frozen=True)
 class OpenerTotal:
     """A job: the least total of a tree opening with ``guess``, if below ``limit`` (tightened by
-    the board as the K-th best improves). Returns ``(total, limit, searched, cpu_seconds, bound)``:
-    the total exact if below the limit it ended with, else a lower bound at least that;
-    ``searched``: whether any part needed a search (else a bound settled it); ``bound``: the lower
-    bound before any search (all its parts' lookahead bounds if a search followed)."""
+    the board as the K-th best improves). Returns ``(total, limit, cpu_seconds, bound)``: the total
+    exact if below the limit it ended with, else a lower bound at least that; ``bound``: the lower
+    bound before any search (all its parts' lookahead bounds if a search followed), which decides
+    how the guess was settled (``OpenerSearch.settled``)."""
 
     candidates: np.ndarray
     guess: int
@@ -140,10 +140,9 @@ def opener_total(solver, candidates: np.ndarray, guess: int, budget: int, limit:
         better = space.lookahead(part, played, budget - 1, pure=True)
         total, bounds[index] = min(total + better - bounds[index], INF), better
     limit, bound = search.limit_now(fence, limit), total
-    searched = not bound_only and total < limit and any(len(part) > 2 for part in parts)
-    if searched:
+    if not bound_only and total < limit and any(len(part) > 2 for part in parts):
         total, limit = rising(solver, parts, bounds, total, played, budget - 1, limit, fence)
-    return total, limit, searched, time.thread_time() - started, bound
+    return total, limit, time.thread_time() - started, bound
 
 
 def rising(solver, parts: list, bounds: list[int], total: int, played: tuple, budget: int, limit: int,
@@ -323,9 +322,8 @@ class OpenerSearch:
 
     def on_result(self, guess: int, result) -> None:
         opener = self.openers[guess]
-        value, limit, searched, seconds, opener.bound = result
-        opener.settled, opener.cpu_seconds = (SEARCH if searched else BOUND), seconds
-        self.done, self.cpu = self.done + 1, self.cpu + seconds
+        value, limit, opener.cpu_seconds, opener.bound = result
+        self.done, self.cpu = self.done + 1, self.cpu + opener.cpu_seconds
         if value < limit and self.bound_only:  # not refuted: only a lower bound
             opener.at_least = value
             self.open.append(opener)
@@ -361,7 +359,9 @@ class OpenerSearch:
         ranked = {guess for _, _, guess in self.best.keys}
         counts = {BOUND: 0, SEARCH: 0}
         for opener in self.openers.values():
-            if opener.guess not in ranked and opener.bound is not None:
+            if opener.guess in ranked:
+                opener.settled = SEARCH  # its exact total
+            elif opener.bound is not None:
                 opener.settled = BOUND if opener.bound >= self.best.limit(self.keys[opener.guess]) else SEARCH
                 counts[opener.settled] += 1
         return counts
@@ -433,7 +433,7 @@ def ranked_first(solver, first: int, max_depth: int | None = None) -> FirstRank:
     search.without(first)
 
     def run():
-        total, _, _, seconds, _ = opener_total(solver, search.root, first, budget, INF)
+        total, _, seconds, _ = opener_total(solver, search.root, first, budget, INF)
         if total >= INF:
             raise ValueError(f"no tree opening with {code} wins every secret within {max_depth} guesses")
         search.best.add(total, (0, first))
