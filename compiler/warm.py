@@ -3,6 +3,12 @@ holds what a first real job needs. ``guesstree warm`` (or ``python -m compiler.w
 otherwise the first ``compile``, ``bound`` or ``compare`` on a machine runs it, saying so in one
 line, so that no later command stops for seconds to compile a kernel.
 
+Numba keys a cached kernel by its own source file alone, not by the kernels it calls from other
+files: after an upgrade or an edit that changed ``partitions.py`` but not ``recursion.py``,
+recursion's cached kernels would still run the old partitions code (slower, or wrong). So the stamp
+also holds a digest of every source that defines kernels, and where it does not match, every
+cached kernel of this package is removed before the warm-up compiles them again (``clear_stale``).
+
 The install cannot do it: a player install must build with no numpy or numba at any stage, and
 a package's build is the same whatever extras are asked for. A stamp beside numba's cache says
 this install was warmed for this interpreter, numba and processor; numba itself keys each cached
@@ -10,10 +16,13 @@ kernel by its source file's content as well, so an edited kernel compiles again 
 """
 from __future__ import annotations
 
+import hashlib
+import importlib
 import importlib.util
 import json
 import os
 import platform
+import re
 import sys
 import tempfile
 import time
@@ -22,6 +31,8 @@ from pathlib import Path
 import player
 
 STAMP = "guesstree-warm.json"
+ROOT = Path(__file__).resolve().parent
+KERNEL = re.compile(r"^@njit", re.M)  # a module that defines compiled kernels, which numba caches
 
 LETTERS = "etaoinshrdlucmfwypvbgk"
 
@@ -108,25 +119,59 @@ def _stamp_path() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "guesstree" / STAMP
 
 
+def kernel_sources(root: Path = ROOT) -> list[Path]:
+    """The package's modules that define compiled kernels, in order."""
+    return sorted(path for path in root.rglob("*.py") if KERNEL.search(path.read_text(encoding="utf-8")))
+
+
+def kernels_digest(root: Path = ROOT) -> str:
+    """The sha256 of every kernel source, with its path in the package."""
+    digest = hashlib.sha256()
+    for path in kernel_sources(root):
+        digest.update(f"{path.relative_to(root).as_posix()}\0{len(path.read_bytes())}\0".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def _machine() -> dict:
     import llvmlite.binding
     import numba
 
     return {"guesstree": player.__version__, "python": platform.python_version(), "numba": numba.__version__,
-            "cpu": llvmlite.binding.get_host_cpu_name(), "machine": platform.machine()}
+            "cpu": llvmlite.binding.get_host_cpu_name(), "machine": platform.machine(), "kernels": kernels_digest()}
 
 
 def warmed() -> bool:
-    """Has ``warm`` run for this install, interpreter, numba and processor?"""
+    """Has ``warm`` run for this install, interpreter, numba and processor, and these kernel sources?"""
     try:
         return json.loads(_stamp_path().read_text()) == _machine()
     except (OSError, ValueError):
         return False
 
 
+def clear_stale() -> int:
+    """Unless the stamp says the cache was compiled from these kernel sources, remove every cached
+    kernel of this package (numba's index and data files), before any of them runs in this process;
+    how many files. Where numba keeps each module's is what its kernels report (``stats.cache_path``)."""
+    if warmed():
+        return 0
+    from numba.core.dispatcher import Dispatcher
+
+    removed = 0
+    for path in kernel_sources():
+        name = ".".join(("compiler", *path.relative_to(ROOT).with_suffix("").parts))
+        kernels = [v for v in vars(importlib.import_module(name)).values() if isinstance(v, Dispatcher)]
+        for folder in {Path(k.stats.cache_path) for k in kernels if k.stats.cache_path}:
+            for cached in folder.glob(f"{path.stem}.*.nb[ic]"):
+                cached.unlink(missing_ok=True)
+                removed += 1
+    return removed
+
+
 def warm(say=None) -> float:
     """Compile every kernel ahead and leave the stamp; the seconds it took. ``say`` gets progress text."""
     started = time.perf_counter()
+    clear_stale()
     jobs = warm_up()
     seconds = time.perf_counter() - started
     stamp = _stamp_path()

@@ -10,6 +10,19 @@ import pytest
 # the first command's warm-up (test_first_hour.py) runs in a subprocess without this.
 os.environ.setdefault("GUESSTREE_WARM", "0")
 
+
+def pytest_configure(config):
+    """Kernels cached from other sources (an edit, another checkout's cache) would be run stale:
+    numba does not see that a kernel a cached one calls has changed. Where the stamp does not
+    match these sources, the cache is cleared and compiled again first (compiler/warm.py)."""
+    import importlib.util
+
+    if importlib.util.find_spec("numba") is not None:
+        from compiler import warm
+
+        if not warm.warmed():
+            warm.warm(say=lambda text: print(text, flush=True))
+
 TESTS = Path(__file__).parent
 GOLDEN = TESTS / "golden"
 PLUGINS = TESTS / "plugins"

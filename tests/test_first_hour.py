@@ -298,3 +298,51 @@ def test_the_first_compile_compiles_ahead_once_and_covers_what_follows(tmp_path)
         assert sorted(p.name for p in cache.rglob("*.nb[ic]")) == before, command  # nothing compiled
     again = subprocess.run([GUESSTREE, "warm"], capture_output=True, text=True, env=env, timeout=600)
     assert again.returncode == 0 and re.search(r"compiled ahead \(\d+ small builds", again.stderr), again.stderr
+
+
+def test_the_warm_stamp_names_the_kernel_sources_and_only_theirs(tmp_path):
+    """The stamp's digest covers every module that defines kernels: an edit of one changes it, an
+    edit elsewhere in the package does not."""
+    from compiler import warm
+
+    copy = tmp_path / "compiler"
+    for source in warm.ROOT.rglob("*.py"):
+        (copy / source.relative_to(warm.ROOT)).parent.mkdir(parents=True, exist_ok=True)
+        (copy / source.relative_to(warm.ROOT)).write_bytes(source.read_bytes())
+    names = [p.relative_to(copy).as_posix() for p in warm.kernel_sources(copy)]
+    assert {"kernels.py", "search/partitions.py", "search/recursion.py", "search/table.py"} <= set(names)
+    assert "cli.py" not in names and "warm.py" not in names
+    digest = warm.kernels_digest(copy)
+    assert digest == warm.kernels_digest()
+    with open(copy / "cli.py", "a") as cli:
+        cli.write("# an edit outside the kernels\n")
+    assert warm.kernels_digest(copy) == digest
+    with open(copy / "search" / "partitions.py", "a") as partitions:
+        partitions.write("# an edit of a kernel that others call\n")
+    assert warm.kernels_digest(copy) != digest
+
+
+def test_kernels_cached_from_other_sources_are_removed_before_they_can_run(tmp_path):
+    """numba checks a cached kernel against its own file only, so recursion's cached kernels would
+    still run an older partitions.py: a stamp of other kernel sources clears the package's cache
+    (clear_stale, which warm runs first); a stamp of these sources keeps it."""
+    cache = tmp_path / "numba-cache"
+    script = """
+import json, numpy as np
+from compiler import warm
+from compiler.search.counting import reachable
+reachable(np.arange(4), 2)  # compiled and cached
+print(len(list(warm._stamp_path().parent.rglob("counting.*.nb[ic]"))))
+warm._stamp_path().write_text(json.dumps(warm._machine()))
+print(warm.warmed(), warm.clear_stale())
+warm._stamp_path().write_text(json.dumps({**warm._machine(), "kernels": "of an older guesstree"}))
+print(warm.warmed(), warm.clear_stale(), len(list(warm._stamp_path().parent.rglob("*.nb[ic]"))))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "NUMBA_CACHE_DIR": str(cache)})
+    assert done.returncode == 0, done.stderr
+    cached, kept, cleared = done.stdout.splitlines()
+    assert int(cached) >= 2  # the kernel's index and its data
+    assert kept == "True 0"
+    stale, removed, left = cleared.split()
+    assert stale == "False" and int(removed) >= int(cached) and left == "0"
