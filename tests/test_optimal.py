@@ -772,3 +772,28 @@ def test_a_search_told_to_stop_gives_up_at_its_next_node():
     assert not solver.space.table.any()  # nothing half-solved was stored
     solver.space.stop[0] = 0
     assert solver.minimum_total() == 206
+
+
+@pytest.mark.parametrize("name, params", [("mastermind", {}), ("bulls-cows", {"length": 3, "digits": 7})])
+def test_the_least_bound_is_the_least_of_every_guess_bound(name, params):
+    """``partitions.least_bound``, which counts the parts only of the guesses whose lower bound by
+    their number of parts is below the least found, gives the least of ``guess_bounds``' over the
+    guesses that split the candidates: on sets too big for every part to be perfect, within budgets
+    that cap the parts' sizes and not, and with fewest-at-worst's penalty (counted as before)."""
+    game = make_game(name, **params)
+    space = solver_for(prepared_context(game, Options(strategy="optimal-expected"), workers=1)).space
+    rng = np.random.default_rng(11)
+    guesses = np.arange(space.n_guesses, dtype=np.int64)
+    checked_big = 0
+    for trial in range(40):
+        space.penalize(0 if trial % 4 else 31)
+        problem = space.problem
+        candidates = np.sort(rng.choice(space.n_secrets, rng.integers(3, min(space.n_secrets, 700)), replace=False))
+        scan = guesses if trial % 3 else np.sort(rng.choice(guesses, space.n_guesses // 2, replace=False))
+        for budget in (3, 4, 6, table.UNLIMITED):
+            totals, parts, candidate, _ = partitions.guess_bounds(problem, candidates, scan, np.int64(budget), False)
+            split = (parts > 1) | candidate
+            expected = int(totals[split].min()) if split.any() else table.INF
+            assert partitions.least_bound(problem, candidates, scan, np.int64(budget)) == expected
+            checked_big += space.least[len(candidates)] > 2 * len(candidates) - 1 and expected < table.INF
+    assert checked_big >= 20

@@ -143,6 +143,79 @@ def _read_block(by_secret, candidates, guesses, first, contiguous, j0, width, ta
 
 
 @njit(cache=True, nogil=True)
+def _contiguous(guesses):
+    """``(first, contiguous)``: whether ``guesses[j] == first + j`` for every j (read without an index)."""
+    m = guesses.shape[0]
+    first = guesses[0] if m else 0
+    for j in range(1, m):
+        if guesses[j] != first + j:
+            return first, False
+    return first, m > 0
+
+
+@njit(cache=True, nogil=True)
+def _perfect_bounds(problem, candidates, guesses, first, contiguous, bounds, parts, candidate):
+    """Per guess: its number of parts, whether it is a candidate, and ``3n - parts - won``, n plus
+    the sum of 2k - 1 over its parts but the win: the counting bound where every part of k secrets
+    costs 2k - 1 after, and below it elsewhere (a part never costs less). Only which answers occur
+    is kept, as bits (games of up to 256 feedbacks)."""
+    m, n, win = guesses.shape[0], candidates.shape[0], problem.win
+    words = 1 if problem.n_feedbacks <= 64 else 4
+    bits = np.zeros((BLOCK, words), np.uint64)
+    win_word, win_bit, one = win >> 6, np.uint64(win & 63), np.uint64(1)
+    for j0 in range(0, m, BLOCK):
+        width = min(m - j0, BLOCK)
+        _read_block(problem.by_secret, candidates, guesses, first, contiguous, j0, width, bits, _mark)
+        for j in range(width):
+            k = 0
+            for w in range(words):
+                k += _popcount(bits[j, w])
+            won = (bits[j, win_word] >> win_bit) & one == one
+            parts[j0 + j], candidate[j0 + j] = k, won
+            bounds[j0 + j] = 3 * n - k - (1 if won else 0)
+
+
+@njit(cache=True, nogil=True)
+def least_bound(problem, candidates, guesses, budget):
+    """The least counting bound (``guess_bounds``') of the guesses that split the candidates (into
+    two parts or more, or one of them), INF if none: what a one-guess lookahead needs. Where
+    ``guess_bounds`` would count every guess's parts, this takes each guess's ``3n - parts - won``
+    (``_perfect_bounds``), a lower bound on its counting bound, and counts the parts only of the
+    guesses whose lower bound is below the least counting bound found: the guess with the least
+    lower bound first, then the others below it (none, where no part is bigger than the most
+    answers a guess gets plus one, and the lower bound is exact)."""
+    m, n = guesses.shape[0], candidates.shape[0]
+    cap = reachable(problem.reach, budget - 1)
+    if problem.penalty > 0 or problem.n_feedbacks > 256 or n > cap or m == 0:
+        totals, n_parts, candidate, _ = guess_bounds(problem, candidates, guesses, budget, False)
+        best = INF
+        for j in range(m):
+            if (n_parts[j] > 1 or candidate[j]) and totals[j] < best:
+                best = totals[j]
+        return best
+    first, contiguous = _contiguous(guesses)
+    low, parts = np.empty(m, np.int64), np.empty(m, np.int64)
+    candidate = np.empty(m, np.bool_)
+    _perfect_bounds(problem, candidates, guesses, first, contiguous, low, parts, candidate)
+    lowest, at = INF, -1
+    for j in range(m):
+        if not (parts[j] > 1 or candidate[j]):
+            low[j] = INF
+        elif low[j] < lowest:
+            lowest, at = low[j], j
+    if at < 0 or problem.least[n] == 2 * n - 1:  # no part is bigger: each lower bound is exact
+        return lowest
+    counts, touched = np.zeros(problem.n_feedbacks, np.int64), np.empty(problem.n_feedbacks, np.int64)
+    _, after, _, _ = _partition(problem, guesses[at], candidates, counts, touched, budget)
+    best = min(n + after, INF)  # the lowest first, whose count is most likely the least
+    for j in range(m):
+        if j != at and low[j] < best:
+            _, after, _, _ = _partition(problem, guesses[j], candidates, counts, touched, budget)
+            best = min(best, n + after)
+    return best
+
+
+@njit(cache=True, nogil=True)
 def guess_bounds(problem, candidates, guesses, budget, largest_needed):
     """Per guess: the counting bound of the total after it (INF: a part cannot be won within
     ``budget - 1`` more guesses), its number of parts, whether it is a candidate, and (if
@@ -159,12 +232,7 @@ def guess_bounds(problem, candidates, guesses, budget, largest_needed):
     m, n = guesses.shape[0], candidates.shape[0]
     n_feedbacks, win, least = problem.n_feedbacks, problem.win, problem.least
     by_secret = problem.by_secret
-    first = guesses[0] if m else 0
-    contiguous = m > 0 and guesses[m - 1] - first == m - 1  # guesses[j] == first + j: read without an index
-    for j in range(1, m if contiguous else 0):
-        if guesses[j] != first + j:
-            contiguous = False
-            break
+    first, contiguous = _contiguous(guesses)
     cap = reachable(problem.reach, budget - 1)  # a bigger part cannot be won in time
     # a bigger part leaves secrets to the last guess, each costing the penalty (fewest-at-worst)
     late = reachable(problem.reach, budget - 2) if problem.penalty > 0 and budget >= 2 else n
@@ -173,21 +241,8 @@ def guess_bounds(problem, candidates, guesses, budget, largest_needed):
     parts = np.empty(m, np.int64)
     largest = np.full(m, -1, np.int64)
     candidate = np.empty(m, np.bool_)
-    one = np.uint64(1)
     if not largest_needed and n_feedbacks <= 256 and least[n] == 2 * n - 1 and n <= cap and n <= late:
-        words = 1 if n_feedbacks <= 64 else 4
-        bits = np.zeros((BLOCK, words), np.uint64)
-        win_word, win_bit = win >> 6, np.uint64(win & 63)
-        for j0 in range(0, m, BLOCK):
-            width = min(m - j0, BLOCK)
-            _read_block(by_secret, candidates, guesses, first, contiguous, j0, width, bits, _mark)
-            for j in range(width):
-                k = 0
-                for w in range(words):
-                    k += _popcount(bits[j, w])
-                won = (bits[j, win_word] >> win_bit) & one == one
-                parts[j0 + j], candidate[j0 + j] = k, won
-                bounds[j0 + j] = 3 * n - k - (1 if won else 0)  # n + the sum of 2k - 1 over the parts but the win
+        _perfect_bounds(problem, candidates, guesses, first, contiguous, bounds, parts, candidate)
         return bounds, parts, candidate, largest
     if (n_feedbacks <= 64 or n >= COUNTS_MIN) and n_feedbacks <= 256 and n < 65536:
         counts = np.zeros((BLOCK, n_feedbacks), np.uint16)

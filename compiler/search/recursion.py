@@ -18,7 +18,7 @@ from ..kernels import first_perfect
 from .alike import absent_symbols, kept_guesses, unplayed_symbols
 from .counting import least_total, reachable
 from .hint import hint_allowed, hint_next, hint_salt
-from .partitions import _allowed, _is_candidate, _repeats, guess_bounds, split
+from .partitions import _allowed, _is_candidate, _repeats, guess_bounds, least_bound, split
 from .problem import HITS, NODES, STORES, Stopped
 from .table import (FEASIBLE_TAG, INF, PURE_SALT, data_exact, data_value, depths, pack, probe, remember_depths,
                     set_key, store, total_tag)
@@ -59,11 +59,7 @@ def lookahead_bound(problem, candidates, budget, played, state, pure):
         and not problem.consistent else everything
     scan = kept_guesses(problem, _allowed(problem.matrix.shape[0], candidates, problem.secret_guess, problem.consistent),
                         everything, allowed, absent_symbols(problem, candidates), unplayed_symbols(problem, played))
-    totals, n_parts, candidate, _ = guess_bounds(problem, candidates, scan, budget, False)
-    best = INF
-    for j in range(scan.shape[0]):
-        if (n_parts[j] > 1 or candidate[j]) and totals[j] < best:
-            best = totals[j]
+    best = least_bound(problem, candidates, scan, budget)
     if best > bound:
         if not (known and (data_exact(data) or data_value(data) >= best)):
             store(problem.table, h1, h2, pack(min(best, INF), best >= INF, -1, n))
