@@ -154,7 +154,7 @@ def lookahead_order(space, parts: list) -> list[int]:
     150, 0.23 at 250 to 400, 0.07 above). Against the largest first, a third fewer secrets read.
     The order changes the effort only: the bound of a guess it refutes is at least the limit either
     way, and one it does not refute gets every part's bound."""
-    two = int(space.reach[2]) if len(space.reach) > 2 else 1
+    two = int(space.reach[2])  # (reach holds at least 0, 1 and the next: it ends above the secrets)
 
     def gain(size: int) -> float:
         return size if size <= two else two * (two / size) ** 3
