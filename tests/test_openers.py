@@ -280,3 +280,19 @@ def test_openers_bad_input_is_one_error_line(cli, clean_error, tmp_path, monkeyp
 def test_openers_report_destination_is_checked_before_any_work(cli, clean_error, tmp_path):
     line = clean_error(cli("openers", "twod", "--size", "3", "--report", tmp_path), code=2)
     assert line.startswith(f"error: cannot write {tmp_path}: it is a directory")
+
+
+def test_the_parts_get_their_lookahead_nearest_the_size_two_guesses_win_first():
+    """``openers.lookahead_order``: every part of LOOKAHEAD_MIN secrets or more, once, the nearest
+    to reach[2] (what two guesses can win) first, and those far bigger after the small ones (a
+    Wordle part of 400 gains less a secret than one of 12); the smaller parts never (their counting
+    bound stands)."""
+    from types import SimpleNamespace
+
+    from compiler.search.openers import lookahead_order
+    from compiler.search.recursion import LOOKAHEAD_MIN
+
+    space = SimpleNamespace(reach=np.array([0, 1, 150, 22351]))
+    sizes = [900, 400, 151, 150, 120, 60, LOOKAHEAD_MIN, LOOKAHEAD_MIN - 1, 3, 1]
+    parts = [np.arange(size) for size in sizes]
+    assert [sizes[i] for i in lookahead_order(space, parts)] == [150, 151, 120, 60, LOOKAHEAD_MIN, 400, 900]
