@@ -178,6 +178,18 @@ def test_the_records_script_prints_one_json_line_per_result(capsys, load_script)
                                                               "guess_repeats": True}}
 
 
+@pytest.mark.parametrize("holes", [6, 7])
+def test_a_record_proved_by_the_ranking_of_first_guesses_is_the_compiles(load_script, holes):
+    """A ``ranked`` record (``openers --top 1``, then ``compile --first`` of the best; Mastermind 2x10
+    and up) proves what the compile's own search of every first guess proves, the same tree."""
+    records = load_script("records")
+    ranked, compiled = (records.prove(records.Record(*records.mastermind(2, holes), "optimal-expected", ranked=by))
+                        for by in (True, False))
+    fields = ("total", "average", "worst", "at_worst", "first_guess")
+    assert [ranked[k] for k in fields] == [compiled[k] for k in fields]
+    assert ranked["proof"].startswith("every other first guess (3) is proven to need more than ")
+
+
 def test_the_records_table_agrees_with_the_shipped_trees(load_script):
     manifest = {entry["file"].removesuffix(".msgpack.zst"): entry["stats"]
                 for entry in json.loads((ROOT / "trees" / "MANIFEST.json").read_text())["trees"]}
