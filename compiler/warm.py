@@ -128,8 +128,8 @@ def kernels_digest(root: Path = ROOT) -> str:
     """The sha256 of every kernel source, with its path in the package."""
     digest = hashlib.sha256()
     for path in kernel_sources(root):
-        digest.update(f"{path.relative_to(root).as_posix()}\0{len(path.read_bytes())}\0".encode())
-        digest.update(path.read_bytes())
+        source = path.read_bytes()
+        digest.update(f"{path.relative_to(root).as_posix()}\0{len(source)}\0".encode() + source)
     return digest.hexdigest()
 
 
