@@ -151,9 +151,9 @@ def lookahead_order(space, parts: list) -> list[int]:
     bound, per secret, at about the size that two guesses can win (``reach[2]``, the most answers a
     guess gets plus one), less below it, and far less above it, where its counting bound already
     counts a third guess for most secrets (Wordle, 150: 0.24 a secret at 12 to 25, 0.62 at 100 to
-    150, 0.23 at 250 to 400, 0.07 above). Against the largest first, a third fewer secrets read.
-    The order changes the effort only: the bound of a guess it refutes is at least the limit either
-    way, and one it does not refute gets every part's bound."""
+    150, 0.50 at 150 to 250, 0.23 at 250 to 400, 0.07 above). Against the largest first, a third
+    fewer secrets read. The order changes the effort only: the bound of a guess it refutes is at
+    least the limit either way, and one it does not refute gets every part's bound."""
     two = int(space.reach[2])  # (reach holds at least 0, 1 and the next: it ends above the secrets)
 
     def gain(size: int) -> float:
