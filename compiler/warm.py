@@ -17,7 +17,6 @@ kernel by its source file's content as well, so an edited kernel compiles again 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import importlib.util
 import json
 import os
