@@ -8,6 +8,7 @@ through the ``guesstree.commands`` entry points: the compiler adds compile, boun
 from __future__ import annotations
 
 import atexit
+import copy
 import functools
 import json
 import os
@@ -60,34 +61,24 @@ class Command(TyperCommand):
             if isinstance(param, TyperArgument):
                 shown = param.metavar or param.name.upper()
                 param.display_type_rich = lambda ctx: None
-                param._usage_display_name = lambda shown=shown: shown
-
-    def parse_args(self, ctx, args):
-        try:
-            return super().parse_args(ctx, args)
-        except typer.BadParameter as error:
-            problem = _not_a_number(error)
-            if problem is None:
-                raise
-            raise fail(problem) from None
+                param.get_usage_pieces = lambda ctx, shown=shown: [shown]
+            wanted = NUMBERS.get(getattr(param.type, "name", None))
+            if wanted is not None:  # a copy: click shares one type object among its options
+                param.type = copy.copy(param.type)
+                param.type.convert = functools.partial(_number, param.type.convert, wanted)
 
 
-# pydantic's error types (typer >= 0.2x converts with it) -> what the option wants instead
-NUMBER_ERRORS = {"int_parsing": "a whole number", "int_from_float": "a whole number", "float_parsing": "a number"}
+NUMBERS = {"int": "a whole number", "integer": "a whole number", "float": "a number"}  # click's type names
 
 
-def _not_a_number(error: typer.BadParameter) -> str | None:
-    """``--colours must be a whole number, not 'six'`` for typer's "Input should be a valid
-    integer, unable to parse string as an integer"; None for any other bad parameter."""
-    errors = getattr(error.__cause__, "errors", None)
-    if error.param is None or not callable(errors) or not errors():
-        return None
-    first = errors()[0]
-    wanted = NUMBER_ERRORS.get(first.get("type"))
-    if wanted is None:
-        return None
-    name = next((opt for opt in error.param.opts if opt.startswith("--")), error.param.opts[0])
-    return f"{name} must be {wanted}, not {first.get('input')!r}"
+def _number(convert, wanted: str, value, param, ctx):
+    """``--colours must be a whole number, not 'six'``, where click would print its usage and
+    "'six' is not a valid int"."""
+    try:
+        return convert(value, param, ctx)
+    except typer.BadParameter:
+        name = next((opt for opt in param.opts if opt.startswith("--")), param.opts[0]) if param else "the value"
+        raise fail(f"{name} must be {wanted}, not {value!r}") from None
 
 
 app = typer.Typer(
