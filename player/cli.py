@@ -116,14 +116,23 @@ def fail(message: str, code: int = EXIT_UNUSABLE) -> typer.Exit:
 
 PLUGIN = typer.Option(None, "--plugin", metavar="MODULE",
                       help="trust this plugin game module (repeatable; default: $GUESSTREE_PLUGINS)")
-TREE = typer.Argument(..., metavar="TREE", help="artifact (.msgpack.zst)")
+TREE = typer.Argument(..., metavar="TREE", help="artifact (.msgpack.zst), or the name of a shipped tree "
+                                                  "(e.g. wordle-salet-optimal-expected)")
 
 
 def load_or_fail(path: Path, plugins: Optional[List[str]] = None):
+    """The tree a TREE argument names: the artifact at ``path``, or where no such file exists and
+    the name has no folder, the shipped tree of that name (``player.shipped()``)."""
+    from .shipped import SUFFIX, load_shipped, shipped
+
+    by_name = not path.exists() and path.parent == Path(".")
     try:
+        if by_name and path.name.removesuffix(SUFFIX) in shipped():
+            return load_shipped(path.name)
         return load(path, plugins=plugins or None)
     except FormatError as error:
-        raise fail(str(error)) from None
+        hint = f" (nor is it a shipped tree: {', '.join(shipped())})" if by_name else ""
+        raise fail(f"{error}{hint}") from None
 
 
 @command()
@@ -277,7 +286,8 @@ def play(
     on from there with a guess computed from the secrets still possible. 'undo' takes
     the last answer back, 'help' shows the rules, 'quit' stops.
 
-    Example: guesstree play trees/mastermind-c6-h4-entropy.msgpack.zst
+    Example: guesstree play trees/mastermind-c6-h4-entropy.msgpack.zst, or a shipped tree by
+    its name: guesstree play wordle-salet-optimal-expected
     """
     from .session import Session
 

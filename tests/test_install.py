@@ -62,3 +62,19 @@ def test_shipped_trees_by_name():
     assert player.load_shipped("mastermind-c6-h4-optimal-expected.msgpack.zst").stats == tree.stats
     with pytest.raises(ValueError, match="no shipped tree is named 'mastermind'; choose from bulls-cows-d10-l3-optimal-expected, "):
         player.load_shipped("mastermind")
+
+
+def test_the_commands_take_a_shipped_tree_by_name_where_no_such_file_exists(cli, tmp_path, monkeypatch, clean_error):
+    monkeypatch.chdir(tmp_path)
+    solved = cli("solve", "mastermind-c6-h4-optimal-expected", "ACEF")
+    assert solved.exit_code == 0 and solved.stdout.endswith("solved ACEF in 4 guesses\n"), solved.output
+    assert cli("info", "wordle-salet-optimal-expected.msgpack.zst").stdout.splitlines()[5] == "  first      SALET"
+    played = cli("play", "wordle-salet-optimal-expected", input="crane GYY--\nGGGGG\n")
+    assert "8 secrets are still possible" in played.stdout and "your secret is CARGO, found in 2 guesses" in played.stdout
+    line = clean_error(cli("info", "wordle"), 2)
+    assert line.startswith("error: wordle: no such file (nor is it a shipped tree: bulls-cows-d10-l3-optimal-expected, ")
+    assert clean_error(cli("info", "sub/wordle-salet-optimal-expected"), 2) == \
+        "error: sub/wordle-salet-optimal-expected: no such file"  # a path with a folder is a path only
+    (tmp_path / "mastermind-c6-h4-entropy").write_bytes(b"not a tree")  # a file of that name comes first
+    assert clean_error(cli("info", "mastermind-c6-h4-entropy"), 2).startswith("error: mastermind-c6-h4-entropy: ")
+    assert "shipped" not in clean_error(cli("info", "mastermind-c6-h4-entropy"), 2)
