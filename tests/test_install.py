@@ -3,6 +3,7 @@ no compiled caches, from a build that needs nothing but setuptools (no numpy or 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -23,7 +24,12 @@ def test_the_build_needs_setuptools_alone():
 
 @pytest.mark.slow
 def test_the_wheel_carries_the_trees_and_plays_them_from_anywhere(tmp_path):
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", tmp_path / "dist", ROOT],
+    # from the sources alone: an editable install's guesstree.egg-info lists the modules it found, which
+    # a build from the checkout would take in even where pyproject.toml leaves a package out
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".*", "*.egg-info", "build", "dist", "__pycache__",
+                                                               "node_modules", "tests"))
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", tmp_path / "dist", source],
                            capture_output=True, text=True, timeout=600)
     assert built.returncode == 0, built.stderr
     (wheel,) = (tmp_path / "dist").glob("guesstree-*.whl")
@@ -33,6 +39,8 @@ def test_the_wheel_carries_the_trees_and_plays_them_from_anywhere(tmp_path):
     assert "player/trees/MANIFEST.json" in names and "player/trees/FORMAT.md" in names
     assert {"player/js/src/core.js", "player/js/src/games.js"} <= set(names)  # what the HTML export inlines
     assert not [n for n in names if n.endswith((".nbi", ".nbc", ".pyc"))]  # no build's or machine's caches
+    modules = sorted(p.relative_to(ROOT).as_posix() for package in ("player", "compiler") for p in (ROOT / package).rglob("*.py"))
+    assert [m for m in modules if m not in names] == []  # every module, subpackages included (compiler.search)
     target = tmp_path / "site"
     installed = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", target, wheel],
                                capture_output=True, text=True, timeout=600)
