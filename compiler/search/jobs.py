@@ -11,6 +11,7 @@ process (``ThreadJobs``) and a Dask cluster (``cluster.DaskJobs``); ``schedule``
 from __future__ import annotations
 
 import queue
+import threading
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Callable
@@ -51,13 +52,15 @@ class RootTotal:
     budget: int
     limit: int
     fence: tuple | None = None
+    played: tuple = ()  # the guesses before, for a node below the root
     worst = False
 
     def run(self, solver):
-        return solver.total.root_total(self.candidates, self.guess, self.budget, self.limit, self.fence)
+        return solver.total.root_total(self.candidates, self.guess, self.budget, self.limit, self.fence, self.played)
 
     def solves(self, space) -> list[tuple]:
-        return [(part, (self.guess,), self.budget - 1) for part in space.split(self.guess, self.candidates)]
+        played = self.played + (self.guess,)
+        return [(part, played, self.budget - 1) for part in space.split(self.guess, self.candidates)]
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,17 @@ def entries(space, job: Job) -> np.ndarray:
     return np.array(rows, dtype=np.uint64).reshape(-1, 3)
 
 
+def tightened(best: tuple | None, fence: tuple, limit: int) -> int:
+    """A running job's limit, tightened by the best total that its node's search has found since
+    the job was sent (``best``, as the board holds it). ``fence``: (the node's serial, the job's
+    guess's tie-break key, the lower bound of the guess's other parts)."""
+    serial, blind, guess, others = fence
+    if best is None or best[0] != serial or best[1] >= INF:
+        return limit
+    _, value, best_blind, best_guess = best
+    return min(limit, value + (1 if (blind, guess) < (best_blind, best_guess) else 0) - others)
+
+
 class Board:
     """The best total of the node being searched in parallel, as the jobs' threads read it (see
     ``TotalSearch.limit_now``): (the node's serial, the total, its guess's tie-break key), or None.
@@ -145,7 +159,8 @@ class ThreadJobs:
     """Jobs on threads of this process, one per core: the compiled searches release the GIL, so
     they run at once over the one table, with nothing to start or copy. Each thread runs its jobs
     on a view of the solver (``views``: one per thread). ``stop``: set to make running searches
-    give up (a compiled search raises ``problem.Stopped`` at its next node)."""
+    give up (a compiled search raises ``problem.Stopped`` at its next node). A job's own jobs run
+    in its thread, but for those it hands to a thread that has nothing to do (``share``)."""
 
     def __init__(self, views: list, stop: np.ndarray):
         self.slots = self.capacity = len(views)
@@ -154,8 +169,12 @@ class ThreadJobs:
             self._views.put(view)
         self._stop = stop
         self._threads = ThreadPoolExecutor(len(views), thread_name_prefix="guesstree-search")
+        self._lock = threading.Lock()
+        self._active = 0  # jobs submitted and not finished
 
     def submit(self, job: Job):
+        with self._lock:
+            self._active += 1
         return self._threads.submit(self._run, job)
 
     def _run(self, job: Job):
@@ -164,6 +183,41 @@ class ThreadJobs:
             return job.run(view)
         finally:
             self._views.put(view)
+            with self._lock:
+                self._active -= 1
+
+    def share(self, solver, next_job: Callable, on_result: Callable) -> None:
+        """``schedule`` for a job running on one of these threads (``solver``: its view): its jobs
+        run here one after the other, but where a thread is idle the next one goes there (the end
+        of a search, where one long job would leave the other threads nothing to do). Waiting for
+        those, a job that has not started yet is taken back and run here, so that no thread ever
+        waits for a job that no thread runs."""
+        handed: dict = {}  # future -> (key, job)
+        while True:
+            for future in [future for future in handed if future.done()]:
+                on_result(handed.pop(future)[0], future.result())
+            got = next_job()
+            if got is None:
+                if not handed:
+                    return
+                self._take_one(handed, solver, on_result)
+                continue
+            key, job = got
+            if self._active < self.slots:
+                handed[self.submit(job)] = (key, job)
+            else:
+                on_result(key, job.run(solver))
+
+    @staticmethod
+    def _take_one(handed: dict, solver, on_result: Callable) -> None:
+        for future in list(handed):
+            if future.cancel():  # not started: run here
+                key, job = handed.pop(future)
+                on_result(key, job.run(solver))
+                return
+        done = wait(list(handed), return_when=FIRST_COMPLETED)[0]
+        for future in done:
+            on_result(handed.pop(future)[0], future.result())
 
     def finished(self, handles: list, timeout: float) -> list:
         return list(wait(handles, timeout=timeout, return_when=FIRST_COMPLETED)[0])

@@ -85,6 +85,7 @@ class Solver:
         self.job_seconds = 0.0  # the time a cluster's workers spent in this search's jobs
         self.status: Status = {}
         self._jobs = None  # where jobs run: jobs.ThreadJobs on this machine's cores, or cluster.DaskJobs
+        self.threads = None  # a thread's view: the threads it runs on, which take its own jobs when idle
         self._started = self._saved = time.monotonic()
         self._solved: dict[tuple, Report] = {}
         self._fewest_worst: Report | None = None
@@ -220,6 +221,8 @@ class Solver:
         """Run the jobs that ``next_job()`` hands out (``(key, job)``, or None when none can start
         now), on the workers when it pays (else here, one after the other), and feed each result
         to ``on_result(key, result)`` until nothing is left to start or running."""
+        if self.inside and self.threads is not None:
+            return self.threads.share(self, next_job, on_result)
         if self.inside or not self.parallel_possible():
             while (handed := next_job()) is not None:
                 key, job = handed
@@ -239,8 +242,10 @@ class Solver:
                 self.board = self._jobs.board
                 self.note(dashboard=self._jobs.dashboard, workers=self._jobs.slots)
             else:
-                self._jobs = jobs.ThreadJobs([self.view(row) for row in range(1, self.workers + 1)],
-                                             self.space.stop)
+                views = [self.view(row) for row in range(1, self.workers + 1)]
+                self._jobs = jobs.ThreadJobs(views, self.space.stop)
+                for view in views:
+                    view.threads = self._jobs
         return self._jobs
 
     def entries(self, job):
@@ -260,7 +265,8 @@ class Solver:
 
     def view(self, row: int) -> "Solver":
         """This solver as a job's thread runs it: the same game, table and board, and a row of
-        counters of its own; its jobs run where it is, and it reports no progress."""
+        counters of its own; its jobs run where it is (or on a thread with nothing to do:
+        ``ThreadJobs.share``), and it reports no progress."""
         view = copy.copy(self)
         view.space = self.space.view(row)
         view.inside, view._jobs, view.status = True, None, {}

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from .choice import Choice, Ordered
-from .jobs import PartsTotal, RootTotal
+from .jobs import PartsTotal, RootTotal, tightened
 from .table import INF, UNLIMITED, data_exact, data_guess, data_value
 
 ROOT_JOBS_PER_SLOT = 4  # on a cluster, first guesses are jobs when there are this many per worker
@@ -84,11 +84,13 @@ class TotalSearch:
             total = min(rest + value, INF)
         return total, limit
 
-    def root_total(self, candidates: np.ndarray, guess: int, budget: int, limit: int, fence: tuple | None = None):
-        """What a ``jobs.RootTotal`` returns: the least total of a tree opening with ``guess``, and
-        the limit it ended with: the search of one opener."""
+    def root_total(self, candidates: np.ndarray, guess: int, budget: int, limit: int, fence: tuple | None = None,
+                   played: tuple = ()):
+        """What a ``jobs.RootTotal`` returns: the least total of a tree opening with ``guess`` (after
+        ``played``), and the limit it ended with: the search of one opener, or of one guess of a node."""
         parts = self.space.split(guess, candidates)
-        bounds = self.space.lower_bounds(parts, (guess,), budget - 1)
+        after = played + (guess,)
+        bounds = self.space.lower_bounds(parts, after, budget - 1)
         total = min(len(candidates) + sum(bounds), INF)
         for index, (part, bound) in enumerate(zip(parts, bounds)):
             limit = self.limit_now(fence, limit)
@@ -98,22 +100,13 @@ class TotalSearch:
                 continue
             self.solver.note(part=f"{index + 1}/{len(parts)}", part_size=len(part))
             rest = total - bound
-            value = self.node(part, (guess,), budget - 1, limit - rest, 1)
+            value = self.node(part, after, budget - 1, limit - rest, len(after))
             total = min(rest + value, INF)
         return total, limit
 
     def limit_now(self, fence: tuple | None, limit: int) -> int:
-        """A running job's limit, tightened by the best total that its node's search has found
-        since the job was sent (on the board). ``fence``: (the node's serial, the job's guess's
-        tie-break key, the lower bound of the guess's other parts), or None for a fixed limit."""
-        if fence is None:
-            return limit
-        serial, blind, guess, others = fence
-        best = self.solver.board.read()
-        if best is None or best[0] != serial or best[1] >= INF:
-            return limit
-        _, value, best_blind, best_guess = best
-        return min(limit, value + (1 if (blind, guess) < (best_blind, best_guess) else 0) - others)
+        """A running job's limit, tightened by the best total on the board (``jobs.tightened``)."""
+        return limit if fence is None else tightened(self.solver.board.read(), fence, limit)
 
     # -- a node of the top levels ------------------------------------------------------------------
 
@@ -191,6 +184,10 @@ class TotalSearch:
                     solver.note(best=choice.value)
             self.first_guesses["search"] += searched
             self.first_guesses["bound"] += len(order) - searched
+        elif solver.inside and solver.threads is not None:
+            # a job on a thread: each guess a job of its own (split, bounds and search), which a
+            # thread with nothing to do takes from it (ThreadJobs.share)
+            self._root_jobs(candidates, budget, order, choice, played)
         else:
             self._second_level(candidates, played, budget, order, choice)
         return choice
@@ -280,9 +277,11 @@ class TotalSearch:
         return self.space.openers is not None or (solver.cluster is not None
                                                   and count >= ROOT_JOBS_PER_SLOT * solver.slots())
 
-    def _root_jobs(self, candidates: np.ndarray, budget: int, order: Ordered, choice: Choice) -> None:
+    def _root_jobs(self, candidates: np.ndarray, budget: int, order: Ordered, choice: Choice,
+                   played: tuple = ()) -> None:
         """The root's guesses (``order``: (bound, not a candidate, guess), best first) as jobs,
-        each the whole search below one opener, with the best total on the board."""
+        each the whole search below one opener, with the best total on the board; or those of a
+        node after ``played`` in a job (whose view reports no progress; its board is its parent's)."""
         solver = self.solver
         serial = self._new_serial()
         tries = choice.tries(order)
@@ -292,7 +291,8 @@ class TotalSearch:
             _, key = next(tries, (None, None))
             if key is None:
                 return None
-            return key, RootTotal(candidates, key[1], budget, choice.limit(key), (serial, *key, 0))
+            fence = None if serial is None else (serial, *key, 0)
+            return key, RootTotal(candidates, key[1], budget, choice.limit(key), fence, played)
 
         def on_result(key, result) -> None:
             value, limit = result
