@@ -77,7 +77,7 @@ def _number(convert, wanted: str, value, param, ctx):
     try:
         return convert(value, param, ctx)
     except typer.BadParameter:
-        name = next((opt for opt in param.opts if opt.startswith("--")), param.opts[0]) if param else "the value"
+        name = next((opt for opt in param.opts if opt.startswith("--")), param.opts[0])
         raise fail(f"{name} must be {wanted}, not {value!r}") from None
 
 
@@ -125,13 +125,13 @@ def load_or_fail(path: Path, plugins: Optional[List[str]] = None):
     the name has no folder, the shipped tree of that name (``player.shipped()``)."""
     from .shipped import SUFFIX, load_shipped, shipped
 
-    by_name = not path.exists() and path.parent == Path(".")
+    names = shipped() if not path.exists() and path.parent == Path(".") else []
     try:
-        if by_name and path.name.removesuffix(SUFFIX) in shipped():
+        if path.name.removesuffix(SUFFIX) in names:
             return load_shipped(path.name)
         return load(path, plugins=plugins or None)
     except FormatError as error:
-        hint = f" (nor is it a shipped tree: {', '.join(shipped())})" if by_name else ""
+        hint = f" (nor is it a shipped tree: {', '.join(names)})" if names else ""
         raise fail(f"{error}{hint}") from None
 
 
