@@ -126,12 +126,11 @@ def load_or_fail(path: Path, plugins: Optional[List[str]] = None):
     from .shipped import SUFFIX, load_shipped, shipped
 
     names = shipped() if not path.exists() and path.parent == Path(".") else []
+    named = path.name.removesuffix(SUFFIX) in names
     try:
-        if path.name.removesuffix(SUFFIX) in names:
-            return load_shipped(path.name)
-        return load(path, plugins=plugins or None)
+        return load_shipped(path.name) if named else load(path, plugins=plugins or None)
     except FormatError as error:
-        hint = f" (nor is it a shipped tree: {', '.join(names)})" if names else ""
+        hint = f" (nor is it a shipped tree: {', '.join(names)})" if names and not named else ""
         raise fail(f"{error}{hint}") from None
 
 
