@@ -166,13 +166,23 @@ class Space:
         """Per guess: its counting bound, parts, whether it is a candidate, largest part (``guess_bounds``)."""
         return guess_bounds(self.problem, candidates, guesses, np.int64(budget), largest)
 
-    def lower_bounds(self, parts: list, played: tuple, budget: int) -> list[int]:
+    def lower_bounds(self, parts: list, played: tuple, budget: int, base: int = 0, limit: int = INF) -> list[int]:
         """Lower bounds on the least totals of a guess's parts (largest first) within ``budget``:
         by counting, and for a part of ``LOOKAHEAD_MIN`` secrets or more but the first (whose own
-        search starts with it), the best guess's by counting (``lookahead_bound``; not with a hint rule)."""
-        return [self.lookahead(part, played, budget) if index and len(part) >= LOOKAHEAD_MIN and self.hint_rule is None
-                else self.counted(len(part), budget)
-                for index, part in enumerate(parts)]
+        search starts with it), the best guess's by counting (``lookahead_bound``; not with a hint
+        rule), largest first while ``base`` plus the bounds is below ``limit``: once it is not, the
+        guess is refuted, and the rest keep their counting bounds."""
+        bounds = [self.counted(len(part), budget) for part in parts]
+        total = base + sum(bounds)
+        if self.hint_rule is not None:
+            return bounds
+        for index in range(1, len(parts)):
+            if total >= limit or len(parts[index]) < LOOKAHEAD_MIN:
+                break
+            bound = self.lookahead(parts[index], played, budget)
+            total += bound - bounds[index]
+            bounds[index] = bound
+        return bounds
 
     def lookahead(self, part: np.ndarray, played: tuple, budget: int, pure: bool = False) -> int:
         """The part's one-guess lookahead bound within ``budget`` (``recursion.lookahead_bound``), over

@@ -73,7 +73,7 @@ class TotalSearch:
     def parts_total(self, parts: list, played: tuple, budget: int, limit: int, fence: tuple | None = None,
                     level: int = 2):
         """What a ``jobs.PartsTotal`` returns: ``(total, limit)``."""
-        bounds = self.space.lower_bounds(parts, played, budget)
+        bounds = self.space.lower_bounds(parts, played, budget, limit=limit)
         total = min(sum(bounds), INF)
         for part, bound in zip(parts, bounds):
             limit = self.limit_now(fence, limit)
@@ -90,7 +90,7 @@ class TotalSearch:
         ``played``), and the limit it ended with: the search of one opener, or of one guess of a node."""
         parts = self.space.split(guess, candidates)
         after = played + (guess,)
-        bounds = self.space.lower_bounds(parts, after, budget - 1)
+        bounds = self.space.lower_bounds(parts, after, budget - 1, len(candidates), limit)
         total = min(len(candidates) + sum(bounds), INF)
         for index, (part, bound) in enumerate(zip(parts, bounds)):
             limit = self.limit_now(fence, limit)
@@ -212,7 +212,8 @@ class TotalSearch:
             if key is None:
                 return False
             parts = space.split(key[1], candidates)
-            trials.append(Trial(key, n, parts, space.lower_bounds(parts, played + (key[1],), budget - 1)))
+            trials.append(Trial(key, n, parts, space.lower_bounds(parts, played + (key[1],), budget - 1, n,
+                                                                 choice.limit(key))))
             if level == 0:
                 solver.note(root=space.game.format_code(space.game.guesses[key[1]]), root_index=index + 1)
             else:
