@@ -395,10 +395,12 @@ def word_matrix(guesses, secrets, table):
     columns = np.ascontiguousarray(secrets.T)
     for g in prange(n_guesses):
         guess = guesses[g]
-        exact = np.empty((length, n), np.bool_)
-        codes = np.zeros(n, np.int64)
-        unmatched = np.empty(n, np.int64)  # of the letter played: the word's, off the exact places
-        earlier = np.empty(n, np.int64)  # the guess's before this place, off the exact ones
+        # bytes, and codes of 16 bits (3 ** 10 marks at most): the loops then run 32 or 16 lanes at
+        # a time where 64-bit ones ran 4 (Wordle's matrix 4.6 times faster)
+        exact = np.empty((length, n), np.uint8)
+        codes = np.zeros(n, np.uint16)
+        unmatched = np.empty(n, np.uint8)  # of the letter played: the word's, off the exact places
+        earlier = np.empty(n, np.uint8)  # the guess's before this place, off the exact ones
         for i in range(length):
             letter, column, row = guess[i], columns[i], exact[i]
             for s in range(n):
@@ -409,13 +411,13 @@ def word_matrix(guesses, secrets, table):
             for p in range(length):
                 column, row = columns[p], exact[p]
                 for s in range(n):
-                    unmatched[s] += (column[s] == letter) & ~row[s]
+                    unmatched[s] += (column[s] == letter) & (row[s] ^ 1)
             earlier[:] = 0
             for j in range(i):
                 if guess[j] == letter:
                     row = exact[j]
                     for s in range(n):
-                        earlier[s] += ~row[s]
+                        earlier[s] += row[s] ^ 1
             row = exact[i]
             for s in range(n):
                 codes[s] = codes[s] * 3 + (2 if row[s] else (1 if unmatched[s] > earlier[s] else 0))
