@@ -171,10 +171,11 @@ class Space:
         by counting, and for a part of ``LOOKAHEAD_MIN`` secrets or more but the first (whose own
         search starts with it), the best guess's by counting (``lookahead_bound``; not with a hint
         rule), largest first while ``base`` plus the bounds is below ``limit``: once it is not, the
-        guess is refuted, and the rest keep their counting bounds."""
+        guess is refuted, and the rest keep their counting bounds. With no limit (above ``INF``)
+        nothing could be refuted, nor a cutoff tightened: the counting bounds alone."""
         bounds = [self.counted(len(part), budget) for part in parts]
         total = base + sum(bounds)
-        if self.hint_rule is not None:
+        if self.hint_rule is not None or limit > INF:
             return bounds
         for index in range(1, len(parts)):
             if total >= limit or len(parts[index]) < LOOKAHEAD_MIN:
@@ -210,6 +211,13 @@ class Space:
         return int(recursion.min_total(self.problem, candidates, np.int64(budget), np.int64(cutoff),
                                        self.mask(played), self.state(candidates, played),
                                        self.context.absent.played(played)))
+
+    def guess_total(self, candidates: np.ndarray, played: tuple, guess: int, budget: int, limit: int) -> int:
+        """``recursion.guess_total``: a guess at a node below the root (after ``played``) searched
+        in one compiled call; not with a hint rule."""
+        after = played + (guess,)
+        return int(recursion.guess_total(self.problem, candidates, np.int64(guess), np.int64(budget), np.int64(limit),
+                                         self.mask(after), self.context.absent.played(after)))
 
     def within_below(self, candidates: np.ndarray, played: tuple, depth: int) -> bool:
         """``recursion.within`` from a node down, with this node's symmetry."""

@@ -86,8 +86,10 @@ class TotalSearch:
 
     def root_total(self, candidates: np.ndarray, guess: int, budget: int, limit: int, fence: tuple | None = None,
                    played: tuple = ()):
-        """What a ``jobs.RootTotal`` returns: the least total of a tree opening with ``guess`` (after
-        ``played``), and the limit it ended with: the search of one opener, or of one guess of a node."""
+        """What a ``jobs.RootTotal`` returns: the least total of a tree opening with ``guess`` (after ``played``),
+        and the limit it ended with: an opener's search, or a node's guess's (one compiled call with no board)."""
+        if played and fence is None and self.space.hint_rule is None:
+            return self.space.guess_total(candidates, played, guess, budget, limit), limit
         parts = self.space.split(guess, candidates)
         after = played + (guess,)
         bounds = self.space.lower_bounds(parts, after, budget - 1, len(candidates), limit)
@@ -115,12 +117,10 @@ class TotalSearch:
         level's guesses evaluated as parallel jobs. Stores what it solves in the table."""
         space, n = self.space, len(candidates)
         bound = space.counted(n, budget)
-        if n <= 2 or bound >= INF:
-            return bound  # exact
+        if n <= 2 or bound >= INF or bound >= cutoff:
+            return bound  # exact, or enough (as min_total finds it)
         if level >= 2:
             return space.total_below(candidates, played, budget, cutoff)
-        if bound >= cutoff:
-            return bound
         tag = space.tag(n, budget)
         data = np.uint64(space.probe(candidates, played, tag))
         if data and level == 0 and space.first is None and space.openers is None and not self.solver.inside:
@@ -211,9 +211,8 @@ class TotalSearch:
             index, key = next(tries, (None, None))
             if key is None:
                 return False
-            parts = space.split(key[1], candidates)
-            trials.append(Trial(key, n, parts, space.lower_bounds(parts, played + (key[1],), budget - 1, n,
-                                                                 choice.limit(key))))
+            parts, after = space.split(key[1], candidates), played + (key[1],)
+            trials.append(Trial(key, n, parts, space.lower_bounds(parts, after, budget - 1, n, choice.limit(key))))
             if level == 0:
                 solver.note(root=space.game.format_code(space.game.guesses[key[1]]), root_index=index + 1)
             else:
