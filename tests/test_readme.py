@@ -25,6 +25,23 @@ def table_rows(text: str) -> list[list[str]]:
             for line in text.splitlines() if line.startswith("| `")]
 
 
+def test_the_players_examples_run_from_any_folder(tmp_path, monkeypatch):
+    """The Python examples of "The player in a program" (the plugin's aside) run where no trees/
+    folder is, and give what their comments say."""
+    blocks = re.findall(r"```python\n(.*?)```", section("The player in a program"), re.S)
+    monkeypatch.chdir(tmp_path)
+    names: dict = {}
+    for block in blocks:
+        if not block.startswith("# mygame.py"):
+            exec(compile(block, "README.md", "exec"), names)
+    tree, wordle = names["tree"], names["wordle"]
+    assert tree.next_guess([]) == (0, 1, 2, 3)
+    assert tree.next_guess([("ABCD", "1B1W")]) == tree.next_guess([((0, 1, 2, 3), (1, 1))])
+    assert len(wordle.candidates([("crane", "GYY--")])) == 8
+    assert wordle.suggest([("crane", "GYY--")]) == wordle.game.parse_code("cargo")
+    assert wordle.suggest([]) == wordle.game.parse_code("salet")
+
+
 def test_the_classic_mastermind_table_is_the_shipped_trees():
     rows = table_rows(section("Strategies"))
     assert len(rows) == 8
