@@ -797,3 +797,32 @@ def test_the_least_bound_is_the_least_of_every_guess_bound(name, params):
             assert partitions.least_bound(problem, candidates, scan, np.int64(budget)) == expected
             checked_big += space.least[len(candidates)] > 2 * len(candidates) - 1 and expected < table.INF
     assert checked_big >= 20
+
+
+@pytest.mark.parametrize("name, params", [("mastermind", {"colours": 5, "holes": 3}),
+                                          ("bulls-cows", {"digits": 7, "length": 3})])
+def test_a_guess_below_the_root_in_one_compiled_call_is_the_python_steps(name, params):
+    """``recursion.guess_total`` (what ``root_total`` runs below the root with no board) against the
+    Python steps it replaces (forced by a fence that never tightens): the same kernel calls in the
+    same order, so the same total for every guess of a second-level node, under no limit, the exact
+    total as the limit (refuted), and more."""
+    game = make_game(name, **params)
+    compiled, stepped = (solver_for(prepared_context(game, Options(strategy="optimal-expected"), workers=1))
+                         for _ in range(2))
+    space, budget = compiled.space, table.UNLIMITED
+    first = int(space.guesses(np.arange(space.n_secrets, dtype=np.int64), ())[0])
+    node = np.ascontiguousarray(space.split(first, np.arange(space.n_secrets, dtype=np.int64))[0])
+    played, refuted = (first,), 0
+    guesses = space.guesses(node, played)[:40].tolist()
+    assert len(guesses) >= 5
+    for guess in guesses:
+        exact = None
+        for limit in ("none", "exact", "above"):
+            limit = table.INF + 1 if limit == "none" else exact + (limit == "above")
+            one = compiled.total.root_total(node, guess, budget, limit, None, played)
+            steps = stepped.total.root_total(node, guess, budget, limit, (0, True, 0, 0), played)
+            assert one == steps, (guess, limit)
+            exact = one[0] if exact is None else exact
+            refuted += one[0] >= limit
+        assert compiled.space.nodes == stepped.space.nodes
+    assert refuted == len(guesses)  # every guess refuted at its own exact total, none below it
