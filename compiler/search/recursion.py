@@ -213,7 +213,7 @@ def guess_total(problem, candidates, guess, budget, limit, mask, played):
     at least ``limit``: ``TotalSearch.root_total`` below the root, in one call rather than one per
     part. As there: the parts' counting bounds, the lookaheads of the parts but the first (largest
     first, while the sum is below ``limit``), then each part's ``min_total`` (``mask``, ``played``:
-    after the guess). The same steps as ``min_total``'s on a guess, which keeps them inline (no hint rule here)."""
+    after the guess). The steps of ``min_total`` on one guess, which it keeps inline; no hint rule."""
     least, reach, penalty = problem.least, problem.reach, problem.penalty
     ordered, parts = split(problem.matrix, guess, candidates, problem.n_feedbacks, problem.win)
     m, state = parts.shape[0], np.zeros(0, np.int64)

@@ -166,7 +166,7 @@ class Space:
         """Per guess: its counting bound, parts, whether it is a candidate, largest part (``guess_bounds``)."""
         return guess_bounds(self.problem, candidates, guesses, np.int64(budget), largest)
 
-    def lower_bounds(self, parts: list, played: tuple, budget: int, base: int = 0, limit: int = INF) -> list[int]:
+    def lower_bounds(self, parts: list, played: tuple, budget: int, base: int, limit: int) -> list[int]:
         """Lower bounds on the least totals of a guess's parts (largest first) within ``budget``:
         by counting, and for a part of ``LOOKAHEAD_MIN`` secrets or more but the first (whose own
         search starts with it), the best guess's by counting (``lookahead_bound``; not with a hint

@@ -8,11 +8,12 @@ nodes, each searched whole by one thread); on a cluster the second guesses' part
 first guesses, each first guess. A root of many first guesses (``--openers K`` among them) is
 searched as the openers' ranking searches them (``openers.ranked_root``). Running jobs tighten
 their cutoffs with the best total found meanwhile (the board). Before any part of a guess is
-searched, every part but the largest gets a lower bound from one guess's lookahead
-(``Space.lower_bounds``): their sum refutes many guesses at once, and leaves the largest part a
-tight cutoff. The choice among guesses follows the canonical tie-break (the least total, then a
-possible secret, then the lowest guess), so the tree is the same for any number of workers and
-any cluster.
+searched, every part but the largest gets a lower bound from one guess's lookahead, largest first
+while the sum is below the guess's limit (``Space.lower_bounds``): their sum refutes many guesses
+at once, and leaves the largest part a tight cutoff. Below the root, a job's guess is one compiled
+call (``recursion.guess_total``). The choice among guesses follows the canonical tie-break (the
+least total, then a possible secret, then the lowest guess), so the tree is the same for any
+number of workers and any cluster.
 """
 from __future__ import annotations
 
@@ -73,7 +74,7 @@ class TotalSearch:
     def parts_total(self, parts: list, played: tuple, budget: int, limit: int, fence: tuple | None = None,
                     level: int = 2):
         """What a ``jobs.PartsTotal`` returns: ``(total, limit)``."""
-        bounds = self.space.lower_bounds(parts, played, budget, limit=limit)
+        bounds = self.space.lower_bounds(parts, played, budget, 0, limit)
         total = min(sum(bounds), INF)
         for part, bound in zip(parts, bounds):
             limit = self.limit_now(fence, limit)
