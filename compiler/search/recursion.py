@@ -207,28 +207,31 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
 
 
 @njit(cache=True, nogil=True)
-def guess_total(problem, candidates, guess, budget, limit, mask, played):
+def guess_total(problem, candidates, guess, budget, limit, mask, state, played):
     """The least total of a tree that plays ``guess`` at a node of ``candidates`` (within
     ``budget`` guesses, this one among them) if it is below ``limit``, else a lower bound that is
     at least ``limit``: ``TotalSearch.root_total`` below the root, in one call rather than one per
     part. As there: the parts' counting bounds, the lookaheads of the parts but the first (largest
-    first, while the sum is below ``limit``), then each part's ``min_total`` (``mask``, ``played``:
-    after the guess). The steps of ``min_total`` on one guess, which it keeps inline; no hint rule."""
-    least, reach, penalty = problem.least, problem.reach, problem.penalty
-    ordered, parts = split(problem.matrix, guess, candidates, problem.n_feedbacks, problem.win)
-    m, state = parts.shape[0], np.zeros(0, np.int64)
+    first, while the sum is below ``limit``; none with no limit or under a hint rule), then each
+    part's ``min_total`` (``mask``, ``played``: after the guess; ``state``: the node's hint-rule
+    state, each part's derived as ``min_total`` derives it). The steps of ``min_total`` on one
+    guess, which it keeps inline."""
+    least, reach, penalty, matrix = problem.least, problem.reach, problem.penalty, problem.matrix
+    ordered, parts = split(matrix, guess, candidates, problem.n_feedbacks, problem.win)
+    m, hinted = parts.shape[0], state.shape[0] > 0
     known = np.empty(m, np.int64)
     total = candidates.shape[0]
     for p in range(m):
         known[p] = least_total(least, reach, parts[p, 1], budget - 1, penalty)
         total += known[p]
-    for p in range(1, m):
-        start, size = parts[p, 0], parts[p, 1]
-        if total >= limit or size < LOOKAHEAD_MIN:
-            break
-        bound = lookahead_bound(problem, ordered[start:start + size], budget - 1, played, state, False)
-        total += bound - known[p]
-        known[p] = bound
+    if not hinted and limit <= INF:
+        for p in range(1, m):
+            start, size = parts[p, 0], parts[p, 1]
+            if total >= limit or size < LOOKAHEAD_MIN:
+                break
+            bound = lookahead_bound(problem, ordered[start:start + size], budget - 1, played, state, False)
+            total += bound - known[p]
+            known[p] = bound
     total = min(total, INF)
     for p in range(m):
         start, size = parts[p, 0], parts[p, 1]
@@ -236,9 +239,9 @@ def guess_total(problem, candidates, guess, budget, limit, mask, played):
             break
         if size <= 2:
             continue
-        rest = total - known[p]
-        value = min_total(problem, ordered[start:start + size], budget - 1, limit - rest, mask, state, played)
-        total = min(rest + value, INF)
+        rest, part = total - known[p], ordered[start:start + size]
+        child = hint_next(state, problem.hint_codes, problem.marks, guess, matrix[guess, part[0]]) if hinted else state
+        total = min(rest + min_total(problem, part, budget - 1, limit - rest, mask, child, played), INF)
     return total
 
 

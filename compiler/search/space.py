@@ -214,10 +214,11 @@ class Space:
 
     def guess_total(self, candidates: np.ndarray, played: tuple, guess: int, budget: int, limit: int) -> int:
         """``recursion.guess_total``: a guess at a node below the root (after ``played``) searched
-        in one compiled call; not with a hint rule."""
+        in one compiled call."""
         after = played + (guess,)
         return int(recursion.guess_total(self.problem, candidates, np.int64(guess), np.int64(budget), np.int64(limit),
-                                         self.mask(after), self.context.absent.played(after)))
+                                         self.mask(after), self.state(candidates, played),
+                                         self.context.absent.played(after)))
 
     def within_below(self, candidates: np.ndarray, played: tuple, depth: int) -> bool:
         """``recursion.within`` from a node down, with this node's symmetry."""

@@ -89,7 +89,7 @@ class TotalSearch:
                    played: tuple = ()):
         """What a ``jobs.RootTotal`` returns: the least total of a tree opening with ``guess`` (after ``played``),
         and the limit it ended with: an opener's search, or a node's guess's (one compiled call with no board)."""
-        if played and fence is None and self.space.hint_rule is None:
+        if played and fence is None:  # (a fence: the board may tighten the limit between parts)
             return self.space.guess_total(candidates, played, guess, budget, limit), limit
         parts = self.space.split(guess, candidates)
         after = played + (guess,)
