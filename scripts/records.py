@@ -64,7 +64,9 @@ def records_for(game: tuple[str, dict], objectives=OBJECTIVES, long: bool = Fals
 
 
 RECORDS = [
-    *(record for colours in range(2, 13) for record in records_for(mastermind(colours, 2))),  # Goddard 2004: 2 pegs
+    *(record for colours in range(2, 13) for record in records_for(mastermind(colours, 2))),  # Chen and Lin 2004: 2 pegs
+    *(record for digits in range(2, 11) for record in records_for(bulls_cows(digits, 2))),  # and the AB game,
+    *(record for colours in (11, 12) for record in records_for(mastermind(colours, 2, repeats=False))),  # past 10 digits
     *(record for holes in range(3, 9) for record in records_for(mastermind(2, holes))),  # 2 colours, N holes
     *(record for colours, holes in ((3, 3), (3, 4), (3, 5), (4, 3), (4, 4), (5, 3), (5, 4))
       for record in records_for(mastermind(colours, holes))),  # Goddard 2004's table of averages

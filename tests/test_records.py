@@ -131,6 +131,38 @@ def test_a_record_matches_the_published_average(colours, holes):
     assert round(stats.average, 3) == GODDARD[colours, holes]
 
 
+def chen_lin_mastermind(n: int) -> int:
+    """Chen and Lin 2004, *Optimal algorithms for 2 x n Mastermind games*: the least average of two
+    pegs in n colours is (8n^3 + 51n^2 - 74n + 48) / 24n^2 for even n, (8n^3 + 51n^2 - 80n + 69) / 24n^2
+    for odd n (as the abstract states them): 24 times the least total."""
+    return 8 * n**3 + 51 * n**2 - (74 * n - 48 if n % 2 == 0 else 80 * n - 69)
+
+
+def chen_lin_ab(n: int) -> int:
+    """Chen and Lin 2004, *Optimal algorithms for 2 x n AB games*: the least average of two different
+    digits of n is (4n^3 + 21n^2 - 76n + 72) / 12n(n - 1) for even n, (4n^3 + 21n^2 - 82n + 105) /
+    12n(n - 1) for odd n: 12 times the least total."""
+    return 4 * n**3 + 21 * n**2 - (76 * n - 72 if n % 2 == 0 else 82 * n - 105)
+
+
+@pytest.mark.parametrize("n", range(2, 13))
+def test_two_pegs_match_chen_and_lins_formulas(n):
+    """Both of Chen and Lin's closed forms, expected and worst case, Mastermind and the AB game (Bulls
+    and Cows of two digits, Mastermind without repeats past 10 digits), for 2 to 12 colours."""
+    mastermind = make_game("mastermind", colours=n, holes=2)
+    ab = make_game("bulls-cows", digits=n, length=2) if n <= 10 else \
+        make_game("mastermind", colours=n, holes=2, secret_repeats=False, guess_repeats=False)
+    assert 12 * build(ab, Options("optimal-expected")).stats.total == chen_lin_ab(n)
+    assert bound(ab).worst == -(-n // 2) + 1
+    assert bound(mastermind).worst == n // 2 + 2
+    total = build(mastermind, Options("optimal-expected")).stats.total
+    if n == 2:  # the formula gives 7, which no tree reaches: no first guess of AA, AB, BA and BB tells
+        # the other three apart, so 1 + 2 + 2 + 3 = 8 is the least (the brute force's too)
+        assert (chen_lin_mastermind(2), total) == (24 * 7, 8)
+    else:
+        assert 24 * total == chen_lin_mastermind(n)
+
+
 @pytest.mark.parametrize("game,params", [("mastermind", {"colours": 4, "holes": 3}),
                                          ("mastermind", {"colours": 5, "holes": 3, "secret_repeats": False,
                                                          "guess_repeats": False}),
