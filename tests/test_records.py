@@ -187,6 +187,9 @@ def test_a_depth_limit_never_helps(colours, holes):
         limited = build(game, Options("optimal-expected", max_depth=depth)).stats
         assert limited.total >= free.total and limited.worst <= depth
     assert build(game, Options("optimal-expected", max_depth=free.worst)).stats.total == free.total
+    # optimal-worst is the least total within the bound's worst case: Mastermind 8x4's --max-depth 6 row
+    assert build(game, Options("optimal-worst")).stats.total == \
+        build(game, Options("optimal-expected", max_depth=worst)).stats.total
     with pytest.raises(Infeasible):
         build(game, Options("optimal-expected", max_depth=worst - 1))
 
