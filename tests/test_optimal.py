@@ -7,6 +7,7 @@ import re
 
 import itertools
 import json
+from collections import Counter
 from pathlib import Path
 from functools import lru_cache
 
@@ -234,6 +235,20 @@ def test_the_tree_does_not_depend_on_the_number_of_workers():
     one, two = build_with(game, options, workers=1), build_with(game, options, workers=2)
     assert compiler.to_bytes(one) == compiler.to_bytes(two)
     assert one.stats["total"] == 2463
+
+
+def test_a_search_on_threads_says_which_part_of_a_first_guess_it_hands_out():
+    """The status of a long search names the first guess's part (a job) handed out last, with
+    its size: the parts of at least 64 secrets one job each, the smaller ones (of 3 or more) one."""
+    game = make_game("mastermind", colours=5, holes=4)
+    seen: list[dict] = []
+    build_with(game, Options("optimal-expected"), workers=2, progress=seen.append)
+    noted = {(status["part"], status["part_size"]) for status in seen if status.get("root") == "AABC"
+             and "part" in status}
+    sizes = sorted(Counter(game.score(game.parse_code("AABC"), s) for s in game.secrets).values(), reverse=True)
+    jobs = [size for size in sizes if size >= 64] + [sum(size for size in sizes if 2 < size < 64)]
+    assert noted and noted <= {(f"{index + 1}/{len(jobs)}", size) for index, size in enumerate(jobs)}
+    assert {size for _, size in noted} >= {sizes[0]}  # its largest part was one of them
 
 
 def test_a_tiny_table_loses_entries_but_not_the_tree():

@@ -43,6 +43,7 @@ class Trial:
         small = [pair for pair in paired if 2 < len(pair[0]) < BIG_PART]
         grouped = [[pair] for pair in paired if len(pair[0]) >= BIG_PART] + ([small] if small else [])
         self.groups = [[part for part, _ in group] for group in grouped]
+        self.sizes = [sum(len(part) for part in group) for group in self.groups]  # secrets in each job
         self.known = [sum(bound for _, bound in group) for group in grouped]
         self.base = n + sum(bound for part, bound in paired if len(part) <= 2)
         self.sent = self.running = 0
@@ -168,7 +169,7 @@ class TotalSearch:
             self.first_guesses["search"] += found["first_guesses"] - found["refuted_by_bound"]
             if space.openers is None:  # the full proof: its header says how its first guesses were refuted
                 self.proven_first_guesses = found
-        elif level == 0 and self._openers_as_jobs(len(order)):
+        elif level == 0 and openers_as_jobs(solver, len(order)):
             self._root_jobs(candidates, budget, order, choice)
         elif level == 0 and solver.cluster is None and solver.workers > 1:
             # jobs on threads: the root's guesses as a second level's are, their parts (second-level nodes) the jobs
@@ -236,6 +237,8 @@ class TotalSearch:
                         trial.running += 1
                         others = trial.bound() - trial.known[index]
                         fence = None if serial is None else (serial, *trial.key, others)
+                        if level == 0:  # where a long search is: the first guess's part handed out last
+                            solver.note(part=f"{index + 1}/{len(trial.groups)}", part_size=trial.sizes[index])
                         return (trial, index), PartsTotal(trial.groups[index], played + (trial.key[1],), budget - 1,
                                                           limit - others, fence, level + 1)
                     if trial.running == 0:  # no part needed a job: its total is known
@@ -267,16 +270,6 @@ class TotalSearch:
         if level == 0:
             self.first_guesses["search"] += sent[0]
             self.first_guesses["bound"] += len(order) - sent[0]
-
-    def _openers_as_jobs(self, count: int) -> bool:
-        """Is each first guess a job of its own? With --openers, and on a cluster when the first
-        guesses are many (else the jobs are the parts of the second guesses: Bulls and Cows has
-        one first guess under symmetry)."""
-        solver = self.solver
-        if not solver.parallel_possible() or solver.inside:
-            return False
-        return self.space.openers is not None or (solver.cluster is not None
-                                                  and count >= ROOT_JOBS_PER_SLOT * solver.slots())
 
     def _root_jobs(self, candidates: np.ndarray, budget: int, order: Ordered, choice: Choice,
                    played: tuple = ()) -> None:
@@ -355,3 +348,13 @@ class TotalSearch:
                 else:  # a node whose entry was lost: solve it again (its parts are in the table)
                     space.total_below(candidates, played, budget, INF + 1)
         raise RuntimeError(f"the optimal guess for {n} candidates was not found in the table")
+
+
+def openers_as_jobs(solver, count: int) -> bool:
+    """Is each of the root's ``count`` first guesses a job of its own? With --openers, and on a
+    cluster when the first guesses are many (else the jobs are the parts of the second guesses:
+    Bulls and Cows has one first guess under symmetry)."""
+    if not solver.parallel_possible() or solver.inside:
+        return False
+    return solver.space.openers is not None or (solver.cluster is not None
+                                                and count >= ROOT_JOBS_PER_SLOT * solver.slots())
