@@ -23,7 +23,7 @@ from compiler.search.counting import counting_tables
 from compiler.search.solver import Interrupted, Solver, solver_for
 from compiler.bound import bound, prepared_context
 from compiler.search.settings import SearchSettings
-from compiler.search.total import Infeasible
+from compiler.search.total import BIG_PART, Infeasible
 from player.games import make_game
 from player.verify import verify
 
@@ -239,14 +239,14 @@ def test_the_tree_does_not_depend_on_the_number_of_workers():
 
 def test_a_search_on_threads_says_which_part_of_a_first_guess_it_hands_out():
     """The status of a long search names the first guess's part (a job) handed out last, with
-    its size: the parts of at least 64 secrets one job each, the smaller ones (of 3 or more) one."""
+    its size: the parts of at least BIG_PART secrets one job each, the smaller ones (of 3 or more) one."""
     game = make_game("mastermind", colours=5, holes=4)
     seen: list[dict] = []
     build_with(game, Options("optimal-expected"), workers=2, progress=seen.append)
     noted = {(status["part"], status["part_size"]) for status in seen if status.get("root") == "AABC"
              and "part" in status}
     sizes = sorted(Counter(game.score(game.parse_code("AABC"), s) for s in game.secrets).values(), reverse=True)
-    jobs = [size for size in sizes if size >= 64] + [sum(size for size in sizes if 2 < size < 64)]
+    jobs = [size for size in sizes if size >= BIG_PART] + [sum(size for size in sizes if 2 < size < BIG_PART)]
     assert noted and noted <= {(f"{index + 1}/{len(jobs)}", size) for index, size in enumerate(jobs)}
     assert {size for _, size in noted} >= {sizes[0]}  # its largest part was one of them
 
