@@ -61,7 +61,7 @@ def describe(status: dict) -> tuple[str, str]:
         where.append(f"{status.get('settled', 0)} settled, {status['refuted']} refuted")
     if "root" in status:
         where.append(f"first guess {status['root']}")
-    if "part" in status:
+    if status.get("part"):  # (None: no part of the current first guess handed out yet)
         where.append(f"part {status['part']} ({status.get('part_size', '?')} secrets)")
     if "guess_index" in status:
         where.append(f"second guess {status['guess_index']}/{status.get('guesses', '?')}")

@@ -238,17 +238,24 @@ def test_the_tree_does_not_depend_on_the_number_of_workers():
 
 
 def test_a_search_on_threads_says_which_part_of_a_first_guess_it_hands_out():
-    """The status of a long search names the first guess's part (a job) handed out last, with
-    its size: the parts of at least BIG_PART secrets one job each, the smaller ones (of 3 or more) one."""
+    """The status of a long search names the current first guess's part (a job) handed out last,
+    with its size: the parts of at least BIG_PART secrets one job each, the smaller ones (of 3 or
+    more) one; none of an earlier first guess's."""
     game = make_game("mastermind", colours=5, holes=4)
     seen: list[dict] = []
     build_with(game, Options("optimal-expected"), workers=2, progress=seen.append)
-    noted = {(status["part"], status["part_size"]) for status in seen if status.get("root") == "AABC"
-             and "part" in status}
-    sizes = sorted(Counter(game.score(game.parse_code("AABC"), s) for s in game.secrets).values(), reverse=True)
-    jobs = [size for size in sizes if size >= BIG_PART] + [sum(size for size in sizes if 2 < size < BIG_PART)]
-    assert noted and noted <= {(f"{index + 1}/{len(jobs)}", size) for index, size in enumerate(jobs)}
-    assert {size for _, size in noted} >= {sizes[0]}  # its largest part was one of them
+
+    def jobs(first: str) -> set:
+        sizes = sorted(Counter(game.score(game.parse_code(first), s) for s in game.secrets).values(), reverse=True)
+        groups = [size for size in sizes if size >= BIG_PART] + [sum(size for size in sizes if 2 < size < BIG_PART)]
+        return {(f"{index + 1}/{len(groups)}", size) for index, size in enumerate(groups)}
+
+    noted = [(status["root"], status["part"], status["part_size"]) for status in seen if status.get("part")]
+    assert {root for root, _, _ in noted} >= {"AABC"}
+    for root, part, size in noted:
+        assert (part, size) in jobs(root), (root, part, size)
+    largest = max(Counter(game.score(game.parse_code("AABC"), s) for s in game.secrets).values())
+    assert ("AABC", "1/" + str(len(jobs("AABC"))), largest) in set(noted)  # its largest part was handed out
 
 
 def test_a_tiny_table_loses_entries_but_not_the_tree():

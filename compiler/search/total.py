@@ -43,7 +43,6 @@ class Trial:
         small = [pair for pair in paired if 2 < len(pair[0]) < BIG_PART]
         grouped = [[pair] for pair in paired if len(pair[0]) >= BIG_PART] + ([small] if small else [])
         self.groups = [[part for part, _ in group] for group in grouped]
-        self.sizes = [sum(len(part) for part in group) for group in self.groups]  # secrets in each job
         self.known = [sum(bound for _, bound in group) for group in grouped]
         self.base = n + sum(bound for part, bound in paired if len(part) <= 2)
         self.sent = self.running = 0
@@ -51,6 +50,10 @@ class Trial:
 
     def bound(self) -> int:
         return min(self.base + sum(self.known), INF)
+
+    def size(self, index: int) -> int:
+        """The secrets of the group of parts ``index`` (one job)."""
+        return sum(len(part) for part in self.groups[index])
 
     def finished(self) -> bool:
         return self.failed or self.settled
@@ -216,7 +219,7 @@ class TotalSearch:
             parts, after = space.split(key[1], candidates), played + (key[1],)
             trials.append(Trial(key, n, parts, space.lower_bounds(parts, after, budget - 1, n, choice.limit(key))))
             if level == 0:
-                solver.note(root=space.game.format_code(space.game.guesses[key[1]]), root_index=index + 1)
+                solver.note(root=space.game.format_code(space.game.guesses[key[1]]), root_index=index + 1, part=None)
             else:
                 solver.note(guess_index=index + 1)
             return True
@@ -238,7 +241,7 @@ class TotalSearch:
                         others = trial.bound() - trial.known[index]
                         fence = None if serial is None else (serial, *trial.key, others)
                         if level == 0:  # where a long search is: the first guess's part handed out last
-                            solver.note(part=f"{index + 1}/{len(trial.groups)}", part_size=trial.sizes[index])
+                            solver.note(part=f"{index + 1}/{len(trial.groups)}", part_size=trial.size(index))
                         return (trial, index), PartsTotal(trial.groups[index], played + (trial.key[1],), budget - 1,
                                                           limit - others, fence, level + 1)
                     if trial.running == 0:  # no part needed a job: its total is known
