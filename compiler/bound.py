@@ -3,7 +3,7 @@
 (progress, checkpoints, jobs on threads or a cluster: ``prepared_context``). The search itself is
 the subpackage ``search/``.
 
-    from compiler.bound import bound
+    from guesstree.compiler.bound import bound
     bound(make_game("bulls-cows")).worst   # 7
 """
 from __future__ import annotations

@@ -14,8 +14,8 @@ from typing import Callable
 
 import numpy as np
 
-from player.games import Game
-from player.stats import Statistics
+from guesstree.player.games import Game
+from guesstree.player.stats import Statistics
 
 from .context import BuildContext, Node
 from .feedback import Scorer, backend_for

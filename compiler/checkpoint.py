@@ -16,7 +16,7 @@ import msgpack
 import numpy as np
 import zstandard
 
-from player.artifact import inflate, read_file, refuse_extension, write_atomic
+from guesstree.player.artifact import inflate, read_file, refuse_extension, write_atomic
 
 FORMAT = "guesstree-checkpoint"
 VERSION = (2, 0)  # (major, minor): a reader refuses another major and ignores unknown keys

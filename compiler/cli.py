@@ -25,9 +25,9 @@ from typing import Optional
 
 import typer
 
-from player.cli import Command, fail
-from player.games import GAMES, Game, make_game
-from player.wording import counted
+from guesstree.player.cli import Command, fail
+from guesstree.player.games import GAMES, Game, make_game
+from guesstree.player.wording import counted
 
 from . import catalogue
 
@@ -35,22 +35,40 @@ app = typer.Typer(rich_markup_mode=None)
 EXTRA = "guesstree[compiler]"
 
 
+NEEDS_NOTHING = ("list",)  # the commands that run on a player-only install too
+
+
 def commands() -> dict:
-    """This module's commands as click commands, by name (what the entry points load)."""
-    return dict(typer.main.get_command(app).commands)
+    """This module's commands as click commands, by name (what the entry points load); where the
+    compiler's dependencies are missing, the help of those that need them says so first."""
+    found = dict(typer.main.get_command(app).commands)
+    if _missing_dependency() is not None:
+        for name, command in found.items():
+            if name not in NEEDS_NOTHING:
+                command.short_help = f"(needs {EXTRA}) {command.get_short_help_str()}"
+    return found
 
 
-def _engine(warm: bool = True):
-    """Check that the compiler's dependencies are installed (without importing them: numba takes
-    a while, and small games never load it), or say in one line which extra brings them; then,
-    on the first command on this machine that runs kernels, compile them all (``compiler.warm``)."""
+def _missing_dependency() -> str | None:
+    """The first of the compiler's dependencies that is not installed, found without importing
+    it (numba takes a while, and small games never load it)."""
     for name in ("numpy", "numba"):
         try:
             found = importlib.util.find_spec(name) is not None
         except ValueError:  # in sys.modules as None: blocked, as on a base install
             found = False
         if not found:
-            raise fail(f"this command needs the compiler's dependencies ({name} is missing): pip install '{EXTRA}'")
+            return name
+    return None
+
+
+def _engine(warm: bool = True):
+    """Check that the compiler's dependencies are installed, or say in one line which extra brings
+    them; then, on the first command on this machine that runs kernels, compile them all
+    (``compiler.warm``)."""
+    missing = _missing_dependency()
+    if missing is not None:
+        raise fail(f"this command needs the compiler's dependencies ({missing} is missing): pip install '{EXTRA}'")
     if warm:
         from .warm import ensure_warm
 
@@ -166,6 +184,22 @@ CLUSTER = typer.Option(None, "--cluster", metavar="ADDRESS",
                             "needs guesstree[distributed]")
 
 
+def _notice(path: Optional[Path]) -> Optional[str]:
+    """The text of a ``--notice FILE``, or a clear error."""
+    if path is None:
+        return None
+    from .output import check_notice
+
+    try:
+        return check_notice(path.read_text(encoding="utf-8-sig"))
+    except FileNotFoundError:
+        raise fail(f"--notice {path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise fail(f"--notice {path}: cannot be read as text ({error})") from None
+    except ValueError as error:
+        raise fail(f"--notice {path}: {error}") from None
+
+
 def memory_budget(gib: float) -> int:
     """``--max-memory`` in bytes, or a clear error."""
     if not (math.isfinite(gib) and gib > 0):
@@ -189,6 +223,9 @@ def compile_command(
     checkpoint: Optional[Path] = CHECKPOINT,
     resume: bool = RESUME,
     cluster: Optional[str] = CLUSTER,
+    notice: Optional[Path] = typer.Option(None, "--notice", metavar="FILE",
+                                          help="a licence or copyright notice (text) for the tree to carry, e.g. "
+                                               "that of the word lists a words tree embeds"),
 ) -> None:
     """Expand a strategy's whole tree and write it as an artifact.
 
@@ -198,6 +235,8 @@ def compile_command(
     from .options import Options
     from .output import check_destination, default_path, save
     from .search.settings import SearchSettings
+
+    notice_text = _notice(notice)  # before any work
 
     budget = memory_budget(max_memory)
     started = time.perf_counter()
@@ -214,7 +253,7 @@ def compile_command(
             typer.echo(f"\ninterrupted: {path} not written", err=True)
             raise typer.Exit(130) from None
     try:
-        save(built, path)
+        save(built, path, notice_text)
     except OSError as error:
         raise fail(f"cannot write {path}: {error.strerror or error}") from None
     if not quiet:
@@ -268,7 +307,7 @@ def compare_command(
     Example: guesstree compare mastermind --strategies entropy,minimax --plot mastermind.svg
     """
     _engine()
-    from player.artifact import write_atomic
+    from guesstree.player.artifact import write_atomic
 
     from .compare import DEFAULT_STRATEGIES, compare, parse_strategies, plot_svg, table
     from .output import check_destination
@@ -395,7 +434,7 @@ def openers_command(
     Example: guesstree openers words --answers hidden.txt --guesses all.txt --top 10
     """
     _engine()
-    from player.artifact import write_atomic
+    from guesstree.player.artifact import write_atomic
 
     from .cluster import address
     from .output import check_destination
@@ -521,7 +560,7 @@ def _terminate_as_interrupt():
 
 
 def main() -> None:
-    """``python -m compiler``: the whole program, as ``guesstree``."""
-    from player.cli import main as program
+    """``python -m guesstree.compiler``: the whole program, as ``guesstree``."""
+    from guesstree.player.cli import main as program
 
     program()

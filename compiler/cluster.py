@@ -112,7 +112,7 @@ def search_description(space, make: Callable) -> dict:
     ``make(context, workers=1, board=...)`` makes its solver (the ``Solver`` class)."""
     import uuid
 
-    import player
+    from guesstree import player
 
     return {"id": uuid.uuid4().hex, "version": player.__version__, "game": repr(space.game),
             "recipe": space.context.portable_recipe(), "fingerprint": fingerprint(space.game, space.matrix),
@@ -141,7 +141,7 @@ def run_job(search: dict, job, seed):
 
 
 def _new_solver(search: dict, seed):
-    import player
+    from guesstree import player
 
     if search["version"] != player.__version__:
         raise Refused(f"the worker at {worker_address()} runs guesstree {player.__version__}, this client "
@@ -244,7 +244,7 @@ class DaskJobs:
                 except (ClusterError, KeyboardInterrupt, MemoryError):
                     raise
                 except Exception as error:  # e.g. guesstree not importable there: the job cannot even start
-                    import player
+                    from guesstree import player
 
                     raise Refused(f"a worker of {self.where} cannot run guesstree's jobs ({type(error).__name__}: "
                                   f"{error}): install '{EXTRA}' of guesstree {player.__version__} on every worker") \

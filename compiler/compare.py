@@ -1,7 +1,7 @@
 """Compare strategies on one game: one tree per strategy, their statistics side by side.
 
-    from compiler.compare import compare, table, plot_svg
-    from player.games import make_game
+    from guesstree.compiler.compare import compare, table, plot_svg
+    from guesstree.player.games import make_game
     rows = compare(make_game("mastermind"), ["entropy", "minimax"])
     print(table(rows))
 """
@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-import player
-from player.games import Game, make_game
-from player.stats import Statistics
+from guesstree import player
+from guesstree.player.games import Game, make_game
+from guesstree.player.stats import Statistics
 
 from .builder import build
 from .options import Options

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from player.games import Game, game_from_spec
+from guesstree.player.games import Game, game_from_spec
 
 from .feedback import Scorer
 from .hint_rule import HintRule

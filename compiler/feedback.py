@@ -18,7 +18,7 @@ from typing import Callable
 
 import numpy as np
 
-from player.game import Game
+from guesstree.player.game import Game
 
 from .reference import PARTS
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from player.games import Game
+from guesstree.player.games import Game
 
 
 class HintRule:

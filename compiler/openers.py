@@ -2,7 +2,7 @@
 (``rank_openers``, what ``guesstree openers`` prints) and one first guess's exact total with a
 bound on its rank (``rank_of``). The search itself is ``search/openers.py``.
 
-    from compiler.openers import rank_openers
+    from guesstree.compiler.openers import rank_openers
     ranking = rank_openers(make_game("mastermind", colours=3, holes=3), top=2)
     [(o.code, o.total) for o in ranking.best]   # [('AAB', 73), ('ABC', 80)]
 """

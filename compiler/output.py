@@ -4,21 +4,39 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import player
-from player.artifact import encode, pack_uints, write_atomic
+from guesstree import player
+from guesstree.player.artifact import encode, pack_uints, write_atomic
+from guesstree.player.tree import MAX_NOTICE_BYTES
 
 from .builder import Built
 
 
-def header(built: Built) -> dict:
+def header(built: Built, notice: str | None = None) -> dict:
+    """The header of trees/FORMAT.md §2; ``notice``: the licence of the data the game embeds (its
+    word lists), carried verbatim."""
     guesses = built.game.guesses
     played = {guesses[g] for g in set(built.node_guess)}
-    return {
+    portable = built.game.portable(played)  # a game that needs nothing beside the artifact
+    fields = {
         "producer": f"guesstree {player.__version__}",
-        "game": built.game.portable(played).spec(),  # a game that needs nothing beside the artifact
+        "game": portable.spec(),
         "strategy": {**built.options.spec(), **built.proof},
         "stats": built.stats.to_header(),
     }
+    if len(portable.guesses) != len(guesses):  # it carries only the guesses its tree plays
+        fields["allowed_guesses"] = len(guesses)
+    if notice is not None:
+        fields["notice"] = check_notice(notice)
+    return fields
+
+
+def check_notice(notice: str) -> str:
+    """A notice as a tree may carry it, or a ValueError that says why not."""
+    if not notice.strip():
+        raise ValueError("the notice is empty")
+    if len(notice.encode("utf-8")) > MAX_NOTICE_BYTES:
+        raise ValueError(f"the notice has more than {MAX_NOTICE_BYTES} bytes")
+    return notice
 
 
 def body(built: Built) -> dict:
@@ -37,12 +55,12 @@ def body(built: Built) -> dict:
     }
 
 
-def to_bytes(built: Built) -> bytes:
-    return encode(header(built), body(built))
+def to_bytes(built: Built, notice: str | None = None) -> bytes:
+    return encode(header(built, notice), body(built))
 
 
-def save(built: Built, path: str | os.PathLike) -> Path:
-    return write_atomic(path, to_bytes(built))
+def save(built: Built, path: str | os.PathLike, notice: str | None = None) -> Path:
+    return write_atomic(path, to_bytes(built, notice))
 
 
 def default_path(game, options) -> Path:

@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from player.games import Game
+from guesstree.player.games import Game
 
 MAX_SYMMETRIES = 5040  # symmetries enumerated per history at most
 COST_PER_POSITION = {"numba": 1, "numpy": 8}  # checking one code's position, in scoring one cell

@@ -1,5 +1,5 @@
 """Compile ahead: run every compiled kernel once, on small games, so that numba's cache on disk
-holds what a first real job needs. ``guesstree warm`` (or ``python -m compiler.warm``) runs it;
+holds what a first real job needs. ``guesstree warm`` (or ``python -m guesstree.compiler.warm``) runs it;
 otherwise the first ``compile``, ``bound`` or ``compare`` on a machine runs it, saying so in one
 line, so that no later command stops for seconds to compile a kernel.
 
@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import player
+from guesstree import player
 
 STAMP = "guesstree-warm.json"
 ROOT = Path(__file__).resolve().parent
@@ -56,7 +56,7 @@ def warm_up() -> int:
     """Build small trees with every compiled path (heuristics on the compiled engine, exhaustive
     searches in one thread and on several, hard mode, a fixed opener, depth limits, the worst
     case as ``bound`` finds it); returns how many."""
-    from player.games import make_game
+    from guesstree.player.games import make_game
 
     from . import Options, build
     from .search.settings import SearchSettings
@@ -158,7 +158,7 @@ def clear_stale() -> int:
 
     removed = 0
     for path in kernel_sources():
-        name = ".".join(("compiler", *path.relative_to(ROOT).with_suffix("").parts))
+        name = ".".join((__package__, *path.relative_to(ROOT).with_suffix("").parts))
         kernels = [v for v in vars(importlib.import_module(name)).values() if isinstance(v, Dispatcher)]
         for folder in {Path(k.stats.cache_path) for k in kernels if k.stats.cache_path}:
             for cached in folder.glob(f"{path.stem}.*.nb[ic]"):

@@ -1,6 +1,6 @@
 """guesstree's runtime: load a compiled decision tree and ask it for the next guess.
 
-    >>> import player
+    >>> from guesstree import player
     >>> tree = player.load("trees/mastermind-c6-h4-entropy.msgpack.zst")
     >>> tree.next_guess([])
     (0, 1, 2, 3)
@@ -14,7 +14,7 @@ from .games import Code, Feedback, Game, make_game
 from .shipped import load_shipped, shipped
 from .tree import History, InconsistentHistory, Tree, load, loads
 
-__version__ = "0.1.0"
+from guesstree import __version__  # one version, held in guesstree/__init__.py
 
 __all__ = ["load", "loads", "Tree", "Game", "make_game", "Code", "Feedback", "History",
            "FormatError", "InconsistentHistory", "shipped", "load_shipped", "__version__"]

@@ -16,7 +16,8 @@ import msgpack
 import zstandard
 
 FORMAT_NAME = "guesstree"
-VERSION = (1, 1)  # (major, minor): a reader refuses another major and ignores unknown keys
+VERSION = (1, 2)  # (major, minor): a reader refuses another major and ignores unknown keys
+ADDED = {"allowed_guesses": 2, "notice": 2}  # the minor version that added each optional header key since 1.1
 MAX_BODY_BYTES = 64 << 20  # inflated size cap: a frame claiming more is refused before inflating
 MAX_FILE_BYTES = MAX_BODY_BYTES + (1 << 20)  # a compressed artifact larger than this is refused unread
 # msgpack bytes that are not ``bin`` payloads (maps, arrays, numbers, strings): a few bytes of
@@ -67,11 +68,13 @@ def unpack_uints(data: bytes, width: int) -> array:
 
 
 def encode(header: dict, body: dict) -> bytes:
-    """The artifact's bytes: ``header`` gains ``body_sha256``; ``body`` is packed inside."""
+    """The artifact's bytes: ``header`` gains ``body_sha256``; ``body`` is packed inside. The version
+    written is the least that has every key of ``header`` (trees/FORMAT.md §6): a tree that needs
+    nothing of 1.2 stays a 1.1 file, byte for byte."""
     body_bytes = msgpack.packb(body, use_bin_type=True)
     document = {
         "format": FORMAT_NAME,
-        "version": list(VERSION),
+        "version": [VERSION[0], max([1, *(ADDED[key] for key in header if key in ADDED)])],
         **header,
         "body_sha256": hashlib.sha256(body_bytes).hexdigest(),
         "body": body_bytes,

@@ -8,7 +8,9 @@ through the ``guesstree.commands`` entry points: the compiler adds compile, boun
 from __future__ import annotations
 
 import atexit
+import contextlib
 import copy
+import difflib
 import functools
 import json
 import os
@@ -26,6 +28,7 @@ from .artifact import jsonable
 from .verify import unusable_report, verify_file
 from .wording import counted
 
+CLICK = sys.modules[typer.BadParameter.__module__]  # click's exceptions, as the click that typer runs on (it may vendor one)
 COMMANDS = "guesstree.commands"  # entry-point group: name -> function returning {name: click command}
 EXIT_INVALID, EXIT_UNUSABLE = 1, 2
 
@@ -50,10 +53,22 @@ class Program(TyperGroup):
                 self.commands.setdefault(added, command)
         return self.commands.get(name)
 
+    def make_context(self, *args, **kwargs):
+        with _one_line_usage_errors():
+            return super().make_context(*args, **kwargs)
+
+    def resolve_command(self, ctx, args):
+        with _one_line_usage_errors():
+            return super().resolve_command(ctx, args)
+
 
 class Command(TyperCommand):
     """A command whose help names its arguments (GAME, TREE...) without typer's type placeholders,
     and whose numeric options refuse a word in one line of our own (``--colours six``)."""
+
+    def make_context(self, *args, **kwargs):
+        with _one_line_usage_errors():
+            return super().make_context(*args, **kwargs)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -66,6 +81,41 @@ class Command(TyperCommand):
             if wanted is not None:  # a copy: click shares one type object among its options
                 param.type = copy.copy(param.type)
                 param.type.convert = functools.partial(_number, param.type.convert, wanted)
+
+
+@contextlib.contextmanager
+def _one_line_usage_errors():
+    """A mistake on the command line as one ``error:`` line and exit 2, like every other: not
+    click's usage block, and a suggestion only where an option of the command is near the one typed."""
+    try:
+        yield
+    except CLICK.UsageError as error:
+        if type(error).__name__ == "NoArgsIsHelpError":  # no arguments at all: the help, as asked
+            raise
+        raise fail(_usage_line(error)) from None
+
+
+def _usage_line(error) -> str:
+    ctx = error.ctx
+    path = " ".join(["guesstree", *(ctx.command_path.split()[1:] if ctx is not None else [])])  # as typed, however invoked
+    if isinstance(error, CLICK.NoSuchOption):
+        options = [opt for param in ctx.command.get_params(ctx) for opt in param.opts + param.secondary_opts
+                   if opt.startswith("--")] if ctx is not None else []
+        near = difflib.get_close_matches(error.option_name.lstrip("-"), [o[2:] for o in options], n=2, cutoff=0.75)
+        hint = f"did you mean {' or '.join('--' + n for n in near)}?" if near else f"{path} -h lists its options"
+        return f"{path} has no option {error.option_name} ({hint})"
+    if isinstance(error, CLICK.MissingParameter) and error.param is not None:
+        param = error.param
+        shown = (max(param.opts, key=len) + (f" {param.metavar}" if param.metavar else "")
+                 if not isinstance(param, TyperArgument) else (param.metavar or param.name.upper()))
+        return f"{path} needs {shown} ({path} -h says what it takes)"
+    message = error.format_message()
+    if message.startswith("No such command"):
+        name = message.split("'")[1] if "'" in message else message
+        near = difflib.get_close_matches(name, ctx.command.list_commands(ctx), n=2, cutoff=0.6) if ctx else []
+        hint = f"did you mean {' or '.join(near)}?" if near else "guesstree -h lists them"
+        return f"no command {name!r} ({hint})"
+    return f"{path}: {message[0].lower()}{message[1:]}".rstrip(".")
 
 
 NUMBERS = {"int": "a whole number", "integer": "a whole number", "float": "a number"}  # click's type names
@@ -176,6 +226,13 @@ def info(
     s = tree.stats
     typer.echo(f"{tree_path}")
     typer.echo(f"  game       {tree.game!r}")
+    if tree.allowed_guesses is not None:
+        typer.echo(f"             compiled with {counted(tree.allowed_guesses, 'allowed guess', 'allowed guesses')}; "
+                   f"the tree carries the {counted(len(tree.game.guesses), 'guess', 'guesses')} it can play")
+    if tree.notice is not None:
+        lines = tree.notice.strip().splitlines()
+        more = f" ... ({counted(len(lines), 'line')}: info --json shows it whole)" if len(lines) > 1 else ""
+        typer.echo(f"  notice     {lines[0]}{more}")
     typer.echo(f"  strategy   {', '.join(f'{k}={v}' for k, v in tree.strategy.items())}")
     typer.echo(f"  producer   {header.get('producer')}, format {'.'.join(map(str, header.get('version', [])))}")
     typer.echo(f"  nodes      {tree.nodes}")
@@ -203,8 +260,8 @@ def bars(histogram: dict, width: int = 40) -> list[str]:
 def verify(
     trees: Optional[List[Path]] = typer.Argument(None, metavar="[TREE|FOLDER]...",
                                                  help="artifacts, or folders of them (their *.msgpack.zst files)"),
-    manifest: Optional[Path] = typer.Option(None, "--manifest", metavar="FILE",
-                                            help="check against this MANIFEST.json too: each file's sha256, size and "
+    manifest: Optional[Path] = typer.Option(None, "--manifest", metavar="FILE|FOLDER",
+                                            help="check against this MANIFEST.json (a FOLDER: its MANIFEST.json) too: each file's sha256, size and "
                                                  "statistics, and no listed file missing or tree file unlisted "
                                                  "(with TREE arguments: only those files)"),
     max_depth: Optional[int] = typer.Option(None, "--max-depth", metavar="N", help="fail if any secret needs more guesses"),
@@ -261,8 +318,44 @@ def verify(
             for line in report["errors"]:
                 typer.echo(f"  {line}", err=True)
     if manifest is not None and status == 0:
-        typer.echo(f"ok {manifest}: {counted(len(reports), 'tree')} as listed")
+        typer.echo(f"ok {listed.path}: {counted(len(reports), 'tree')} as listed")
     raise typer.Exit(status)
+
+
+@command("manifest")
+def manifest_command(
+    folder: Path = typer.Argument(..., metavar="FOLDER", help="a folder of trees (its *.msgpack.zst files)"),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
+                                          help="file to write atomically (default: FOLDER/MANIFEST.json; - for standard output)"),
+    plugin: Optional[List[str]] = PLUGIN,
+) -> None:
+    """Write the manifest of a folder of trees, to commit beside them: each file's sha256, size,
+    game, strategy and statistics, which verify --manifest then holds the folder to.
+
+    Every tree is read as verify reads it; one that is not a usable tree is named and nothing is written.
+
+    Example: guesstree manifest trees/ -o trees/MANIFEST.json
+    """
+    from .artifact import write_atomic
+    from .manifest import NAME, manifest_text
+
+    if not folder.is_dir():
+        raise fail(f"{folder}: {'not a folder' if folder.exists() else 'no such folder'}")
+    if not _tree_files(folder):
+        raise fail(f"{folder}: a folder without tree files (*.msgpack.zst)")
+    try:
+        text = manifest_text(folder, plugins=plugin or None)
+    except ValueError as error:  # FormatError: the file and why
+        raise fail(str(error)) from None
+    if str(output) == "-":
+        typer.echo(text, nl=False)
+        return
+    target = output if output is not None else folder / NAME
+    try:
+        write_atomic(target, text.encode("utf-8"))
+    except OSError as error:
+        raise fail(f"cannot write {target}: {error.strerror or error}") from None
+    typer.echo(f"wrote {target}: {counted(len(json.loads(text)['trees']), 'tree')}")
 
 
 def _tree_files(given: Path) -> list[Path]:

@@ -1,9 +1,10 @@
 """A tree in other forms: nested JSON, Graphviz dot, one text line per secret, a web page to play.
 
-Standard library only, and not imported by ``import player``: the CLI's ``export`` command
+Standard library only, and not imported by ``from guesstree import player``: the CLI's ``export`` command
 and Python users import it when they need it.
 
-    from player.export import export
+    from guesstree import player
+    from guesstree.player.export import export
     page = export(player.load("trees/mastermind-c6-h4-entropy.msgpack.zst"), "html")
 """
 from __future__ import annotations
@@ -103,6 +104,7 @@ def to_document(tree: Tree) -> dict:
         "nodes": tree.nodes,
         "win": game.format_feedback(game.win),
         "feedbacks": {text: list(value) for text, value in zip(texts, game.feedbacks())},
+        **({"notice": tree.notice} if tree.notice is not None else {}),  # the licence of the words it embeds
         "tree": built[0],
     }
 
@@ -146,6 +148,7 @@ def to_dot(tree: Tree, max_depth: int | None = None) -> str:
         f"  label={_dot_string(title)}; labelloc=t; fontname=\"Helvetica\";",
         "  node [shape=box, style=\"rounded\", fontname=\"Helvetica\"];",
         "  edge [fontname=\"Helvetica\", fontsize=10];",
+        *_comment_lines(tree.notice, "  // "),
     ]
     for node in range(tree.nodes):
         if max_depth is not None and depth[node] > max_depth:
@@ -175,6 +178,13 @@ def _dot_string(text: str) -> str:
 
 # -- text ------------------------------------------------------------------
 
+def _comment_lines(notice: str | None, prefix: str) -> list[str]:
+    """The licence of the data a tree embeds, as comment lines of an export that embeds it too."""
+    if notice is None:
+        return []
+    return [f"{prefix}notice of the data this tree embeds:"] + [f"{prefix}  {line}".rstrip() for line in notice.strip().splitlines()]
+
+
 def to_text(tree: Tree) -> str:
     """One line per secret, in canonical order: ``secret<TAB>guesses<TAB>guess feedback, ...``."""
     game = tree.game
@@ -182,6 +192,7 @@ def to_text(tree: Tree) -> str:
     lines = [
         f"# guesstree {tree.strategy['name']} tree for {game!r}: {counted(tree.stats['secrets'], 'secret')}",
         "# secret, guesses to win ('-' if the tree cannot play it), then each guess and its feedback",
+        *_comment_lines(tree.notice, "# "),
     ]
     for secret, nodes, feedbacks, won in walk(tree):
         steps = ", ".join(f"{fmt_code(tree.guess_of(n))} {fmt_feedback(f)}" for n, f in zip(nodes, feedbacks))
@@ -219,7 +230,8 @@ def page_data(tree: Tree) -> dict:
         "describe": [game.describe_feedback(f) for f in game.feedbacks()],
         "header": {"format": "guesstree", "version": list(tree.header.get("version", [1, 1])),
                    "producer": tree.header.get("producer", ""), "game": jsonable(tree.header["game"]),
-                   "strategy": tree.strategy, "stats": stats},
+                   "strategy": tree.strategy, "stats": stats,
+                   **({"notice": tree.notice} if tree.notice is not None else {})},
         "body": {
             "nodes": tree.nodes, "code_length": game.length, "feedbacks": [list(f) for f in feedbacks],
             "feedback_width": width,
@@ -281,7 +293,7 @@ def _base64(data: bytes) -> str:
 
 def core_script() -> str:
     """The JavaScript package's core modules as one script: their imports and exports dropped."""
-    source = resources.files("player") / "js" / "src"
+    source = resources.files(__package__) / "js" / "src"
     parts = []
     for module in CORE_MODULES:
         text = (source / module).read_text(encoding="utf-8")
@@ -292,7 +304,7 @@ def core_script() -> str:
 
 def to_html(tree: Tree) -> str:
     """One self-contained page (no network, no other file) in which a person plays the tree."""
-    web = resources.files("player") / "web"
+    web = resources.files(__package__) / "web"
     page = (web / "player.html").read_text(encoding="utf-8")
     data = json.dumps(page_data(tree), separators=(",", ":"), ensure_ascii=False)
     data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")

@@ -1,7 +1,7 @@
 """The games by name: the built-in ones, plugins (``module:factory``), and rebuilding a game from
 the spec an artifact records.
 
-    >>> from player.games import make_game
+    >>> from guesstree.player.games import make_game
     >>> make_game("mastermind", colours=6, holes=4).title()
     'Mastermind, 6 colours, 4 holes'
 

@@ -23,6 +23,7 @@ from .tree import Tree, loads
 from .verify import unusable_report, verify_file
 
 FORMAT = "guesstree-manifest"
+NAME = "MANIFEST.json"  # a folder's manifest, where a folder is named instead of its manifest
 SUFFIX = ".msgpack.zst"  # what counts as a tree file of the folder (an unlisted one is named)
 MAX_BYTES = 16 << 20  # a manifest is a few KB per tree; a larger file is refused unread
 REQUIRED = ("file", "sha256", "bytes", "stats")  # the checks no entry may leave out
@@ -99,7 +100,7 @@ class Manifest:
     """A manifest read from ``path`` (``ManifestError`` if unusable), for checking its folder's files."""
 
     def __init__(self, path: str | os.PathLike):
-        self.path = Path(path)
+        self.path = Path(path) / NAME if Path(path).is_dir() else Path(path)
         self.folder = self.path.parent
         self.entries = read_manifest(self.path)
 
@@ -150,14 +151,23 @@ def check_manifest(manifest: str | os.PathLike, trees: list[str | os.PathLike] |
     return [listed.check(path, max_depth, plugins) for path in (listed.files() if trees is None else trees)]
 
 
-def manifest_text(folder: str | os.PathLike) -> str:
-    """A manifest of every tree file in ``folder``, sorted by name (what ``check_manifest`` reads)."""
+def entries_of(folder: str | os.PathLike, files: list[str] | None = None, plugins=None) -> list[dict]:
+    """The entries of the tree files ``files`` of ``folder``, in that order (default: every tree
+    file of the folder, sorted by name); ``FormatError`` names a file that is not a usable tree."""
     folder = Path(folder)
-    entries = []
-    for path in sorted(folder.glob(f"*{SUFFIX}")):
+    paths = [folder / name for name in files] if files is not None else \
+        sorted(p for p in folder.glob(f"*{SUFFIX}") if p.is_file())
+    listed = []
+    for path in paths:
         data = read_file(path)
-        entries.append(entry_of(data, loads(data, str(path))))
-    return json.dumps({"format": FORMAT, "trees": entries}, indent=2) + "\n"
+        listed.append(entry_of(data, loads(data, str(path), plugins)))
+    return listed
 
 
-__all__ = ["Manifest", "ManifestError", "check_manifest", "read_manifest", "entry_of", "differences", "manifest_text"]
+def manifest_text(folder: str | os.PathLike, files: list[str] | None = None, plugins=None) -> str:
+    """A manifest of the tree files of ``folder`` (``entries_of``), what ``check_manifest`` reads."""
+    return json.dumps({"format": FORMAT, "trees": entries_of(folder, files, plugins)}, indent=2) + "\n"
+
+
+__all__ = ["Manifest", "ManifestError", "check_manifest", "read_manifest", "entry_of", "entries_of", "differences",
+           "manifest_text"]

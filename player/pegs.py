@@ -104,8 +104,9 @@ class Mastermind(PegGame):
 
     def slug(self) -> str:
         slug = f"mastermind-c{self.colours}-h{self.holes}"
-        slug += "" if self.secret_repeats else "-distinct"
-        return slug + ("" if self.guess_repeats else "-distinct-guesses")
+        if not (self.secret_repeats or self.guess_repeats):
+            return slug + "-no-repeats"  # no code repeats a colour
+        return slug + ("" if self.secret_repeats else "-distinct") + ("" if self.guess_repeats else "-distinct-guesses")
 
     def _codes(self, repeats: bool) -> list[Code]:
         if repeats:

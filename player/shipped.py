@@ -1,6 +1,6 @@
 """The trees shipped with guesstree, as package data: listed by name, loaded from anywhere.
 
-    >>> import player
+    >>> from guesstree import player
     >>> "mastermind-c6-h4-entropy" in player.shipped()
     True
     >>> player.load_shipped("mastermind-c6-h4-entropy").next_guess([])
@@ -21,7 +21,7 @@ SUFFIX = ".msgpack.zst"
 def _folder():
     """The installed package's ``player/trees``; in a checkout (an editable install too), ``trees/``."""
     try:
-        return resources.files("player.trees")
+        return resources.files("guesstree.player.trees")
     except ModuleNotFoundError:
         return Path(__file__).resolve().parent.parent / "trees"
 

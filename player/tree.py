@@ -15,6 +15,7 @@ from .games import GAMES, Code, Feedback, Game, game_from_spec
 from .stats import Statistics
 
 MAX_NODES = 1 << 20  # loading checks every node: this keeps a hostile file's cost well under a second
+MAX_NOTICE_BYTES = 64 << 10  # a notice is a licence: a few KB
 SHIPPED = "shipped:"  # the name of a tree loaded by player.load_shipped, before the shipped name
 PLUGINS_ENV = "GUESSTREE_PLUGINS"  # comma-separated plugin modules a tree may import and call
 _SCALARS = (type(None), bool, int, float, str)
@@ -39,12 +40,14 @@ class Tree:
         producer = header.get("producer")
         if not isinstance(producer, str):
             raise FormatError(f"{name}: the header's producer is {producer!r}, not a string")
+        self.notice: str | None = _notice(header, name)
+        self.allowed_guesses: int | None = _allowed_guesses(header, name)
         self._read_body(body)
 
     def __repr__(self) -> str:
         if self.name.startswith(SHIPPED):
-            return f"player.load_shipped({self.name[len(SHIPPED):]!r})"
-        return f"player.load({self.name!r})"
+            return f"guesstree.player.load_shipped({self.name[len(SHIPPED):]!r})"
+        return f"guesstree.player.load({self.name!r})"
 
     # -- lookups -------------------------------------------------------------
     @property
@@ -296,8 +299,27 @@ def _check_plugin(game_name: str, trusted: frozenset[str], name: str) -> None:
     raise FormatError(
         f"{name}: the game is the plugin {game_name!r}, which this player does not run unasked: "
         f"trust its module with the command's --plugin option (e.g. guesstree info {name} --plugin {module_name}), "
-        f"player.load(..., plugins=[{module_name!r}]) "
+        f"guesstree.player.load(..., plugins=[{module_name!r}]) "
         f"or {PLUGINS_ENV}={module_name}")
+
+
+def _notice(header: dict, name: str) -> str | None:
+    """The licence of the data the game embeds (a words tree's lists), if the tree carries one."""
+    notice = header.get("notice")
+    if notice is not None and not (isinstance(notice, str) and notice.strip()
+                                   and len(notice.encode("utf-8")) <= MAX_NOTICE_BYTES):
+        raise FormatError(f"{name}: the header's notice is not a text of at most {MAX_NOTICE_BYTES} bytes")
+    return notice
+
+
+def _allowed_guesses(header: dict, name: str) -> int | None:
+    """How many guesses the tree was compiled with, where the game carries fewer (a words tree
+    carries only the guesses it plays; the verifier checks it is no fewer); ``None`` where the
+    game's guesses are all there were."""
+    allowed = header.get("allowed_guesses")
+    if allowed is not None and not (type(allowed) is int and 1 <= allowed < 1 << 32):
+        raise FormatError(f"{name}: the header's allowed_guesses {allowed!r} is not a count of guesses")
+    return allowed
 
 
 def _strategy(header: dict, name: str) -> dict:

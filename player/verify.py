@@ -100,6 +100,9 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
         deep = min((s for s, d in wins.items() if d == worst))
         error(f"secret {game.format_code(secrets[deep])} takes {counted(worst, 'guess', 'guesses')}, "
               f"over the bound of {max_depth}")
+    if tree.allowed_guesses is not None and tree.allowed_guesses <= len(game.guesses):
+        error(f"the header says the tree was compiled with {counted(tree.allowed_guesses, 'allowed guess', 'allowed guesses')}, "
+              f"but its game carries {len(game.guesses)} (a tree says so only where it carries fewer)")
     if not lost:
         _check_stats(tree.stats, measured, error)
         _check_claims(tree.strategy, total, worst, histogram.get(worst, 0), error)

@@ -28,7 +28,7 @@ MAX_LENGTH = 10  # words of up to 10 letters: 3 ** 10 marks still fit the compil
 
 def _lines(path: str) -> list[str]:
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8-sig") as handle:  # -sig: a byte-order mark (as Notepad writes) is no letter
             return handle.read().splitlines()
     except FileNotFoundError:
         raise ValueError(f"{path}: no such word list") from None

@@ -43,9 +43,9 @@ MIB = 1 << 20
 # (the median of five builds, with the fastest and slowest).
 BUILD_SCRIPT = """
 import json, statistics, sys, time
-from compiler import Options, build
-from compiler.feedback import backend_for
-from player.games import make_game
+from guesstree.compiler import Options, build
+from guesstree.compiler.feedback import backend_for
+from guesstree.player.games import make_game
 name, params, strategy, small = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3], json.loads(sys.argv[4])
 options = Options(strategy=strategy)
 game = make_game(name, **params)
@@ -63,7 +63,7 @@ print(json.dumps({"seconds": statistics.median(times), "seconds_min": round(min(
 
 LOAD_SCRIPT = """
 import json, statistics, sys, time
-import player
+from guesstree import player
 path, loads = sys.argv[1], int(sys.argv[2])
 times = []
 for _ in range(loads):
@@ -76,7 +76,7 @@ print(json.dumps({"seconds": statistics.median(times), "total": tree.stats["tota
 # A realistic call: the history of the first three guesses towards each secret that needs more.
 NEXT_GUESS_SCRIPT = """
 import json, statistics, sys, time
-import player
+from guesstree import player
 tree = player.load(sys.argv[1])
 repeats = int(sys.argv[2])
 histories = [path[:3] for path in map(tree.path, tree.game.secrets) if len(path) > 3]
@@ -180,7 +180,7 @@ def display(command: list[str]) -> str:
 
 
 def artifact_stats(path: Path) -> dict:
-    from player.artifact import decode, read_file
+    from guesstree.player.artifact import decode, read_file
 
     data = read_file(path)
     header, _ = decode(data, str(path))
@@ -291,18 +291,18 @@ def measure_script(job: Job, timeout: float, scale: float = 1.0, unit: str | Non
 
 
 def measure_import(job: Job, timeout: float, runs: int) -> dict:
-    """``python -c "import player"`` minus ``python -c pass``, medians of fresh processes."""
+    """``python -c "import guesstree.player"`` minus ``python -c pass``, medians of fresh processes."""
     empty = [run([PYTHON, "-c", "pass"], timeout) for _ in range(runs)]
     full = [run(job.command, timeout) for _ in range(runs)]
     if any(r.status != "ok" for r in empty + full):
         bad = next(r for r in empty + full if r.status != "ok")
         return row(job, status=bad.status, **failure(bad))
     seconds = statistics.median(r.seconds for r in full) - statistics.median(r.seconds for r in empty)
-    timing = run([PYTHON, "-X", "importtime", "-c", "import player"], timeout)
+    timing = run([PYTHON, "-X", "importtime", "-c", "import guesstree.player"], timeout)
     cumulative = [int(line.split("|")[1]) for line in timing.stderr.splitlines()
-                  if line.startswith("import time:") and line.split("|")[-1].strip() == "player"]
-    modules = run([PYTHON, "-c", "import sys, player; print(' '.join(sorted(m for m in sys.modules "
-                                 "if m.split('.')[0] in ('numpy', 'compiler', 'typer', 'numba'))))"], timeout)
+                  if line.startswith("import time:") and line.split("|")[-1].strip() == "guesstree.player"]
+    modules = run([PYTHON, "-c", "import sys, guesstree.player; print(' '.join(sorted(m for m in sys.modules "
+                                 "if m.split('.')[0] in ('numpy', 'typer', 'numba') or m.startswith('guesstree.compiler'))))"], timeout)
     return row(job, seconds=round(seconds, 4), peak_rss_mib=max(r.peak_rss_mib for r in full),
                value=round(seconds * 1e3, 1), unit="ms",
                importtime_cumulative_ms=round(cumulative[0] / 1e3, 1) if cumulative else None,
@@ -336,11 +336,11 @@ def jobs(scratch: Path) -> list[tuple[Job, Path | None]]:
     listed.append((Job("build in-process bulls-cows entropy", build_command, "script",
                        shown="python -c 'build(make_game(\"bulls-cows\"), Options(\"entropy\"))' (median of 5, after imports and a bulls-cows 6x3 warm-up build)"), None))
     listed.append(compile_job("digits 4", ["digits", "--length", "4"], "entropy", scratch))
-    listed.append((Job("player import", [PYTHON, "-c", "import player"], "import",
-                       shown="python -c 'import player' minus python -c pass"), None))
+    listed.append((Job("player import", [PYTHON, "-c", "import guesstree.player"], "import",
+                       shown="python -c 'import guesstree.player' minus python -c pass"), None))
     tree = str(ENTROPY_TREE)
     listed.append((Job("player load mastermind 6x4 entropy", [PYTHON, "-c", LOAD_SCRIPT, tree, "200"], "load",
-                       shown="player.load('trees/mastermind-c6-h4-entropy.msgpack.zst'), median of 200"), None))
+                       shown="guesstree.player.load('trees/mastermind-c6-h4-entropy.msgpack.zst'), median of 200"), None))
     listed.append((Job("player next_guess mastermind 6x4 entropy (3-step history)",
                        [PYTHON, "-c", NEXT_GUESS_SCRIPT, tree, "50"], "next_guess",
                        shown="tree.next_guess(first 3 steps towards each secret), median per call of 50 rounds"), None))

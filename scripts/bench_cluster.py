@@ -37,10 +37,10 @@ WORDLE = ROOT / "tests" / "data" / "wordle"  # the original lists (12972 guesses
 SEARCH_SCRIPT = """
 import json, signal, sys, time
 signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C, even if started in the background (ignored there)
-from compiler import Options
-from compiler.cli import game_from_options
-from compiler.search.solver import Interrupted, solver_for
-from compiler.bound import prepared_context
+from guesstree.compiler import Options
+from guesstree.compiler.cli import game_from_options
+from guesstree.compiler.search.solver import Interrupted, solver_for
+from guesstree.compiler.bound import prepared_context
 game_args, options, cluster, log, checkpoint = (json.loads(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3],
                                                 sys.argv[4], sys.argv[5] or None)
 started = time.monotonic()
@@ -75,10 +75,10 @@ print(json.dumps(row))
 SAMPLE_SCRIPT = """
 import json, sys, time
 import numpy as np
-from compiler import Options
-from compiler.cli import game_from_options
-from compiler.search.solver import solver_for
-from compiler.bound import prepared_context
+from guesstree.compiler import Options
+from guesstree.compiler.cli import game_from_options
+from guesstree.compiler.search.solver import solver_for
+from guesstree.compiler.bound import prepared_context
 game_args, count = json.loads(sys.argv[1]), int(sys.argv[2])
 game = game_from_options(**game_args)
 context = prepared_context(game, Options(strategy="optimal-expected"), workers=1)

@@ -13,7 +13,7 @@ import json
 import statistics
 import time
 
-import player
+from guesstree import player
 
 OPENERS = ["crane", "adieu", "audio", "raise", "arise", "stare", "slate", "trace", "roate", "soare",
            "later", "irate", "house", "mouse", "pious", "fuzzy", "jazzy", "mamma", "queue", "xylyl"]

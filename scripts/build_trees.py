@@ -11,7 +11,6 @@ or the machine, so the same sources give the same files.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 import tempfile
@@ -19,11 +18,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from compiler import Options, build, save
-from compiler.output import default_path
-import player
-from player.artifact import FormatError, decode, write_atomic
-from player.games import make_game
+from guesstree.compiler import Options, build, save
+from guesstree.compiler.output import default_path
+from guesstree.player.artifact import FormatError, decode, write_atomic
+from guesstree.player.games import make_game
+from guesstree.player.manifest import FORMAT, entries_of
 
 ROOT = Path(__file__).resolve().parent.parent
 TREES_DIR = ROOT / "trees"
@@ -32,6 +31,7 @@ SUFFIX = ".msgpack.zst"
 CLASSIC = {"colours": 6, "holes": 4}
 WORDLE_LISTS = ROOT / "tests" / "data" / "wordle"  # the original lists (12972 guesses, 2315 answers)
 WORDLE = {"answers": str(WORDLE_LISTS / "wordlist_orig_hidden"), "guesses": str(WORDLE_LISTS / "wordlist_orig_all")}
+WORDLE_NOTICE = WORDLE_LISTS / "LICENSE"  # the lists' MIT notice, which every tree that embeds them carries
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,7 @@ class Shipped:
     params: dict
     options: Options
     named: str | None = None  # a file name for people, instead of compile's default
+    notice: Path | None = None  # the licence of the data the tree embeds (compile --notice)
 
     @property
     def file(self) -> str:
@@ -70,9 +71,9 @@ SHIPPED = [
     Shipped("bulls-cows", {"digits": 10, "length": 4}, Options("fewest-at-worst")),  # 50 secrets at 7 (Slovesnov), total 26450
     # the full proofs over all 12972 first guesses (13 and 11 min here); their bodies are the trees that
     # --first salet builds
-    Shipped("words", WORDLE, Options("optimal-expected"), "wordle-salet-optimal-expected.msgpack.zst"),
+    Shipped("words", WORDLE, Options("optimal-expected"), "wordle-salet-optimal-expected.msgpack.zst", WORDLE_NOTICE),
     Shipped("words", {**WORDLE, "hard": True}, Options("optimal-expected", max_depth=6),
-            "wordle-hard-salet-optimal-expected-depth6.msgpack.zst"),
+            "wordle-hard-salet-optimal-expected-depth6.msgpack.zst", WORDLE_NOTICE),
     # records (trees/RECORDS.md, scripts/records.py): proven optima of small and medium games
     # 4x5: optimal-worst's tree has both the least total (3954, what optimal-expected proves) and the least worst
     # case (5), where optimal-expected's own tree takes 6; not found in the literature we searched
@@ -90,39 +91,20 @@ SHIPPED = [
 ]
 
 
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 def build_one(tree: Shipped, directory: Path) -> Path:
     started = time.perf_counter()
     built = build(make_game(tree.game, **tree.params), tree.options)
-    path = save(built, directory / tree.file)
+    path = save(built, directory / tree.file, tree.notice.read_text() if tree.notice else None)
     s = built.stats
     print(f"{tree.file}: {built.nodes} nodes, total {s['total']}, average {s['average']:.3f}, "
           f"worst {s['worst']} ({time.perf_counter() - started:.1f} s)", file=sys.stderr)
     return path
 
 
-def manifest_entry(path: Path) -> dict:
-    data = path.read_bytes()
-    header, body = decode(data, str(path))
-    stats = player.loads(data, str(path)).stats.to_json()
-    return {
-        "file": path.name,
-        "sha256": sha256(data),
-        "bytes": len(data),
-        "nodes": body["nodes"],
-        "game": header["game"],
-        "strategy": header["strategy"],
-        "stats": stats,
-    }
-
-
 def manifest_text(directory: Path) -> str:
-    """The manifest of the shipped set as found in ``directory`` (every file must exist)."""
-    entries = [manifest_entry(directory / tree.file) for tree in SHIPPED]
-    document = {"format": "guesstree-manifest", "rebuild": "python scripts/build_trees.py", "trees": entries}
+    """The manifest of the shipped set as found in ``directory`` (every file must exist), in build order."""
+    entries = entries_of(directory, [tree.file for tree in SHIPPED])
+    document = {"format": FORMAT, "rebuild": "python scripts/build_trees.py", "trees": entries}
     return json.dumps(document, indent=2) + "\n"
 
 

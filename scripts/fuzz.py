@@ -35,10 +35,10 @@ import zstandard
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import player  # noqa: E402
-from player import FormatError  # noqa: E402
-from player.artifact import MAX_BODY_BYTES, MAX_STRUCTURE_BYTES, pack_uints, unpack_uints  # noqa: E402
-from player.verify import verify  # noqa: E402
+from guesstree import player  # noqa: E402
+from guesstree.player import FormatError  # noqa: E402
+from guesstree.player.artifact import MAX_BODY_BYTES, MAX_STRUCTURE_BYTES, pack_uints, unpack_uints  # noqa: E402
+from guesstree.player.verify import verify  # noqa: E402
 
 BASES = [  # small trees of every built-in game, so that mutations reach each game's checks
     ("mastermind", {"colours": 4, "holes": 3}, "entropy"),
@@ -51,7 +51,7 @@ BASES = [  # small trees of every built-in game, so that mutations reach each ga
                "hard": True}, "entropy"),
 ]
 DANGEROUS_PLUGINS = ["shutil:rmtree", "os:remove", "os:rmdir", "subprocess:run", "antigravity:x", "this:x",
-                     "player.games:make_game", "player.games:Mastermind", "no_such_module:f", ":f", ".x:f"]
+                     "guesstree.player.games:make_game", "guesstree.player.games:Mastermind", "no_such_module:f", ":f", ".x:f"]
 
 
 # -- encoding --------------------------------------------------------------------
@@ -262,8 +262,8 @@ def rss_kib(field_name: str) -> int:
 
 
 def build_bases() -> list[bytes]:
-    from compiler import Options, build, to_bytes
-    from player.games import make_game
+    from guesstree.compiler import Options, build, to_bytes
+    from guesstree.player.games import make_game
 
     return [to_bytes(build(make_game(name, **params), Options(strategy=strategy))) for name, params, strategy in BASES]
 

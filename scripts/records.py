@@ -22,10 +22,10 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from compiler import Options, build
-from compiler.bound import bound
-from compiler.openers import rank_openers
-from player.games import make_game
+from guesstree.compiler import Options, build
+from guesstree.compiler.bound import bound
+from guesstree.compiler.openers import rank_openers
+from guesstree.player.games import make_game
 
 OBJECTIVES = ("optimal-expected", "optimal-worst", "fewest-at-worst", "bound")
 

@@ -18,7 +18,7 @@ def pytest_configure(config):
     import importlib.util
 
     if importlib.util.find_spec("numba") is not None:
-        from compiler import warm
+        from guesstree.compiler import warm
 
         if not warm.warmed():
             warm.warm(say=lambda text: print(text, flush=True))
@@ -47,7 +47,7 @@ def mm32_path(golden_path) -> Path:
 
 @pytest.fixture
 def mm32_tree(mm32_path):
-    import player
+    from guesstree import player
 
     return player.load(mm32_path)
 
@@ -55,8 +55,8 @@ def mm32_tree(mm32_path):
 @pytest.fixture(scope="session")
 def build_cached():
     """``build_cached(game_name, strategy, **params_and_options)``: one build per distinct call."""
-    import compiler
-    from player.games import make_game
+    from guesstree import compiler
+    from guesstree.player.games import make_game
 
     builds: dict = {}
 
@@ -81,7 +81,7 @@ def runner():
 @pytest.fixture
 def cli(runner):
     """``cli(*args, input=None)``: run ``guesstree`` in-process and return the click Result."""
-    from player.cli import app
+    from guesstree.player.cli import app
 
     def invoke(*args, input=None):
         return runner.invoke(app, [str(a) for a in args], input=input)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-import player
-from player.advice import pool
+from guesstree import player
+from guesstree.player.advice import pool
 
 TREES = Path(__file__).parent.parent / "trees"
 
@@ -60,7 +60,7 @@ def test_every_secret_is_won_after_a_poor_first_guess(build_cached):
     guess after the first splits the candidates (a candidate in the pool always splits off
     itself), and no game needs more than 5 guesses (measured: 1, 2, 18, 41, 2 games of 1-5, total
     235 against the tree's own 208 from ABC)."""
-    import compiler
+    from guesstree import compiler
 
     tree = player.loads(compiler.to_bytes(build_cached("mastermind", "entropy", colours=4, holes=3)))
     game = tree.game
@@ -131,7 +131,7 @@ def test_play_carries_on_after_a_word_of_ones_own(cli):
 
 def test_the_words_partition_count_is_the_games_own(wordle):
     """Words.partition_count (base-3 numbers, disjoint letters at once) counts as the game's score does."""
-    from player.game import Game
+    from guesstree.player.game import Game
 
     game = wordle.game
     secrets = game.secrets

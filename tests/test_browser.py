@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-import player
-from player.export import export, reach
+from guesstree import player
+from guesstree.player.export import export, reach
 
 CHROMIUM = Path(os.environ.get("GUESSTREE_CHROMIUM", "/usr/bin/chromium"))
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -34,7 +34,7 @@ def browser():
 
 @pytest.fixture(scope="module")
 def trees(build_cached):
-    import compiler
+    from guesstree import compiler
 
     def tree(name: str, strategy: str, **params) -> player.Tree:
         return player.loads(compiler.to_bytes(build_cached(name, strategy, **params)), f"{name}-{strategy}",

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 import typer
 
-import player
-from player.artifact import decode, encode
-from player.cli import app
+from guesstree import player
+from guesstree.player.artifact import decode, encode
+from guesstree.player.cli import app
 
 REPO = Path(__file__).parent.parent
 MM32 = ["mastermind", "--colours", "3", "--holes", "2"]
@@ -118,14 +118,14 @@ def test_compile_to_an_unwritable_place_is_one_error_line(cli, tmp_path, clean_e
 @pytest.mark.parametrize("strategy", ["entropy", "optimal-expected"])
 def test_compile_checks_where_the_tree_goes_before_any_work(cli, tmp_path, clean_error, monkeypatch, where, says,
                                                            strategy):
-    import compiler.builder
-    import compiler.bound
+    import guesstree.compiler.builder as builder
+    import guesstree.compiler.bound as bound
 
     def no_work(*args, **kwargs):
         raise AssertionError("the work started before the output path was checked")
 
-    monkeypatch.setattr(compiler.builder, "build", no_work)
-    monkeypatch.setattr(compiler.bound, "prepared_context", no_work)
+    monkeypatch.setattr(builder, "build", no_work)
+    monkeypatch.setattr(bound, "prepared_context", no_work)
     (tmp_path / "a-file").write_text("not a directory")
     path = where.format(tmp=tmp_path)
     line = clean_error(cli("compile", *MM32, "--strategy", strategy, "-o", path), code=2)
@@ -357,8 +357,8 @@ def test_play_bulls_cows_feedback_as_the_game_writes_it(cli, golden_path):
 # -- help and documentation -------------------------------------------------------
 
 def test_every_command_is_there():
-    assert set(command_names()) == {"bound", "compare", "compile", "export", "info", "list", "openers", "play", "solve",
-                                    "verify", "warm"}
+    assert set(command_names()) == {"bound", "compare", "compile", "export", "info", "list", "manifest", "openers",
+                                    "play", "solve", "verify", "warm"}
 
 
 @pytest.mark.parametrize("name", command_names())
@@ -381,7 +381,7 @@ def test_every_command_appears_in_the_readme():
 PROGRAM_ENDING = """
 import atexit, sys
 atexit.register(lambda: print("exit handler ran"))  # buffered too
-from player.cli import main
+from guesstree.player.cli import main
 sys.argv = ["guesstree", *sys.argv[1:]]
 print("output before the end", end="")  # buffered: must still reach the pipe
 main()

@@ -28,7 +28,7 @@ cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the scheduler run
 
 BIN = Path(sys.executable).parent
 DASK = [str(BIN / "dask")]
-GUESSTREE = [sys.executable, "-m", "compiler"]
+GUESSTREE = [sys.executable, "-m", "guesstree"]
 WORDS = Path(__file__).parent / "data" / "wordle"  # the original lists
 
 
@@ -198,7 +198,7 @@ def test_openers_k_searches_the_heuristics_best_first_guesses_and_says_so(cluste
     few = compiled(tmp_path, "few", *game, "--strategy", "optimal-expected", "--openers", "6")
     assert compiled(tmp_path, "few-spread", *game, "--strategy", "optimal-expected", "--openers", "6",
                     "--cluster", cluster.address) == few
-    import player
+    from guesstree import player
 
     compiled(tmp_path, "full", *game, "--strategy", "optimal-expected")
     tree = player.load(tmp_path / "few.msgpack.zst")
@@ -213,7 +213,7 @@ def test_openers_covering_every_first_guess_is_a_full_proof(tmp_path):
     tree_path = tmp_path / "t.msgpack.zst"
     result = guesstree("compile", *MM4, "--strategy", "optimal-expected", "--openers", "50", "-q", "-o", tree_path)
     assert result.returncode == 0, result.stderr
-    import player
+    from guesstree import player
 
     strategy = player.load(tree_path).strategy
     assert strategy["optimal"] is True and strategy["minimum_total"] == 905 and strategy["openers"] == 50
@@ -234,7 +234,7 @@ def test_a_local_cluster_of_two_processes(tmp_path):
 
 SLOW_JOBS = """
 import time
-from compiler import cluster
+from guesstree.compiler import cluster
 
 _job = getattr(cluster.run_job, "unslowed", cluster.run_job)  # preloaded by the nanny and the worker
 
@@ -293,7 +293,7 @@ def _after_first_job(cluster: Cluster, run: subprocess.Popen) -> None:
 
 @pytest.mark.parametrize("stop", ["ctrl-c", "scheduler gone"])
 def test_a_stopped_search_keeps_its_finished_jobs_and_resumes_on_another_cluster(own_cluster, tmp_path, stop):
-    from compiler.checkpoint import ENTRY_BYTES
+    from guesstree.compiler.checkpoint import ENTRY_BYTES
 
     mine = own_cluster(preload=slow_workers(tmp_path))
     args = ["mastermind", "--strategy", "optimal-expected", "--openers", "5"]
@@ -354,7 +354,7 @@ def test_the_scheduler_address_may_come_from_the_environment(cluster, tmp_path):
 
 def test_a_worker_of_another_guesstree_version_is_refused(own_cluster, tmp_path):
     preload = tmp_path / "older.py"
-    preload.write_text("import player\nplayer.__version__ = '0.0.1'\n")
+    preload.write_text("import guesstree\nguesstree.__version__ = '0.0.1'\n")
     mine = own_cluster(workers=1, preload=preload)
     result = guesstree("bound", *MM4, "--cluster", mine.address)
     assert result.returncode == 2
@@ -366,7 +366,7 @@ def test_a_worker_of_another_guesstree_version_is_refused(own_cluster, tmp_path)
 PLUGIN = """\
 import itertools
 
-from player.games import Game
+from guesstree.player.games import Game
 
 
 class Tilted(Game):
@@ -408,7 +408,7 @@ def test_a_worker_that_makes_another_game_is_refused(own_cluster, tmp_path):
 
 
 def test_without_a_cluster_dask_is_not_imported():
-    script = ("import sys; from player.games import make_game; from compiler import Options, build; "
+    script = ("import sys; from guesstree.player.games import make_game; from guesstree.compiler import Options, build; "
               "build(make_game('mastermind', colours=4), Options(strategy='optimal-expected')); "
               "print('distributed' in sys.modules, 'dask' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
@@ -421,7 +421,7 @@ def _workers(cluster: Cluster) -> list:
 
 
 def _version() -> str:
-    import player
+    from guesstree import player
 
     return player.__version__
 
@@ -429,7 +429,7 @@ def _version() -> str:
 def test_a_board_post_that_fails_does_not_fail_the_search():
     """Posting the best total helps running jobs; when the scheduler has just gone, the post fails
     and the next wait for jobs tells the user (one line, checkpoint kept), not the post."""
-    from compiler.cluster import VariableBoard
+    from guesstree.compiler.cluster import VariableBoard
 
     class Gone:
         def set(self, value):

@@ -6,9 +6,9 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-import player
-from compiler.compare import DEFAULT_STRATEGIES, Row, compare, parse_strategies, plot_svg, table
-from player.games import make_game
+from guesstree import player
+from guesstree.compiler.compare import DEFAULT_STRATEGIES, Row, compare, parse_strategies, plot_svg, table
+from guesstree.player.games import make_game
 
 MM43 = ["mastermind", "--colours", "4", "--holes", "3"]
 SVG = "{http://www.w3.org/2000/svg}"

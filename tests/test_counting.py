@@ -10,13 +10,13 @@ import functools
 
 import pytest
 
-from compiler import Options, build, kernels
-from compiler.search.counting import counting_tables
-from compiler.feedback import Scorer
-from compiler.bound import prepared_context
-from compiler.output import to_bytes
-from compiler.search.solver import solver_for
-from player.games import make_game
+from guesstree.compiler import Options, build, kernels
+from guesstree.compiler.search.counting import counting_tables
+from guesstree.compiler.feedback import Scorer
+from guesstree.compiler.bound import prepared_context
+from guesstree.compiler.output import to_bytes
+from guesstree.compiler.search.solver import solver_for
+from guesstree.player.games import make_game
 
 PERMUTED = {"colours": 5, "holes": 5, "secret_repeats": False}  # 120 secrets, 3125 guesses
 
@@ -92,7 +92,7 @@ def test_five_colours_five_holes_without_repeated_secrets_is_quick():
 def test_bound_counts_or_searches_to_refute_a_depth_of_two(tmp_path):
     from pathlib import Path
 
-    from compiler.bound import bound
+    from guesstree.compiler.bound import bound
 
     data = Path(__file__).parent / "data"
     answers = str(data / "words-ight.txt")

@@ -6,13 +6,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compiler import Options, build, kernels, to_bytes, vectorised
-from compiler.feedback import Scorer, _block_function, backend_for
-from player.games import make_game
+from guesstree.compiler import Options, build, kernels, to_bytes, vectorised
+from guesstree.compiler.feedback import Scorer, _block_function, backend_for
+from guesstree.player.games import make_game
 
 WORDLE = Path(__file__).parent / "data" / "wordle"  # the original lists
 
-build_module = sys.modules["compiler.builder"]
+build_module = sys.modules["guesstree.compiler.builder"]
 
 GAMES = [
     ("mastermind", {"colours": 5, "holes": 3}),
@@ -52,7 +52,7 @@ def test_a_sampled_strategy_makes_no_part_matrices(monkeypatch):
     """A sampled strategy scores a sample of guesses on a sample of secrets: blocks on demand, not
     a matrix of every guess for each of the root's parts (which took 2.6 GiB and three times as long
     on 5-digit Digits)."""
-    from compiler.context import BuildContext
+    from guesstree.compiler.context import BuildContext
 
     game = make_game("mastermind", colours=5, holes=3)
     made = []
@@ -74,7 +74,7 @@ def test_a_sampled_strategy_makes_no_part_matrices(monkeypatch):
 def test_a_big_peg_game_is_built_with_no_matrix(monkeypatch, name, params, strategy):
     """A big peg game on the compiled engine scores partitions straight from its packed codes:
     no whole matrix, no matrix of a part, only single guesses' answers; the reference's bytes."""
-    from compiler.feedback import PackedPegs
+    from guesstree.compiler.feedback import PackedPegs
 
     game = make_game(name, **params)
     options = dict(strategy=strategy, guess_sample=20, secret_sample=15)
@@ -88,7 +88,7 @@ def test_a_big_peg_game_is_built_with_no_matrix(monkeypatch, name, params, strat
 
 
 def test_a_part_too_big_for_the_budget_is_scored_in_blocks():
-    from compiler.context import BuildContext
+    from guesstree.compiler.context import BuildContext
 
     game = make_game("mastermind", colours=5, holes=3)
     context = BuildContext(game, Options("entropy"), Scorer(game, 38_000, whole=False))
@@ -196,8 +196,8 @@ def test_the_fast_engine_picks_numpy_for_small_games_and_numba_for_big_ones():
 def test_partition_statistics_of_the_compiled_kernels_are_the_references(n_feedbacks, by_column):
     """Every statistic, by rows and by columns, with the bit-set count of parts (up to 64
     feedback values) and the counting one beyond."""
-    from compiler import reference
-    from compiler.strategies import clog_table
+    from guesstree.compiler import reference
+    from guesstree.compiler.strategies import clog_table
 
     rng = np.random.default_rng(n_feedbacks)
     matrix = rng.integers(0, n_feedbacks, size=(300, 300), dtype=np.uint8)
@@ -220,9 +220,9 @@ def test_partitions_scored_from_packed_codes_are_the_references(name, params):
     """A peg game's statistics and perfect splits computed from its packed codes, with no matrix,
     against the reference's over the numpy engine's matrix: every statistic, on one thread and on
     several, up to 7 holes and 16 colours (the most the packing holds)."""
-    from compiler import reference
-    from compiler.feedback import PackedPegs
-    from compiler.strategies import clog_table
+    from guesstree.compiler import reference
+    from guesstree.compiler.feedback import PackedPegs
+    from guesstree.compiler.strategies import clog_table
 
     game = make_game(name, **params)
     scorer = Scorer(game, 1 << 30, "numba", whole=False)
@@ -248,9 +248,9 @@ def test_the_scan_that_stops_at_a_perfect_split_finds_the_first_in_any_block(mon
     guess that splits the candidates apart: that guess wherever it lies (the first block, a later
     one, the last guess), on one thread and on several (however few the cells), and the full
     statistics when there is none."""
-    from compiler import reference
-    from compiler.kernels import BLOCK
-    from compiler.strategies import clog_table
+    from guesstree.compiler import reference
+    from guesstree.compiler.kernels import BLOCK
+    from guesstree.compiler.strategies import clog_table
 
     monkeypatch.setattr(kernels, "PARALLEL_CELLS", 0)  # threads whenever asked for
     game = make_game("mastermind", colours=6, holes=5)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-import player
-from player.export import CORE_MODULES, core_script, export, page_data, page_title, reach, to_document
+from guesstree import player
+from guesstree.player.export import CORE_MODULES, core_script, export, page_data, page_title, reach, to_document
 
 REPO = Path(__file__).parent.parent
 SHIPPED_DIGITS = REPO / "trees" / "digits-l4-entropy.msgpack.zst"
@@ -20,7 +20,7 @@ SHIPPED_DIGITS = REPO / "trees" / "digits-l4-entropy.msgpack.zst"
 @pytest.fixture
 def tree_of(build_cached):
     """``tree_of(game, strategy, **params)``: a loaded ``player.Tree`` of a fresh build."""
-    import compiler
+    from guesstree import compiler
 
     def make(name: str, strategy: str, **params) -> player.Tree:
         return player.loads(compiler.to_bytes(build_cached(name, strategy, **params)), f"{name}-{strategy}",
@@ -120,7 +120,7 @@ def test_text_has_one_line_per_secret_with_its_path(small_trees):
 
 
 def test_text_of_a_broken_tree_marks_the_secrets_it_drops(mm32_path):
-    from player.artifact import decode, encode
+    from guesstree.player.artifact import decode, encode
 
     header, body = decode(mm32_path.read_bytes())
     body["guess"] = b"\x00\x02" + body["guess"][2:]  # the root plays AC, but keeps AB's edges
@@ -184,7 +184,7 @@ def test_html_is_self_contained(small_trees):
 
 def tree_from_page(data: dict, name: str) -> player.Tree:
     """The tree the page builds: the embedded header and body, read back by the Python player."""
-    from player.tree import Tree
+    from guesstree.player.tree import Tree
 
     body = {key: base64.b64decode(value) if key in ("guess", "edge_count", "edge_feedback") else value
             for key, value in data["body"].items()}
@@ -262,8 +262,9 @@ def test_html_stays_small_for_a_10000_secret_tree():
 
 
 def test_export_is_not_loaded_by_import_player():
-    code = ("import sys, player; assert 'player.export' not in sys.modules; import player.export; "
-            "print(sorted(m for m in ('numpy', 'typer', 'compiler') if m in sys.modules))")
+    code = ("import sys; from guesstree import player; assert 'guesstree.player.export' not in sys.modules; "
+            "import guesstree.player.export; "
+            "print(sorted(m for m in ('numpy', 'typer', 'guesstree.compiler') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 import typer
 
-import player
-from player.cli import app
-from player.games import make_game
+from guesstree import player
+from guesstree.player.cli import app
+from guesstree.player.games import make_game
 
 REPO = Path(__file__).parent.parent
 SMALL = REPO / "tests" / "data" / "words-small.txt"
@@ -33,7 +33,7 @@ def test_many_holes_compile_quickly(cli, tmp_path):
 
 
 def test_symmetries_are_enumerated_within_their_budget():
-    from compiler.symmetry import Symmetry
+    from guesstree.compiler.symmetry import Symmetry
 
     game = make_game("mastermind", colours=2, holes=12)
     symmetry = Symmetry(game, np.zeros((1, 12), dtype=np.int64), "numba")
@@ -135,7 +135,7 @@ def test_compare_reuses_an_optimal_tree(cli, tmp_path):
 # -- 5. the progress bar knows its total from the start ----------------------------------------------
 
 def test_the_progress_bar_starts_with_its_total(monkeypatch):
-    from compiler.progress import BuildBar
+    from guesstree.compiler.progress import BuildBar
 
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     progress = BuildBar(False, 1296)
@@ -146,7 +146,7 @@ def test_the_progress_bar_starts_with_its_total(monkeypatch):
 def test_a_compile_shows_its_search_then_its_bar(monkeypatch):
     """An exhaustive strategy's compile shows the search's status, then the bar of secrets solved:
     one display at a time (rich refuses two live displays at once)."""
-    import compiler.progress as progress
+    import guesstree.compiler.progress as progress
 
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     shown = []
@@ -176,7 +176,7 @@ def _recorded(display, shown: list, name: str):
 
 
 def test_the_search_bar_is_never_full_for_work_not_done():
-    from compiler.progress import bar_share, describe
+    from guesstree.compiler.progress import bar_share, describe
 
     assert bar_share({}) == (0, 1)  # empty before any job
     assert bar_share({"jobs_done": 0, "in_flight": 2}) == (0, 2)  # not full: nothing done yet
@@ -187,7 +187,7 @@ def test_the_search_bar_is_never_full_for_work_not_done():
 
 
 def test_a_long_search_estimates_the_time_left_where_its_size_is_known():
-    from compiler.progress import time_left
+    from guesstree.compiler.progress import time_left
 
     assert time_left({"openers": 100, "openers_done": 25}, 60.0) == "about 3 min left"  # 75 more at 2.4 s
     assert time_left({"openers": 12972, "openers_done": 1000}, 3600.0) == "about 12.0 h left"
@@ -263,8 +263,8 @@ def test_the_readme_plugin_example_runs_from_its_folder(tmp_path):
 
 def test_the_strategy_help_names_every_strategy():
     """compile's help lists the strategies without importing them (numpy): the list must be whole."""
-    from compiler.cli import commands
-    from compiler.strategies import STRATEGIES
+    from guesstree.compiler.cli import commands
+    from guesstree.compiler.strategies import STRATEGIES
 
     option = next(p for p in commands()["compile"].params if p.name == "strategy")
     assert option.help.split(", ") == list(STRATEGIES)
@@ -304,7 +304,7 @@ def test_the_first_compile_compiles_ahead_once_and_covers_what_follows(tmp_path)
 def test_the_warm_stamp_names_the_kernel_sources_and_only_theirs(tmp_path):
     """The stamp's digest covers every module that defines kernels: an edit of one changes it, an
     edit elsewhere in the package does not."""
-    from compiler import warm
+    from guesstree.compiler import warm
 
     copy = tmp_path / "compiler"
     shutil.copytree(warm.ROOT, copy, ignore=shutil.ignore_patterns("__pycache__"))
@@ -328,8 +328,8 @@ def test_kernels_cached_from_other_sources_are_removed_before_they_can_run(tmp_p
     cache = tmp_path / "numba-cache"
     script = """
 import json, numpy as np
-from compiler import warm
-from compiler.search.counting import reachable
+from guesstree.compiler import warm
+from guesstree.compiler.search.counting import reachable
 reachable(np.arange(4), 2)  # compiled and cached
 print(len(list(warm._stamp_path().parent.rglob("counting.*.nb[ic]"))))
 warm._stamp_path().write_text(json.dumps(warm._machine()))

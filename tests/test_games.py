@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from player.games import BullsCows, Digits, Mastermind, TwoD, make_game
+from guesstree.player.games import BullsCows, Digits, Mastermind, TwoD, make_game
 
 
 def mastermind_by_hand(guess, secret):
@@ -309,7 +309,7 @@ def test_unknown_game_names_the_choices():
 
 
 def test_spec_rebuilds_the_game_and_repr_reads_like_the_call():
-    from player.games import game_from_spec
+    from guesstree.player.games import game_from_spec
 
     game = make_game("mastermind", colours=5, holes=3, secret_repeats=False)
     assert game.spec() == {"name": "mastermind", "params": {

@@ -23,13 +23,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import player
-from player import FormatError
-from player.artifact import MAX_BODY_BYTES, MAX_STRUCTURE_BYTES, pack_uints, write_atomic
-from player.cli import app
-from player.games import make_game
-from player.tree import MAX_NODES
-from player.verify import verify
+from guesstree import player
+from guesstree.player import FormatError
+from guesstree.player.artifact import MAX_BODY_BYTES, MAX_STRUCTURE_BYTES, pack_uints, write_atomic
+from guesstree.player.cli import app
+from guesstree.player.games import make_game
+from guesstree.player.tree import MAX_NODES
+from guesstree.player.verify import verify
 
 NAME = "hostile.msgpack.zst"
 HANG = 60  # seconds a subprocess gets before it counts as hung: generous, not a benchmark
@@ -41,7 +41,7 @@ FUZZ = settings(max_examples=150, deadline=None, database=None,
 # -- building and re-encoding artifacts ----------------------------------------
 @pytest.fixture(scope="module")
 def artifact() -> bytes:
-    from compiler import Options, build, to_bytes
+    from guesstree.compiler import Options, build, to_bytes
 
     return to_bytes(build(make_game("mastermind", colours=4, holes=3), Options(strategy="entropy")))
 
@@ -92,8 +92,8 @@ try:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 except (ImportError, ValueError, OSError):
     pass
-import player
-from player.verify import verify
+from guesstree import player
+from guesstree.player.verify import verify
 
 for line in sys.stdin:
     operation, path, name = json.loads(line)
@@ -350,8 +350,8 @@ def test_a_game_spec_with_unknown_or_mistyped_params_is_refused(artifact):
 
 @pytest.mark.parametrize("name", [
     "shutil:rmtree", "os:getcwd", "os:remove", "subprocess:run", "antigravity:x", "this:x",
-    "no_such_module_anywhere:make", ":make", ".relative:make", "player.games:make_game",
-    "player.games:GAMES", "player.games:Game:x", "a" * 300 + ":x",
+    "no_such_module_anywhere:make", ":make", ".relative:make", "guesstree.player.games:make_game",
+    "guesstree.player.games:GAMES", "guesstree.player.games:Game:x", "a" * 300 + ":x",
 ])
 def test_a_plugin_game_spec_runs_nothing_untrusted(artifact, tmp_path, name):
     victim = tmp_path / "victim"
@@ -367,8 +367,8 @@ def test_a_trusted_plugin_that_fails_gives_a_format_error(artifact, tmp_path, mo
     (tmp_path / "hostile_plugin.py").write_text(
         "def explode(**params):\n    raise RuntimeError('boom')\n"
         "def wrong(**params):\n    return 42\n"
-        "import player.games\n"
-        "class Small(player.games.Mastermind):\n    pass\n")
+        "import guesstree.player.games\n"
+        "class Small(guesstree.player.games.Mastermind):\n    pass\n")
     (tmp_path / "hostile_import.py").write_text("raise RuntimeError('import-time boom')\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     document, _ = unpack(artifact)
@@ -411,6 +411,17 @@ def test_header_strings_that_come_as_bytes_are_refused(artifact):
     refused(pack({**document, "producer": b"guesstree"}), "producer")
     refused(pack({**document, "strategy": {**document["strategy"], "name": b"entropy"}}), "strategy")
     refused(pack({**document, "game": {**document["game"], "name": b"mastermind"}}), "game")
+
+
+def test_the_optional_keys_of_1_2_are_refused_in_any_other_shape(artifact):
+    document, _ = unpack(artifact)
+    for notice in (3, "  ", "x" * (64 * 1024 + 1), b"MIT"):
+        refused(pack({**document, "notice": notice}), "the header's notice is not a text of at most 65536 bytes")
+    for allowed in (0, "9", 2.0, True, 1 << 32):
+        refused(pack({**document, "allowed_guesses": allowed}), "allowed_guesses")
+    carried = player.loads(pack({**document, "notice": "MIT License", "allowed_guesses": 99}), "t")
+    assert (carried.notice, carried.allowed_guesses) == ("MIT License", 99)
+    assert (player.loads(artifact, "t").notice, player.loads(artifact, "t").allowed_guesses) == (None, None)
 
 
 # -- 1. the loader: edge counts and cycles -------------------------------------
@@ -703,7 +714,7 @@ def test_swapped_sibling_subtrees_are_caught(artifact):
 
 
 def test_a_guess_that_is_not_allowed_is_named(artifact):
-    from compiler import Options, build, to_bytes
+    from guesstree.compiler import Options, build, to_bytes
 
     data = to_bytes(build(make_game("bulls-cows", digits=5, length=3), Options(strategy="entropy")))
 
@@ -814,7 +825,7 @@ def test_a_failed_write_leaves_the_destination_and_no_temporary(tmp_path, monkey
 
 def guesstree(*args: str) -> list[str]:
     script = Path(sys.executable).parent / "guesstree"
-    return [str(script), *args] if script.exists() else [sys.executable, "-m", "player", *args]
+    return [str(script), *args] if script.exists() else [sys.executable, "-m", "guesstree", *args]
 
 
 def check_destination(directory: Path, destination: Path, before: bytes | None):

@@ -23,8 +23,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-import player  # noqa: E402
-from player.export import to_text  # noqa: E402
+from guesstree import player  # noqa: E402
+from guesstree.player.export import to_text  # noqa: E402
 
 JS = REPO / "player" / "js"
 TREES = sorted((REPO / "trees").glob("*.msgpack.zst"))

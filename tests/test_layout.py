@@ -1,5 +1,5 @@
 """The house's rules, read from the code: data flows games -> compiler -> artifact -> player, so
-``player`` never imports ``compiler``, no modules import each other in a circle, and the player's
+``guesstree.player`` never imports ``guesstree.compiler``, no modules import each other in a circle, and the player's
 commands run (and the compiler's say what to install) without numpy and numba."""
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def imports() -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     for package in PACKAGES:
         for path in (REPO / package).rglob("*.py"):
-            module = ".".join(path.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+            module = ".".join(("guesstree", *path.relative_to(REPO).with_suffix("").parts)).removesuffix(".__init__")
             targets = found.setdefault(module, set())
             for node in ast.walk(ast.parse(path.read_text(), str(path))):
                 if isinstance(node, ast.Import):
@@ -31,14 +31,14 @@ def imports() -> dict[str, set[str]]:
                     names = [stem] + [f"{stem}.{alias.name}" for alias in node.names]
                 else:
                     continue
-                targets.update(name for name in names if name.split(".")[0] in PACKAGES)
+                targets.update(name for name in names if name.split(".")[:2] in (["guesstree", p] for p in PACKAGES))
     modules = set(found)
     return {module: {t for t in targets if t in modules and t != module} for module, targets in found.items()}
 
 
 def test_the_player_never_imports_the_compiler():
-    offenders = {module: sorted(t for t in targets if t.startswith("compiler"))
-                 for module, targets in imports().items() if module.startswith("player")}
+    offenders = {module: sorted(t for t in targets if t.startswith("guesstree.compiler"))
+                 for module, targets in imports().items() if module.startswith("guesstree.player")}
     assert {m: t for m, t in offenders.items() if t} == {}
 
 
@@ -65,14 +65,15 @@ def test_no_modules_import_each_other_in_a_circle():
 def test_the_import_reader_sees_imports():
     """The control: the reader finds the arrows that are there, lazy ones included."""
     graph = imports()
-    assert "player.game" in graph["player.words"] and "compiler.search.solver" in graph["compiler.strategies"]
+    assert "guesstree.player.game" in graph["guesstree.player.words"]
+    assert "guesstree.compiler.search.solver" in graph["guesstree.compiler.strategies"]
 
 
 def run_without_the_compiler_dependencies(*args: str) -> subprocess.CompletedProcess:
     """``guesstree ARGS`` in a fresh interpreter where numpy and numba cannot be imported."""
     code = ("import sys\n"
             "sys.modules['numpy'] = sys.modules['numba'] = None  # as on a base install\n"
-            "from player.cli import main\n"
+            "from guesstree.player.cli import main\n"
             f"sys.argv = ['guesstree', *{list(args)!r}]\n"
             "main()\n")
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
@@ -97,10 +98,10 @@ def test_a_base_install_reads_trees_and_says_which_extra_compiles_them(mm32_path
 
 def test_the_player_commands_load_no_compiler_module(mm32_path):
     code = ("import sys\n"
-            "from player.cli import main\n"
+            "from guesstree.player.cli import main\n"
             f"sys.argv = ['guesstree', 'verify', {str(mm32_path)!r}]\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('compiler', 'numpy', 'numba')))\n")
+            "print(sorted(m for m in sys.modules if m.startswith('guesstree.compiler') or m.split('.')[0] in ('numpy', 'numba')))\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.stdout.strip().splitlines()[-1] == "[]", result.stderr
 

@@ -8,13 +8,13 @@ import json
 
 import pytest
 
-import player
-from compiler import Options, build
-from compiler.feedback import Scorer, feedback_dtype
-from compiler.output import body, to_bytes
-from player.artifact import decode
-from player.games import make_game
-from player.verify import verify
+from guesstree import player
+from guesstree.compiler import Options, build
+from guesstree.compiler.feedback import Scorer, feedback_dtype
+from guesstree.compiler.output import body, to_bytes
+from guesstree.player.artifact import decode
+from guesstree.player.games import make_game
+from guesstree.player.verify import verify
 
 FOUR = "bake cake lake make rake take wake bike like hike pike bone cone lone tone zone done".split()
 SIX = ("banana bandit candle castle cattle handle mantle bottle battle settle kettle little middle riddle "

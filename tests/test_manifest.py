@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-import player
-from player.manifest import Manifest, ManifestError, check_manifest, entry_of, manifest_text
+from guesstree import player
+from guesstree.player.manifest import Manifest, ManifestError, check_manifest, entry_of, manifest_text
 
 TREES = Path(__file__).resolve().parent.parent / "trees"
 SMALL = ["twod-s5-entropy.msgpack.zst", "mastermind-c6-h4-distinct-entropy.msgpack.zst"]

@@ -10,11 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import compiler
-from compiler.options import Options
-from compiler.openers import rank_of, rank_openers
-from compiler.search.openers import BOUND, SEARCH
-from player.games import make_game
+from guesstree import compiler
+from guesstree.compiler.options import Options
+from guesstree.compiler.openers import rank_of, rank_openers
+from guesstree.compiler.search.openers import BOUND, SEARCH
+from guesstree.player.games import make_game
 
 DATA = Path(__file__).parent / "data"
 WORDLE = DATA / "wordle"
@@ -98,7 +98,7 @@ def test_hard_mode_lookahead_bounds_refute_soundly(tmp_path, monkeypatch):
     are those the ranking without lookahead finds, and every bound is at most the true total."""
     import random
 
-    from compiler.search import openers
+    from guesstree.compiler.search import openers
 
     hidden = (WORDLE / "wordlist_orig_hidden").read_text().split()[::23][:100]
     guesses = sorted(set((WORDLE / "wordlist_orig_all").read_text().split()[::43][:300]) | set(hidden))
@@ -120,12 +120,12 @@ def test_the_full_proofs_header_says_how_its_first_guesses_were_refuted_the_same
     root): the header counts the first guesses refuted by a bound alone (those whose counting and
     lookahead bound is at least the optimum, tie-break included) and by search, the same on one
     thread and on two, with a warm table or not; every bound is at most the first guess's total."""
-    from compiler.bound import prepared_context
-    from compiler.output import to_bytes
-    from compiler.search.openers import lookahead_total
-    from compiler.search.settings import SearchSettings
-    from compiler.search.solver import solver_for
-    from compiler.search.table import UNLIMITED
+    from guesstree.compiler.bound import prepared_context
+    from guesstree.compiler.output import to_bytes
+    from guesstree.compiler.search.openers import lookahead_total
+    from guesstree.compiler.search.settings import SearchSettings
+    from guesstree.compiler.search.solver import solver_for
+    from guesstree.compiler.search.table import UNLIMITED
 
     game = make_game("twod", size=7)
     path = tmp_path / "proof.checkpoint"
@@ -200,7 +200,7 @@ def test_a_ranking_resumes_from_its_checkpoint(tmp_path):
 
 
 def test_an_interrupted_ranking_saves_its_work(tmp_path):
-    from compiler.search.solver import Interrupted
+    from guesstree.compiler.search.solver import Interrupted
 
     game = make_game("mastermind", colours=5, holes=3)
     path = tmp_path / "openers.checkpoint"
@@ -289,8 +289,8 @@ def test_the_parts_get_their_lookahead_nearest_the_size_two_guesses_win_first():
     bound stands)."""
     from types import SimpleNamespace
 
-    from compiler.search.openers import lookahead_order
-    from compiler.search.recursion import LOOKAHEAD_MIN
+    from guesstree.compiler.search.openers import lookahead_order
+    from guesstree.compiler.search.recursion import LOOKAHEAD_MIN
 
     space = SimpleNamespace(reach=np.array([0, 1, 150, 22351]))
     sizes = [900, 400, 151, 150, 120, 60, LOOKAHEAD_MIN, LOOKAHEAD_MIN - 1, 3, 1]

@@ -14,18 +14,18 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-import compiler
-import player
-from compiler import Options
-from compiler.search import counting, partitions, problem, recursion, table
-from compiler.search.alike import absent_symbols, lowest_alike, lowest_renamed, unplayed_symbols
-from compiler.search.counting import counting_tables
-from compiler.search.solver import Interrupted, Solver, solver_for
-from compiler.bound import bound, prepared_context
-from compiler.search.settings import SearchSettings
-from compiler.search.total import BIG_PART, Infeasible
-from player.games import make_game
-from player.verify import verify
+from guesstree import compiler
+from guesstree import player
+from guesstree.compiler import Options
+from guesstree.compiler.search import counting, partitions, problem, recursion, table
+from guesstree.compiler.search.alike import absent_symbols, lowest_alike, lowest_renamed, unplayed_symbols
+from guesstree.compiler.search.counting import counting_tables
+from guesstree.compiler.search.solver import Interrupted, Solver, solver_for
+from guesstree.compiler.bound import bound, prepared_context
+from guesstree.compiler.search.settings import SearchSettings
+from guesstree.compiler.search.total import BIG_PART, Infeasible
+from guesstree.player.games import make_game
+from guesstree.player.verify import verify
 
 INF = float("inf")
 
@@ -215,7 +215,7 @@ def test_bad_depth_options(options, words):
 
 
 def test_the_spec_and_default_path_name_the_depth_bound():
-    from compiler.output import default_path
+    from guesstree.compiler.output import default_path
 
     options = Options(strategy="optimal-expected", max_depth=5)
     assert options.spec() == {"name": "optimal-expected", "candidates": "all", "max_depth": 5}
@@ -300,7 +300,7 @@ def test_a_damaged_or_foreign_checkpoint_is_refused_by_name(tmp_path):
     import msgpack
     import zstandard
 
-    from compiler import checkpoint
+    from guesstree.compiler import checkpoint
 
     identity = {"game": make_game("twod", size=3).identity(), "candidates": "all"}
     table = np.zeros((8, 3), dtype=np.uint64)
@@ -341,8 +341,8 @@ def test_the_largest_checkpoint_a_search_writes_is_one_the_reader_accepts(tmp_pa
     """A long search's table is at most ``table.SLOTS_MAX`` entries, and its hashes do not
     compress: the file of a full table, its bytes scaled from a smaller random one, stays under
     the reader's cap, so ``--resume`` always reads what a search saved."""
-    from compiler import checkpoint
-    from compiler.search import table
+    from guesstree.compiler import checkpoint
+    from guesstree.compiler.search import table
 
     assert checkpoint.MAX_ENTRIES >= table.SLOTS_MAX
     entries = np.random.default_rng(23).integers(1, 1 << 63, size=(1 << 16, 3), dtype=np.uint64)
@@ -380,7 +380,7 @@ def test_an_interrupted_search_saves_its_work_and_resumes(tmp_path):
 def test_history_symmetry_classes_are_exact():
     """Against a plain enumeration of the position and colour permutations that fix the history:
     the mask keeps exactly the lowest guess of each class."""
-    from compiler.symmetry import Symmetry
+    from guesstree.compiler.symmetry import Symmetry
 
     game = make_game("mastermind", colours=4, holes=3)
     codes = np.array(game.guesses)
@@ -405,7 +405,7 @@ def test_guesses_alike_by_absent_symbols_are_exact(name, params):
     """Against a plain enumeration: at nodes whose candidates lack two or more symbols, the guesses
     kept (by numpy, and by the compiled search) are exactly the lowest of each set of guesses that
     differ only in which absent symbols they play; each set answers alike on every candidate."""
-    from compiler.symmetry import AbsentSymbols
+    from guesstree.compiler.symmetry import AbsentSymbols
 
     game = make_game(name, **params)
     solver = solver_for(prepared_context(game, Options(strategy="optimal-expected"), workers=1))
@@ -537,7 +537,7 @@ def test_symbols_put_in_order_keep_the_lowest_of_each_class_when_the_symmetries_
     """With fewer symmetries enumerated than the group has (``MAX_SYMMETRIES``), the mask still
     keeps the lowest guess of every class (against the plain enumeration), and putting the symbols
     in order within the positions the history treats alike drops more of the others."""
-    from compiler import symmetry as module
+    from guesstree.compiler import symmetry as module
 
     game = make_game("mastermind", colours=4, holes=3)
     codes = np.array(game.guesses)
@@ -560,7 +560,7 @@ def test_symbols_put_in_order_keep_the_lowest_of_each_class_when_the_symmetries_
 def test_many_holes_first_guess_classes():
     """Mastermind 2x10's group at the root has 7 257 600 symmetries; the mask keeps one first guess
     per class all the same: the number of A's, 10 down to 5 (the colours swapped are the others)."""
-    from compiler.symmetry import Symmetry
+    from guesstree.compiler.symmetry import Symmetry
 
     game = make_game("mastermind", colours=2, holes=10)
     classes = Symmetry(game, np.array(game.guesses), rename_played=True).canonical(())
@@ -569,7 +569,7 @@ def test_many_holes_first_guess_classes():
 
 
 def test_classic_first_guess_classes():
-    from compiler.symmetry import Symmetry
+    from guesstree.compiler.symmetry import Symmetry
 
     mastermind, bulls = make_game("mastermind"), make_game("bulls-cows")
     classes = Symmetry(mastermind, np.array(mastermind.guesses), rename_played=True).canonical(())
@@ -682,7 +682,7 @@ def test_an_interrupted_compile_says_how_to_resume(cli, tmp_path, monkeypatch):
     ("max_depth", 4, "the header's max_depth is 4, but a secret takes 5 guesses"),
 ])
 def test_verify_notices_a_false_optimality_claim(key, value, words):
-    from player.artifact import decode, encode
+    from guesstree.player.artifact import decode, encode
 
     built = compiler.build(make_game("twod", size=7), Options(strategy="optimal-worst"))
     header, body = decode(compiler.to_bytes(built))
@@ -697,7 +697,7 @@ def test_openers_k_is_optimal_among_k_and_its_checkpoint_serves_a_full_search(cl
     """twod 7: the best first guess by entropy leads to 193 guesses at best, the best opener to 191.
     The restricted root's value is never kept as the root's, so a full search resumed from the
     checkpoint of a restricted one proves 191."""
-    import player
+    from guesstree import player
 
     checkpoint = tmp_path / "search.checkpoint"
     few, full = tmp_path / "few.msgpack.zst", tmp_path / "full.msgpack.zst"
@@ -718,7 +718,7 @@ def test_openers_k_is_optimal_among_k_and_its_checkpoint_serves_a_full_search(cl
 def test_openers_k_searched_as_the_ranking_gives_the_tree_of_one_job_per_opener(cli, tmp_path, monkeypatch):
     """``--openers K`` with many openers is searched as the ranking searches first guesses (bounds
     of rising effort, the best first): the same tree, byte for byte, as one exact job per opener."""
-    from compiler.search import total
+    from guesstree.compiler.search import total
 
     ranked, jobs = tmp_path / "ranked.msgpack.zst", tmp_path / "jobs.msgpack.zst"
     args = ("compile", "twod", "--size", "7", "--strategy", "optimal-expected", "--openers", "20")
@@ -726,7 +726,7 @@ def test_openers_k_searched_as_the_ranking_gives_the_tree_of_one_job_per_opener(
     monkeypatch.setattr(total, "RANKED_ROOT_MIN", 1 << 30)
     assert cli(*args, "-o", jobs).exit_code == 0
     assert ranked.read_bytes() == jobs.read_bytes()
-    import player
+    from guesstree import player
 
     strategy = player.load(ranked).strategy
     assert (strategy["optimal_among"], strategy["openers_of"]) == ("20 openers", 49)
@@ -746,7 +746,7 @@ def test_bad_openers_are_refused(cli, clean_error, tmp_path, args, words):
 # -- the compiled scoring of guesses at a node --------------------------------------------------
 
 def _words_game(tmp_path):
-    from compiler.warm import _word_lists
+    from guesstree.compiler.warm import _word_lists
 
     answers, guesses = _word_lists(tmp_path)
     return make_game("words", answers=answers, guesses=guesses)

@@ -5,10 +5,10 @@ import sys
 
 import pytest
 
-import compiler
-import player
-from player.games import make_game
-from player.verify import verify
+from guesstree import compiler
+from guesstree import player
+from guesstree.player.games import make_game
+from guesstree.player.verify import verify
 
 
 def test_make_game_loads_the_factory(plugin_path):

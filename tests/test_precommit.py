@@ -3,6 +3,7 @@ this checkout) in a repository of its own: a good tree is committed, a damaged o
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from player.manifest import manifest_text
+from guesstree.player.manifest import manifest_text
 
 ROOT = Path(__file__).resolve().parent.parent
 TREE = "twod-s5-entropy.msgpack.zst"
@@ -64,3 +65,27 @@ def test_the_hooks_pass_a_good_tree_and_refuse_a_damaged_one(repository):
     assert "- exit code: 2" in refused.stdout  # unusable, as guesstree verify says it
     assert f"UNUSABLE trees/{TREE}: trees/{TREE}: the zstd data is damaged" in refused.stdout
     assert refused.stdout.count("Failed") == 2  # the changed tree, and the folder against its manifest
+
+
+def test_the_readmes_local_hooks_run_as_written(repository):
+    """The README's ``repo: local`` configuration, its text as it stands, with guesstree installed
+    where the commit is made (this interpreter's environment on the PATH)."""
+    repo, env = repository
+    readme = (ROOT / "README.md").read_text()
+    config = re.search(r"run the installed `guesstree`:\n\n```yaml\n(.*?)```", readme, re.S).group(1)
+    assert "repo: local" in config
+    (repo / ".pre-commit-config.yaml").write_text(config)
+    env = {**env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"}
+    tree = repo / "trees" / TREE
+    shutil.copy(ROOT / "trees" / TREE, tree)
+    (repo / "trees" / "MANIFEST.json").write_text(manifest_text(repo / "trees"))
+    assert run(["git", "add", "-A"], repo, env).returncode == 0
+    passed = run([sys.executable, "-m", "pre_commit", "run", "--verbose"], repo, env)
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert f"ok trees/{TREE}: 25 secrets, total 83" in passed.stdout and "ok trees/MANIFEST.json: 1 tree as listed" in passed.stdout
+    data = bytearray(tree.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    tree.write_bytes(bytes(data))
+    assert run(["git", "add", "-A"], repo, env).returncode == 0
+    refused = run([sys.executable, "-m", "pre_commit", "run", "--verbose"], repo, env)
+    assert refused.returncode == 1 and refused.stdout.count("Failed") == 2, refused.stdout + refused.stderr

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler import Options, build
-from compiler.bound import bound
-from compiler.search.total import Infeasible
-from player.games import make_game
+from guesstree.compiler import Options, build
+from guesstree.compiler.bound import bound
+from guesstree.compiler.search.total import Infeasible
+from guesstree.player.games import make_game
 
 ROOT = Path(__file__).resolve().parent.parent
 HEURISTICS = ("first", "entropy", "worst-entropy", "minimax", "most-parts", "expected-size")

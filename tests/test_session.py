@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from player.session import Session
+from guesstree.player.session import Session
 
 
 @pytest.fixture
@@ -104,8 +104,8 @@ def test_diagnose_when_every_answer_alone_is_possible(session, mm32_tree):
 
 def test_a_win_for_a_guess_that_cannot_be_the_secret_is_refused(build_cached):
     """With --no-secret-repeats, minimax plays codes with a repeated colour: never a secret."""
-    import compiler
-    import player
+    from guesstree import compiler
+    from guesstree import player
 
     tree = player.loads(compiler.to_bytes(
         build_cached("mastermind", "minimax", colours=5, holes=3, secret_repeats=False)))

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-import player
-from player.verify import verify
+from guesstree import player
+from guesstree.player.verify import verify
 
 ROOT = Path(__file__).resolve().parent.parent
 TREES = ROOT / "trees"
@@ -90,7 +90,7 @@ def test_tree_loads_and_verifies(file, trees):
 @pytest.mark.parametrize("file", sorted(file for file, entry in ENTRIES.items() if is_small(entry)))
 def test_small_tree_rebuilds_byte_for_byte(file, tmp_path):
     """The header's game and strategy specs are enough to rebuild the exact file."""
-    from compiler import Options, build, save
+    from guesstree.compiler import Options, build, save
 
     entry = ENTRIES[file]
     game = player.make_game(entry["game"]["name"], **entry["game"]["params"])
@@ -122,8 +122,8 @@ def test_classic_first_plays_consistent_candidates_only():
 
 def test_format_md_worked_example_is_what_the_compiler_writes():
     """trees/FORMAT.md walks through this tiny tree byte by byte; keep the two in step."""
-    from compiler import Options, build, to_bytes
-    from compiler.output import body
+    from guesstree.compiler import Options, build, to_bytes
+    from guesstree.compiler.output import body
 
     built = build(player.make_game("mastermind", colours=3, holes=2), Options("entropy"))
     arrays = body(built)

@@ -7,8 +7,8 @@ import pickle
 
 import pytest
 
-import player
-from player.artifact import FormatError, MissingFile
+from guesstree import player
+from guesstree.player.artifact import FormatError, MissingFile
 
 
 def test_a_missing_tree_raises_file_not_found_naming_the_path(tmp_path):
@@ -50,7 +50,7 @@ def test_other_bad_parameters_keep_their_own_messages(cli):
     (1, "guess", "guesses", "1 guess"), (7, "guess", "guesses", "7 guesses"),
 ])
 def test_counts_are_worded_as_english_has_them(n, noun, plural, said):
-    from player.wording import counted
+    from guesstree.player.wording import counted
 
     assert counted(n, noun, plural) == said
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-import player
-from player.artifact import FormatError
-from player.stats import KEYS, Statistics
+from guesstree import player
+from guesstree.player.artifact import FormatError
+from guesstree.player.stats import KEYS, Statistics
 
 
 def test_from_depths_counts_wins_and_determinations():

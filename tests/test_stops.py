@@ -14,7 +14,7 @@ import time
 import psutil
 import pytest
 
-from compiler.pool import BrokenProcessPool, WorkerPool
+from guesstree.compiler.pool import BrokenProcessPool, WorkerPool
 
 LINUX = sys.platform.startswith("linux")
 # The builder spawns one worker per core for a heuristic's tree of 20000 secrets or more
@@ -26,7 +26,7 @@ needs_cores = pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the builder 
 def _compile(game: list[str], tmp_path, command: str = "compile") -> subprocess.Popen:
     arguments = ["--strategy", "entropy", "--quiet", "-o", str(tmp_path / "tree.msgpack.zst")] \
         if command == "compile" else ["--strategies", "entropy", "--trees", str(tmp_path / "trees")]
-    command = [sys.executable, "-m", "compiler", command, *game, *arguments]
+    command = [sys.executable, "-m", "guesstree", command, *game, *arguments]
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
                             start_new_session=True)  # a group of its own, as a shell job has
 
@@ -143,7 +143,7 @@ def test_pool_tells_a_dead_worker():
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
 def test_busy_and_idle_workers_end_with_a_killed_parent():
     script = ("import sys, time\n"
-              "from compiler.pool import WorkerPool\n"
+              "from guesstree.compiler.pool import WorkerPool\n"
               "pool = WorkerPool(2, float, 60)\n"  # each job: time.sleep(60.0)
               "print(*(p.pid for p, _ in pool._workers), flush=True)\n"
               "jobs = pool.map_unordered(time.sleep, [()])\n"  # one busy worker, one idle

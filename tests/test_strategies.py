@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-import compiler
-import player
-from compiler import STRATEGIES, Options
-from player.games import make_game
+from guesstree import compiler
+from guesstree import player
+from guesstree.compiler import STRATEGIES, Options
+from guesstree.player.games import make_game
 
 # Classic Mastermind (6 colours, 4 holes, 1296 secrets), guesses to win, canonical tie-break.
 PUBLISHED = {
@@ -58,7 +58,7 @@ def test_minimax_determined_statistics_are_consistent(build_cached):
     ("sampled-entropy", {"seed": 3, "guess_sample": 50, "secret_sample": 200}),
 ])
 def test_other_strategies_build_valid_trees(build_cached, strategy, options):
-    from player.verify import verify
+    from guesstree.player.verify import verify
 
     built = build_cached("mastermind", strategy, **options)
     tree = player.loads(compiler.to_bytes(built))
@@ -183,7 +183,7 @@ def test_exhaustive_strategies_exist(name):
 
 
 def test_strategies_take_the_settings_the_catalogue_gives_them():
-    from compiler.catalogue import STRATEGIES, settings_of
+    from guesstree.compiler.catalogue import STRATEGIES, settings_of
 
     assert list(compiler.STRATEGIES) == list(STRATEGIES)
     assert settings_of("random") == ("seed", "first")
@@ -195,7 +195,7 @@ def test_strategies_take_the_settings_the_catalogue_gives_them():
 
 
 def test_only_the_exhaustive_strategies_take_search_settings():
-    from compiler.search.settings import SearchSettings
+    from guesstree.compiler.search.settings import SearchSettings
 
     compiler.get_strategy("optimal-expected").accept(SearchSettings(checkpoint="x"))
     compiler.get_strategy("entropy").accept(SearchSettings())  # nothing asked of a search

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-import compiler
-import player
-from player.artifact import decode, encode, pack_uints
-from player.verify import verify
+from guesstree import compiler
+from guesstree import player
+from guesstree.player.artifact import decode, encode, pack_uints
+from guesstree.player.verify import verify
 
 
 def mutated(data: bytes, change_header=None, change_body=None):

@@ -5,12 +5,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import player
-from compiler import Options, build, to_bytes
-from player.artifact import decode, encode
-from player.games import make_game
-from player.verify import verify
-from player.words import list_sha256
+from guesstree import player
+from guesstree.compiler import Options, build, to_bytes
+from guesstree.player.artifact import decode, encode
+from guesstree.player.games import make_game
+from guesstree.player.verify import verify
+from guesstree.player.words import list_sha256
 
 HERE = Path(__file__).parent
 SMALL = HERE / "data" / "words-small.txt"
@@ -133,8 +133,8 @@ def _histories(tree):
 def test_a_tree_carries_its_words_and_an_older_one_checks_its_files(tmp_path):
     """A tree (format 1.1) needs no word list; one written before (1.0) names its files and
     refuses a list whose sha256 differs."""
-    from compiler.output import body, header
-    from player.artifact import encode
+    from guesstree.compiler.output import body, header
+    from guesstree.player.artifact import encode
 
     answers = tmp_path / "answers.txt"
     answers.write_text(SMALL.read_text())
@@ -250,9 +250,9 @@ def brute_force_with_rules(game, first=None):
 @pytest.mark.parametrize("hard", [False, True])
 def test_exact_searches_follow_the_hard_mode_rule(hard, first):
     """After LIGHT, hard mode must keep -IGHT and can only try the -IGHT words one by one."""
-    from compiler.search.solver import solver_for
-    from compiler.bound import prepared_context
-    from compiler.search.table import INF as NONE
+    from guesstree.compiler.search.solver import solver_for
+    from guesstree.compiler.bound import prepared_context
+    from guesstree.compiler.search.table import INF as NONE
 
     game = make_game("words", hard=hard, **IGHT)
     total, worst = brute_force_with_rules(game, first)
@@ -275,9 +275,9 @@ def test_optimal_trees_in_hard_mode_keep_the_rule_on_every_path(strategy):
 def test_the_hint_rule_allows_exactly_what_the_game_allows():
     """The rule's state, folded over random histories by ``HintRule`` (numpy) and by the exact
     search's compiled twin, against ``Words.allows``."""
-    from compiler.search import hint
-    from compiler.feedback import codes_array
-    from compiler.hint_rule import HintRule
+    from guesstree.compiler.search import hint
+    from guesstree.compiler.feedback import codes_array
+    from guesstree.compiler.hint_rule import HintRule
 
     game = make_game("words", answers=str(HIDDEN), guesses=str(ALL), hard=True)
     rule = HintRule(game, codes_array(game.guesses))

@@ -1,5 +1,5 @@
 """Which first guess is best: the exact ranking of the first guesses by their least totals
-(``ranked``, what ``guesstree openers`` prints through ``compiler.openers.rank_openers``), and one
+(``ranked``, what ``guesstree openers`` prints through ``guesstree.compiler.openers.rank_openers``), and one
 first guess's exact total with a bound on its rank (``ranked_first``), and the full proof's root
 searched the same way (``ranked_root``).
 
@@ -17,7 +17,8 @@ lookahead bounds, each the lookahead's own value: ``Space.lookahead(pure=True)``
 against the final K-th, else by a search. Only the bound's value in ``--report`` (``at_least``) and
 the effort depend on the order.
 
-    from compiler.search.openers import rank_openers
+    from guesstree.compiler.openers import rank_openers
+    from guesstree.player import make_game
     ranking = rank_openers(make_game("mastermind", colours=3, holes=3), top=2)
     [(o.guess, o.total) for o in ranking.best]
 """

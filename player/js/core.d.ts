@@ -66,6 +66,10 @@ export class Tree {
   readonly game: Game;
   readonly strategy: Record<string, boolean | number | string | null>;
   readonly stats: Stats;
+  /** The licence of the data the game embeds (a words tree's word lists), as the tree carries it; or null. */
+  readonly notice: string | null;
+  /** How many guesses the tree was compiled with, where its game carries fewer (a words tree: those it plays); or null. */
+  readonly allowedGuesses: number | null;
   /** The feedback table of the body, in its order. */
   readonly feedbacks: Feedback[];
   readonly nodes: number;

@@ -2,6 +2,8 @@
 export * from "./core.js";
 import type { Tree } from "./core.js";
 
+/** The package's version (guesstree's, which writes the trees). */
+export const version: string;
 export const FORMAT_NAME: "guesstree";
 export const VERSION: [number, number];
 export const MAX_BODY_BYTES: number;
@@ -20,5 +22,7 @@ export function inflate(data: Uint8Array, fail?: (reason: string) => Error, limi
 
 /** Node only: the names of the trees shipped with the package, e.g. "wordle-salet-optimal-expected". */
 export function shipped(): string[];
+/** Node only: load the artifact at a path (messages name the file by it). */
+export function loadFile(path: string | URL): Promise<Tree>;
 /** Node only: load a shipped tree by name (with or without ".msgpack.zst"). */
 export function loadShipped(name: string): Promise<Tree>;

@@ -323,6 +323,10 @@ function setUp() {
     event.preventDefault();
     showPath($("secret-input").value);
   });
+  if (tree.notice !== null) {  // the licence of the words the page embeds travels with it
+    $("notice-text").textContent = tree.notice;
+    $("notice").hidden = false;
+  }
   update();
   render();
 }

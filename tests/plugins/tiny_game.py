@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 
-from player.games import Code, Feedback, Game
+from guesstree.player.games import Code, Feedback, Game
 
 
 class Tiny(Game):

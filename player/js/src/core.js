@@ -40,6 +40,26 @@ const largest = (values) => {  // an indexed loop: reduce or for-of, run once, a
   return top;
 };
 
+export const MAX_NOTICE_BYTES = 64 << 10;  // player/tree.py's cap: a notice is a licence
+
+// The licence of the data the game embeds (a words tree's lists), or null.
+function readNotice(header, fail) {
+  const notice = header.notice;
+  if (notice === undefined || notice === null) return null;
+  if (!(typeof notice === "string" && notice.trim() && new TextEncoder().encode(notice).length <= MAX_NOTICE_BYTES)) {
+    fail(`the header's notice is not a text of at most ${MAX_NOTICE_BYTES} bytes`);
+  }
+  return notice;
+}
+
+// How many guesses the tree was compiled with, where the game carries fewer; or null.
+function readAllowedGuesses(header, fail) {
+  const allowed = header.allowed_guesses;
+  if (allowed === undefined || allowed === null) return null;
+  if (!(isInt(allowed) && allowed >= 1 && allowed < 2 ** 32)) fail(`the header's allowed_guesses ${repr(allowed)} is not a count of guesses`);
+  return allowed;
+}
+
 export class Tree {
   #length; #win; #guess; #first; #edgeFeedback; #feedbackIndex;
 
@@ -53,6 +73,8 @@ export class Tree {
       strategy: readStrategy(header, fail), stats: readStats(header, fail) });
     const producer = header.producer;
     if (typeof producer !== "string") fail(`the header's producer is ${repr(producer)}, not a string`);
+    this.notice = readNotice(header, fail);
+    this.allowedGuesses = readAllowedGuesses(header, fail);
     this.#readBody(body, fail);
   }
 

@@ -14,8 +14,9 @@ import { xxh64 } from "./xxh64.js";
 
 export { FormatError, InconsistentHistory, Tree, GAMES, MAX_NODES, makeGame } from "./core.js";
 
+export const version = "0.1.0";  // the package's version: package.json's, and guesstree's (a test holds them equal)
 export const FORMAT_NAME = "guesstree";
-export const VERSION = [1, 1];  // a reader refuses another major version and ignores unknown keys
+export const VERSION = [1, 2];  // a reader refuses another major version and ignores unknown keys
 export const MAX_BODY_BYTES = 64 << 20;  // inflated size cap, as player/artifact.py
 export const MAX_FILE_BYTES = MAX_BODY_BYTES + (1 << 20);
 export const MAX_STRUCTURE_BYTES = 1 << 20;  // msgpack bytes outside bin payloads, per map
@@ -23,6 +24,11 @@ const MAX_DEPTH = 1024;  // msgpack-python's unpacker refuses deeper nesting
 
 // Load an artifact's bytes (Uint8Array or ArrayBuffer); name is what messages call the file.
 export async function load(bytes, name = "<bytes>") {
+  if (!(bytes instanceof Uint8Array || bytes instanceof ArrayBuffer)) {  // a path would read as no bytes at all
+    const given = typeof bytes === "string" ? `the string ${JSON.stringify(bytes)}` : repr(bytes);
+    throw new TypeError(`load takes a file's bytes (a Uint8Array or ArrayBuffer), not ${given}: ` +
+      "in Node, loadFile(path); in a browser, the bytes of fetch(url)");
+  }
   const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   const error = (reason) => new FormatError(`${name}: ${reason}`), fail = (reason) => { throw error(reason); };
   if (data.length > MAX_FILE_BYTES) fail(`larger than any artifact this player reads (${MAX_FILE_BYTES} bytes)`);

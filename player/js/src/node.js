@@ -1,7 +1,8 @@
 // Node's entry: everything of index.js, and the trees shipped with the package (read from disk).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { load } from "./index.js";
+import { FormatError, load } from "./index.js";
 
 export * from "./index.js";
 
@@ -20,6 +21,18 @@ function treesFolder() {
 // The names of the shipped trees (file names without .msgpack.zst), sorted.
 export function shipped() {
   return readdirSync(treesFolder()).filter((f) => f.endsWith(SUFFIX)).map((f) => f.slice(0, -SUFFIX.length)).sort();
+}
+
+// Load the artifact at a path; messages name the file by its path.
+export async function loadFile(path) {
+  const shown = String(path);
+  let bytes;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    throw new FormatError(`${shown}: ${error.code === "ENOENT" ? "no such file" : `cannot be read (${error.code || error.message})`}`);
+  }
+  return load(bytes, shown);
 }
 
 // Load a shipped tree by name (with or without .msgpack.zst).

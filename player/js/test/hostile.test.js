@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { FormatError, load } from "../src/index.js";
-import { expected, readJson } from "./expected.js";
+import { FormatError, load, loadFile } from "../src/node.js";
+import { REPO, expected, readJson } from "./expected.js";
 
 const root = expected("hostile"), folder = join(root, "hostile");
 const decisions = readJson(root, "hostile");
@@ -30,4 +30,13 @@ test("every hostile file gets the Python reader's decision, refusals as FormatEr
     if (got !== decision.js) wrong.push(`${decision.file}: expected ${decision.js}, got ${got}: ${message} (Python: ${decision.message})`);
   }
   assert.deepEqual(wrong, []);
+});
+
+test("load takes bytes: a path is said to be one, and loadFile reads it", async () => {
+  await assert.rejects(load("trees/t.msgpack.zst"), (e) => e instanceof TypeError && e.message ===
+    'load takes a file\'s bytes (a Uint8Array or ArrayBuffer), not the string "trees/t.msgpack.zst": in Node, loadFile(path); in a browser, the bytes of fetch(url)');
+  await assert.rejects(loadFile(`${REPO}trees/none.msgpack.zst`), (e) => e instanceof FormatError && e.message.endsWith("none.msgpack.zst: no such file"));
+  const tree = await loadFile(`${REPO}trees/mastermind-c6-h4-entropy.msgpack.zst`);
+  assert.equal(tree.stats.total, 5722);
+  assert.equal(tree.name, `${REPO}trees/mastermind-c6-h4-entropy.msgpack.zst`);
 });

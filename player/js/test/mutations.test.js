@@ -64,6 +64,17 @@ test("the header: plugin games, versions, parameters, statistics", async () => {
   await refusedWith((d) => { delete d.producer; }, "the header's producer is None, not a string");
 });
 
+test("the optional keys of 1.2: a notice, and the guesses a tree was compiled with", async () => {
+  const text = "the header's notice is not a text of at most 65536 bytes";
+  for (const notice of [3, "  ", "x".repeat(65537), new Uint8Array([77])]) await refusedWith((d) => { d.notice = notice; }, text);
+  await refusedWith((d) => { d.allowed_guesses = 0; }, "the header's allowed_guesses 0 is not a count of guesses");
+  await refusedWith((d) => { d.allowed_guesses = "9"; }, "the header's allowed_guesses '9' is not a count of guesses");
+  const carried = await load(await altered((d) => { d.notice = "MIT License"; d.allowed_guesses = 20; }), "t");
+  assert.deepEqual([carried.notice, carried.allowedGuesses], ["MIT License", 20]);
+  const plain = await load(await altered(() => {}), "t");
+  assert.deepEqual([plain.notice, plain.allowedGuesses], [null, null]);
+});
+
 test("the body: counts, widths, feedbacks, symbols, edges, cycles", async () => {
   await refusedWith((_, b) => { b.nodes = 2 ** 20 + 1; }, "bad node count 1048577 (this player reads 1 to 1048576 nodes)");
   await refusedWith((_, b) => { b.code_length = 3; }, "code length 3 does not match the game's 2");
