@@ -4,9 +4,9 @@ command-line mistakes as one line, a tree that says how many guesses it was comp
 carries the licence of the words it embeds, and a slug that reads."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -22,10 +22,12 @@ WORDLE = REPO / "tests" / "data" / "wordle"
 DATA = REPO / "tests" / "data"
 
 
-def test_the_only_import_name_is_guesstree():
+def test_the_only_import_name_is_guesstree(tmp_path):
     import guesstree
 
-    assert importlib.util.find_spec("player") is None or "main" in str(importlib.util.find_spec("player").origin)
+    probe = "import importlib.util as u; print([u.find_spec(n) is None for n in ('player', 'compiler', 'guesstree')])"
+    found = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert found.stdout.strip() == "[True, True, False]"  # from a folder of no checkout: guesstree alone
     assert guesstree.player.__name__ == "guesstree.player" and guesstree.compiler.__name__ == "guesstree.compiler"
     assert guesstree.player.load.__module__ == "guesstree.player.tree"
     assert not [m for m in sys.modules if m.split(".")[0] in ("player", "compiler")]  # nothing imports the old names
