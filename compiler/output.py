@@ -6,7 +6,7 @@ from pathlib import Path
 
 from guesstree import player
 from guesstree.player.artifact import encode, pack_uints, write_atomic
-from guesstree.player.tree import MAX_NOTICE_BYTES
+from guesstree.player.tree import notice_problem
 
 from .builder import Built
 
@@ -32,10 +32,9 @@ def header(built: Built, notice: str | None = None) -> dict:
 
 def check_notice(notice: str) -> str:
     """A notice as a tree may carry it, or a ValueError that says why not."""
-    if not notice.strip():
-        raise ValueError("the notice is empty")
-    if len(notice.encode("utf-8")) > MAX_NOTICE_BYTES:
-        raise ValueError(f"the notice has more than {MAX_NOTICE_BYTES} bytes")
+    problem = notice_problem(notice)
+    if problem is not None:
+        raise ValueError(problem)
     return notice
 
 

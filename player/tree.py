@@ -306,10 +306,20 @@ def _check_plugin(game_name: str, trusted: frozenset[str], name: str) -> None:
 def _notice(header: dict, name: str) -> str | None:
     """The licence of the data the game embeds (a words tree's lists), if the tree carries one."""
     notice = header.get("notice")
-    if notice is not None and not (isinstance(notice, str) and notice.strip()
-                                   and len(notice.encode("utf-8")) <= MAX_NOTICE_BYTES):
+    if notice is not None and notice_problem(notice) is not None:
         raise FormatError(f"{name}: the header's notice is not a text of at most {MAX_NOTICE_BYTES} bytes")
     return notice
+
+
+def notice_problem(notice) -> str | None:
+    """Why ``notice`` cannot be a tree's notice (the writer's and the readers' one rule), or None."""
+    if not isinstance(notice, str):
+        return "the notice is not text"
+    if not notice.strip():
+        return "the notice is empty"
+    if len(notice.encode("utf-8")) > MAX_NOTICE_BYTES:
+        return f"the notice has more than {MAX_NOTICE_BYTES} bytes"
+    return None
 
 
 def _allowed_guesses(header: dict, name: str) -> int | None:
