@@ -14,17 +14,15 @@ from .builder import Built
 def header(built: Built, notice: str | None = None) -> dict:
     """The header of trees/FORMAT.md §2; ``notice``: the licence of the data the game embeds (its
     word lists), carried verbatim."""
-    guesses = built.game.guesses
-    played = {guesses[g] for g in set(built.node_guess)}
-    portable = built.game.portable(played)  # a game that needs nothing beside the artifact
+    # a game that needs nothing beside the artifact: a words tree carries every allowed guess, so
+    # that the player can help after a guess of a person's own and refuse one the game would not take
+    portable = built.game.portable()
     fields = {
         "producer": f"guesstree {player.__version__}",
         "game": portable.spec(),
         "strategy": {**built.options.spec(), **built.proof},
         "stats": built.stats.to_header(),
     }
-    if len(portable.guesses) != len(guesses):  # it carries only the guesses its tree plays
-        fields["allowed_guesses"] = len(guesses)
     if notice is not None:
         fields["notice"] = check_notice(notice)
     return fields

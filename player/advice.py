@@ -6,55 +6,131 @@ give the same answer for every history):
 
 - While the history follows the tree, the tree's own guess (``None`` once won).
 - Otherwise, with ``C`` the candidates (the secrets, in canonical order, that give every answer):
-  one or two left, the first of them. Else a pool of at most ``2k`` guesses,
-  ``k = max(4, 6000 // len(C))`` so that scoring it costs about 12 000 feedbacks whatever ``C``:
-  ``C`` itself, or ``k`` of its members evenly spaced when it has more; then the distinct guesses
-  the tree plays after its own guess at the node where the history left it (the children's
-  guesses, in edge order), those the game allows after the history, at most ``k``. The pool's guess
-  with the most distinct feedbacks over all of ``C`` wins (Kooi's most-parts); ties go to a guess
-  that may be the secret, then to the lowest code.
+  one or two left, the first of them. Else every guess the game allows after the history is
+  ranked by the parts it splits ``C`` into (Kooi's most-parts), ties going to a guess that may be
+  the secret, then to the lowest code. When ``C`` has more than ``SAMPLE`` secrets, the ranking is
+  over ``SAMPLE`` of them evenly spaced, and its best ``SHORTLIST`` are ranked again over all of
+  ``C``. (A guess that splits ``C`` into single secrets ends the ranking: none does better.)
+- The look-ahead keeps every game within the tree's own worst case ``W`` where it can: the first
+  guess of the shortlist (best first) after which every part can still be won within ``W`` guesses in
+  all is played; failing that, within ``W + 1``; failing both, the best-ranked guess. A part can
+  be won within ``d`` guesses if it has at most ``d`` secrets (guess them in turn), or if, with
+  ``d >= 2``, one of the ``TRIES`` guesses that split it into the most parts (its secrets, at most
+  ``SHORTLIST`` of them evenly spaced, and the shortlist, those the game allows there) leaves parts that can each be won within ``d - 1``
+  (with ``d = 2``: only a guess that tells every secret apart). Scoring ``g`` guesses on a set of
+  ``n`` costs ``g * (n + OVERHEAD)``; once the look-ahead has spent ``BUDGET`` on one suggestion,
+  it answers "cannot" for every set it would have to split.
 """
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 
 from .games import Code, Feedback
 
-BUDGET = 6_000  # feedbacks scored per half of the pool: about 15 ms for a Wordle history in CPython
-POOL_FLOOR = 4
+SAMPLE = 32  # at least this many secrets each guess is ranked on ...
+FEEDBACKS = 400_000  # ... and as many as make this many feedbacks over the pool: ~25 ms of CPython
+SHORTLIST = 60  # the best guesses by the sample, ranked again on every candidate; the look-ahead plays them
+TRIES = 6  # guesses, best first, the look-ahead tries on each set below the one to guess for
+BUDGET = 200_000  # what the look-ahead may spend on one suggestion (~25 ms of CPython), counted as ...
+OVERHEAD = 16  # ... (secrets + OVERHEAD) per guess it scores on a set: a set's rows cost as much again
+
+Steps = list[tuple[Code, Feedback]]
 
 
 def candidates(tree, steps: Sequence[tuple[Code, Feedback]]) -> list[Code]:
     """The secrets of ``tree.game``, in canonical order, that give every (guess, feedback) of ``steps``."""
-    score = tree.game.score
-    remaining = tree.game.secrets
+    game = tree.game
+    remaining = game.secrets
     for guess, feedback in steps:
-        remaining = [secret for secret in remaining if score(guess, secret) == feedback]
+        remaining = game.consistent(guess, feedback, remaining)
     return remaining
 
 
-def pool(tree, node: int, steps, remaining: list[Code]) -> list[Code]:
-    """The guesses ``suggest`` scores: members of ``remaining``, then the tree's guesses below ``node``."""
-    k = max(POOL_FLOOR, BUDGET // len(remaining))
-    n = len(remaining)
-    sample = remaining if n <= k else [remaining[i * n // k] for i in range(k)]
-    seen, extra = set(sample), []
-    allows = tree.game.allows
-    for _, child in tree.edges(node):
-        if len(extra) == k:
-            break
-        guess = tree.guess_of(child)
-        if guess not in seen and allows(guess, steps) is None:
-            seen.add(guess)
-            extra.append(guess)
-    return sample + extra
-
-
-def best_guess(tree, node: int, steps, remaining: list[Code]) -> Code:
-    """The most-parts guess of the pool over ``remaining`` (see the module's rule)."""
+def best_guess(tree, steps: Steps, remaining: list[Code]) -> Code:
+    """The guess of the module's rule after ``steps``, whose candidates are ``remaining``."""
     if len(remaining) <= 2:
         return remaining[0]
+    game = tree.game
+    shortlist = ranked(game, game.guesses_after(steps), remaining)
+    look = Lookahead(game, shortlist)
+    worst = tree.stats.worst
+    for depth in (worst, worst + 1):
+        for guess in shortlist:
+            if look.keeps(guess, remaining, depth - len(steps) - 1, steps):
+                return guess
+    return shortlist[0]
+
+
+def ranked(game, pool: Sequence[Code], remaining: list[Code]) -> list[Code]:
+    """The best ``SHORTLIST`` guesses of ``pool`` by the parts they split ``remaining`` into, best first."""
+    allowed = game._guess_set if pool is game.guesses else set(pool)
     possible = set(remaining)
-    parts = tree.game.partition_count
-    return min(pool(tree, node, steps, remaining),
-               key=lambda guess: (-parts(guess, remaining), guess not in possible, guess))
+    order = [c for c in remaining if c in allowed] + [g for g in pool if g not in possible]
+    n, size = len(remaining), max(SAMPLE, FEEDBACKS // len(order))
+    exact = n <= size
+    sample = remaining if exact else [remaining[i * n // size] for i in range(size)]
+    counts = []
+    for count in game.partition_counts(order, sample):
+        counts.append(count)
+        if exact and count == n:
+            break
+    top = heapq.nlargest(SHORTLIST, range(len(counts)), key=counts.__getitem__)  # ties keep the order
+    if not exact:
+        again = list(game.partition_counts([order[i] for i in top], remaining))
+        top = [i for _, i in sorted(zip(again, top), key=lambda pair: (-pair[0], pair[1]))]
+    return [order[i] for i in top]
+
+
+class Lookahead:
+    """Can a set of secrets still be won within so many guesses? (the module's rule, bounded)"""
+
+    def __init__(self, game, shortlist: list[Code]):
+        self.game, self.shortlist, self.budget = game, shortlist, BUDGET
+
+    def keeps(self, guess: Code, secrets: list[Code], left: int, steps: Steps, pool: list[Code] | None = None) -> bool:
+        """After ``guess``, can every part of ``secrets`` be won within ``left`` more guesses?
+        ``pool``: the shortlist's guesses the game allows after ``steps`` (all of it at first)."""
+        game = self.game
+        pool = self.shortlist if pool is None else pool
+        for feedback, part in self.parts(guess, secrets):
+            if feedback == game.win:
+                continue
+            after = steps + [(guess, feedback)]
+            if game.restricts_guesses:  # hard mode's rule holds step by step: only the new one to check
+                rule = [after[-1]] if game.hint_rule else after
+                allowed = [g for g in pool if game.allows(g, rule) is None]
+            else:
+                allowed = pool
+            if not self.within(part, left, after, allowed):
+                return False
+        return True
+
+    def within(self, secrets: list[Code], depth: int, steps: Steps, pool: list[Code]) -> bool:
+        game = self.game
+        n = len(secrets)
+        if n <= depth and all(game.is_guess(secret) for secret in secrets):
+            return True
+        if depth < 2 or self.budget <= 0:
+            return False
+        possible = set(secrets)
+        playable = [s for s in secrets if game.is_guess(s)]
+        if len(playable) > SHORTLIST:
+            playable = [playable[i * len(playable) // SHORTLIST] for i in range(SHORTLIST)]
+        guesses = playable + [g for g in pool if g not in possible]
+        self.budget -= len(guesses) * (n + OVERHEAD)
+        counts = list(game.partition_counts(guesses, secrets))
+        for i in heapq.nlargest(TRIES, range(len(guesses)), key=counts.__getitem__):
+            if depth == 2 and counts[i] < n:
+                break  # two guesses left: only a guess that tells every secret apart will do
+            if self.keeps(guesses[i], secrets, depth - 1, steps, pool):
+                return True
+        return False
+
+    def parts(self, guess: Code, secrets: list[Code]) -> list[tuple[Feedback, list[Code]]]:
+        """``(feedback, secrets giving it)`` for each feedback ``guess`` gives over ``secrets``."""
+        groups: dict = {}
+        for value, secret in zip(self.game.splitter(secrets)(guess), secrets):
+            groups.setdefault(value, []).append(secret)
+        score = self.game.score
+        return [(score(guess, part[0]), part) for part in groups.values()]

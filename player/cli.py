@@ -369,6 +369,8 @@ def _tree_files(given: Path) -> list[Path]:
 def play(
     tree_path: Path = TREE,
     plugin: Optional[List[str]] = PLUGIN,
+    any_guess: bool = typer.Option(False, "--any-guess",
+                                   help="take a guess of your own that is not one of the game's allowed guesses"),
 ) -> None:
     """Play against a tree: it guesses, you answer with the feedback for your secret.
 
@@ -383,7 +385,7 @@ def play(
     """
     from .session import Session
 
-    session = Session(load_or_fail(tree_path, plugin))
+    session = Session(load_or_fail(tree_path, plugin), any_guess)
     game = session.game
     try:
         count = len(game.secrets)

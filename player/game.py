@@ -8,6 +8,7 @@ for any game, so a plugin game is first-class; the built-in games override what 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cached_property
 from typing import ClassVar
 
@@ -137,6 +138,28 @@ class Game:
         """How many distinct feedbacks ``guess`` gives over ``secrets`` (the parts it splits them into)."""
         score = self.score
         return len({score(guess, secret) for secret in secrets})
+
+    def splitter(self, secrets) -> Callable[[Code], Sequence]:
+        """``split(guess)``: the feedback of ``guess`` on each of ``secrets``, as a sequence whose
+        equal items are equal feedbacks (so ``len(set(split(guess)))`` counts the parts). The
+        built-in games give bytes, scoring a guess on every secret at once (``player.lanes``)."""
+        score = self.score
+        return lambda guess: [score(guess, secret) for secret in secrets]
+
+    def consistent(self, guess: Code, feedback: Feedback, secrets: Sequence[Code]) -> list[Code]:
+        """The secrets of ``secrets`` to which ``guess`` gives ``feedback``, in their order."""
+        score = self.score
+        return [secret for secret in secrets if score(guess, secret) == feedback]
+
+    def partition_counts(self, guesses: Iterable[Code], secrets) -> Iterator[int]:
+        """``partition_count`` of each of ``guesses`` over ``secrets``, one by one."""
+        return (self.partition_count(guess, secrets) for guess in guesses)
+
+    def guesses_after(self, history) -> list[Code]:
+        """The guesses ``allows`` after ``history``, in canonical order."""
+        if not self.restricts_guesses:
+            return self.guesses
+        return [guess for guess in self.guesses if self.allows(guess, history) is None]
 
     @cached_property
     def feedback_set(self) -> frozenset:

@@ -7,8 +7,10 @@ import itertools
 import math
 import re
 from collections import Counter
+from functools import cached_property
 
 from .game import Code, Feedback, Game, require_int
+from .lanes import LanePlan, Lanes
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -23,6 +25,23 @@ class PegGame(Game):
     thing, symbol_name = "code", "colour"  # what a person thinks of, and what it is made of
     page_kind = "pegs"
     feedback_kind = "pegs"
+
+    def _peg_splitter(self, secrets):
+        """``Game.splitter`` for a score of (symbols in place, symbols in common - in place), each
+        guess scored on every secret at once (``player.lanes``): a secret's feedback number is
+        ``in place * (length + 1) + in common``."""
+        return self._lane_plan.splitter(secrets)
+
+    def _peg_consistent(self, guess, feedback, secrets):
+        black, white = feedback
+        return self._lane_plan.consistent(guess, black * (self.length + 1) + black + white, secrets)
+
+    def _peg_partition_counts(self, guesses, secrets):
+        return self._lane_plan.partition_counts(guesses, secrets)
+
+    @cached_property
+    def _lane_plan(self) -> LanePlan:
+        return LanePlan(self.guesses, self.length, _peg_groups, _PegRows(self.length + 1))
 
     def feedbacks(self) -> list[Feedback]:
         n = self.length
@@ -134,6 +153,8 @@ class Mastermind(PegGame):
         common = Counter(guess) & Counter(secret)
         return black, sum(common.values()) - black
 
+    splitter, partition_counts, consistent = PegGame._peg_splitter, PegGame._peg_partition_counts, PegGame._peg_consistent
+
     def format_code(self, code: Code) -> str:
         return "".join(LETTERS[s] for s in code)
 
@@ -231,11 +252,36 @@ class BullsCows(PegGame):
         bulls = sum(g == s for g, s in zip(guess, secret))
         return bulls, len(set(guess) & set(secret)) - bulls
 
+    splitter, partition_counts, consistent = PegGame._peg_splitter, PegGame._peg_partition_counts, PegGame._peg_consistent
+
     def parse_code(self, text: str) -> Code:
         code = _parse_digits(text, self)
         if len(set(code)) != len(code):
             raise ValueError(f"{text!r} repeats a digit; bulls-and-cows codes have distinct digits")
         return code
+
+
+def _peg_groups(guess: Code) -> tuple:
+    """A guess's parts for ``_PegRows``: each (position, symbol) in place, and each symbol with
+    how often the guess holds it (negated, to tell the two kinds apart)."""
+    return tuple(enumerate(guess)) + tuple((-times, symbol) for symbol, times in Counter(guess).items())
+
+
+class _PegRows:
+    """The row of one part of a peg guess: ``scale`` where the secret holds the symbol in place,
+    or the times the symbol is in common (at most how often the guess holds it)."""
+
+    def __init__(self, scale: int):
+        self.scale = scale
+
+    def __call__(self, lanes: Lanes, group) -> int:
+        first, symbol = group
+        if first >= 0:
+            return lanes.at(first, symbol) * self.scale
+        return lanes.translate(lanes.count(symbol), _AT_MOST[-first])
+
+
+_AT_MOST = [bytes(min(i, times) for i in range(256)) for times in range(16)]
 
 
 def _parse_digits(text: str, game: Game) -> Code:

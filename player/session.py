@@ -14,17 +14,17 @@ class Session:
     """A game in progress: the tree suggests each guess, and the person answers either with the
     feedback to it (``2B1W``) or with the guess they played and its feedback (``CRANE GY---``)."""
 
-    def __init__(self, tree: Tree):
-        self.tree, self.game = tree, tree.game
+    def __init__(self, tree: Tree, any_guess: bool = False):
+        self.tree, self.game, self.any_guess = tree, tree.game, any_guess
         self.history: History = []
 
     def guess(self) -> Code:
         """The guess to play next: the tree's own while the game follows it (``Tree.suggest``)."""
-        return self.tree.suggest(self.history)
+        return self.tree.suggest(self.history, self.any_guess)
 
     def consistent(self, history: History) -> list[Code]:
         """The secrets that give every answer in ``history``."""
-        return self.tree.candidates(history)
+        return self.tree.candidates(history, self.any_guess)
 
     def read(self, text: str) -> tuple[Code, Feedback]:
         """The guess and feedback a line gives: ``GUESS FEEDBACK``, or the feedback alone for the
@@ -41,6 +41,9 @@ class Session:
                 except ValueError as error:
                     mistake = error
                 else:
+                    unknown = None if self.any_guess else self.tree.unknown_guess(guess)
+                    if unknown:
+                        raise ValueError(f"{unknown}: a typo? (play --any-guess takes it anyway)")
                     refused = self.game.allows(guess, self.history)
                     if refused:
                         raise ValueError(f"{self.game.format_code(guess)} cannot be played here ({refused})")

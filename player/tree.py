@@ -85,17 +85,20 @@ class Tree:
             raise InconsistentHistory(left)
         return None if won else self.guess_of(node)
 
-    def candidates(self, history) -> list[Code]:
-        """The secrets still possible after ``history`` (in canonical order), on the tree or off it."""
-        return candidates(self, self._checked(history))
+    def candidates(self, history, any_guess: bool = False) -> list[Code]:
+        """The secrets still possible after ``history`` (in canonical order), on the tree or off it.
+        A guess the game does not allow is refused (``ValueError``) unless ``any_guess``."""
+        return candidates(self, self._checked(history, any_guess))
 
-    def suggest(self, history) -> Code | None:
+    def suggest(self, history, any_guess: bool = False) -> Code | None:
         """The tree's guess while ``history`` follows the tree; after a guess of the person's own,
-        a good guess among the candidates (``player.advice`` states the rule); ``None`` once won.
+        a good guess (``player.advice`` states the rule); ``None`` once won.
 
-        Raises ``InconsistentHistory`` if no secret gives every answer of the history.
+        Raises ``InconsistentHistory`` if no secret gives every answer of the history, and
+        ``ValueError`` for a guess that is not one of the game's allowed guesses (a typo, a
+        non-word), unless ``any_guess``.
         """
-        steps = self._checked(history)
+        steps = self._checked(history, any_guess)
         node, left, won = self._follow(steps)
         if left is None:
             return None if won else self.guess_of(node)
@@ -109,7 +112,7 @@ class Tree:
                                       + ", ".join(f"{self._code(g)} {self._feedback(f)}" for g, f in steps))
         if won is not None:
             return None
-        return best_guess(self, node, steps, remaining)
+        return best_guess(self, steps, remaining)
 
     def _follow(self, steps) -> tuple[int, str | None, bool]:
         """Walk ``steps`` down the tree: ``(node reached, why the history leaves the tree or None,
@@ -150,10 +153,11 @@ class Tree:
             steps.append((guess, feedback))
         return steps
 
-    def _checked(self, history) -> list[tuple[Code, Feedback]]:
+    def _checked(self, history, any_guess: bool = False) -> list[tuple[Code, Feedback]]:
         """``_steps``, each tuple also checked as the game's text is: what ``candidates`` and
         ``suggest`` score must be a code and a feedback of the game (``next_guess`` needs no such
-        check on its hot path: a wrong tuple is simply not the tree's guess)."""
+        check on its hot path: a wrong tuple is simply not the tree's guess); and, unless
+        ``any_guess``, each guess one the game allows."""
         steps = self._steps(history)
         for step, (guess, feedback) in enumerate(steps, 1):
             try:
@@ -161,7 +165,18 @@ class Tree:
                 self.game.check_feedback(feedback)
             except ValueError as error:
                 raise ValueError(f"step {step}: {error}") from None
+            problem = None if any_guess else self.unknown_guess(guess)
+            if problem:
+                raise ValueError(f"step {step}: {problem} (any_guess=True plays it anyway)")
         return steps
+
+    def unknown_guess(self, guess: Code) -> str | None:
+        """Why ``guess`` is not one of the game's allowed guesses, or None. (A tree that carries
+        fewer guesses than it was compiled with cannot tell, and takes every code.)"""
+        if self.allowed_guesses is not None or self.game.is_guess(guess):
+            return None
+        count = self.game.guess_count()
+        return f"{self._code(guess)} is not one of the game's {count} allowed guesses"
 
     def path(self, secret: Code | str) -> History:
         """The guesses and feedback the tree plays against ``secret`` (a code or its text), up to the win."""

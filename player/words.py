@@ -12,9 +12,10 @@ import hashlib
 import os
 import re
 from collections import Counter
-from functools import cached_property
+from functools import cache, cached_property
 
 from .game import Code, Feedback, Game, require_int
+from .lanes import LanePlan, Lanes
 from .wording import counted
 
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
@@ -265,6 +266,50 @@ class Words(Game):
         score = self.score
         return len({absent if letters.isdisjoint(secret) else score(guess, secret) for secret in secrets})
 
+    def splitter(self, secrets):
+        """``Game.splitter``, each guess scored on every secret at once (``player.lanes``) for words
+        of up to 5 letters, whose feedback numbers (the marks in base 3) fit a byte."""
+        plan = self._lane_plan
+        return super().splitter(secrets) if plan is None else plan.splitter(secrets)
+
+    def consistent(self, guess, feedback, secrets):
+        plan = self._lane_plan
+        if plan is None:
+            return super().consistent(guess, feedback, secrets)
+        return plan.consistent(guess, sum(mark * 3 ** p for p, mark in enumerate(feedback)), secrets)
+
+    def partition_counts(self, guesses, secrets):
+        plan = self._lane_plan
+        return super().partition_counts(guesses, secrets) if plan is None else plan.partition_counts(guesses, secrets)
+
+    @cached_property
+    def _lane_plan(self) -> LanePlan | None:
+        """A guess's groups are its letters, each with the positions it holds."""
+        return LanePlan(self.guesses, self.length, _letter_groups, _letter_row) if 3 ** self.length <= 256 else None
+
+    def guesses_after(self, history) -> list[Code]:
+        """``Game.guesses_after``: hard mode's rule as one regular expression over the word list."""
+        if not self.hard or not history:
+            return self.guesses
+        fixed, revealed = ["."] * self.length, Counter()
+        for played, feedback in history:
+            for position, (letter, mark) in enumerate(zip(played, feedback)):
+                if mark == 2:
+                    fixed[position] = ALPHABET[letter]
+            revealed |= Counter(letter for letter, mark in zip(played, feedback) if mark)
+        ahead = "".join(f"(?=(?:[^{ALPHABET[letter]}\\n]*{ALPHABET[letter]}){{{times}}})"
+                        for letter, times in sorted(revealed.items()))
+        codes = self._code_of_word
+        return [codes[word] for word in re.findall(f"^{ahead}{''.join(fixed)}$", self._guess_text, re.M)]
+
+    @cached_property
+    def _guess_text(self) -> str:
+        return "\n".join(self._guess_words)
+
+    @cached_property
+    def _code_of_word(self) -> dict[str, Code]:
+        return dict(zip(self._guess_words, self.guesses))
+
     @property
     def restricts_guesses(self) -> bool:
         return self.hard
@@ -310,6 +355,44 @@ class Words(Game):
                              f"{self.length} marks, G (exact), Y (present) or - (absent), e.g. "
                              f"'GY-{'-' * (self.length - 3)}', or 2/1/0, or the coloured squares")
         return self.check_feedback(tuple(int(d) for d in digits), text)
+
+
+def _letter_groups(guess: Code) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """A guess's letters, each with the positions it holds: (letter, positions), by first position."""
+    positions: dict[int, list[int]] = {}
+    for position, letter in enumerate(guess):
+        positions.setdefault(letter, []).append(position)
+    return tuple((letter, tuple(held)) for letter, held in positions.items())
+
+
+def _letter_row(lanes: Lanes, group) -> int:
+    """What a letter held at ``positions`` adds to each secret's feedback number: the lanes of
+    ``count << m | exact bits`` (below 192), translated by the marks they give."""
+    letter, positions = group
+    key = lanes.count(letter) << len(positions)
+    for i, position in enumerate(positions):
+        key += lanes.at(position, letter) << i
+    return lanes.translate(key, _marks_table(positions))
+
+
+@cache
+def _marks_table(positions: tuple[int, ...]) -> bytes:
+    """For a letter at ``positions`` of the guess and a secret holding it ``count`` times, exactly
+    at the positions of the bits ``exact``: the letter's marks as a number in base 3. Misplaced
+    copies are marked present left to right while the secret's unmatched copies last."""
+    m, table = len(positions), bytearray(256)
+    for key in range(min(256, 11 << m)):
+        count, exact = key >> m, key & ((1 << m) - 1)
+        unmatched = count - bin(exact).count("1")
+        value = 0
+        for i, position in enumerate(positions):
+            if exact >> i & 1:
+                value += 2 * 3 ** position
+            elif unmatched > 0:
+                value += 3 ** position
+                unmatched -= 1
+        table[key] = value
+    return bytes(table)
 
 
 def _base3(value: int, width: int) -> str:

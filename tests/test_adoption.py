@@ -75,22 +75,30 @@ def test_a_word_list_with_a_byte_order_mark_is_the_same_list(tmp_path):
     assert make_game("words", answers=str(marked)).secrets == make_game("words", answers=str(plain)).secrets
 
 
-def test_a_words_tree_says_how_many_guesses_it_was_compiled_with(cli, tmp_path):
+def test_a_words_tree_carries_every_allowed_guess_and_an_older_one_says_how_many(cli, tmp_path):
+    """A words tree carries every allowed guess (so that help off the tree may play any of them and
+    refuse a non-word); one that carries only the guesses it plays says how many it was compiled with."""
     path = tmp_path / "w.msgpack.zst"
     made = cli("compile", "words", "--answers", DATA / "words-ight.txt", "--guesses", DATA / "words-ight-guesses.txt",
                "--strategy", "entropy", "-o", path, "-q")
     assert made.exit_code == 0, made.output
     tree = player.load(path)
     listed = len(make_game("words", answers=str(DATA / "words-ight.txt"), guesses=str(DATA / "words-ight-guesses.txt")).guesses)
-    assert tree.allowed_guesses == listed > len(tree.game.guesses)
-    assert tree.header["version"] == [1, 2] and verify(tree).ok
-    shown = cli("info", path).stdout.splitlines()
-    assert shown[2] == (f"             compiled with {listed} allowed guesses; the tree carries the "
-                        f"{len(tree.game.guesses)} guesses it can play")
+    assert len(tree.game.guesses) == listed and tree.allowed_guesses is None
+    assert tree.header["version"] == [1, 1] and verify(tree).ok
     header, body = decode(path.read_bytes())
-    lie = player.loads(encode({**header, "allowed_guesses": len(tree.game.guesses)}, body), "lie")
-    assert verify(lie).errors == [f"the header says the tree was compiled with {len(tree.game.guesses)} allowed "
-                                  f"guesses, but its game carries {len(tree.game.guesses)} (a tree says so only "
+    played = tree.game.portable({tree.guess_of(node) for node in range(tree.nodes)}).spec()
+    fewer = tmp_path / "fewer.msgpack.zst"
+    fewer.write_bytes(encode({**header, "game": played, "allowed_guesses": listed}, body))
+    few = player.load(fewer)
+    assert few.allowed_guesses == listed > len(few.game.guesses) and verify(few).ok
+    assert few.unknown_guess(few.game.parse_code("zzzzz")) is None  # it cannot tell a non-word
+    shown = cli("info", fewer).stdout.splitlines()
+    assert shown[2] == (f"             compiled with {listed} allowed guesses; the tree carries the "
+                        f"{len(few.game.guesses)} guesses it can play")
+    lie = player.loads(encode({**header, "allowed_guesses": listed}, body), "lie")
+    assert verify(lie).errors == [f"the header says the tree was compiled with {listed} allowed "
+                                  f"guesses, but its game carries {listed} (a tree says so only "
                                   "where it carries fewer)"]
 
 
@@ -99,7 +107,7 @@ def test_the_shipped_wordle_trees_carry_their_word_lists_notice(cli):
     assert "Copyright (c) 2022 Alex Selby (github alex1770)" in notice
     for name in ("wordle-salet-optimal-expected", "wordle-hard-salet-optimal-expected-depth6"):
         tree = player.load_shipped(name)
-        assert tree.notice == notice and tree.allowed_guesses == 12972
+        assert tree.notice == notice and tree.allowed_guesses is None and len(tree.game.guesses) == 12972
         assert json.loads(cli("info", name, "--json").stdout)["notice"] == notice
     shown = cli("info", "wordle-salet-optimal-expected").stdout
     assert "  notice     The original Wordle word lists, wordlist_orig_hidden and wordlist_orig_all, are copied ... " \

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from guesstree import player
-from guesstree.player.advice import pool
+from guesstree.player.advice import ranked
 
 TREES = Path(__file__).parent.parent / "trees"
 
@@ -89,12 +89,12 @@ def test_a_wordle_history_after_a_word_of_ones_own(wordle):
     assert cigar in left and len(left) == 8
     assert left == [s for s in game.secrets if game.score(crane, s) == (2, 1, 1, 0, 0)]
     best = wordle.suggest(history)
-    scored = pool(wordle, 0, wordle._steps(history), left)
-    assert best in scored and len(scored) > len(left)  # the candidates, then the tree's second guesses
-    parts = game.partition_count(best, left)
-    assert parts == max(game.partition_count(g, left) for g in scored)
-    assert parts == 7  # seven parts of the eight candidates: no guess in the pool does better
-    assert game.format_code(best) == "CARGO"
+    # every allowed guess is weighed (the tree carries all 12 972), not only the candidates: BARRO,
+    # no answer, tells all eight apart; the best candidate, CARGO, leaves two together
+    assert len(game.guesses) == 12972 and best not in left
+    assert game.format_code(best) == "BARRO" and game.partition_count(best, left) == 8
+    assert game.format_code(ranked(game, game.guesses, left)[0]) == "BARRO"
+    assert max(game.partition_count(c, left) for c in left) == game.partition_count(game.parse_code("cargo"), left) == 7
 
 
 def test_hard_mode_suggestions_keep_the_hints():
@@ -125,7 +125,7 @@ def test_play_carries_on_after_a_word_of_ones_own(cli):
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "guess 1: SALET  feedback? " in out and "8 secrets are still possible" in out
-    assert "guess 2: CARGO  feedback? " in out
+    assert "guess 2: BARRO  feedback? " in out
     assert out.rstrip().endswith(f"solved: your secret is CIGAR, found in {len(history)} guesses")
 
 
@@ -139,3 +139,101 @@ def test_the_words_partition_count_is_the_games_own(wordle):
         for start in range(0, len(secrets), 331):
             part = secrets[start:start + 160]
             assert game.partition_count(guess, part) == Game.partition_count(game, guess, part)
+
+
+def follow(tree, opener) -> tuple[int, int, list]:
+    """Every secret played from ``opener`` then by ``suggest``: (total, worst, each history's
+    suggestions checked against the game's rule on guesses)."""
+    game = tree.game
+    opener = game.parse_code(opener)
+    total = worst = 0
+    refused = []
+
+    def walk(history, secrets):
+        nonlocal total, worst
+        guess = tree.suggest(history) if history else opener
+        if history and game.allows(guess, history) is not None:
+            refused.append((history, guess))
+        parts = {}
+        for secret in secrets:
+            parts.setdefault(game.score(guess, secret), []).append(secret)
+        for feedback, part in parts.items():
+            if feedback == game.win:
+                total += len(history) + 1
+                worst = max(worst, len(history) + 1)
+            else:
+                walk(history + [(guess, feedback)], part)
+
+    walk([], game.secrets)
+    return total, worst, refused
+
+
+# The optimum for each first guess: `guesstree compile ... --first X --strategy optimal-expected`.
+MASTERMIND_OPTIMA = {"AAAA": (6318, 6), "AAAB": (5791, 6), "AABB": (5702, 6), "AABC": (5625, 6), "ABCD": (5673, 6)}
+
+
+@pytest.mark.parametrize("opener", sorted(MASTERMIND_OPTIMA))
+def test_mastermind_after_each_first_guess_class_suggest_is_near_the_optimum(opener):
+    """Each class of first guess of Mastermind 6x4, then suggest (measured: 6362, 5823, 5729, 5625,
+    5759): within 2% of that opener's optimal total, and no worse in the worst case."""
+    tree = player.load(TREES / "mastermind-c6-h4-optimal-expected.msgpack.zst")
+    total, worst, _ = follow(tree, opener)
+    optimum, optimum_worst = MASTERMIND_OPTIMA[opener]
+    assert total <= 1.02 * optimum and worst <= optimum_worst
+
+
+def test_bulls_and_cows_after_1234_suggest_is_near_the_optimum():
+    """The optimum (any first guess: they are all alike) is 26 274 with worst 7; suggest after
+    1234 gives 26 750 (1.8% more) with worst 7, where most-parts alone needs 8."""
+    tree = player.load(TREES / "bulls-cows-d10-l4-optimal-expected.msgpack.zst")
+    assert tree.stats.total == 26274 and tree.stats.worst == 7
+    total, worst, _ = follow(tree, "1234")
+    assert total <= 1.02 * 26274 and worst <= 7
+
+
+def test_wordle_after_crane_suggest_is_within_one_percent_of_the_optimum(wordle):
+    """CRANE's optimal tree totals 7930 (worst 6); following suggest gives 7957, worst 6."""
+    total, worst, _ = follow(wordle, "crane")
+    assert total <= 1.01 * 7930 and worst <= 6
+
+
+def test_wordle_hard_mode_after_crane_wins_within_six_and_keeps_the_rule():
+    """Most-parts alone loses five answers past 6 after CRANE in hard mode (the _OUND and _AUNT
+    traps); the look-ahead keeps every answer within 6 (measured: total 8219)."""
+    tree = player.load(TREES / "wordle-hard-salet-optimal-expected-depth6.msgpack.zst")
+    total, worst, refused = follow(tree, "crane")
+    assert worst <= 6 and refused == []
+
+
+def test_the_lanes_score_as_the_games_own_score():
+    """player.lanes: each built-in game's splitter, partition_counts and consistent agree with its
+    plain score, on guesses with repeated symbols and without, over sets small and large."""
+    import random
+
+    from guesstree.player.game import Game
+    from guesstree.player.games import make_game
+
+    rng = random.Random(5)
+    wordle = player.load(TREES / "wordle-salet-optimal-expected.msgpack.zst").game
+    games = [wordle, make_game("mastermind"), make_game("mastermind", colours=8, holes=5), make_game("bulls-cows"),
+             make_game("digits"), make_game("mastermind", colours=6, holes=4, secret_repeats=False, guess_repeats=False)]
+    for game in games:
+        for size in (1, 3, 40, 300):
+            secrets = rng.sample(game.secrets, min(size, len(game.secrets)))
+            guesses = rng.sample(game.guesses, 40) + secrets[:3]
+            split = game.splitter(secrets)
+            for guess in guesses:
+                feedbacks = [game.score(guess, secret) for secret in secrets]
+                pairs = set(zip(split(guess), feedbacks))
+                assert len(pairs) == len({f for _, f in pairs}) == len({v for v, _ in pairs})  # one value per feedback
+                feedback = rng.choice(feedbacks)
+                assert game.consistent(guess, feedback, secrets) == Game.consistent(game, guess, feedback, secrets)
+            assert list(game.partition_counts(guesses, secrets)) == [Game.partition_count(game, g, secrets) for g in guesses]
+
+
+def test_hard_mode_guesses_after_a_history_are_those_it_allows():
+    tree = player.load(TREES / "wordle-hard-salet-optimal-expected-depth6.msgpack.zst")
+    game = tree.game
+    for history in ([("crane", "--YG-")], [("speed", "-YG-Y"), ("eerie", "GY---")], [("mamma", "Y-G--")]):
+        steps = tree._steps(history)
+        assert game.guesses_after(steps) == [g for g in game.guesses if game.allows(g, steps) is None]

@@ -81,15 +81,20 @@ export class Tree {
   nextGuess(history: History): Code | null;
   /** The steps the tree plays against secret, up to the win. */
   path(secret: Code | string): [Code, Feedback][];
-  /** The secrets, in canonical order, that give every (guess, feedback) of history. */
-  candidates(history: History): Code[];
   /**
-   * The tree's guess while history follows the tree (null once won); off it, the guess among the
-   * candidates (a sample of them when many) and the tree's guesses below the point where the
-   * history left it that splits the candidates into the most parts, then one that is a
-   * candidate, then the lowest code. Throws InconsistentHistory when no secret fits.
+   * The secrets, in canonical order, that give every (guess, feedback) of history. Throws for a
+   * guess that is not one of the game's allowed guesses, unless anyGuess.
    */
-  suggest(history: History): Code | null;
+  candidates(history: History, options?: { anyGuess?: boolean }): Code[];
+  /** Why guess is not one of the game's allowed guesses, or null. */
+  unknownGuess(guess: Code): string | null;
+  /**
+   * The tree's guess while history follows the tree (null once won); off it, the guess of
+   * player/advice.py's rule (the most parts over every allowed guess, with a look-ahead that keeps
+   * the tree's worst case), the same as the Python player's. Throws InconsistentHistory when no
+   * secret fits, and an Error for a guess the game does not allow, unless anyGuess.
+   */
+  suggest(history: History, options?: { anyGuess?: boolean }): Code | null;
 }
 
 export const GAMES: Record<string, unknown>;

@@ -1,7 +1,8 @@
 // A loaded decision tree, built from an artifact's decoded header and body (trees/FORMAT.md §2-4),
 // checked as player/tree.py checks it, answering nextGuess, path, candidates and suggest.
-// No imports beyond games.js: the HTML export inlines both and embeds the decoded tree.
+// No imports beyond games.js and advice.js: the HTML export inlines them and embeds the decoded tree.
 import { Float, GAMES, isInt, makeGame, plainValue, pyEqual, repr } from "./games.js";
+import { bestGuess } from "./advice.js";
 
 export { Float, GAMES, Game, makeGame, repr } from "./games.js";
 
@@ -30,10 +31,6 @@ const isIterable = (v) => typeof v?.[Symbol.iterator] === "function" && typeof v
 const isSequence = (v) => typeof v === "string" || isIterable(v);
 const list = (v) => (Array.isArray(v) ? v : [...v]);
 const joined = (code) => code.join(",");
-const cmpCodes = (a, b) => {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return 0;
-};
 const largest = (values) => {  // an indexed loop: reduce or for-of, run once, are several times slower
   let top = 0;
   for (let i = 0; i < values.length; i++) if (values[i] > top) top = values[i];
@@ -168,8 +165,24 @@ export class Tree {
   }
 
   // The game's secrets, in canonical order, that give every (guess, feedback) of history.
-  candidates(history) {
-    return this.#candidates(this.#steps(history, true));
+  // A guess the game does not allow (a typo, a non-word) is refused unless anyGuess.
+  candidates(history, { anyGuess = false } = {}) {
+    return this.#candidates(this.#allowed(this.#steps(history, true), anyGuess));
+  }
+
+  // Why guess is not one of the game's allowed guesses, or null (as player/tree.py's unknown_guess:
+  // a tree that carries fewer guesses than it was compiled with cannot tell, and takes every code).
+  unknownGuess(guess) {
+    if (this.allowedGuesses !== null || this.game.isGuess(guess)) return null;
+    return `${this.#text(guess)} is not one of the game's ${this.game.guesses().length} allowed guesses`;
+  }
+
+  #allowed(steps, anyGuess) {
+    steps.forEach(([guess], i) => {
+      const problem = anyGuess ? null : this.unknownGuess(guess);
+      if (problem) throw new Error(`step ${i + 1}: ${problem} (anyGuess: true plays it anyway)`);
+    });
+    return steps;
   }
 
   #candidates(steps) {
@@ -178,11 +191,10 @@ export class Tree {
     return game.secrets().filter((secret) => wanted.every(([guess, f]) => game._scoreKey(guess, secret) === f));
   }
 
-  // The tree's guess while history follows the tree (null once won); off the tree, a guess chosen
-  // from the candidates and the tree's own guesses below the point where the history left it:
-  // the most parts over all candidates, then a candidate, then the lowest code (README, "help off the tree").
-  suggest(history) {
-    const steps = this.#steps(history, true);
+  // The tree's guess while history follows the tree (null once won); off the tree, the guess of
+  // player/advice.py's rule (advice.js), the same as the Python player's.
+  suggest(history, { anyGuess = false } = {}) {
+    const steps = this.#allowed(this.#steps(history, true), anyGuess);
     const [node, left, onTreeWon] = this.#follow(steps);
     if (!left) return onTreeWon ? null : this.guessOf(node);
     const { game } = this;
@@ -193,27 +205,7 @@ export class Tree {
     const C = this.#candidates(steps);
     if (!C.length) throw new InconsistentHistory(`no secret gives all these answers: ${this.#played(steps)}`);
     if (won >= 0) return null;
-    if (C.length <= 2) return C[0];
-    const k = Math.max(4, Math.floor(6000 / C.length));  // as player/advice.py: about 12 000 feedbacks scored
-    const S = C.length <= k ? C : Array.from({ length: k }, (_, i) => C[Math.floor((i * C.length) / k)]);
-    const inS = new Set(S.map(joined));
-    const T = [];
-    for (const [, child] of this.edges(node)) {
-      if (T.length >= k) break;
-      const guess = this.guessOf(child), id = joined(guess);
-      if (inS.has(id) || game.allows(guess, steps) !== null) continue;
-      inS.add(id);  // distinct guesses only
-      T.push(guess);
-    }
-    const inC = new Set(C.map(joined));
-    let best = null, bestRank = -1;
-    for (const guess of [...S, ...T]) {
-      const parts = new Set();
-      for (const secret of C) parts.add(game._scoreKey(guess, secret));
-      const rank = 2 * parts.size + inC.has(joined(guess));  // the most parts, then a candidate
-      if (rank > bestRank || (rank === bestRank && cmpCodes(guess, best) < 0)) [best, bestRank] = [guess, rank];
-    }
-    return best;
+    return bestGuess(game, this.stats.worst, steps, C);
   }
 
   // A code (or a feedback) for a message: in the game's text, or as ints where the game cannot

@@ -57,8 +57,16 @@ function codes(symbols, length, distinct = false) {
 // TableGame for a plugin game's page): name, length, symbols, win, _secrets(), _feedbacks(),
 // score(), formatFeedback(), parseFeedback(), title(), and this._params.
 export class Game {
-  #secrets; #feedbacks; #index;
+  #secrets; #feedbacks; #index; #guesses; #guessSet;
   secrets() { return this.#secrets ||= this._secrets(); }  // canonical order; do not modify
+  guesses() { return this.#guesses ||= this._guesses(); }  // every allowed guess, canonical order; do not modify
+  _guesses() { return this.secrets(); }
+  isGuess(code) { return (this.#guessSet ||= new Set(this.guesses().map(key))).has(key(code)); }
+  get restrictsGuesses() { return false; }  // can allows() ever refuse a guess?
+  get hintRule() { return false; }  // is allows() hard mode's rule, which holds step by step?
+  guessesAfter(history) {  // the guesses allows() takes after history, in canonical order
+    return this.restrictsGuesses ? this.guesses().filter((g) => this.allows(g, history) === null) : this.guesses();
+  }
   feedbacks() { return this.#feedbacks ||= this._feedbacks(); }
   get _feedbackIndex() { return this.#index ||= new Map(this.feedbacks().map((f, i) => [key(f), i])); }  // key -> index
   _isFeedback(feedback) { return this._feedbackIndex.has(key(feedback)); }
@@ -92,7 +100,7 @@ export class Game {
 // last two written in digits. Feedback [right, moved] (black and white, strikes and balls, bulls
 // and cows): the two counts written with two letters ("BW") and named by two words ("black white").
 class PegGame extends Game {
-  #letters; #names; #counts; #secretRepeats;
+  #letters; #names; #counts; #secretRepeats; #guessRepeats;
   constructor(colours, holes, secretRepeats, guessRepeats) {
     super();
     requireInt("colours", colours, 1, 26);
@@ -104,9 +112,15 @@ class PegGame extends Game {
     this.#letters = letters;
     this.#names = names.split(" ");
     this.#secretRepeats = secrets;
+    this.#guessRepeats = guesses;
     this._params = { colours, holes, secret_repeats: secrets, guess_repeats: guesses };  // Mastermind's
   }
   _secrets() { return codes(this.colours, this.holes, !this.#secretRepeats); }
+  _guesses() { return codes(this.colours, this.holes, !this.#guessRepeats); }
+  isGuess(code) {
+    return code.length === this.length && code.every((s) => isInt(s) && s >= 0 && s < this.symbols)
+      && (this.#guessRepeats || new Set(code).size === code.length);
+  }
   _feedbacks() {
     const n = this.length, out = [];
     for (let b = 0; b <= n; b++) for (let w = 0; w <= n - b; w++) if (!(b === n - 1 && w === 1)) out.push([b, w]);
@@ -265,10 +279,25 @@ export class Words extends Game {
     this._params = { hard: this.hard, length, ...lists };
     this._answers = carried(answer_words, length, "answer_words", false);
     if (listDigest(this._answers.map((w) => `${w}\n`).join("")) !== answers_sha256) fail("the answer words it carries do not match their sha256");
-    carried(guess_words, length, "guess_words", true);
+    this._guessWords = carried(guess_words, length, "guess_words", true);
   }
   title() { return `Words of ${this.length} letters (${this._answers.length} answers${this.hard ? ", hard mode" : ""})`; }
   _secrets() { return this._answers.map((w) => this.parseCode(w)); }
+  _guesses() { return [...new Set([...this._answers, ...this._guessWords])].sort().map((w) => this.parseCode(w)); }
+  get restrictsGuesses() { return this.hard; }
+  get hintRule() { return this.hard; }
+  guessesAfter(history) {  // hard mode's rule at once: the letters fixed in place, and how often each must occur
+    if (!this.hard || !history.length) return this.guesses();
+    const fixed = new Array(this.length).fill(-1), need = new Int32Array(26), have = new Int32Array(26);
+    for (const [played, feedback] of history) {
+      have.fill(0);
+      played.forEach((letter, p) => { if (feedback[p] === 2) fixed[p] = letter; if (feedback[p]) have[letter]++; });
+      for (let l = 0; l < 26; l++) need[l] = Math.max(need[l], have[l]);
+    }
+    const needed = [...need.keys()].filter((l) => need[l]);
+    return this.guesses().filter((g) => fixed.every((l, p) => l < 0 || g[p] === l)
+      && needed.every((l) => count(g, l) >= need[l]));
+  }
   _feedbacks() {  // every mark of each letter, but all exact save one present
     const n = this.length;
     return codes(3, n).filter((f) => !(count(f, 2) === n - 1 && count(f, 1) === 1));
