@@ -237,3 +237,14 @@ def test_hard_mode_guesses_after_a_history_are_those_it_allows():
     for history in ([("crane", "--YG-")], [("speed", "-YG-Y"), ("eerie", "GY---")], [("mamma", "Y-G--")]):
         steps = tree._steps(history)
         assert game.guesses_after(steps) == [g for g in game.guesses if game.allows(g, steps) is None]
+
+
+def test_the_javascript_rule_has_the_pythons_constants():
+    import re
+
+    from guesstree.player import advice
+
+    source = (TREES.parent / "player" / "js" / "src" / "advice.js").read_text()
+    found = dict(re.findall(r"(\w+): ([\d_]+)", re.search(r"ADVICE = Object.freeze\(\{(.*?)\}\)", source).group(1)))
+    assert {k: int(v) for k, v in found.items()} == {k: getattr(advice, k) for k in
+                                                     ("SAMPLE", "FEEDBACKS", "SHORTLIST", "TRIES", "BUDGET", "OVERHEAD")}

@@ -416,3 +416,39 @@ def test_page_hard_mode_refuses_a_guess_that_drops_a_hint(browser, tmp_path):
     assert web.guess() == game.format_code(tree.suggest(history))
     assert web.page.text_content("#remaining") == f"{len(tree.candidates(history))} secrets possible"
     web.close()
+
+
+def test_words_page_enter_placeholder_allowed_guesses_and_answers(browser, tmp_path):
+    """Enter on a letter tile submits the marks (it does not recolour the tile); the own-guess
+    example follows the game; a non-word is refused unless "any guess" is ticked; and a secret
+    that is an allowed guess but not an answer is said to be so."""
+    tree = player.load(WORDLE)
+    game = tree.game
+    web = WebPlayer(browser, tree, tmp_path)
+    page = web.page
+    assert page.get_attribute("#played-input", "placeholder").startswith("SALET ")
+    tiles = page.query_selector_all("#guess .mark")
+    tiles[1].click()  # SALET's A yellow: the rest grey
+    tiles[1].press("Enter")
+    assert web.history() == ["SALET-Y---"] and web.guess() == game.format_code(tree.suggest([("salet", "-Y---")]))
+    history = [("salet", "-Y---")]
+    example = page.get_attribute("#played-input", "placeholder")
+    assert example.split()[0] == web.guess()  # the guess shown now, with a feedback some secret still gives
+    assert game.parse_feedback(example.split()[1]) in {game.score(game.parse_code(web.guess()), s)
+                                                       for s in tree.candidates(history)}
+    before = web.state_now()[:3]
+    page.fill("#played-input", "zzzzz -----")
+    page.click("#played-go")
+    assert web.message() == ('ZZZZZ is not one of the game\'s 12972 allowed guesses: a typo? Tick "any guess" '
+                             'to play it anyway.') and web.state_now()[:3] == before
+    page.check("#any-guess")
+    page.fill("#played-input", "zzzzz -----")
+    page.click("#played-go")
+    history.append(("zzzzz", "-----"))
+    assert web.history()[-1] == "ZZZZZ-----"
+    assert web.guess() == game.format_code(tree.suggest(history, any_guess=True))
+    page.fill("#secret-input", "aahed")
+    page.click("#path-form button[type=submit]")
+    assert page.text_content("#path-message") == ("AAHED is an allowed guess but not one of the 2315 possible "
+                                                  "secrets (the answers): no game ends on it.")
+    web.close()

@@ -21,6 +21,7 @@ class TableGame extends Game {
   params() { return this.spec.params || {}; }
   title() { return this.table.title; }
   _secrets() { return this.table.codes.slice(0, this.table.secrets); }
+  _guesses() { return this.table.codes; }  // the page knows the secrets and the tree's guesses only
   _feedbacks() { return this.table.feedbacks; }
   score(guess, secret) {
     const g = this.codeIndex.get(guess.join(",")), s = this.codeIndex.get(secret.join(","));
@@ -72,10 +73,10 @@ let fits = [];       // the secrets that give every step of the history
 let guess = null;    // the guess to play now (the last one once won)
 let won = false;
 
-function update() {
-  fits = tree.candidates(history);
+function update() {  // every guess of the history was checked when it was taken (playTyped)
+  fits = tree.candidates(history, { anyGuess: true });
   won = history.length > 0 && same(history[history.length - 1][1], game.win);
-  guess = won ? history[history.length - 1][0] : tree.suggest(history);
+  guess = won ? history[history.length - 1][0] : tree.suggest(history, { anyGuess: true });
 }
 
 function onTree() {
@@ -162,6 +163,11 @@ function markTile(letter, i) {
   };
   show(0);
   tile.addEventListener("click", () => show((Number(tile.dataset.mark) + 1) % 3));
+  tile.addEventListener("keydown", (event) => {  // Enter submits the marks, as the help says; it does not recolour
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    submitMarks();
+  });
   return tile;
 }
 
@@ -212,6 +218,8 @@ function playTyped(text) {
   if (space < 0) throw new Error(`write the guess you played, a space, then its feedback, e.g. ${game.formatCode(guess)} ${TEXTS[0]}`);
   const played = game.parseCode(cleaned.slice(0, space));
   const feedback = game.parseFeedback(cleaned.slice(space + 1));
+  const unknown = $("any-guess").checked ? null : tree.unknownGuess(played);
+  if (unknown) throw new Error(`${unknown}: a typo? Tick "any guess" to play it anyway.`);
   const refused = game.allows(played, history);
   if (refused) throw new Error(refused);
   play(played, feedback);
@@ -252,6 +260,8 @@ function render() {
   }
   if (data.kind === "letters") $("marks-go").disabled = won;
   for (const id of ["feedback-input", "feedback-go", "played-input", "played-go"]) $(id).disabled = won;
+  // the example follows the game: the guess shown, with a feedback that some secret still left gives it
+  if (!won) $("played-input").placeholder = `${game.formatCode(guess)} ${game.formatFeedback(game.score(guess, fits[fits.length >> 1]))}`;
   $("undo").disabled = !history.length;
   $("history").replaceChildren(...history.map(([g, f]) => step(g, f)));
   document.body.dataset.state = won ? "won" : "playing";
@@ -262,7 +272,13 @@ function showPath(text) {
   list.replaceChildren();
   let secret = null;
   try { secret = game.parseCode(text); } catch (error) { secret = null; }
-  if (secret === null || !game.secrets().some((s) => same(s, secret))) {
+  const answer = secret !== null && game.secrets().some((s) => same(s, secret));
+  if (secret !== null && !answer && tree.allowedGuesses === null && game.isGuess(secret)) {
+    say($("path-message"), `${game.formatCode(secret)} is an allowed guess but not one of the ${game.secrets().length} `
+      + "possible secrets (the answers): no game ends on it.", "error");
+    return;
+  }
+  if (!answer) {
     say($("path-message"), `"${text.trim()}" is not a secret of this game: write it as the guesses are written, e.g. ${game.formatCode(tree.guessOf(0))}.`, "error");
     return;
   }
@@ -293,7 +309,6 @@ function setUp() {
   }
   const many = FEEDBACKS.length > MAX_BUTTONS;  // e.g. 238 for five-letter words: typed, or the tiles
   if (many) $("feedback-input").placeholder = TEXTS[0].replace(/./g, "-").replace(/^--/, "GY");
-  $("played-input").placeholder = `${game.formatCode(tree.guessOf(0))} ${many ? $("feedback-input").placeholder : TEXTS[1]}`;
   TEXTS.forEach((text, index) => {
     if (many) return;
     const button = el("button", index === WIN ? "win" : "");

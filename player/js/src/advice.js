@@ -1,7 +1,8 @@
 // Help off the tree: the rule of player/advice.py, step for step, so that both players give the
 // same guess for every history (the module's docstring states the rule; the constants are its own).
 // No imports beyond games.js: the HTML export inlines games.js, advice.js and core.js in one scope.
-export const SAMPLE = 32, FEEDBACKS = 400_000, SHORTLIST = 60, TRIES = 6, BUDGET = 200_000, OVERHEAD = 16;
+// The page inlines this file beside its own names: the constants live in one object.
+export const ADVICE = Object.freeze({ SAMPLE: 32, FEEDBACKS: 400_000, SHORTLIST: 60, TRIES: 6, BUDGET: 200_000, OVERHEAD: 16 });
 
 const joinedCode = (code) => code.join(",");
 const evenly = (list, k) => Array.from({ length: k }, (_, i) => list[Math.floor((i * list.length) / k)]);
@@ -54,7 +55,7 @@ function ranked(game, counter, pool, remaining) {
   }
   const possible = new Set(remaining.map(joinedCode));
   const order = [...remaining.filter(allowed), ...pool.filter((g) => !possible.has(joinedCode(g)))];
-  const n = remaining.length, size = Math.max(SAMPLE, Math.floor(FEEDBACKS / order.length)), exact = n <= size;
+  const n = remaining.length, size = Math.max(ADVICE.SAMPLE, Math.floor(ADVICE.FEEDBACKS / order.length)), exact = n <= size;
   const sample = exact ? remaining : evenly(remaining, size);
   const counts = [];
   for (const guess of order) {
@@ -62,7 +63,7 @@ function ranked(game, counter, pool, remaining) {
     counts.push(count);
     if (exact && count === n) break;
   }
-  let top = largestFirst(counts, SHORTLIST);
+  let top = largestFirst(counts, ADVICE.SHORTLIST);
   if (!exact) {
     const again = top.map((i) => counter.parts(order[i], remaining));
     top = top.map((i, j) => [again[j], i]).sort((a, b) => b[0] - a[0] || a[1] - b[1]).map(([, i]) => i);
@@ -72,7 +73,7 @@ function ranked(game, counter, pool, remaining) {
 
 class Lookahead {
   constructor(game, counter, shortlist) {
-    Object.assign(this, { game, counter, shortlist, budget: BUDGET, win: game._feedbackKey(game.win) });
+    Object.assign(this, { game, counter, shortlist, budget: ADVICE.BUDGET, win: game._feedbackKey(game.win) });
   }
 
   keeps(guess, secrets, left, steps, pool = this.shortlist) {
@@ -96,11 +97,11 @@ class Lookahead {
     if (depth < 2 || this.budget <= 0) return false;
     const possible = new Set(secrets.map(joinedCode));
     let playable = secrets.filter((s) => game.isGuess(s));
-    if (playable.length > SHORTLIST) playable = evenly(playable, SHORTLIST);
+    if (playable.length > ADVICE.SHORTLIST) playable = evenly(playable, ADVICE.SHORTLIST);
     const guesses = [...playable, ...pool.filter((g) => !possible.has(joinedCode(g)))];
-    this.budget -= guesses.length * (n + OVERHEAD);
+    this.budget -= guesses.length * (n + ADVICE.OVERHEAD);
     const counts = guesses.map((g) => this.counter.parts(g, secrets));
-    for (const i of largestFirst(counts, TRIES)) {
+    for (const i of largestFirst(counts, ADVICE.TRIES)) {
       if (depth === 2 && counts[i] < n) break;  // two guesses left: only a guess that tells every secret apart
       if (this.keeps(guesses[i], secrets, depth - 1, steps, pool)) return true;
     }
