@@ -248,3 +248,24 @@ def test_the_javascript_rule_has_the_pythons_constants():
     found = dict(re.findall(r"(\w+): ([\d_]+)", re.search(r"ADVICE = Object.freeze\(\{(.*?)\}\)", source).group(1)))
     assert {k: int(v) for k, v in found.items()} == {k: getattr(advice, k) for k in
                                                      ("SAMPLE", "FEEDBACKS", "SHORTLIST", "TRIES", "BUDGET", "OVERHEAD")}
+
+
+@pytest.mark.parametrize("own", [("AAAA", "BBBB"), ("ABCD", "DCBA", "EEFF")])
+def test_after_several_guesses_of_ones_own_suggest_still_wins_every_secret(own):
+    """Mastermind 6x4: two or three guesses of one's own, then suggest: every secret is won, each
+    suggestion leaves fewer candidates (never a dead end), and none needs more than 8 guesses."""
+    tree = player.load(TREES / "mastermind-c6-h4-optimal-expected.msgpack.zst")
+    game = tree.game
+    longest = 0
+    for secret in game.secrets:
+        history = []
+        for guess in map(game.parse_code, own):
+            if not history or history[-1][1] != game.win:
+                history.append((guess, game.score(guess, secret)))
+        while history[-1][1] != game.win:
+            before = len(tree.candidates(history))
+            guess = tree.suggest(history)
+            history.append((guess, game.score(guess, secret)))
+            assert history[-1][1] == game.win or len(tree.candidates(history)) < before
+        longest = max(longest, len(history))
+    assert longest <= 8

@@ -220,12 +220,13 @@ def test_html_runs_the_javascript_package_core(mm32_tree):
     script = core_script()
     assert script in page
     source = REPO / "player" / "js" / "src"
-    for module in ("games.js", "core.js"):
+    for module in CORE_MODULES:
         for line in (source / module).read_text().splitlines():
             if not line.startswith(("import ", "export {")):
                 assert line.removeprefix("export ") in script
     assert not re.search(r"^\s*(import|export)\b", script, re.M)
-    assert "class Tree" in script and "class Words extends Game" in script and "suggest(history)" in script
+    assert "class Tree" in script and "class Words extends Game" in script and "suggest(history, {" in script
+    assert "function bestGuess(game, worst, steps, remaining)" in script  # the rule of player/advice.py
 
 
 
