@@ -8,18 +8,21 @@ give the same answer for every history):
 - Otherwise, with ``C`` the candidates (the secrets, in canonical order, that give every answer):
   one or two left, the first of them. Else every guess the game allows after the history is
   ranked by the parts it splits ``C`` into (Kooi's most-parts), ties going to a guess that may be
-  the secret, then to the lowest code. When ``C`` has more than ``SAMPLE`` secrets, the ranking is
-  over ``SAMPLE`` of them evenly spaced, and its best ``SHORTLIST`` are ranked again over all of
-  ``C``. (A guess that splits ``C`` into single secrets ends the ranking: none does better.)
+  the secret, then to the lowest code. The ranking is over ``m = max(SAMPLE, FEEDBACKS // guesses
+  allowed)`` members of ``C`` evenly spaced when ``C`` has more, and then its best ``SHORTLIST``
+  are ranked again over all of ``C``. (A guess that splits ``C`` into single secrets ends the
+  ranking: none does better.)
 - The look-ahead keeps every game within the tree's own worst case ``W`` where it can: the first
-  guess of the shortlist (best first) after which every part can still be won within ``W`` guesses in
-  all is played; failing that, within ``W + 1``; failing both, the best-ranked guess. A part can
-  be won within ``d`` guesses if it has at most ``d`` secrets (guess them in turn), or if, with
-  ``d >= 2``, one of the ``TRIES`` guesses that split it into the most parts (its secrets, at most
-  ``SHORTLIST`` of them evenly spaced, and the shortlist, those the game allows there) leaves parts that can each be won within ``d - 1``
-  (with ``d = 2``: only a guess that tells every secret apart). Scoring ``g`` guesses on a set of
-  ``n`` costs ``g * (n + OVERHEAD)``; once the look-ahead has spent ``BUDGET`` on one suggestion,
-  it answers "cannot" for every set it would have to split.
+  guess of the shortlist (best first) after which every part can still be won within ``W``
+  guesses in all is played; failing that, within ``W + 1``; failing both, the best-ranked guess.
+  A part can be won within ``d`` guesses if it has at most ``d`` secrets (guess them in turn), or
+  if, with ``d >= 2``, one of the ``TRIES`` guesses that split it into the most parts (its
+  secrets, at most ``SHORTLIST`` of them evenly spaced, then the shortlist's guesses the game
+  allows there) leaves parts that can each be won within ``d - 1`` (with ``d = 2``: only a guess
+  that tells every secret apart). Scoring ``g`` guesses on a set of ``n`` costs
+  ``g * (n + OVERHEAD)``; once the look-ahead has spent ``BUDGET`` on one suggestion, it answers
+  "cannot" for every set it would have to split. Each suggestion starts afresh: the answer
+  depends on the history alone, never on what was asked before.
 """
 from __future__ import annotations
 

@@ -86,8 +86,8 @@ class Words(Game):
 
     The words come from files (``answers``, ``guesses``: what ``guesstree compile words`` reads) or
     are carried in the spec itself (``answer_words``, ``guess_words``: what an artifact records, so
-    that a tree works away from its lists). ``guess_words`` holds only the guesses that are not
-    answers, and in an artifact only those its tree plays; the lists' sha256 stay as provenance.
+    that a tree works away from its lists). ``guess_words`` holds the guesses that are not
+    answers (an older artifact only those its tree plays); the lists' sha256 stay as provenance.
     """
 
     name = "words"

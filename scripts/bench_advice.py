@@ -90,8 +90,7 @@ def optimum(kind: str, opener: str, tree: player.Tree) -> tuple[int, int] | None
         return stats.total, stats.worst
 
 
-def in_node(tree_path: Path, tree: player.Tree, met) -> dict | None:
-    game = tree.game
+def in_node(tree_path: Path, met) -> dict | None:
     histories = [[[list(g), list(f)] for g, f in history] for history, *_ in met]
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as job:
         json.dump({"tree": str(tree_path), "histories": histories}, job)
@@ -133,7 +132,7 @@ def main() -> None:
             row.update({f"python_{k}": v for k, v in timings([t for _, _, t, _ in met], [w for _, w, _, _ in met]).items()})
             row["histories"] = len(met)
             if not args.no_js:
-                row.update(in_node(path, tree, met) or {})
+                row.update(in_node(path, met) or {})
             rows.append(row)
             print(json.dumps(row), file=sys.stderr, flush=True)
     print(json.dumps({"job": "help off the tree: an opener of one's own, then suggest for every secret", "rows": rows},
