@@ -20,8 +20,9 @@ give the same answer for every history):
   secrets, at most ``SHORTLIST`` of them evenly spaced, then the shortlist's guesses the game
   allows there) leaves parts that can each be won within ``d - 1`` (with ``d = 2``: only a guess
   that tells every secret apart). Scoring ``g`` guesses on a set of ``n`` costs
-  ``g * (n + OVERHEAD)``; once the look-ahead has spent ``BUDGET`` on one suggestion, it answers
-  "cannot" for every set it would have to split. Each suggestion starts afresh: the answer
+  ``g * (n + OVERHEAD)``, and checking hard mode's rule for ``g`` guesses ``g * OVERHEAD``; once
+  the look-ahead has spent ``BUDGET`` on one suggestion (``HARD_BUDGET`` in a game that narrows
+  its guesses, as hard mode does), it answers "cannot" for every set it would have to split. Each suggestion starts afresh: the answer
   depends on the history alone, never on what was asked before.
 """
 from __future__ import annotations
@@ -37,6 +38,7 @@ SHORTLIST = 60  # the best guesses by the sample, ranked again on every candidat
 TRIES = 6  # guesses, best first, the look-ahead tries on each set below the one to guess for
 BUDGET = 200_000  # what the look-ahead may spend on one suggestion (~25 ms of CPython), counted as ...
 OVERHEAD = 16  # ... (secrets + OVERHEAD) per guess it scores on a set: a set's rows cost as much again
+HARD_BUDGET = 3_000_000  # where the game narrows the guesses (hard mode): its traps (_ATCH, _OUND) lie deeper
 
 Steps = list[tuple[Code, Feedback]]
 
@@ -89,7 +91,8 @@ class Lookahead:
     """Can a set of secrets still be won within so many guesses? (the module's rule, bounded)"""
 
     def __init__(self, game, shortlist: list[Code]):
-        self.game, self.shortlist, self.budget = game, shortlist, BUDGET
+        self.game, self.shortlist = game, shortlist
+        self.budget = HARD_BUDGET if game.restricts_guesses else BUDGET
 
     def keeps(self, guess: Code, secrets: list[Code], left: int, steps: Steps, pool: list[Code] | None = None) -> bool:
         """After ``guess``, can every part of ``secrets`` be won within ``left`` more guesses?
@@ -102,7 +105,8 @@ class Lookahead:
             after = steps + [(guess, feedback)]
             if game.restricts_guesses:  # hard mode's rule holds step by step: only the new one to check
                 rule = [after[-1]] if game.hint_rule else after
-                allowed = [g for g in pool if game.allows(g, rule) is None]
+                allowed = [] if self.budget <= 0 else [g for g in pool if game.allows(g, rule) is None]
+                self.budget -= len(pool) * OVERHEAD  # checking the rule costs as much as a row
             else:
                 allowed = pool
             if not self.within(part, left, after, allowed):

@@ -2,7 +2,9 @@
 // same guess for every history (the module's docstring states the rule; the constants are its own).
 // No imports beyond games.js: the HTML export inlines games.js, advice.js and core.js in one scope.
 // The page inlines this file beside its own names: the constants live in one object.
-export const ADVICE = Object.freeze({ SAMPLE: 32, FEEDBACKS: 400_000, SHORTLIST: 60, TRIES: 6, BUDGET: 200_000, OVERHEAD: 16 });
+export const ADVICE = Object.freeze({
+  SAMPLE: 32, FEEDBACKS: 400_000, SHORTLIST: 60, TRIES: 6, BUDGET: 200_000, OVERHEAD: 16, HARD_BUDGET: 3_000_000,
+});
 
 const joinedCode = (code) => code.join(",");
 const evenly = (list, k) => Array.from({ length: k }, (_, i) => list[Math.floor((i * list.length) / k)]);
@@ -73,7 +75,8 @@ function ranked(game, counter, pool, remaining) {
 
 class Lookahead {
   constructor(game, counter, shortlist) {
-    Object.assign(this, { game, counter, shortlist, budget: ADVICE.BUDGET, win: game._feedbackKey(game.win) });
+    const budget = game.restrictsGuesses ? ADVICE.HARD_BUDGET : ADVICE.BUDGET;
+    Object.assign(this, { game, counter, shortlist, budget, win: game._feedbackKey(game.win) });
   }
 
   keeps(guess, secrets, left, steps, pool = this.shortlist) {
@@ -84,7 +87,8 @@ class Lookahead {
       let allowed = pool;
       if (game.restrictsGuesses) {  // hard mode's rule holds step by step: only the new one to check
         const rule = game.hintRule ? [after.at(-1)] : after;
-        allowed = pool.filter((g) => game.allows(g, rule) === null);
+        allowed = this.budget <= 0 ? [] : pool.filter((g) => game.allows(g, rule) === null);
+        this.budget -= pool.length * ADVICE.OVERHEAD;  // checking the rule costs as much as a row
       }
       if (!this.within(part, left, after, allowed)) return false;
     }
