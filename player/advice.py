@@ -93,6 +93,7 @@ class Lookahead:
     def __init__(self, game, shortlist: list[Code]):
         self.game, self.shortlist = game, shortlist
         self.budget = HARD_BUDGET if game.restricts_guesses else BUDGET
+        self._split: tuple = (None, None)  # the last set split and its splitter: tried guesses share it
 
     def keeps(self, guess: Code, secrets: list[Code], left: int, steps: Steps, pool: list[Code] | None = None) -> bool:
         """After ``guess``, can every part of ``secrets`` be won within ``left`` more guesses?
@@ -136,8 +137,12 @@ class Lookahead:
 
     def parts(self, guess: Code, secrets: list[Code]) -> list[tuple[Feedback, list[Code]]]:
         """``(feedback, secrets giving it)`` for each feedback ``guess`` gives over ``secrets``."""
+        last, split = self._split
+        if last is not secrets:
+            split = self.game.splitter(secrets)
+            self._split = (secrets, split)
         groups: dict = {}
-        for value, secret in zip(self.game.splitter(secrets)(guess), secrets):
+        for value, secret in zip(split(guess), secrets):
             groups.setdefault(value, []).append(secret)
         score = self.game.score
         return [(score(guess, part[0]), part) for part in groups.values()]
