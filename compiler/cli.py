@@ -468,29 +468,7 @@ def _print_openers(game: Game, found, as_json: bool, report: Path | None) -> Non
     if as_json:
         typer.echo(json.dumps({"game": game.spec(), **found.to_dict()}, indent=2))
         return
-    within = "" if found.max_depth is None else f", every secret within {found.max_depth} guesses"
-    timing = f"({found.seconds:.1f} s, {found.cpu_seconds:.1f} CPU-s in the jobs)"
-    if not hasattr(found, "best"):
-        opener = found.opener
-        typer.echo(f"{game!r}, {counted(found.secrets, 'secret')}{within}")
-        typer.echo(f"{opener.code}: total {opener.total}, average {opener.average(found.secrets):.3f}, "
-                   f"worst {opener.worst}; rank at most {found.rank_at_most} of {found.first_guesses} first guesses "
-                   f"(the other {found.first_guesses - found.rank_at_most} proven worse by a bound) {timing}")
-        return
-    classes = " (one per symmetry class)" if found.by_class else ""
-    typer.echo(f"{game!r}, {counted(found.secrets, 'secret')}{within}: the {len(found.best)} best of "
-               f"{counted(len(found.openers), 'first guess', 'first guesses')}{classes} by the least total (optimal-expected)")
-    typer.echo(f"{'rank':>4}  {'guess':<12} {'total':>7} {'average':>8} {'worst':>5}")
-    for rank, opener in enumerate(found.best, 1):
-        typer.echo(f"{rank:>4}  {opener.code:<12} {opener.total:>7} {opener.average(found.secrets):>8.3f} "
-                   f"{opener.worst:>5}")
-    others, refuted = len(found.openers) - len(found.best), found.refuted()
-    if found.best and others:
-        typer.echo(f"every other first guess ({others}) is proven to need more than {found.kth} guesses, or "
-                   f"{found.kth} and to come later in the canonical order: {refuted['bound']} by a bound alone, "
-                   f"{refuted['search']} by search {timing}")
-    if found.useless:
-        typer.echo(f"({counted(found.useless, 'first guess', 'first guesses')} that every secret answers alike left out)")
+    typer.echo(found.text(game))
     if report is not None:
         typer.echo(f"wrote {report}")
 

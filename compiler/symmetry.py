@@ -49,6 +49,14 @@ class Symmetry:
             self._cache[played] = self._compute(played, max(1, min(worth, MAX_SYMMETRIES)))
         return self._cache[played]
 
+    def lowest_of_class(self, code) -> tuple[int, ...]:
+        """The lowest code of ``code``'s class before any guess (the search's group, where every
+        colour may be renamed and every position moved): its colours renamed 0, 1, ... from the most
+        frequent (ties by first appearance), then put in order along the positions."""
+        colours = sorted(dict.fromkeys(code), key=lambda colour: -list(code).count(colour))
+        rename = {colour: new for new, colour in enumerate(colours)}
+        return tuple(sorted(rename[colour] for colour in code))
+
     def _compute(self, played: tuple[int, ...], limit: int) -> np.ndarray | None:
         from .feedback import kernels
 

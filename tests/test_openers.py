@@ -176,16 +176,29 @@ def test_the_ranking_does_not_depend_on_the_number_of_workers():
     assert [(o.code, o.total, o.worst) for o in one.best] == [(o.code, o.total, o.worst) for o in two.best]
 
 
-def test_one_first_guess_and_its_rank_bound():
+def test_one_first_guess_and_its_exact_rank():
     game = make_game("twod", size=7)
     found = rank_of(game, "3,3")
     assert (found.opener.code, found.opener.total, found.opener.worst) == ("3,3", 193, 6)
     assert compiled(game, "3,3") == (193, 6)
     truth = sorted((compiled(game, game.format_code(code))[0], i) for i, code in enumerate(game.guesses))
     rank = truth.index((193, game.guesses.index(game.parse_code("3,3")))) + 1
-    assert rank <= found.rank_at_most < len(game.guesses) and found.first_guesses == 49
+    assert (found.rank, found.first_guesses, found.by_class) == (rank, 49, False)
+    assert [(o.total, o.guess) for o in found.better] == truth[:rank - 1]
+    assert sum(found.refuted.values()) == 49 - rank
     best = rank_of(game, "2,4")
-    assert best.opener.total == 191 and best.rank_at_most >= 1
+    assert (best.opener.total, best.rank, best.better) == (191, truth.index((191, best.opener.guess)) + 1, [])
+
+
+@pytest.mark.parametrize("first, total, rank, stands_for", [
+    ("AABC", 905, 1, None), ("ABAC", 905, 1, "AABC"), ("CBCA", 905, 1, "AABC"), ("ABBA", 912, 2, "AABB"),
+    ("BABB", 932, 3, "AAAB"), ("DCBA", 954, 4, "ABCD"), ("DDDD", 1035, 5, "AAAA")])
+def test_a_first_guess_ranks_with_its_symmetry_class(first, total, rank, stands_for):
+    """Mastermind 4x4 has 5 classes of first guesses (``openers --top 5``: AABC 905, AABB 912, AAAB
+    932, ABCD 954, AAAA 1035): any member of a class ranks as the class, and the count is of classes."""
+    found = rank_of(make_game("mastermind", colours=4, holes=4), first)
+    assert (found.opener.total, found.rank, found.first_guesses, found.by_class) == (total, rank, 5, True)
+    assert found.stands_for == stands_for and len(found.better) == rank - 1
 
 
 def test_a_ranking_resumes_from_its_checkpoint(tmp_path):
@@ -254,11 +267,18 @@ def test_openers_first(cli):
     result = cli("openers", "mastermind", "--colours", "4", "--holes", "3", "--first", "ABC")
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[1].startswith(
-        "ABC: total 208, average 3.250, worst 4; rank at most 2 of 3 first guesses")
+        "ABC: total 208, average 3.250, worst 4; rank 2 of 3 first guesses (one per symmetry class): "
+        "1 proven better (AAB 206), 1 proven worse (1 by a bound alone, 0 by search)")
+    result = cli("openers", "mastermind", "--colours", "4", "--holes", "3", "--first", "ABA")
+    assert result.stdout.splitlines()[1].startswith(
+        "ABA: total 206, average 3.219, worst 4; rank 1 of 3 first guesses (one per symmetry class), ABA in AAB's: "
+        "2 proven worse")
     printed = json.loads(cli("openers", "mastermind", "--colours", "4", "--holes", "3", "--first", "AAA",
                              "--json").stdout)
     assert printed["first"] == {"guess": "AAA", "total": 233, "average": 3.6406, "worst": 5}
-    assert printed["rank"] == {"at_most": 3, "of": 3}
+    assert printed["rank"] == {"rank": 3, "of": 3, "by_class": True, "class_of": "AAA",
+                               "better": [{"guess": "AAB", "total": 206}, {"guess": "ABC", "total": 208}],
+                               "refuted": {"bound": 0, "search": 0}}
 
 
 @pytest.mark.parametrize("args, message", [

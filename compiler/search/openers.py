@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from guesstree.player.wording import counted
+
 from .recursion import LOOKAHEAD_MIN
 from .table import INF, UNLIMITED
 
@@ -112,22 +114,18 @@ class OpenerTotal:
     budget: int
     limit: int
     fence: tuple | None = None
-    bound_only: bool = False  # no search: a total below the limit is then only a lower bound
     worst = False
 
     def run(self, solver):
-        return opener_total(solver, self.candidates, self.guess, self.budget, self.limit, self.fence,
-                            self.bound_only)
+        return opener_total(solver, self.candidates, self.guess, self.budget, self.limit, self.fence)
 
     def solves(self, space) -> list[tuple]:
         return [(part, (self.guess,), self.budget - 1) for part in space.split(self.guess, self.candidates)]
 
 
-def opener_total(solver, candidates: np.ndarray, guess: int, budget: int, limit: int, fence: tuple | None = None,
-                 bound_only: bool = False):
+def opener_total(solver, candidates: np.ndarray, guess: int, budget: int, limit: int, fence: tuple | None = None):
     """What an ``OpenerTotal`` job returns, by rising effort: the parts' counting bounds, their
-    lookahead bounds (in ``lookahead_order``, while the sum does not refute the guess), their search
-    (unless ``bound_only``)."""
+    lookahead bounds (in ``lookahead_order``, while the sum does not refute the guess), their search."""
     started = time.thread_time()
     space, search = solver.space, solver.total
     parts = space.split(guess, candidates)
@@ -141,7 +139,7 @@ def opener_total(solver, candidates: np.ndarray, guess: int, budget: int, limit:
         better = space.lookahead(parts[index], played, budget - 1, pure=True)
         total, bounds[index] = min(total + better - bounds[index], INF), better
     limit, bound = search.limit_now(fence, limit), total
-    if not bound_only and total < limit and any(len(part) > 2 for part in parts):
+    if total < limit and any(len(part) > 2 for part in parts):
         total, limit = rising(solver, parts, bounds, total, played, budget - 1, limit, fence)
     return total, limit, time.thread_time() - started, bound
 
@@ -252,6 +250,24 @@ class Ranking:
                 counts[opener.settled] += 1
         return counts
 
+    def text(self, game) -> str:
+        """What ``openers`` prints: the game, the best in a table, how the others were refuted."""
+        classes = " (one per symmetry class)" if self.by_class else ""
+        lines = [f"{_heading(game, self.secrets, self.max_depth)}: the {len(self.best)} best of "
+                 f"{counted(len(self.openers), 'first guess', 'first guesses')}{classes} by the least total "
+                 f"(optimal-expected)", f"{'rank':>4}  {'guess':<12} {'total':>7} {'average':>8} {'worst':>5}"]
+        lines += [f"{rank:>4}  {o.code:<12} {o.total:>7} {o.average(self.secrets):>8.3f} {o.worst:>5}"
+                  for rank, o in enumerate(self.best, 1)]
+        others, refuted = len(self.openers) - len(self.best), self.refuted()
+        if self.best and others:
+            lines.append(f"every other first guess ({others}) is proven to need more than {self.kth} guesses, or "
+                         f"{self.kth} and to come later in the canonical order: {refuted[BOUND]} by a bound alone, "
+                         f"{refuted[SEARCH]} by search {_timing(self)}")
+        if self.useless:
+            lines.append(f"({counted(self.useless, 'first guess', 'first guesses')} that every secret answers alike "
+                         "left out)")
+        return "\n".join(lines)
+
     def to_dict(self) -> dict:
         return {"secrets": self.secrets, "top": self.top, "max_depth": self.max_depth,
                 "first_guesses": len(self.openers), "by_class": self.by_class,
@@ -264,11 +280,12 @@ class Ranking:
 class OpenerSearch:
     """The ranking's search on ``solver`` (a ``Solver`` of an optimal-expected search with no
     fixed first guess): the first guesses' jobs, handed out best counting bound first.
-    ``bound_only``: refute by bounds alone, searching nothing (what is not refuted stays open)."""
+    ``frozen``: the best are given (``best.add`` before ``run``) and stay: each first guess is
+    searched against them alone, found better (exact) or refuted, as ``ranked_first`` ranks one."""
 
-    def __init__(self, solver, top: int, budget: int | None, bound_only: bool = False, tree_order: bool = False):
+    def __init__(self, solver, top: int, budget: int | None, tree_order: bool = False, frozen: bool = False):
         self.solver, self.space = solver, solver.space
-        self.top, self.budget, self.bound_only = top, UNLIMITED if budget is None else budget, bound_only
+        self.top, self.budget, self.frozen = top, UNLIMITED if budget is None else budget, frozen
         self.root = np.arange(self.space.n_secrets, dtype=np.int64)
         game = self.space.game
         guesses = self.space.guesses(self.root, ())
@@ -282,7 +299,6 @@ class OpenerSearch:
         self.sorted_from = 0  # from here on, ``counted`` ascends
         self.openers = {int(g): Opener(int(g), game.format_code(game.guesses[g])) for g in self.guesses}
         self.best = Best(top)
-        self.open: list[Opener] = []  # with bound_only: the first guesses no bound refuted
         self.next = 0  # the next first guess to hand out, in ``self.guesses``
         self.done = 0  # jobs done
         self.counted_out = 0  # first guesses that the counting bound refuted, with no job
@@ -334,20 +350,16 @@ class OpenerSearch:
                     self.note()
                 continue
             self.solver.note(root=self.openers[guess].code)
-            return guess, OpenerTotal(self.root, guess, self.budget, limit, (SERIAL, *self.keys[guess], 0),
-                                      self.bound_only)
+            return guess, OpenerTotal(self.root, guess, self.budget, limit, (SERIAL, *self.keys[guess], 0))
         return None
 
     def on_result(self, guess: int, result) -> None:
         opener = self.openers[guess]
         value, limit, opener.cpu_seconds, opener.bound = result
         self.done, self.cpu = self.done + 1, self.cpu + opener.cpu_seconds
-        if value < limit and self.bound_only:  # not refuted: only a lower bound
-            opener.at_least = value
-            self.open.append(opener)
-        elif value < limit:
+        if value < limit:
             opener.total = value
-            if value < INF:
+            if value < INF and not self.frozen:
                 self.best.add(value, self.keys[guess])
                 board = self.best.board()
                 if board is not None:
@@ -360,7 +372,7 @@ class OpenerSearch:
         kth = self.best.kth()
         settled = self.done + self.counted_out
         self.solver.note(openers=self.done + self.pending(), openers_done=self.done, settled=settled,
-                         refuted=settled - len(self.best.keys) - len(self.open), top=self.top,
+                         refuted=settled - len(self.best.keys), top=self.top,
                          **({} if kth is None else {"kth": kth[0]}))
 
     def run(self) -> None:
@@ -416,15 +428,21 @@ def ranked(solver, top: int, max_depth: int | None = None) -> Ranking:
 
 @dataclass
 class FirstRank:
-    """What ``rank_of`` proved of one first guess: its exact total and worst case (``opener``),
-    and its rank among the ``first_guesses`` (it and the others: one per symmetry class in a game
-    with symmetries, by total, then the canonical guess order) at most ``rank_at_most``: every
-    other first guess but ``rank_at_most - 1`` is proven to rank below it by a bound."""
+    """What ``rank_of`` proved of one first guess: its exact total and worst case (``opener``), and
+    its exact ``rank`` among the ``first_guesses`` (one per symmetry class in a game with symmetries
+    (``by_class``), ranked by total, then by the canonical guess order of the guess that stands for
+    each class: ``stands_for`` for the opener's own, when that is another guess). Each of the others
+    is proven ``better`` (its exact total below, by a search), or worse: by a bound alone, or by a
+    search (``refuted``), the same in every run."""
 
     secrets: int
     opener: Opener
     first_guesses: int
-    rank_at_most: int
+    rank: int
+    better: list[Opener]
+    refuted: dict[str, int]
+    by_class: bool = False
+    stands_for: str | None = None
     max_depth: int | None = None
     seconds: float = 0.0
     cpu_seconds: float = 0.0
@@ -434,27 +452,54 @@ class FirstRank:
         return {"secrets": self.secrets, "max_depth": self.max_depth,
                 "first": {"guess": opener.code, "total": opener.total,
                           "average": round(opener.average(self.secrets), 4), "worst": opener.worst},
-                "rank": {"at_most": self.rank_at_most, "of": self.first_guesses},
+                "rank": {"rank": self.rank, "of": self.first_guesses, "by_class": self.by_class,
+                         "class_of": self.stands_for or opener.code,
+                         "better": [{"guess": o.code, "total": o.total} for o in self.better],
+                         "refuted": self.refuted},
                 "seconds": round(self.seconds, 3), "cpu_seconds": round(self.cpu_seconds, 3)}
+
+    def text(self, game) -> str:
+        """What ``openers --first`` prints: the game, then the first guess's total and rank."""
+        opener, classes = self.opener, " (one per symmetry class)" if self.by_class else ""
+        stands = f", {opener.code} in {self.stands_for}'s" if self.stands_for else ""
+        shown = ", ".join(f"{o.code} {o.total}" for o in self.better[:5]) + (", ..." if len(self.better) > 5 else "")
+        better = f"{len(self.better)} proven better ({shown}), " if self.better else ""
+        worse = self.first_guesses - self.rank
+        return (f"{_heading(game, self.secrets, self.max_depth)}\n"
+                f"{opener.code}: total {opener.total}, average {opener.average(self.secrets):.3f}, worst {opener.worst}; "
+                f"rank {self.rank} of {self.first_guesses} first guesses{classes}{stands}: {better}{worse} proven "
+                f"worse ({self.refuted[BOUND]} by a bound alone, {self.refuted[SEARCH]} by search) {_timing(self)}")
+
+
+def _heading(game, secrets: int, max_depth: int | None) -> str:
+    within = "" if max_depth is None else f", every secret within {max_depth} guesses"
+    return f"{game!r}, {counted(secrets, 'secret')}{within}"
+
+
+def _timing(found) -> str:
+    return f"({found.seconds:.1f} s, {found.cpu_seconds:.1f} CPU-s in the jobs)"
 
 
 def ranked_first(solver, first: int, max_depth: int | None = None) -> FirstRank:
-    """The exact total of the first guess ``first`` (an index) and a bound on its rank (see
-    ``rank_of``), on ``solver``'s threads or cluster with its progress, checkpoint and Ctrl-C."""
+    """The exact total of the first guess ``first`` (an index) and its exact rank (see ``rank_of``):
+    every other first guess searched against it alone (``OpenerSearch(frozen=True)``), so that the
+    effort grows with the rank, as ``ranked`` with ``top`` the rank. On ``solver``'s threads or
+    cluster, with its progress, checkpoint and Ctrl-C."""
     started = time.monotonic()
-    search = OpenerSearch(solver, 1, max_depth, bound_only=True)
-    space, budget = search.space, search.budget
-    code = space.game.format_code(space.game.guesses[first])
+    search = OpenerSearch(solver, 1, max_depth, frozen=True)
+    space, budget, game = search.space, search.budget, search.space.game
+    code = game.format_code(game.guesses[first])
     if len(space.split(first, search.root)) < 2 and space.guess_secret[first] < 0:
         raise ValueError(f"--first {code} tells no secret apart (every secret answers it alike): "
                          "it only wastes a guess")
-    search.without(first)
+    stand_in = _standing_for(space, search, first)
+    search.without(stand_in)
 
     def run():
         total, _, seconds, _ = opener_total(solver, search.root, first, budget, INF)
         if total >= INF:
             raise ValueError(f"no tree opening with {code} wins every secret within {max_depth} guesses")
-        search.best.add(total, (0, first))
+        search.best.add(total, (0, stand_in))  # its class ranks by the guess that stands for it
         solver.board.write(search.best.board())
         search.run()
         return total, seconds
@@ -462,8 +507,22 @@ def ranked_first(solver, first: int, max_depth: int | None = None) -> FirstRank:
     total, seconds = solver.guarded(run, task=f"first guess {code}")
     opener = Opener(first, code, total, settled=SEARCH, cpu_seconds=seconds)
     opener.worst = opener_tree(solver, first, budget)[1]
-    return FirstRank(space.n_secrets, opener, len(search.guesses) + 1, 1 + len(search.open),
+    settled = search.settled()
+    better = sorted((o for o in search.openers.values() if o.total is not None), key=lambda o: (o.total, o.guess))
+    refuted = {BOUND: settled[BOUND] + search.useless, SEARCH: settled[SEARCH] - len(better)}
+    return FirstRank(space.n_secrets, opener, len(search.openers) + search.useless + 1, len(better) + 1, better,
+                     refuted, space.symmetry is not None,
+                     None if stand_in == first else game.format_code(game.guesses[stand_in]),
                      None if budget >= UNLIMITED else budget, time.monotonic() - started, seconds + search.cpu)
+
+
+def _standing_for(space, search: OpenerSearch, first: int) -> int:
+    """The first guess that stands for ``first``'s symmetry class in ``search`` (itself if none other)."""
+    if space.symmetry is None or first in search.openers:
+        return first
+    lowest = space.symmetry.lowest_of_class(space.game.guesses[first])
+    lowest = next((i for i, code in enumerate(space.game.guesses) if tuple(code) == lowest), first)
+    return lowest if lowest in search.openers else first
 
 
 def ranked_root(solver, budget: int, choice) -> dict[str, int]:
