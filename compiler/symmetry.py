@@ -18,6 +18,7 @@ classes never costs more than one scoring pass.
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 import numpy as np
 
@@ -53,8 +54,7 @@ class Symmetry:
         """The lowest code of ``code``'s class before any guess (the search's group, where every
         colour may be renamed and every position moved): its colours renamed 0, 1, ... from the most
         frequent (ties by first appearance), then put in order along the positions."""
-        colours = sorted(dict.fromkeys(code), key=lambda colour: -list(code).count(colour))
-        rename = {colour: new for new, colour in enumerate(colours)}
+        rename = {colour: new for new, (colour, _) in enumerate(Counter(code).most_common())}
         return tuple(sorted(rename[colour] for colour in code))
 
     def _compute(self, played: tuple[int, ...], limit: int) -> np.ndarray | None:

@@ -520,8 +520,8 @@ def _standing_for(space, search: OpenerSearch, first: int) -> int:
     """The first guess that stands for ``first``'s symmetry class in ``search`` (itself if none other)."""
     if space.symmetry is None or first in search.openers:
         return first
-    lowest = space.symmetry.lowest_of_class(space.game.guesses[first])
-    lowest = next((i for i, code in enumerate(space.game.guesses) if tuple(code) == lowest), first)
+    guesses = space.game.guesses
+    lowest = guesses.index(space.symmetry.lowest_of_class(guesses[first]))  # a guess too: the game is permutable
     return lowest if lowest in search.openers else first
 
 
