@@ -8,36 +8,32 @@ the subpackage ``search/``.
 """
 from __future__ import annotations
 
-from typing import Callable
-
 from .context import BuildContext
 from .feedback import Scorer
 from .options import DEFAULT_MAX_MEMORY, Options
-from .search.solver import Report, Status, solver_for
+from .search.settings import SearchSettings
+from .search.solver import Report, solver_for
 
 
-def prepared_context(game, options, workers: int | None = None, checkpoint=None, resume: bool = False,
-                     progress: Callable[[Status], None] | None = None, cluster: str | None = None):
-    """A build context whose solver (``search.solver.solver_for(context)``) reports progress and
-    keeps checkpoints, and runs its jobs on this machine's threads or on a Dask ``cluster`` (an
-    address, or local:N), for calling the search directly. (To build a tree with such a search,
-    ``build(game, options, search=search.settings.SearchSettings(...))``.)"""
+def prepared_context(game, options, search: SearchSettings | None = None):
+    """A build context whose solver (``search.solver.solver_for(context)``) runs as ``search``
+    says (progress, checkpoints, jobs on threads or on a Dask cluster), for calling the search
+    directly. (To build a tree with such a search, ``build(game, options, search=...)``.)"""
     context = BuildContext(game, options, Scorer(game, options.max_memory))
     try:
-        solver_for(context, workers=workers, checkpoint=checkpoint, resume=resume, progress=progress, cluster=cluster)
+        solver_for(context, search)
     except BaseException:
         context.close()
         raise
     return context
 
 
-def bound(game, candidates: str = "all", max_memory: int | None = None, workers: int | None = None,
-          checkpoint=None, resume: bool = False, progress: Callable[[Status], None] | None = None,
-          cluster: str | None = None) -> Report:
+def bound(game, candidates: str = "all", max_memory: int | None = None, search: SearchSettings | None = None) -> Report:
     """The optimal worst case of ``game``: the fewest guesses within which some strategy wins
-    every secret, with its proof (a tree that achieves it, and the refutation of one fewer)."""
+    every secret, with its proof (a tree that achieves it, and the refutation of one fewer).
+    ``search``: how the search runs (threads, checkpoint, progress, cluster)."""
     options = Options(strategy="optimal-worst", candidates=candidates, max_memory=max_memory or DEFAULT_MAX_MEMORY)
-    context = prepared_context(game, options, workers, checkpoint, resume, progress, cluster)
+    context = prepared_context(game, options, search)
     try:
         return solver_for(context).minimum_worst()
     finally:

@@ -139,28 +139,78 @@ def _setting_parameters(names: tuple[str, ...]) -> list[inspect.Parameter]:
     return parameters
 
 
-def game_command(name: str, settings: tuple[str, ...] = ()):
+CANDIDATES = typer.Option("all", "--candidates", metavar="all|consistent",
+                          help="guesses a strategy may play: all, or consistent (possible secrets only)")
+MAX_MEMORY = typer.Option(8.0, "--max-memory", metavar="GIB",
+                          help="GiB the feedback matrix may use; a bigger game is scored in blocks on demand")
+
+
+def memory_budget(gib: float) -> int:
+    """``--max-memory`` in bytes, or a clear error."""
+    if not (math.isfinite(gib) and gib > 0):
+        raise fail(f"--max-memory must be a positive number of GiB, not {gib}")
+    return int(gib * (1 << 30))
+
+
+def _search_parameters() -> list[inspect.Parameter]:
+    """How an exhaustive search runs (``search.settings.SearchSettings``), one option per field."""
+    declared = {
+        "workers": (Optional[int], typer.Option(None, "--workers", metavar="N",
+                                                help="threads to search with (default: one per core)")),
+        "checkpoint": (Optional[Path], typer.Option(None, "--checkpoint", metavar="FILE",
+                                                    help="exhaustive searches: keep the search's work in this file "
+                                                         "(Ctrl-C saves it)")),
+        "resume": (bool, typer.Option(False, "--resume", help="exhaustive searches: continue from the --checkpoint file")),
+        "cluster": (Optional[str], typer.Option(
+            None, "--cluster", metavar="ADDRESS",
+            help="exhaustive searches: run the jobs on a Dask cluster, tcp://HOST:PORT of its scheduler (default: "
+                 "$DASK_SCHEDULER_ADDRESS), or local:N for N worker processes here; needs guesstree[distributed]")),
+    }
+    return [inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY, annotation=kind, default=option)
+            for key, (kind, option) in declared.items()]
+
+
+SEARCH_PARAMETERS = _search_parameters()
+
+
+BUILD_PARAMETERS = [inspect.Parameter("candidates", inspect.Parameter.KEYWORD_ONLY, annotation=str, default=CANDIDATES),
+                    inspect.Parameter("max_memory", inspect.Parameter.KEYWORD_ONLY, annotation=float,
+                                      default=MAX_MEMORY)]
+
+
+def game_command(name: str, settings: tuple[str, ...] = (), build: bool = False, search: bool = False):
     """A command taking GAME and the game options, and an option per strategy setting in
     ``settings``; the function receives the built ``game`` and ``settings``, the settings' values
-    by name (an Options' keyword arguments)."""
+    by name (an Options' keyword arguments). With ``build``, ``settings`` holds ``candidates`` and
+    ``max_memory`` too (checked, in bytes); with ``search``, the function receives how an
+    exhaustive search runs as ``search``, a checked ``SearchSettings``."""
     def decorate(function):
         signature = inspect.signature(function)
         own = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in signature.parameters.values()
-               if p.name not in ("game", "settings")]
+               if p.name not in ("game", "settings", "search")]
         names = [p.name for p in GAME_PARAMETERS]
+        building = BUILD_PARAMETERS if build else []
+        searching = SEARCH_PARAMETERS if search else []
         chosen_settings = _setting_parameters(settings)
 
         @functools.wraps(function)
         def run(**arguments):
+            from .search.settings import SearchSettings  # loads nothing heavy
+
             chosen = {key: arguments.pop(key) for key in names}
-            given = {key: arguments.pop(key) for key in settings}
+            given = {key: arguments.pop(key) for key in (*settings, *(p.name for p in building))}
+            how = {p.name: arguments.pop(p.name) for p in searching}
+            if build:
+                given["max_memory"] = memory_budget(given["max_memory"])
             try:
                 game = game_from_options(chosen.pop("game"), **chosen)
+                if search:
+                    arguments["search"] = SearchSettings(**how)
             except ValueError as error:
                 raise fail(str(error)) from None
-            return function(game=game, **({"settings": given} if settings else {}), **arguments)
+            return function(game=game, **({"settings": given} if settings or build else {}), **arguments)
 
-        parameters = [GAME_PARAMETERS[0], *own, *chosen_settings, *GAME_PARAMETERS[1:]]
+        parameters = [GAME_PARAMETERS[0], *own, *building, *searching, *chosen_settings, *GAME_PARAMETERS[1:]]
         run.__signature__ = signature.replace(parameters=parameters)
         run.__annotations__ = {p.name: p.annotation for p in run.__signature__.parameters.values()}
         return app.command(name, cls=Command)(run)
@@ -169,19 +219,7 @@ def game_command(name: str, settings: tuple[str, ...] = ()):
 
 # -- options shared by compile, compare and bound --------------------------------------------------
 
-CANDIDATES = typer.Option("all", "--candidates", metavar="all|consistent",
-                          help="guesses a strategy may play: all, or consistent (possible secrets only)")
-MAX_MEMORY = typer.Option(8.0, "--max-memory", metavar="GIB",
-                          help="GiB the feedback matrix may use; a bigger game is scored in blocks on demand")
 QUIET = typer.Option(False, "--quiet", "-q", help="print nothing but errors")
-WORKERS = typer.Option(None, "--workers", metavar="N", help="threads to search with (default: one per core)")
-CHECKPOINT = typer.Option(None, "--checkpoint", metavar="FILE",
-                          help="exhaustive searches: keep the search's work in this file (Ctrl-C saves it)")
-RESUME = typer.Option(False, "--resume", help="exhaustive searches: continue from the --checkpoint file")
-CLUSTER = typer.Option(None, "--cluster", metavar="ADDRESS",
-                       help="exhaustive searches: run the jobs on a Dask cluster, tcp://HOST:PORT of its scheduler "
-                            "(default: $DASK_SCHEDULER_ADDRESS), or local:N for N worker processes here; "
-                            "needs guesstree[distributed]")
 
 
 def _notice(path: Optional[Path]) -> Optional[str]:
@@ -200,29 +238,18 @@ def _notice(path: Optional[Path]) -> Optional[str]:
         raise fail(f"--notice {path}: {error}") from None
 
 
-def memory_budget(gib: float) -> int:
-    """``--max-memory`` in bytes, or a clear error."""
-    if not (math.isfinite(gib) and gib > 0):
-        raise fail(f"--max-memory must be a positive number of GiB, not {gib}")
-    return int(gib * (1 << 30))
-
-
-@game_command("compile", settings=tuple(catalogue.SETTINGS))
+@game_command("compile", settings=tuple(catalogue.SETTINGS), build=True, search=True)
 def compile_command(
     game: Game,
     settings: dict,
+    search,
     strategy: str = typer.Option(..., "--strategy", "-s", metavar="NAME", help=", ".join(catalogue.STRATEGIES)),
-    candidates: str = CANDIDATES,
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
                                           help="artifact path (default: trees/<game>-<strategy>.msgpack.zst)"),
     quiet: bool = QUIET,
-    max_memory: float = MAX_MEMORY,
     engine: str = typer.Option("fast", "--engine", metavar="NAME",
                                help="fast (numpy kernels for small games, compiled numba kernels for big ones), "
                                     "numba, numpy, or reference (plain numpy, every guess at every node); same tree"),
-    checkpoint: Optional[Path] = CHECKPOINT,
-    resume: bool = RESUME,
-    cluster: Optional[str] = CLUSTER,
     notice: Optional[Path] = typer.Option(None, "--notice", metavar="FILE",
                                           help="a licence or copyright notice (text) for the tree to carry, e.g. "
                                                "that of the word lists a words tree embeds"),
@@ -234,16 +261,13 @@ def compile_command(
     _engine()
     from .options import Options
     from .output import check_destination, default_path, save
-    from .search.settings import SearchSettings
 
     notice_text = _notice(notice)  # before any work
 
-    budget = memory_budget(max_memory)
     started = time.perf_counter()
-    with _failures("compile", game, "building", f"a smaller --max-memory (now {max_memory:g} GiB) scores "
-                                                "the game in blocks on demand"):
-        options = Options(strategy=strategy, candidates=candidates, engine=engine, max_memory=budget, **settings)
-        search = SearchSettings(checkpoint=checkpoint, resume=resume, cluster=cluster)
+    with _failures("compile", game, "building", f"a smaller --max-memory (now {settings['max_memory'] / (1 << 30):g} "
+                                                "GiB) scores the game in blocks on demand"):
+        options = Options(strategy=strategy, engine=engine, **settings)
         options.strategy.accept(search)  # before any work
         path = check_destination(output or default_path(game, options))  # before any work
         try:
@@ -283,21 +307,19 @@ def _say_first_guesses(settled: dict, quiet: bool) -> None:
                    f"alone, {settled['search']} by a search", err=True)
 
 
-@game_command("compare", settings=("seed", "guess_sample", "secret_sample"))
+@game_command("compare", settings=("seed", "guess_sample", "secret_sample"), build=True)
 def compare_command(
     game: Game,
     settings: dict,
     strategies: Optional[str] = typer.Option(None, "--strategies", metavar="A,B,...",
                                              help="comma-separated strategies (default: first,minimax,entropy,"
                                                   "expected-size,most-parts)"),
-    candidates: str = CANDIDATES,
     trees: Optional[Path] = typer.Option(None, "--trees", metavar="DIR",
                                          help="directory of trees to reuse (named as compile names them); "
                                               "compiled ones are saved there"),
     plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE",
                                         help="write the distributions side by side as an SVG picture"),
     as_json: bool = typer.Option(False, "--json", help="print the comparison as JSON"),
-    max_memory: float = MAX_MEMORY,
 ) -> None:
     """Compile (or load) one tree per strategy and compare them in one table.
 
@@ -312,7 +334,6 @@ def compare_command(
     from .compare import DEFAULT_STRATEGIES, compare, parse_strategies, plot_svg, table
     from .output import check_destination
 
-    budget = memory_budget(max_memory)
     if trees is not None and trees.exists() and not trees.is_dir():
         raise fail(f"--trees {trees} is not a directory")
 
@@ -323,7 +344,6 @@ def compare_command(
     with _failures("compare", game, "comparing strategies on", "give a smaller --max-memory",
                    lambda error: f"cannot write {error.filename or plot}: {error.strerror or error}"):
         names = parse_strategies(strategies) if strategies is not None else list(DEFAULT_STRATEGIES)
-        settings = {"candidates": candidates, "max_memory": budget, **settings}
         if plot is not None:
             check_destination(plot, artifact=False)  # before any work
         try:
@@ -365,17 +385,13 @@ def list_command() -> None:
 
 # -- the optimal worst case, and the exhaustive searches' progress -----------------------------
 
-@game_command("bound")
+@game_command("bound", build=True, search=True)
 def bound_command(
     game: Game,
-    candidates: str = CANDIDATES,
+    settings: dict,
+    search,
     as_json: bool = typer.Option(False, "--json", help="print the result and its proof as JSON"),
     quiet: bool = QUIET,
-    workers: Optional[int] = WORKERS,
-    checkpoint: Optional[Path] = CHECKPOINT,
-    resume: bool = RESUME,
-    max_memory: float = MAX_MEMORY,
-    cluster: Optional[str] = CLUSTER,
 ) -> None:
     """The optimal worst case: the fewest guesses within which some strategy wins every
     secret, proven both ways (a tree that does it; an exhaustive search refuting one fewer).
@@ -383,18 +399,13 @@ def bound_command(
     Example: guesstree bound bulls-cows --json
     """
     _engine()
-    from .cluster import address
     from .progress import search_status
     from .bound import bound
 
-    budget = memory_budget(max_memory)
-    if workers is not None and workers < 1:
-        raise fail("--workers must be at least 1")
     with _failures("bound", game, "searching", "give a smaller --max-memory",
-                   lambda error: f"cannot write {checkpoint}: {error.strerror or error}"), \
+                   lambda error: f"cannot write {search.checkpoint}: {error.strerror or error}"), \
             search_status(quiet) as status, _terminate_as_interrupt():
-        report = bound(game, candidates=candidates, max_memory=budget, workers=workers, checkpoint=checkpoint,
-                       resume=resume, progress=status, cluster=address(cluster))
+        report = bound(game, search=dataclasses.replace(search, progress=status), **settings)
     if as_json:
         typer.echo(json.dumps({"game": game.spec(), "worst": report.worst, "nodes": report.nodes,
                                "seconds": round(report.seconds, 3), "proof": report.proof}, indent=2))
@@ -407,25 +418,19 @@ def bound_command(
     typer.echo(f"  ({report.nodes} nodes searched, {report.seconds:.2f} s)")
 
 
-@game_command("openers")
+@game_command("openers", settings=("max_depth",), build=True, search=True)
 def openers_command(
     game: Game,
+    settings: dict,
+    search,
     top: int = typer.Option(10, "--top", metavar="K", help="how many of the best first guesses to rank exactly"),
-    max_depth: Optional[int] = typer.Option(None, "--max-depth", metavar="N",
-                                            help="rank the trees that win every secret within N guesses"),
     first: Optional[str] = typer.Option(None, "--first", metavar="GUESS",
                                         help="one first guess instead: its exact total and a bound on its rank"),
     as_json: bool = typer.Option(False, "--json", help="print the ranking as JSON"),
     report: Optional[Path] = typer.Option(None, "--report", metavar="FILE",
                                           help="write one JSON line per first guess: its total or the bound "
                                                "proven (at_least), how it was settled, its CPU seconds"),
-    candidates: str = CANDIDATES,
     quiet: bool = QUIET,
-    workers: Optional[int] = WORKERS,
-    checkpoint: Optional[Path] = CHECKPOINT,
-    resume: bool = RESUME,
-    max_memory: float = MAX_MEMORY,
-    cluster: Optional[str] = CLUSTER,
 ) -> None:
     """Rank the first guesses by the least total of an optimal tree after them (optimal-expected):
     the K best exactly, with average and worst case, ties in the canonical guess order; every
@@ -436,27 +441,23 @@ def openers_command(
     _engine()
     from guesstree.player.artifact import write_atomic
 
-    from .cluster import address
     from .output import check_destination
     from .progress import search_status
     from .openers import rank_of, rank_openers
 
-    budget = memory_budget(max_memory)
-    if workers is not None and workers < 1:
-        raise fail("--workers must be at least 1")
     if first is not None and report is not None:
         raise fail("--report lists every first guess of a ranking: leave out --first")
-    settings = {"max_depth": max_depth, "candidates": candidates, "max_memory": budget, "workers": workers,
-                "checkpoint": checkpoint, "resume": resume, "cluster": address(cluster)}
     with _failures("openers", game, "searching", "give a smaller --max-memory",
-                   lambda error: f"cannot write {error.filename or report or checkpoint}: {error.strerror or error}"):
+                   lambda error: f"cannot write {error.filename or report or search.checkpoint}: "
+                                 f"{error.strerror or error}"):
         if report is not None:
             check_destination(report, artifact=False)  # before any work
         with search_status(quiet) as status, _terminate_as_interrupt():
+            how = dataclasses.replace(search, progress=status)
             if first is not None:
-                found = rank_of(game, first, progress=status, **settings)
+                found = rank_of(game, first, search=how, **settings)
             else:
-                found = rank_openers(game, top, progress=status, **settings)
+                found = rank_openers(game, top, search=how, **settings)
         if report is not None:
             lines = [json.dumps(opener.line()) for opener in found.openers]
             write_atomic(report, ("\n".join(lines) + "\n").encode())

@@ -109,7 +109,7 @@ def fingerprint(game, matrix: np.ndarray) -> str:
 
 def search_description(space, make: Callable) -> dict:
     """What a cluster's worker needs to take part in the search of ``space`` (see ``run_job``):
-    ``make(context, workers=1, board=...)`` makes its solver (the ``Solver`` class)."""
+    ``make(context, SearchSettings(workers=1), board=...)`` makes its solver (the ``Solver`` class)."""
     import uuid
 
     from guesstree import player
@@ -143,6 +143,8 @@ def run_job(search: dict, job, seed):
 def _new_solver(search: dict, seed):
     from guesstree import player
 
+    from .search.settings import SearchSettings
+
     if search["version"] != player.__version__:
         raise Refused(f"the worker at {worker_address()} runs guesstree {player.__version__}, this client "
                       f"guesstree {search['version']}: install the same version on every machine")
@@ -157,7 +159,8 @@ def _new_solver(search: dict, seed):
     for old in _searches.values():
         old.close()
     _searches.clear()
-    solver = _searches[search["id"]] = search["make"](context, workers=1, board=VariableBoard(search["id"]))
+    solver = _searches[search["id"]] = search["make"](context, SearchSettings(workers=1),
+                                                               board=VariableBoard(search["id"]))
     solver.space.penalize(search["penalty"])
     if seed is not None and len(seed):
         solver.restore(seed)

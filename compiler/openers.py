@@ -1,6 +1,6 @@
 """Which first guess is best, as library calls: the exact ranking of a game's first guesses
-(``rank_openers``, what ``guesstree openers`` prints) and one first guess's exact total with a
-bound on its rank (``rank_of``). The search itself is ``search/openers.py``.
+(``rank_openers``, what ``guesstree openers`` prints) and one first guess's exact total and
+rank (``rank_of``). The search itself is ``search/openers.py``.
 
     from guesstree.compiler.openers import rank_openers
     ranking = rank_openers(make_game("mastermind", colours=3, holes=3), top=2)
@@ -8,30 +8,29 @@ bound on its rank (``rank_of``). The search itself is ``search/openers.py``.
 """
 from __future__ import annotations
 
-from typing import Callable
-
 from .search.openers import FirstRank, Ranking, ranked, ranked_first
+from .search.settings import SearchSettings
 
 
-def _solver_context(game, max_depth, candidates, max_memory, workers, checkpoint, resume, progress, cluster):
+def _solver_context(game, max_depth, candidates, max_memory, search):
     from .bound import prepared_context
     from .options import DEFAULT_MAX_MEMORY, Options
 
     options = Options(strategy="optimal-expected", candidates=candidates, max_depth=max_depth,
                       max_memory=max_memory or DEFAULT_MAX_MEMORY)
-    return prepared_context(game, options, workers, checkpoint, resume, progress, cluster)
+    return prepared_context(game, options, search)
 
 
 def rank_openers(game, top: int = 10, max_depth: int | None = None, candidates: str = "all",
-                 max_memory: int | None = None, workers: int | None = None, checkpoint=None, resume: bool = False,
-                 progress: Callable | None = None, cluster: str | None = None) -> Ranking:
+                 max_memory: int | None = None, search: SearchSettings | None = None) -> Ranking:
     """The ``top`` first guesses of ``game`` with the least totals of an optimal tree (within
     ``max_depth`` guesses, if given), each exact with its average and worst case, ties in the
     canonical guess order; every other first guess proven to rank below them. One first guess
-    per symmetry class in a game with symmetries."""
+    per symmetry class in a game with symmetries. ``search``: how the search runs (threads,
+    checkpoint, progress, cluster)."""
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise ValueError(f"--top must be a whole number of at least 1, not {top!r}")
-    context = _solver_context(game, max_depth, candidates, max_memory, workers, checkpoint, resume, progress, cluster)
+    context = _solver_context(game, max_depth, candidates, max_memory, search)
     try:
         return ranked(context.solver, top, max_depth)
     finally:
@@ -39,20 +38,19 @@ def rank_openers(game, top: int = 10, max_depth: int | None = None, candidates: 
 
 
 def rank_of(game, first: str, max_depth: int | None = None, candidates: str = "all", max_memory: int | None = None,
-            workers: int | None = None, checkpoint=None, resume: bool = False, progress: Callable | None = None,
-            cluster: str | None = None) -> FirstRank:
+            search: SearchSettings | None = None) -> FirstRank:
     """The exact total of an optimal tree of ``game`` opening with ``first`` (as the game writes
-    it), its average and worst case, and a bound on its rank among the first guesses: every other
-    first guess that its bounds put below it (no search) is counted out."""
-    context = _solver_context(game, max_depth, candidates, max_memory, workers, checkpoint, resume, progress, cluster)
+    it), its average and worst case, and its exact rank among the first guesses (by symmetry
+    class): each other first guess proven better (with its total) or worse."""
     try:
-        try:
-            code = game.parse_code(first)
-        except ValueError as error:
-            raise ValueError(f"--first {first}: {error}") from None
-        index = {g: i for i, g in enumerate(game.guesses)}.get(code)
-        if index is None:
-            raise ValueError(f"--first {first}: {game.format_code(code)} is not an allowed guess")
+        code = game.parse_code(first)
+    except ValueError as error:
+        raise ValueError(f"--first {first}: {error}") from None
+    index = {g: i for i, g in enumerate(game.guesses)}.get(code)
+    if index is None:
+        raise ValueError(f"--first {first}: {game.format_code(code)} is not an allowed guess")
+    context = _solver_context(game, max_depth, candidates, max_memory, search)
+    try:
         return ranked_first(context.solver, index, max_depth)
     finally:
         context.close()

@@ -74,7 +74,7 @@ class Strategy:
         """A ValueError unless this strategy runs a search that ``search`` (``search.settings.SearchSettings``,
         or None) can set up."""
         if search is not None and search.given:
-            raise ValueError("--checkpoint, --resume and --cluster apply to the optimal strategies only")
+            raise ValueError("--workers, --checkpoint, --resume and --cluster apply to the optimal strategies only")
 
     def prepare(self, context, search=None):
         """Whole-game work before the builder asks node by node: the search's ``Report`` (what it
@@ -184,7 +184,7 @@ class Exhaustive(Strategy):
         checkpoint and where its jobs run (default: threads here, no checkpoint)."""
         from .search.solver import solver_for
 
-        solver = solver_for(context, **({} if search is None else search.solver_settings()))
+        solver = solver_for(context, search)
         return solver.solve(self.name, context.options.max_depth)
 
     def choose(self, context, node) -> int:

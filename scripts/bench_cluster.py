@@ -41,6 +41,7 @@ from guesstree.compiler import Options
 from guesstree.compiler.cli import game_from_options
 from guesstree.compiler.search.solver import Interrupted, solver_for
 from guesstree.compiler.bound import prepared_context
+from guesstree.compiler.search.settings import SearchSettings
 game_args, options, cluster, log, checkpoint = (json.loads(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3],
                                                 sys.argv[4], sys.argv[5] or None)
 started = time.monotonic()
@@ -52,8 +53,8 @@ def progress(status):
             f.write(json.dumps({k: v for k, v in status.items() if k != "dashboard"}) + "\\n")
 game = game_from_options(**game_args)
 options = Options(**options)
-context = prepared_context(game, options, checkpoint=checkpoint, resume=bool(checkpoint), progress=progress,
-                           cluster=cluster)
+context = prepared_context(game, options, SearchSettings(checkpoint=checkpoint, resume=bool(checkpoint),
+                                                        progress=progress, cluster=cluster))
 solver = solver_for(context)
 ready = time.monotonic()
 row = {"cluster_start_seconds": round(ready - started, 2), "workers": solver.slots()}
@@ -79,9 +80,10 @@ from guesstree.compiler import Options
 from guesstree.compiler.cli import game_from_options
 from guesstree.compiler.search.solver import solver_for
 from guesstree.compiler.bound import prepared_context
+from guesstree.compiler.search.settings import SearchSettings
 game_args, count = json.loads(sys.argv[1]), int(sys.argv[2])
 game = game_from_options(**game_args)
-context = prepared_context(game, Options(strategy="optimal-expected"), workers=1)
+context = prepared_context(game, Options(strategy="optimal-expected"), SearchSettings(workers=1))
 solver = solver_for(context)
 root = np.arange(len(game.secrets), dtype=np.int64)
 openers = np.random.default_rng(2026).choice(len(game.guesses), count, replace=False)

@@ -14,7 +14,10 @@ from guesstree import compiler
 from guesstree.compiler.options import Options
 from guesstree.compiler.openers import rank_of, rank_openers
 from guesstree.compiler.search.openers import BOUND, SEARCH
+from guesstree.compiler.search.settings import SearchSettings
 from guesstree.player.games import make_game
+
+ONE_THREAD = SearchSettings(workers=1)  # a search on this thread alone
 
 DATA = Path(__file__).parent / "data"
 WORDLE = DATA / "wordle"
@@ -137,7 +140,7 @@ def test_the_full_proofs_header_says_how_its_first_guesses_were_refuted_the_same
     truth = {i: compiled(game, game.format_code(code))[0] for i, code in enumerate(game.guesses)}
     best = min(truth, key=lambda i: (truth[i], game.guesses[i] not in game.secrets, i))
     assert builds[0].node_guess[0] == best
-    space = solver_for(prepared_context(game, Options(strategy="optimal-expected"), workers=1)).space
+    space = solver_for(prepared_context(game, Options(strategy="optimal-expected"), ONE_THREAD)).space
     root = np.arange(space.n_secrets, dtype=np.int64)
     by_bound = 0
     for i in truth:
@@ -163,7 +166,7 @@ def test_small_words_ranking_and_how_each_was_settled():
 
 
 def test_twod_seven_needs_searches_to_refute_some_first_guesses():
-    ranking = rank_openers(make_game("twod", size=7), top=5, workers=1)
+    ranking = rank_openers(make_game("twod", size=7), top=5, search=ONE_THREAD)
     assert [(o.code, o.total) for o in ranking.best] == [("2,4", 191), ("4,2", 191), ("1,4", 192), ("2,3", 192),
                                                           ("2,5", 192)]
     refuted = ranking.refuted()
@@ -172,7 +175,8 @@ def test_twod_seven_needs_searches_to_refute_some_first_guesses():
 
 def test_the_ranking_does_not_depend_on_the_number_of_workers():
     game = make_game("mastermind", colours=5, holes=3)
-    one, two = rank_openers(game, top=3, workers=1), rank_openers(game, top=3, workers=2)
+    one, two = (rank_openers(game, top=3, search=ONE_THREAD),
+                rank_openers(game, top=3, search=SearchSettings(workers=2)))
     assert [(o.code, o.total, o.worst) for o in one.best] == [(o.code, o.total, o.worst) for o in two.best]
 
 
@@ -204,10 +208,10 @@ def test_a_first_guess_ranks_with_its_symmetry_class(first, total, rank, stands_
 def test_a_ranking_resumes_from_its_checkpoint(tmp_path):
     game = make_game("mastermind", colours=4, holes=4)
     path = tmp_path / "openers.checkpoint"
-    first = rank_openers(game, top=2, workers=1, checkpoint=path)
+    first = rank_openers(game, top=2, search=SearchSettings(workers=1, checkpoint=path))
     assert [(o.code, o.total) for o in first.best] == [("AABC", 905), ("AABB", 912)] and path.exists()
     assert compiled(game, "AABB")[0] == 912
-    again = rank_openers(game, top=2, workers=1, checkpoint=path, resume=True)
+    again = rank_openers(game, top=2, search=SearchSettings(workers=1, checkpoint=path, resume=True))
     assert [(o.code, o.total, o.worst) for o in again.best] == [(o.code, o.total, o.worst) for o in first.best]
     assert again.nodes < first.nodes / 5  # the solved sets came from the file
 
@@ -225,9 +229,9 @@ def test_an_interrupted_ranking_saves_its_work(tmp_path):
             raise KeyboardInterrupt
 
     with pytest.raises(Interrupted) as caught:
-        rank_openers(game, top=2, workers=1, checkpoint=path, progress=impatient)
+        rank_openers(game, top=2, search=SearchSettings(workers=1, checkpoint=path, progress=impatient))
     assert caught.value.checkpoint == path and path.exists()
-    resumed = rank_openers(game, top=2, workers=1, checkpoint=path, resume=True)
+    resumed = rank_openers(game, top=2, search=SearchSettings(workers=1, checkpoint=path, resume=True))
     assert [(o.code, o.total) for o in resumed.best] == [(o.code, o.total) for o in rank_openers(game, top=2).best]
 
 
@@ -287,7 +291,7 @@ def test_openers_first(cli):
     (["--first", "ABC", "--report", "r.jsonl"], "error: --report lists every first guess of a ranking"),
     (["--max-depth", "0"], "error: --max-depth must be a whole number of at least 1, not 0"),
     (["--max-depth", "2"], "error: no tree wins every secret"),
-    (["--workers", "0"], "error: --workers must be at least 1"),
+    (["--workers", "0"], "error: --workers must be a whole number of at least 1, not 0"),
     (["--resume"], "error: --resume needs --checkpoint FILE"),
     (["--candidates", "some"], "error: --candidates must be 'all' or 'consistent'"),
 ])

@@ -199,8 +199,10 @@ def test_only_the_exhaustive_strategies_take_search_settings():
 
     compiler.get_strategy("optimal-expected").accept(SearchSettings(checkpoint="x"))
     compiler.get_strategy("entropy").accept(SearchSettings())  # nothing asked of a search
-    with pytest.raises(ValueError, match="--checkpoint, --resume and --cluster apply to the optimal strategies only"):
-        compiler.get_strategy("entropy").accept(SearchSettings(cluster="local:2"))
+    for asked in (SearchSettings(cluster="local:2"), SearchSettings(workers=2)):
+        with pytest.raises(ValueError, match="--workers, --checkpoint, --resume and --cluster apply to the optimal "
+                                             "strategies only"):
+            compiler.get_strategy("entropy").accept(asked)
 
 
 # -- the fast engines give the reference engine's tree, byte for byte -----------

@@ -11,6 +11,9 @@ from guesstree.player.artifact import decode, encode
 from guesstree.player.games import make_game
 from guesstree.player.verify import verify
 from guesstree.player.words import list_sha256
+from guesstree.compiler.search.settings import SearchSettings
+
+ONE_THREAD = SearchSettings(workers=1)  # a search on this thread alone
 
 HERE = Path(__file__).parent
 SMALL = HERE / "data" / "words-small.txt"
@@ -256,7 +259,7 @@ def test_exact_searches_follow_the_hard_mode_rule(hard, first):
 
     game = make_game("words", hard=hard, **IGHT)
     total, worst = brute_force_with_rules(game, first)
-    solver = solver_for(prepared_context(game, Options("optimal-expected", first=first), workers=1))
+    solver = solver_for(prepared_context(game, Options("optimal-expected", first=first), ONE_THREAD))
     assert solver.minimum_worst().worst == worst()
     for budget in range(2, 9):
         assert solver.minimum_total(budget) == (NONE if total(budget) == INF else total(budget))

@@ -23,15 +23,21 @@ class SearchSettings:
     cluster: str | None = None
     slots: int | None = None  # the transposition table's entries (default: by the memory budget)
 
+    def __post_init__(self):
+        workers = self.workers
+        if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+            raise ValueError(f"--workers must be a whole number of at least 1, not {workers!r}")
+        if self.resume and self.checkpoint is None:
+            raise ValueError("--resume needs --checkpoint FILE")
+
     @property
     def given(self) -> bool:
-        """Does it ask for more than a search's defaults (a checkpoint, a resume, a cluster)?"""
-        return self.checkpoint is not None or self.resume or self.cluster is not None
+        """Does it ask for more than a search's defaults (threads, a checkpoint, a resume, a cluster)?"""
+        return self.workers is not None or self.checkpoint is not None or self.resume or self.cluster is not None
 
-    def solver_settings(self) -> dict:
-        """The keyword arguments of ``search.solver.Solver`` that these are (no ``cluster``: the one
-        ``$DASK_SCHEDULER_ADDRESS`` names, if any)."""
+    @property
+    def cluster_address(self) -> str | None:
+        """``cluster``, else the one ``$DASK_SCHEDULER_ADDRESS`` names, else None."""
         from ..cluster import address
 
-        return {"workers": self.workers, "checkpoint": self.checkpoint, "resume": self.resume,
-                "progress": self.progress, "cluster": address(self.cluster), "slots": self.slots}
+        return address(self.cluster)

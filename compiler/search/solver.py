@@ -20,6 +20,7 @@ from .. import checkpoint
 from . import jobs, table
 from .problem import NODES
 from .proof import LeastTotal
+from .settings import SearchSettings
 from .space import Space
 from .table import INF
 from .total import Infeasible, TotalSearch
@@ -63,22 +64,19 @@ class Solver:
     worst case, the fewest in total within a depth budget, and the guess that an optimal tree
     plays at any node.
 
-    ``workers``: threads for the big searches (default: one per core); ``checkpoint``: file that
-    keeps the solved table across interruptions (read first if ``resume``); ``progress``: called
-    with a status dict now and then during long searches; ``cluster``: a Dask scheduler's address,
-    or local:N (``compiler/cluster.py``); ``board``: given to the solver of a cluster's worker,
-    which runs jobs and nothing else.
+    ``search``: how it runs (``settings.SearchSettings``: its threads, checkpoint, progress display
+    and cluster); ``board``: given to the solver of a cluster's worker, which runs jobs and nothing
+    else.
     """
 
-    def __init__(self, context, workers: int | None = None, checkpoint: str | os.PathLike | None = None,
-                 resume: bool = False, progress: Callable[[Status], None] | None = None,
-                 slots: int | None = None, cluster: str | None = None, board=None):
-        self.workers = worker_count(workers)
-        self.space = Space(context, slots or table.slots_for(context.options.max_memory), self.workers + 1)
+    def __init__(self, context, search: SearchSettings | None = None, board=None):
+        search = search or SearchSettings()
+        self.workers = worker_count(search.workers)
+        self.space = Space(context, search.slots or table.slots_for(context.options.max_memory), self.workers + 1)
         self.game = context.game
-        self.cluster = cluster
-        self.checkpoint = Path(checkpoint) if checkpoint else None
-        self.progress = progress
+        self.cluster = search.cluster_address
+        self.checkpoint = Path(search.checkpoint) if search.checkpoint else None
+        self.progress = search.progress
         self.inside = board is not None  # runs jobs only: a cluster's worker, or a thread's view (see view)
         self.board = board or jobs.Board()  # the best total of the node searched in parallel, for running jobs
         self.total, self.worst = TotalSearch(self), WorstSearch(self)
@@ -89,11 +87,8 @@ class Solver:
         self._started = self._saved = time.monotonic()
         self._solved: dict[tuple, Report] = {}
         self._fewest_worst: Report | None = None
-        if resume:
-            if self.checkpoint is None:
-                raise ValueError("--resume needs --checkpoint FILE")
-            if self.checkpoint.exists():
-                self.load(self.checkpoint)
+        if search.resume and self.checkpoint.exists():
+            self.load(self.checkpoint)
         if not self.inside and self.cluster is not None:
             self._start_jobs()  # the cluster is reached (or refused) before the search starts
 
@@ -297,9 +292,9 @@ class Solver:
         return len(entries)
 
 
-def solver_for(context, **settings) -> Solver:
-    """The build's solver, made on first use and kept in ``context.solver``."""
+def solver_for(context, search: SearchSettings | None = None) -> Solver:
+    """The build's solver, made on first use (running as ``search`` says) and kept in ``context.solver``."""
     if context.solver is None:
-        context.solver = Solver(context, **settings)
+        context.solver = Solver(context, search)
     return context.solver
 
