@@ -18,6 +18,7 @@ import numpy as np
 from . import catalogue
 from .catalogue import SETTINGS, flag, settings_of, takers
 from .reference import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
+from .search.proof import FEWEST_AT_WORST, OPTIMAL_EXPECTED, OPTIMAL_WORST, Objective
 
 CLOG_SCALE = float(1 << 32)  # fixed point for c*log2(c): exact integer sums, same for equal multisets
 TIE = 1e-9  # scores within this relative distance of the best are a tie
@@ -164,10 +165,15 @@ class Exhaustive(Strategy):
     """Plays the guess of an optimal tree, found by exhaustive search with proof (``search/``):
     the least total within the fewest guesses in the worst case (``optimal-worst``), the same
     after the fewest secrets that need the worst case (``fewest-at-worst``), or the least total
-    (``optimal-expected``, within ``--max-depth`` if given)."""
+    (``optimal-expected``, within ``--max-depth`` if given): its ``objective``, which it carries
+    into the search."""
 
-    name: str
+    objective: Objective
     reads: ClassVar[str] = "solution"
+
+    @property
+    def name(self) -> str:
+        return self.objective.name
 
     def accept(self, search) -> None:
         pass  # every search runs as its settings say
@@ -185,12 +191,12 @@ class Exhaustive(Strategy):
         from .search.solver import solver_for
 
         solver = solver_for(context, search)
-        return solver.solve(self.name, context.options.max_depth)
+        return solver.solve(self.objective, context.options.max_depth)
 
     def choose(self, context, node) -> int:
         from .search.solver import solver_for
 
-        return solver_for(context).choose(node, self.name, context.options.max_depth)
+        return solver_for(context).choose(node, self.objective, context.options.max_depth)
 
 
 def _entropy(stats, n):
@@ -224,9 +230,9 @@ STRATEGIES = {
         Heuristic("minimax", MAX_PART, _neg_max),
         Heuristic("most-parts", PARTS, _parts),
         Heuristic("expected-size", SUM_SQUARES, _neg_expected),
-        Exhaustive("optimal-worst"),
-        Exhaustive("optimal-expected"),
-        Exhaustive("fewest-at-worst"),
+        Exhaustive(OPTIMAL_WORST),
+        Exhaustive(OPTIMAL_EXPECTED),
+        Exhaustive(FEWEST_AT_WORST),
     )
 }
 assert list(STRATEGIES) == list(catalogue.STRATEGIES)  # one registry: every name has its behaviour

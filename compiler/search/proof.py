@@ -1,4 +1,5 @@
-"""What an exhaustive search proved, as data, and the sentences the artifact and ``bound`` print.
+"""What an exhaustive search proved, as data, and the sentences the artifact and ``bound`` print;
+and what it minimises (``Objective``: an exhaustive strategy carries one into the search).
 
 ``WorstCase``: the fewest guesses that win every secret (a tree that does it, and why one fewer
 cannot). ``LeastTotal``: the least total (within a depth), optimal or only among some openers.
@@ -8,6 +9,44 @@ Their ``to_dict`` is what the artifact's strategy records (trees/FORMAT.md §2.2
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What an exhaustive strategy (``name``) minimises: the least total, within ``--max-depth`` if
+    given; with ``worst_first``, within the fewest guesses in the worst case instead; with
+    ``late_first`` as well, the fewest secrets that need that many first, then the least total
+    (each such secret weighed by a penalty)."""
+
+    name: str
+    worst_first: bool = False
+    late_first: bool = False
+
+    def penalty(self, secrets: int, depth: int, least: int) -> int:
+        """The weight of a secret won by the ``depth``-th guess (0: none): more than the totals of
+        any two trees within ``depth`` can differ (from ``least``, the least total by counting, to
+        ``depth`` per secret), so that the least weighted total has the fewest such secrets first."""
+        return secrets * depth - least + 1 if self.late_first else 0
+
+    def claim(self, proof: "LeastTotal", opening: str) -> str:
+        """What ``proof`` says was proven for this objective (``opening``: which trees it is about)."""
+        if self.late_first:
+            late = proof.late
+            return (f"exhaustive search: no tree{opening} wins every secret within {proof.depth - 1} guesses, "
+                    f"every tree within {proof.depth} needs {proof.depth} for at least {late} "
+                    f"secret{'s' * (late != 1)}, and none with {late} takes fewer than {proof.total} guesses in all")
+        if self.worst_first:
+            return (f"exhaustive search: no tree{opening} wins every secret within {proof.depth - 1} "
+                    f"guesses, and none within {proof.depth} takes fewer than {proof.total} guesses in all")
+        within = "" if proof.depth is None else f" among trees that win every secret within {proof.depth} guesses"
+        return (f"exhaustive search: no tree{opening} takes fewer than {proof.total} guesses in all "
+                f"over the {proof.secrets} secrets{within}")
+
+
+OPTIMAL_WORST = Objective("optimal-worst", worst_first=True)
+OPTIMAL_EXPECTED = Objective("optimal-expected")
+FEWEST_AT_WORST = Objective("fewest-at-worst", worst_first=True, late_first=True)
+OBJECTIVES = {o.name: o for o in (OPTIMAL_WORST, OPTIMAL_EXPECTED, FEWEST_AT_WORST)}
 
 
 @dataclass(frozen=True)
@@ -49,7 +88,7 @@ class LeastTotal:
     """The least total of any tree (among those of ``depth`` guesses at most, if given), proven
     by exhaustive search: optimal, or (with ``--openers``) optimal among the openers searched."""
 
-    objective: str  # optimal-worst or fewest-at-worst (depth: the fewest guesses), or optimal-expected
+    objective: Objective  # with worst_first, ``depth`` is the fewest guesses in the worst case
     total: int
     depth: int | None
     secrets: int
@@ -69,18 +108,7 @@ class LeastTotal:
         if not self.optimal:
             opening = (f" opening with one of the {self.scope['openers']} best first guesses by "
                        f"{self.scope['ranked_by']}")
-        if self.objective == "fewest-at-worst":
-            said = (f"exhaustive search: no tree{opening} wins every secret within {self.depth - 1} "
-                    f"guesses, every tree within {self.depth} needs {self.depth} for at least {self.late} "
-                    f"secret{'s' * (self.late != 1)}, and none with {self.late} takes fewer than {self.total} "
-                    "guesses in all")
-        elif self.objective == "optimal-worst":
-            said = (f"exhaustive search: no tree{opening} wins every secret within {self.depth - 1} "
-                    f"guesses, and none within {self.depth} takes fewer than {self.total} guesses in all")
-        else:
-            within = "" if self.depth is None else f" among trees that win every secret within {self.depth} guesses"
-            said = (f"exhaustive search: no tree{opening} takes fewer than {self.total} guesses in all "
-                    f"over the {self.secrets} secrets{within}")
+        said = self.objective.claim(self, opening)
         if self.first_guesses:
             found = self.first_guesses
             classes = " (one per symmetry class)" if found["by_class"] else ""
@@ -98,7 +126,7 @@ class LeastTotal:
             openers = self.scope["openers"]
             proof = {"optimal": False, "optimal_among": f"{openers} opener{'s' * (openers > 1)}",
                      "openers_ranked_by": self.scope["ranked_by"], "openers_of": self.scope["of"]}
-        if self.objective != "optimal-expected":
+        if self.objective.worst_first:
             proof["minimum_worst"] = self.depth
         if self.late is not None:
             proof["fewest_at_worst"] = self.late

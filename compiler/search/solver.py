@@ -19,7 +19,7 @@ from typing import Callable
 from .. import checkpoint
 from . import jobs, table
 from .problem import NODES
-from .proof import LeastTotal
+from .proof import OBJECTIVES, LeastTotal, Objective
 from .settings import SearchSettings
 from .space import Space
 from .table import INF
@@ -27,8 +27,6 @@ from .total import Infeasible, TotalSearch
 from .worst import WorstSearch
 
 CHECKPOINT_EVERY = 300.0  # seconds between checkpoints of a long search
-OBJECTIVES = ("optimal-worst", "optimal-expected", "fewest-at-worst")
-WORST_FIRST = ("optimal-worst", "fewest-at-worst")  # the objectives within the fewest guesses in the worst case
 
 Status = dict  # what a long search is doing, for a progress display (see Solver.status)
 
@@ -98,17 +96,15 @@ class Solver:
 
     # -- the optimal strategies -------------------------------------------------------------------
 
-    def solve(self, objective: str, max_depth: int | None = None) -> Report:
-        """Solve the game for ``objective`` (``optimal-worst``: the least total among trees of the
-        fewest guesses in the worst case; ``fewest-at-worst``: among those, the fewest secrets that
-        need that many, then the least total; ``optimal-expected``: the least total, within
-        ``max_depth`` if given), with the proof the artifact records."""
-        if objective not in OBJECTIVES:
-            raise ValueError(f"unknown objective: {objective!r}; choose from {', '.join(OBJECTIVES)}")
+    def solve(self, objective: Objective | str, max_depth: int | None = None) -> Report:
+        """Solve the game for ``objective`` (``proof.Objective``, or its name: the least total,
+        within ``max_depth`` if given, or within the fewest guesses in the worst case, perhaps
+        after the fewest secrets that need them), with the proof the artifact records."""
+        objective = _objective(objective)
         key = (objective, max_depth)
         if key not in self._solved:
             started, nodes = time.monotonic(), self.nodes
-            depth = self.minimum_worst().worst if objective in WORST_FIRST else max_depth
+            depth = self.minimum_worst().worst if objective.worst_first else max_depth
             penalty = self._penalize(objective, depth)
             weighted = self.minimum_total(depth)
             space = self.space
@@ -130,14 +126,11 @@ class Solver:
                                        first_guesses=dict(self.total.first_guesses))
         return self._solved[key]
 
-    def _penalize(self, objective: str, depth: int | None) -> int:
-        """Weigh the minimum-total searches for ``objective``: fewest-at-worst makes each secret won by
-        the ``depth``-th guess cost more than the totals of any two trees within ``depth`` can differ
-        (from the least total by counting to ``depth`` per secret), so that the least weighted
-        total has the fewest such secrets first. Returns the penalty (0: none)."""
-        space, penalty = self.space, 0
-        if objective == "fewest-at-worst":
-            penalty = space.n_secrets * depth - int(space.least[space.n_secrets]) + 1
+    def _penalize(self, objective: Objective, depth: int | None) -> int:
+        """Weigh the minimum-total searches for ``objective`` (``Objective.penalty``: on each secret
+        won by the ``depth``-th guess, or none). Returns the penalty (0: none)."""
+        space = self.space
+        penalty = objective.penalty(space.n_secrets, depth, int(space.least[space.n_secrets]))
         if penalty != space.penalty:
             self.close()  # the jobs' views of the space, and a cluster's workers, were made with the old one
             space.penalize(penalty)
@@ -149,10 +142,10 @@ class Solver:
         late = (weighted - int(self.space.least[self.space.n_secrets])) // penalty
         return late, weighted - late * penalty
 
-    def choose(self, node, objective: str, max_depth: int | None = None) -> int:
+    def choose(self, node, objective: Objective | str, max_depth: int | None = None) -> int:
         """The guess that the canonical optimal tree plays at ``node`` (a builder ``Node``)."""
         report = self.solve(objective, max_depth)
-        self._penalize(objective, report.worst)
+        self._penalize(_objective(objective), report.worst)
         budget = None if report.worst is None else report.worst - len(node.path)
         return self.total.optimal_guess(node.candidates, node.played, budget)
 
@@ -290,6 +283,15 @@ class Solver:
         entries = checkpoint.load(path, self.space.identity())
         self.restore(entries)
         return len(entries)
+
+
+def _objective(objective: Objective | str) -> Objective:
+    """An objective, or the one of that name (a library caller's ``solve("optimal-expected")``)."""
+    if isinstance(objective, Objective):
+        return objective
+    if objective not in OBJECTIVES:
+        raise ValueError(f"unknown objective: {objective!r}; choose from {', '.join(OBJECTIVES)}")
+    return OBJECTIVES[objective]
 
 
 def solver_for(context, search: SearchSettings | None = None) -> Solver:
