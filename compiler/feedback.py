@@ -20,7 +20,7 @@ import numpy as np
 
 from guesstree.player.game import Game
 
-from .reference import PARTS
+from .statistic import PARTS
 
 BLOCK_CELLS = 1 << 24  # cells per on-demand block
 BACKENDS = ("numba", "numpy")
@@ -37,7 +37,7 @@ def backend_for(game: Game, engine: str) -> str:
     return "numba"
 
 
-def kernels(backend: str):
+def backend_kernels(backend: str):
     """The module holding ``backend``'s kernels (importing numba only when asked for)."""
     if backend == "numba":
         from . import kernels as compiled
@@ -190,7 +190,7 @@ class Scorer:
         """Per guess, a statistic of its partition of ``secret_ids`` and its part count (see
         ``kernels.partition_stats``): from the matrix (by columns for few secrets, where it can),
         else straight from the codes if the game can, else from blocks of guesses computed on demand."""
-        count, threads = kernels(self.backend).partition_stats, self.threads
+        count, threads = backend_kernels(self.backend).partition_stats, self.threads
         if self.columns is not None and (len(secret_ids) < COLUMN_MAX_CANDIDATES or self.matrix is None):
             return count(self.columns, guess_ids, secret_ids, n_feedbacks, statistic, clog, by_column=True,
                          threads=threads)
@@ -224,7 +224,7 @@ class Scorer:
     def first_perfect(self, guess_ids: np.ndarray, secret_ids: np.ndarray, n_feedbacks: int) -> int:
         """The index of the first of ``guess_ids`` that puts every one of ``secret_ids`` in a part
         of its own, or -1."""
-        first_perfect = kernels(self.backend).first_perfect
+        first_perfect = backend_kernels(self.backend).first_perfect
         if self.columns is not None:
             return first_perfect(self.columns, guess_ids, secret_ids, n_feedbacks, True)
         if self.matrix is not None:
@@ -297,7 +297,7 @@ def _pegs(game, guess_codes, secret_codes, backend) -> BlockFunction:
     table = index_table((game.length + 1, game.length + 1), len(feedbacks))
     for i, (right, moved) in enumerate(feedbacks):
         table[right, moved] = i
-    peg_matrix = kernels(backend).peg_matrix
+    peg_matrix = backend_kernels(backend).peg_matrix
 
     def pegs(guess_ids, secret_ids):
         return peg_matrix(_pick(guess_codes, guess_ids), _pick(secret_codes, secret_ids), game.symbols, table)
@@ -336,7 +336,7 @@ class PackedPegs:
 @register("marks")
 def _words(game, guess_codes, secret_codes, backend) -> BlockFunction:
     """Per-letter marks, as a base-3 number looked up in a table."""
-    word_matrix = kernels(backend).word_matrix
+    word_matrix = backend_kernels(backend).word_matrix
     table = index_table(3 ** game.length, len(game.feedbacks()))
     for i, feedback in enumerate(game.feedbacks()):
         table[int("".join(map(str, feedback)), 3)] = i

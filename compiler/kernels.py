@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .reference import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
+from .statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
 
 BLOCK = 2048  # guesses per block
 PARALLEL_CELLS = 1 << 20  # below this, starting threads costs more than it saves

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-# What a partition is reduced to, per guess (each heuristic in strategies.py names one).
-CLOG_SUM, MAX_PART, SUM_SQUARES, PARTS = 0, 1, 2, 3
+from .statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
 
 CHUNK_CELLS = 1 << 22  # guesses x candidates per bincount, to bound memory
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import catalogue
 from .catalogue import SETTINGS, flag, settings_of, takers
-from .reference import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
+from .statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
 from .search.proof import FEWEST_AT_WORST, OPTIMAL_EXPECTED, OPTIMAL_WORST, Objective
 
 CLOG_SCALE = float(1 << 32)  # fixed point for c*log2(c): exact integer sums, same for equal multisets
@@ -91,7 +91,7 @@ class Heuristic(Strategy):
     """Scores guesses by their partitions; the best score is the largest."""
 
     name: str
-    statistic: int  # which reduction of the partition counts (reference.CLOG_SUM, ...)
+    statistic: int  # which reduction of the partition counts (statistic.CLOG_SUM, ...)
     score: Callable[[np.ndarray, int], np.ndarray]  # (statistic per guess, candidates) -> score
     sampled: bool = False  # scores a sample of the guesses on a sample of the candidates (--seed)
     perfect_is_best: bool = True  # a candidate that splits all candidates apart is the pick

@@ -58,7 +58,7 @@ class Symmetry:
         return tuple(sorted(rename[colour] for colour in code))
 
     def _compute(self, played: tuple[int, ...], limit: int) -> np.ndarray | None:
-        from .feedback import kernels
+        from .feedback import backend_kernels
 
         history = self.codes[list(played)] if played else np.zeros((0, self.codes.shape[1]), dtype=np.int64)
         used = np.zeros(self.colours, dtype=np.bool_)
@@ -69,7 +69,7 @@ class Symmetry:
         in_order = self._in_order(history) if len(perms) >= limit and len(played) <= 1 else None
         if len(perms) == 1 and used.all():  # only the identity, and no colour left to rename
             return in_order
-        lowest = kernels(self.backend).canonical_under(self.codes, np.array(perms, dtype=np.int64),
+        lowest = backend_kernels(self.backend).canonical_under(self.codes, np.array(perms, dtype=np.int64),
                                                        np.array(maps, dtype=np.int64), used)
         return lowest if in_order is None else lowest & in_order
 
