@@ -18,7 +18,6 @@ import contextlib
 import hashlib
 import json
 import logging
-import os
 import threading
 import time
 from pathlib import Path
@@ -29,7 +28,6 @@ import numpy as np
 from .pool import main_unseen
 
 LOCAL = "local:"
-ENVIRONMENT = "DASK_SCHEDULER_ADDRESS"
 CONNECT_SECONDS = 5  # to reach the scheduler
 WORKER_SECONDS = 60  # for the first worker to join
 JOBS_PER_WORKER = 3  # jobs sent at once per worker
@@ -48,11 +46,6 @@ class ClusterError(Exception):
 
 class Refused(ClusterError):
     """A worker that cannot take part: another guesstree, or another game from the same description."""
-
-
-def address(option: str | None) -> str | None:
-    """The cluster to use: ``--cluster``, else ``$DASK_SCHEDULER_ADDRESS``, else None."""
-    return option or os.environ.get(ENVIRONMENT) or None
 
 
 def worker_address() -> str:

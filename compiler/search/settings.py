@@ -8,6 +8,8 @@ import os
 from dataclasses import dataclass
 from typing import Callable
 
+SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"  # Dask's own: the scheduler a client connects to by default
+
 
 @dataclass(frozen=True)
 class SearchSettings:
@@ -38,6 +40,4 @@ class SearchSettings:
     @property
     def cluster_address(self) -> str | None:
         """``cluster``, else the one ``$DASK_SCHEDULER_ADDRESS`` names, else None."""
-        from ..cluster import address
-
-        return address(self.cluster)
+        return self.cluster or os.environ.get(SCHEDULER_VARIABLE) or None
