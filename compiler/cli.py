@@ -217,7 +217,7 @@ def game_command(name: str, settings: tuple[str, ...] = (), build: bool = False,
     return decorate
 
 
-# -- options shared by compile, compare and bound --------------------------------------------------
+# -- the other options that several commands share ------------------------------------------------
 
 QUIET = typer.Option(False, "--quiet", "-q", help="print nothing but errors")
 
