@@ -26,12 +26,13 @@ class Statistics(dict):
     dict of the nine ``KEYS`` (histograms keyed by int), so that ``json.dumps`` and every dict
     reader take it as before; its values also read as attributes (``stats.total``)."""
 
-    def __init__(self, secrets: int, total: int, average: float, worst: int, histogram: dict[int, int],
-                 determined_total: int, determined_average: float, determined_worst: int,
-                 determined_histogram: dict[int, int]):
-        super().__init__(secrets=secrets, total=total, average=average, worst=worst, histogram=histogram,
-                         determined_total=determined_total, determined_average=determined_average,
-                         determined_worst=determined_worst, determined_histogram=determined_histogram)
+    def __init__(self, **values):
+        """The nine ``KEYS`` by name: secrets, total, average, worst, histogram, and the same five
+        but the secrets' count for guesses to determine (``determined_total``, ...)."""
+        if set(values) != set(KEYS):
+            wrong = sorted(set(values) ^ set(KEYS))
+            raise TypeError(f"Statistics takes exactly {', '.join(KEYS)}; wrong or missing: {', '.join(wrong)}")
+        super().__init__((key, values[key]) for key in KEYS)
 
     def __getattr__(self, key: str):
         if key in KEYS:
@@ -45,8 +46,9 @@ class Statistics(dict):
         n = len(wins)
         if n == 0 or len(determined) != n:
             raise ValueError(f"statistics need one depth of each kind per secret, not {n} and {len(determined)}")
-        return cls(n, sum(wins), sum(wins) / n, max(wins), _histogram(wins),
-                   sum(determined), sum(determined) / n, max(determined), _histogram(determined))
+        return cls(secrets=n, total=sum(wins), average=sum(wins) / n, worst=max(wins), histogram=_histogram(wins),
+                   determined_total=sum(determined), determined_average=sum(determined) / n,
+                   determined_worst=max(determined), determined_histogram=_histogram(determined))
 
     @classmethod
     def from_header(cls, stats, name: str = "<tree>") -> "Statistics":

@@ -125,3 +125,29 @@ def test_rooms_stay_small():
                         or isinstance(node, ast.ClassDef) and size > 300:
                     too_big.append(f"{path.relative_to(REPO)}:{node.lineno} {node.name} ({size} lines)")
     assert too_big == []
+
+
+def _compiled(function: ast.FunctionDef) -> bool:
+    """Is it a numba kernel (``@njit(...)``)? Its parameters are the arrays it reads: no object holds them."""
+    return any("njit" in ast.unparse(decorator) for decorator in function.decorator_list)
+
+
+def test_no_function_takes_more_than_eight_parameters():
+    """Outside the kernels (the compiled ones, and ``compiler/kernels.py``, whose entry points hand
+    the kernels their arrays), a function that needs more than eight values takes an object that
+    holds them (``SearchSettings``, ``Options``, a command's ``settings``)."""
+    too_many = []
+    for package in PACKAGES:
+        for path in (REPO / package).rglob("*.py"):
+            if path == REPO / "compiler" / "kernels.py":
+                continue
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or _compiled(node):
+                    continue
+                given = node.args
+                names = [a.arg for a in (*given.posonlyargs, *given.args, *given.kwonlyargs)]
+                names += [a.arg for a in (given.vararg, given.kwarg) if a is not None]
+                count = len(names) - (names[:1] in (["self"], ["cls"]))
+                if count > 8:
+                    too_many.append(f"{path.relative_to(REPO)}:{node.lineno} {node.name} ({count} parameters)")
+    assert too_many == []
