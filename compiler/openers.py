@@ -46,9 +46,9 @@ def rank_of(game, first: str, max_depth: int | None = None, candidates: str = "a
         code = game.parse_code(first)
     except ValueError as error:
         raise ValueError(f"--first {first}: {error}") from None
-    index = {g: i for i, g in enumerate(game.guesses)}.get(code)
-    if index is None:
+    if not game.is_guess(code):
         raise ValueError(f"--first {first}: {game.format_code(code)} is not an allowed guess")
+    index = game.guesses.index(code)
     context = _solver_context(game, max_depth, candidates, max_memory, search)
     try:
         return ranked_first(context.solver, index, max_depth)

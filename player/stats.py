@@ -27,8 +27,8 @@ class Statistics(dict):
     reader take it as before; its values also read as attributes (``stats.total``)."""
 
     def __init__(self, **values):
-        """The nine ``KEYS`` by name: secrets, total, average, worst, histogram, and the same five
-        but the secrets' count for guesses to determine (``determined_total``, ...)."""
+        """The nine ``KEYS``, by name: the secrets' count, then total, average, worst and histogram
+        of the guesses to win, and the same four of the guesses to determine (``determined_total``, ...)."""
         if set(values) != set(KEYS):
             wrong = sorted(set(values) ^ set(KEYS))
             raise TypeError(f"Statistics takes exactly {', '.join(KEYS)}; wrong or missing: {', '.join(wrong)}")

@@ -144,8 +144,9 @@ class Solver:
 
     def choose(self, node, objective: Objective | str, max_depth: int | None = None) -> int:
         """The guess that the canonical optimal tree plays at ``node`` (a builder ``Node``)."""
+        objective = _objective(objective)
         report = self.solve(objective, max_depth)
-        self._penalize(_objective(objective), report.worst)
+        self._penalize(objective, report.worst)
         budget = None if report.worst is None else report.worst - len(node.path)
         return self.total.optimal_guess(node.candidates, node.played, budget)
 
