@@ -36,7 +36,7 @@ SAMPLE = 32  # at least this many secrets each guess is ranked on ...
 FEEDBACKS = 400_000  # ... and as many as make this many feedbacks over the pool: ~25 ms of CPython
 SHORTLIST = 60  # the best guesses by the sample, ranked again on every candidate; the look-ahead plays them
 TRIES = 6  # guesses, best first, the look-ahead tries on each set below the one to guess for
-BUDGET = 200_000  # what the look-ahead may spend on one suggestion (~25 ms of CPython), counted as ...
+BUDGET = 20_000  # what the look-ahead may spend on one suggestion (~10 ms of CPython), counted as ...
 OVERHEAD = 16  # ... (secrets + OVERHEAD) per guess it scores on a set: a set's rows cost as much again
 HARD_BUDGET = 3_000_000  # where the game narrows the guesses (hard mode): its traps (_ATCH, _OUND) lie deeper
 
@@ -93,18 +93,17 @@ class Lookahead:
     def __init__(self, game, shortlist: list[Code]):
         self.game, self.shortlist = game, shortlist
         self.budget = HARD_BUDGET if game.restricts_guesses else BUDGET
-        self._split: tuple = (None, None)  # the last set split and its splitter: tried guesses share it
+        self._splitters: dict[int, tuple] = {}  # id(set) -> (set, its splitter): each set's rows made once
 
     def keeps(self, guess: Code, secrets: list[Code], left: int, steps: Steps, pool: list[Code] | None = None) -> bool:
         """After ``guess``, can every part of ``secrets`` be won within ``left`` more guesses?
         ``pool``: the shortlist's guesses the game allows after ``steps`` (all of it at first)."""
         game = self.game
         pool = self.shortlist if pool is None else pool
-        for feedback, part in self.parts(guess, secrets):
-            if feedback == game.win:
-                continue
-            after = steps + [(guess, feedback)]
+        for part in self.parts(guess, secrets):
+            after = steps
             if game.restricts_guesses:  # hard mode's rule holds step by step: only the new one to check
+                after = steps + [(guess, game.score(guess, part[0]))]
                 rule = [after[-1]] if game.hint_rule else after
                 allowed = [] if self.budget <= 0 else [g for g in pool if game.allows(g, rule) is None]
                 self.budget -= len(pool) * OVERHEAD  # checking the rule costs as much as a row
@@ -121,13 +120,14 @@ class Lookahead:
             return True
         if depth < 2 or self.budget <= 0:
             return False
-        possible = set(secrets)
+        possible = self.members(secrets)
         playable = [s for s in secrets if game.is_guess(s)]
         if len(playable) > SHORTLIST:
             playable = [playable[i * len(playable) // SHORTLIST] for i in range(SHORTLIST)]
         guesses = playable + [g for g in pool if g not in possible]
         self.budget -= len(guesses) * (n + OVERHEAD)
-        counts = list(game.partition_counts(guesses, secrets))
+        split = self.splitter(secrets)
+        counts = [len(set(split(guess))) for guess in guesses]
         for i in heapq.nlargest(TRIES, range(len(guesses)), key=counts.__getitem__):
             if depth == 2 and counts[i] < n:
                 break  # two guesses left: only a guess that tells every secret apart will do
@@ -135,14 +135,28 @@ class Lookahead:
                 return True
         return False
 
-    def parts(self, guess: Code, secrets: list[Code]) -> list[tuple[Feedback, list[Code]]]:
-        """``(feedback, secrets giving it)`` for each feedback ``guess`` gives over ``secrets``."""
-        last, split = self._split
-        if last is not secrets:
-            split = self.game.splitter(secrets)
-            self._split = (secrets, split)
+    def splitter(self, secrets: list[Code]):
+        """``game.splitter(secrets)``, made once for each set of one suggestion (the set is kept with
+        it, so that its id names it until the suggestion ends)."""
+        return self._known(secrets)[1]
+
+    def members(self, secrets: list[Code]) -> set[Code]:
+        """``set(secrets)``, made once for each set of one suggestion."""
+        return self._known(secrets)[2]
+
+    def _known(self, secrets: list[Code]) -> tuple:
+        known = self._splitters.get(id(secrets))
+        if known is None:
+            known = self._splitters[id(secrets)] = (secrets, self.game.splitter(secrets), set(secrets))
+        return known
+
+    def parts(self, guess: Code, secrets: list[Code]) -> list[list[Code]]:
+        """The parts ``guess`` splits ``secrets`` into, in the order of their first secret, but for
+        the one it wins (``guess`` itself, when it is one of them)."""
         groups: dict = {}
-        for value, secret in zip(split(guess), secrets):
+        values = self.splitter(secrets)(guess)
+        for value, secret in zip(values, secrets):
             groups.setdefault(value, []).append(secret)
-        score = self.game.score
-        return [(score(guess, part[0]), part) for part in groups.values()]
+        if guess in self.members(secrets):
+            del groups[values[secrets.index(guess)]]  # its part is the one whose feedback is the win
+        return list(groups.values())

@@ -3,7 +3,7 @@
 // No imports beyond games.js: the HTML export inlines games.js, advice.js and core.js in one scope.
 // The page inlines this file beside its own names: the constants live in one object.
 export const ADVICE = Object.freeze({
-  SAMPLE: 32, FEEDBACKS: 400_000, SHORTLIST: 60, TRIES: 6, BUDGET: 200_000, OVERHEAD: 16, HARD_BUDGET: 3_000_000,
+  SAMPLE: 32, FEEDBACKS: 400_000, SHORTLIST: 60, TRIES: 6, BUDGET: 20_000, OVERHEAD: 16, HARD_BUDGET: 3_000_000,
 });
 
 const joinedCode = (code) => code.join(",");
