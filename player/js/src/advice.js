@@ -6,32 +6,97 @@ export const ADVICE = Object.freeze({
   SAMPLE: 32, FEEDBACKS: 400_000, SHORTLIST: 60, TRIES: 6, BUDGET: 20_000, OVERHEAD: 16, HARD_BUDGET: 3_000_000,
 });
 
-const joinedCode = (code) => code.join(",");
+const KEYS = new WeakMap();  // code -> its text key, made once (a code of the game's lists is met again and again)
+const joinedCode = (code) => KEYS.get(code) ?? KEYS.set(code, code.join(",")).get(code);
 const evenly = (list, k) => Array.from({ length: k }, (_, i) => list[Math.floor((i * list.length) / k)]);
 
 // The indices of `counts`, the largest first, ties in index order (Python's heapq.nlargest), at most k.
 function largestFirst(counts, k) {
-  return [...counts.keys()].sort((a, b) => counts[b] - counts[a] || a - b).slice(0, k);
+  const top = [];
+  for (let i = 0; i < counts.length; i++) {
+    if (top.length === k && counts[i] <= counts[top[k - 1]]) continue;
+    let at = top.length;
+    while (at > 0 && counts[top[at - 1]] < counts[i]) at--;
+    top.splice(at, 0, i);
+    if (top.length > k) top.pop();
+  }
+  return top;
 }
 
-// How many parts each guess splits `secrets` into: distinct _scoreKey values, stamped in one array.
+// Each set of secrets scored a guess at once on all of them (player/lanes.py): the rows of the
+// groups its guesses hold, made once for the set, a byte per secret and four bytes to a word, so
+// that a guess's feedback numbers are the sum of its groups' rows (no byte carries: every number
+// is below 256); a game without groups scores each pair. The parts: distinct numbers, stamped.
+const add = (sum, row) => { for (let i = 0; i < row.length; i++) sum[i] += row[i]; };
+const distinct = (bytes, stamp, round) => {  // how many values bytes holds, stamping each with round
+  let found = 0;
+  for (let i = 0; i < bytes.length; i++) if (stamp[bytes[i]] !== round) { stamp[bytes[i]] = round; found++; }
+  return found;
+};
+const PLANS = new WeakMap();  // game -> its guesses' groups, numbered: made once, kept across suggestions
 class Counter {
-  #stamp = new Int32Array(64); #round = 0;
-  constructor(game) { this.game = game; }
-  parts(guess, secrets) {
-    const { game } = this;
-    let found = 0;
-    const round = ++this.#round;
-    for (let i = 0; i < secrets.length; i++) {
-      const k = game._scoreKey(guess, secrets[i]);
-      if (k >= this.#stamp.length) {
-        const grown = new Int32Array(Math.max(k + 1, 2 * this.#stamp.length));
-        grown.set(this.#stamp);
-        this.#stamp = grown;
-      }
-      if (this.#stamp[k] !== round) { this.#stamp[k] = round; found++; }
+  #stamp = new Int32Array(256); #round = 0; #sets = new WeakMap(); #plan;
+  constructor(game) {
+    this.game = game;
+    this.#plan = PLANS.get(game) ?? PLANS.set(game, { ids: new WeakMap(), makers: [], numbers: new Map() }).get(game);
+  }
+  values(guess, secrets) {  // the feedback numbers of guess on secrets (the array is the set's own: read it at once)
+    const { rows, words, values } = this.#sets.get(secrets) ?? this.#record(secrets), ids = this.#idsOf(guess);
+    if (!ids) {
+      for (let i = 0; i < secrets.length; i++) values[i] = this.game._scoreKey(guess, secrets[i]);
+      return values;
+    }
+    for (let j = 0; j < ids.length; j++) {
+      const id = ids[j], row = rows[id] ?? (rows[id] = this.#row(id, secrets, words.length));
+      if (j === 0) words.set(row);
+      else add(words, row);
+    }
+    return values;
+  }
+  #row(id, secrets, width) {
+    const bytes = new Uint8Array(4 * width);
+    bytes.set(this.#plan.makers[id](secrets));
+    return new Uint32Array(bytes.buffer);
+  }
+  #record(secrets) {  // a set's rows (made as asked), its values (bytes, viewed as words), its members' keys
+    const n = secrets.length, words = new Uint32Array(Math.ceil(n / 4));
+    const set = { rows: [], words, values: this.#idsOf(secrets[0] ?? []) ? new Uint8Array(words.buffer, 0, n) : new Int32Array(n) };
+    let keys;
+    Object.defineProperty(set, "keys", { get: () => (keys ??= new Set(secrets.map(joinedCode))) });
+    this.#sets.set(secrets, set);
+    return set;
+  }
+  #idsOf(guess) {  // the numbers of guess's groups (null: a game without groups)
+    const { ids, makers, numbers } = this.#plan;
+    let found = ids.get(guess);
+    if (found === undefined) {
+      const groups = this.game._groups(guess);
+      found = groups && Int32Array.from(groups, ([name, make]) => {
+        if (!numbers.has(name)) { numbers.set(name, makers.length); makers.push(make); }
+        return numbers.get(name);
+      });
+      ids.set(guess, found);
     }
     return found;
+  }
+  parts(guess, secrets) {
+    const values = this.values(guess, secrets), round = ++this.#round;
+    if (values instanceof Uint8Array) return distinct(values, this.#stamp, round);
+    let found = 0, stamp = this.#stamp;
+    for (let i = 0; i < values.length; i++) {
+      const k = values[i];
+      if (k >= stamp.length) {
+        const grown = new Int32Array(Math.max(k + 1, 2 * stamp.length));
+        grown.set(stamp);
+        stamp = this.#stamp = grown;
+      }
+      if (stamp[k] !== round) { stamp[k] = round; found++; }
+    }
+    return found;
+  }
+  members(secrets) {  // the text keys of secrets, as a set made once
+    const set = this.#sets.get(secrets);
+    return set?.keys ?? this.#record(secrets).keys;
   }
 }
 
@@ -76,16 +141,15 @@ function ranked(game, counter, pool, remaining) {
 class Lookahead {
   constructor(game, counter, shortlist) {
     const budget = game.restrictsGuesses ? ADVICE.HARD_BUDGET : ADVICE.BUDGET;
-    Object.assign(this, { game, counter, shortlist, budget, win: game._feedbackKey(game.win) });
+    Object.assign(this, { game, counter, shortlist, budget });
   }
 
   keeps(guess, secrets, left, steps, pool = this.shortlist) {
     const { game } = this;
-    for (const [feedback, part] of this.parts(guess, secrets)) {
-      if (feedback === this.win) continue;
-      const after = [...steps, [guess, game.score(guess, part[0])]];
-      let allowed = pool;
+    for (const part of this.parts(guess, secrets)) {
+      let allowed = pool, after = steps;
       if (game.restrictsGuesses) {  // hard mode's rule holds step by step: only the new one to check
+        after = [...steps, [guess, game.score(guess, part[0])]];
         const rule = game.hintRule ? [after.at(-1)] : after;
         allowed = this.budget <= 0 ? [] : pool.filter((g) => game.allows(g, rule) === null);
         this.budget -= pool.length * ADVICE.OVERHEAD;  // checking the rule costs as much as a row
@@ -99,7 +163,7 @@ class Lookahead {
     const { game } = this, n = secrets.length;
     if (n <= depth && secrets.every((s) => game.isGuess(s))) return true;
     if (depth < 2 || this.budget <= 0) return false;
-    const possible = new Set(secrets.map(joinedCode));
+    const possible = this.counter.members(secrets);
     let playable = secrets.filter((s) => game.isGuess(s));
     if (playable.length > ADVICE.SHORTLIST) playable = evenly(playable, ADVICE.SHORTLIST);
     const guesses = [...playable, ...pool.filter((g) => !possible.has(joinedCode(g)))];
@@ -112,14 +176,15 @@ class Lookahead {
     return false;
   }
 
-  parts(guess, secrets) {  // [feedback key, secrets giving it], in the order of their first secret
-    const groups = new Map();
-    for (const secret of secrets) {
-      const k = this.game._scoreKey(guess, secret);
-      const group = groups.get(k);
-      if (group) group.push(secret);
-      else groups.set(k, [secret]);
+  parts(guess, secrets) {  // the parts of secrets by guess's feedback, in the order of their first secret, but the one it wins
+    const groups = new Map(), values = this.counter.values(guess, secrets);
+    for (let i = 0; i < secrets.length; i++) {
+      const group = groups.get(values[i]);
+      if (group) group.push(secrets[i]);
+      else groups.set(values[i], [secrets[i]]);
     }
-    return groups;
+    const key = joinedCode(guess);
+    if (this.counter.members(secrets).has(key)) groups.delete(values[secrets.findIndex((s) => joinedCode(s) === key)]);
+    return groups.values();
   }
 }

@@ -27,7 +27,7 @@ export const repr = (v) => {  // a value as Python would print it, for messages
 };
 
 const fail = (message) => { throw new Error(message); };
-const count = (list, value) => list.filter((x) => x === value).length;
+const count = (list, value) => { let k = 0; for (const x of list) k += x === value; return k; };
 const key = (code) => code.join(",");
 const letters = (code) => code.map((s) => LETTERS[s]).join("");
 const shown = (text, value) => (text === undefined ? `(${[...value].join(", ")})` : repr(text));  // the text typed, or the ints given
@@ -94,6 +94,9 @@ export class Game {
   // compare ints, and the games below compute them without building the feedback
   _scoreKey(guess, secret) { return this._feedbackKey(this.score(guess, secret)); }
   _feedbackKey(feedback) { return this._feedbackIndex.get(key(feedback)); }
+  // A guess's groups (player/lanes.py): [name, row] pairs, row(secrets) what the group adds to each
+  // secret's feedback number, whose sum over the groups is one int per feedback; null: none.
+  _groups() { return null; }
 }
 
 // The peg games: Mastermind, Digits (the ten digits) and Bulls and cows (distinct digits), the
@@ -131,6 +134,13 @@ class PegGame extends Game {
     return [Math.floor(key / n), key % n];
   }
   _feedbackKey(f) { return f[0] * (this.length + 1) + f[1]; }
+  _groups(guess) {  // each symbol in place (it counts n + 1 as right) and each symbol with the times the guess holds it
+    const scale = this.length + 1, times = new Map();
+    guess.forEach((s) => times.set(s, (times.get(s) ?? 0) + 1));
+    const inPlace = guess.map((symbol, p) => [`${p}=${symbol}`, (secrets) => secrets.map((c) => (c[p] === symbol ? scale : 0))]);
+    return [...inPlace, ...[...times].map(([symbol, held]) => [`${symbol}*${held}`,
+      (secrets) => secrets.map((c) => Math.min(held, count(c, symbol)))])];
+  }
   _scoreKey(guess, secret) {  // right, and the symbols both hold less the right (moved), as one int
     const counts = this.#counts ||= new Int32Array(this.symbols);
     let right = 0, common = 0;
@@ -308,6 +318,20 @@ export class Words extends Game {
     return f;
   }
   _feedbackKey(f) { return f.reduce((k, m) => k * 3 + m, 0); }
+  _groups(guess) {  // each letter with the positions it holds: its marks, as _scoreKey gives them (in a byte)
+    const held = new Map(), n = guess.length;
+    if (3 ** n > 256) return null;
+    guess.forEach((letter, p) => held.set(letter, [...(held.get(letter) ?? []), p]));
+    return [...held].map(([letter, positions]) => [`${letter}@${positions}`, (secrets) => secrets.map((secret) => {
+      let unmatched = count(secret, letter), value = 0;
+      for (const p of positions) unmatched -= secret[p] === letter;
+      for (const p of positions) {
+        if (secret[p] === letter) value += 2 * 3 ** (n - 1 - p);
+        else if (unmatched-- > 0) value += 3 ** (n - 1 - p);
+      }
+      return value;
+    })]);
+  }
   _scoreKey(guess, secret) {  // the official rule: a letter is present as often as the secret holds it unplaced
     const counts = this.#counts ||= new Int32Array(26), n = guess.length;
     let exact = 0, key = 0;
