@@ -33,12 +33,12 @@ const distinct = (bytes, stamp, round) => {  // how many values bytes holds, sta
   for (let i = 0; i < bytes.length; i++) if (stamp[bytes[i]] !== round) { stamp[bytes[i]] = round; found++; }
   return found;
 };
-const PLANS = new WeakMap();  // game -> its guesses' groups, numbered: made once, kept across suggestions
+const GROUPS = new WeakMap();  // game -> (code -> its groups): made once, kept across suggestions
 class Counter {
-  #stamp = new Int32Array(256); #round = 0; #sets = new WeakMap(); #plan;
+  #stamp = new Int32Array(256); #round = 0; #sets = new WeakMap(); #groups;
   constructor(game) {
     this.game = game;
-    this.#plan = PLANS.get(game) ?? PLANS.set(game, { ids: new WeakMap(), makers: [], numbers: new Map() }).get(game);
+    this.#groups = GROUPS.get(game) ?? GROUPS.set(game, new WeakMap()).get(game);
   }
   values(guess, secrets) {  // the feedback numbers of guess on secrets (the array is the set's own: read it at once)
     const { rows, words, values } = this.#sets.get(secrets) ?? this.#record(secrets), ids = this.#idsOf(guess);
@@ -53,9 +53,9 @@ class Counter {
     }
     return values;
   }
-  #row(id, secrets, width) {
+  #row(group, secrets, width) {
     const bytes = new Uint8Array(4 * width);
-    bytes.set(this.#plan.makers[id](secrets));
+    bytes.set(this.game._groupRow(group, secrets));
     return new Uint32Array(bytes.buffer);
   }
   #record(secrets) {  // a set's rows (made as asked), its values (bytes, viewed as words), its members' keys
@@ -66,17 +66,9 @@ class Counter {
     this.#sets.set(secrets, set);
     return set;
   }
-  #idsOf(guess) {  // the numbers of guess's groups (null: a game without groups)
-    const { ids, makers, numbers } = this.#plan;
-    let found = ids.get(guess);
-    if (found === undefined) {
-      const groups = this.game._groups(guess);
-      found = groups && Int32Array.from(groups, ([name, make]) => {
-        if (!numbers.has(name)) { numbers.set(name, makers.length); makers.push(make); }
-        return numbers.get(name);
-      });
-      ids.set(guess, found);
-    }
+  #idsOf(guess) {  // guess's groups (null: a game without groups)
+    let found = this.#groups.get(guess);
+    if (found === undefined) this.#groups.set(guess, found = this.game._groups(guess));
     return found;
   }
   parts(guess, secrets) {

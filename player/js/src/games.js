@@ -94,9 +94,9 @@ export class Game {
   // compare ints, and the games below compute them without building the feedback
   _scoreKey(guess, secret) { return this._feedbackKey(this.score(guess, secret)); }
   _feedbackKey(feedback) { return this._feedbackIndex.get(key(feedback)); }
-  // A guess's groups (player/lanes.py): [name, row] pairs, row(secrets) what the group adds to each
-  // secret's feedback number, whose sum over the groups is one int per feedback; null: none.
-  _groups() { return null; }
+  // A guess's groups (player/lanes.py), as small ints, and a group's row: what it adds to each
+  // secret's feedback number, whose sum over a guess's groups is one int (a byte) per feedback.
+  _groups() { return null; }  // null: a game without groups, whose pairs are scored one by one
 }
 
 // The peg games: Mastermind, Digits (the ten digits) and Bulls and cows (distinct digits), the
@@ -134,12 +134,16 @@ class PegGame extends Game {
     return [Math.floor(key / n), key % n];
   }
   _feedbackKey(f) { return f[0] * (this.length + 1) + f[1]; }
-  _groups(guess) {  // each symbol in place (it counts n + 1 as right) and each symbol with the times the guess holds it
-    const scale = this.length + 1, times = new Map();
+  _groups(guess) {  // each symbol in place (position * symbols + symbol), then each with the times the guess holds it
+    const { symbols } = this, times = new Map();
     guess.forEach((s) => times.set(s, (times.get(s) ?? 0) + 1));
-    const inPlace = guess.map((symbol, p) => [`${p}=${symbol}`, (secrets) => secrets.map((c) => (c[p] === symbol ? scale : 0))]);
-    return [...inPlace, ...[...times].map(([symbol, held]) => [`${symbol}*${held}`,
-      (secrets) => secrets.map((c) => Math.min(held, count(c, symbol)))])];
+    const held = [...times].map(([s, t]) => (guess.length + t - 1) * symbols + s);
+    return Int32Array.from([...guess.map((s, p) => p * symbols + s), ...held]);
+  }
+  _groupRow(group, secrets) {  // right counts length + 1; the times in common, at most the times held
+    const { symbols, length } = this, kind = Math.floor(group / symbols), symbol = group % symbols;
+    if (kind < length) return secrets.map((c) => (c[kind] === symbol ? length + 1 : 0));
+    return secrets.map((c) => Math.min(kind - length + 1, count(c, symbol)));
   }
   _scoreKey(guess, secret) {  // right, and the symbols both hold less the right (moved), as one int
     const counts = this.#counts ||= new Int32Array(this.symbols);
@@ -318,11 +322,15 @@ export class Words extends Game {
     return f;
   }
   _feedbackKey(f) { return f.reduce((k, m) => k * 3 + m, 0); }
-  _groups(guess) {  // each letter with the positions it holds: its marks, as _scoreKey gives them (in a byte)
-    const held = new Map(), n = guess.length;
-    if (3 ** n > 256) return null;
-    guess.forEach((letter, p) => held.set(letter, [...(held.get(letter) ?? []), p]));
-    return [...held].map(([letter, positions]) => [`${letter}@${positions}`, (secrets) => secrets.map((secret) => {
+  _groups(guess) {  // each letter with the positions it holds, as one int: letter << length | a bit a position
+    if (3 ** guess.length > 256) return null;  // the marks of a word in a byte
+    const held = new Map();
+    guess.forEach((letter, p) => held.set(letter, (held.get(letter) ?? 0) | (1 << p)));
+    return Int32Array.from(held, ([letter, bits]) => (letter << guess.length) | bits);
+  }
+  _groupRow(group, secrets) {  // the marks of that letter at those positions, as _scoreKey gives them
+    const n = this.length, letter = group >> n, positions = [...Array(n).keys()].filter((p) => (group >> p) & 1);
+    return secrets.map((secret) => {
       let unmatched = count(secret, letter), value = 0;
       for (const p of positions) unmatched -= secret[p] === letter;
       for (const p of positions) {
@@ -330,7 +338,7 @@ export class Words extends Game {
         else if (unmatched-- > 0) value += 3 ** (n - 1 - p);
       }
       return value;
-    })]);
+    });
   }
   _scoreKey(guess, secret) {  // the official rule: a letter is present as often as the secret holds it unplaced
     const counts = this.#counts ||= new Int32Array(26), n = guess.length;
