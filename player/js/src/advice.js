@@ -58,11 +58,9 @@ class Counter {
     bytes.set(this.game._groupRow(group, secrets));
     return new Uint32Array(bytes.buffer);
   }
-  #record(secrets) {  // a set's rows (made as asked), its values (bytes, viewed as words), its members' keys
+  #record(secrets) {  // a set's rows (made as asked), its values (bytes, viewed as words); members() adds its keys
     const n = secrets.length, words = new Uint32Array(Math.ceil(n / 4));
     const set = { rows: [], words, values: this.#idsOf(secrets[0] ?? []) ? new Uint8Array(words.buffer, 0, n) : new Int32Array(n) };
-    let keys;
-    Object.defineProperty(set, "keys", { get: () => (keys ??= new Set(secrets.map(joinedCode))) });
     this.#sets.set(secrets, set);
     return set;
   }
@@ -87,8 +85,8 @@ class Counter {
     return found;
   }
   members(secrets) {  // the text keys of secrets, as a set made once
-    const set = this.#sets.get(secrets);
-    return set?.keys ?? this.#record(secrets).keys;
+    const set = this.#sets.get(secrets) ?? this.#record(secrets);
+    return (set.keys ??= new Set(secrets.map(joinedCode)));
   }
 }
 
