@@ -5,7 +5,8 @@ import os
 from pathlib import Path
 
 from guesstree import player
-from guesstree.player.artifact import encode, pack_uints, write_atomic
+from guesstree.player.artifact import encode, encode_chunked, pack_uints, write_atomic
+from guesstree.player.body import MAX_NODES
 from guesstree.player.tree import notice_problem
 
 from .builder import Built
@@ -52,12 +53,24 @@ def body(built: Built) -> dict:
     }
 
 
-def to_bytes(built: Built, notice: str | None = None) -> bytes:
+CHUNK_NODES = 1 << 14  # nodes per chunk of a chunked artifact: a chunk inflates to a few hundred KB
+
+
+def to_bytes(built: Built, notice: str | None = None, chunked: bool | None = None) -> bytes:
+    """The artifact: the whole layout (1.x), or the chunked one (2.0, trees/FORMAT.md §10), which a
+    player opens without reading the whole tree; by default chunked where a whole body cannot hold
+    the tree (more than 2^20 nodes)."""
+    if chunked is None:
+        chunked = built.nodes > MAX_NODES
+    if not chunked and built.nodes > MAX_NODES:
+        raise ValueError(f"a tree of {built.nodes} nodes is more than a whole artifact holds ({MAX_NODES}): write it chunked")
+    if chunked:
+        return encode_chunked(header(built, notice), body(built), CHUNK_NODES)
     return encode(header(built, notice), body(built))
 
 
-def save(built: Built, path: str | os.PathLike, notice: str | None = None) -> Path:
-    return write_atomic(path, to_bytes(built, notice))
+def save(built: Built, path: str | os.PathLike, notice: str | None = None, chunked: bool | None = None) -> Path:
+    return write_atomic(path, to_bytes(built, notice, chunked))
 
 
 def default_path(game, options) -> Path:

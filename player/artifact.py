@@ -8,15 +8,19 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import stat
 import sys
 from array import array
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import msgpack
 import zstandard
 
 FORMAT_NAME = "guesstree"
-VERSION = (1, 2)  # (major, minor): a reader refuses another major and ignores unknown keys
+VERSION = (1, 2)  # (major, minor) of the whole layout: a reader refuses a major it does not know, ignores unknown keys
+CHUNKED = (2, 0)  # the chunked layout (trees/FORMAT.md §10): the document, then the tree in chunks
 ADDED = {"allowed_guesses": 2, "notice": 2}  # the minor version that added each optional header key since 1.1
 MAX_BODY_BYTES = 64 << 20  # inflated size cap: a frame claiming more is refused before inflating
 MAX_FILE_BYTES = MAX_BODY_BYTES + (1 << 20)  # a compressed artifact larger than this is refused unread
@@ -84,6 +88,36 @@ def encode(header: dict, body: dict) -> bytes:
     return compressor.compress(raw)
 
 
+def encode_chunked(header: dict, body: dict, chunk_nodes: int) -> bytes:
+    """The chunked artifact (trees/FORMAT.md §10) of the tree in ``body`` (the arrays of §3): the
+    document frame, its ``index`` naming each chunk's size and checksum, then one frame per
+    ``chunk_nodes`` nodes, compressed on every core (each frame on its own: the same bytes)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    nodes, length, width = body["nodes"], body["code_length"], body["feedback_width"]
+    counts = unpack_uints(body["edge_count"], width)
+    starts = range(0, nodes, chunk_nodes)
+    first = [0]
+    for start in starts[1:]:
+        first.append(first[-1] + sum(counts[start - chunk_nodes:start]))
+    ends = [*first[1:], nodes - 1]
+    contents = [body["guess"][start * length:(start + chunk_nodes) * length]
+                + body["edge_count"][start * width:(start + chunk_nodes) * width]
+                + body["edge_feedback"][a * width:b * width] for start, a, b in zip(starts, first, ends)]
+
+    def compress(content: bytes) -> bytes:
+        return zstandard.ZstdCompressor(level=ZSTD_LEVEL, write_content_size=True, write_checksum=True).compress(content)
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # zstd lets go of the GIL
+        frames = list(pool.map(compress, contents))
+    index = {key: body[key] for key in ("nodes", "code_length", "feedbacks", "feedback_width")}
+    index.update(chunk_nodes=chunk_nodes, chunk_size=pack_uints([len(f) for f in frames], 4),
+                 chunk_first_edge=pack_uints(first, 4), chunk_checksum=b"".join(f[-4:] for f in frames))
+    document = {"format": FORMAT_NAME, "version": list(CHUNKED), **header, "index": index}
+    compressor = zstandard.ZstdCompressor(level=ZSTD_LEVEL, write_content_size=True, write_checksum=True)
+    return compressor.compress(msgpack.packb(document, use_bin_type=True)) + b"".join(frames)
+
+
 def write_atomic(path: str | os.PathLike, data: bytes) -> Path:
     """Write ``data`` to ``path`` so that the destination is either as before or complete."""
     path = Path(path)
@@ -143,7 +177,8 @@ def inflate(data: bytes, name: str = "<bytes>", limit: int = MAX_BODY_BYTES, wha
         raise fail("the zstd frame has no checksum")
     try:
         # One frame and nothing after it; with the size declared, zstd inflates into exactly that much.
-        raw = zstandard.ZstdDecompressor(max_window_size=limit).decompress(
+        window = 1 << max(10, (limit - 1).bit_length())  # a power of two, at least zstd's least window
+        raw = zstandard.ZstdDecompressor(max_window_size=window).decompress(
             data, max_output_size=limit, allow_extra_data=False)
     except zstandard.ZstdError as error:
         raise fail(f"the zstd data is damaged ({error})") from None
@@ -152,12 +187,31 @@ def inflate(data: bytes, name: str = "<bytes>", limit: int = MAX_BODY_BYTES, wha
     return raw
 
 
-def decode(data: bytes, name: str = "<bytes>") -> tuple[dict, dict]:
-    """Return ``(header, body)`` of an artifact's bytes, or raise ``FormatError``."""
+@dataclass(frozen=True)
+class Chunked:
+    """The body of a chunked artifact (trees/FORMAT.md §10), still unread: its ``index`` (the
+    document's map) and where its chunks are, ``start`` on in ``source``."""
+
+    index: dict
+    source: "Source"
+    start: int
+
+
+def decode(data: bytes, name: str = "<bytes>") -> tuple[dict, dict | Chunked]:
+    """``(header, body)`` of an artifact's bytes, or ``FormatError``; see ``read``."""
+    return read(InMemory(data), name)
+
+
+def read(source: "Source", name: str) -> tuple[dict, dict | Chunked]:
+    """``(header, body)`` of the artifact in ``source``: the body's map of a whole tree (1.x), or
+    a ``Chunked`` body whose chunks are read when a lookup needs them (2.x); else ``FormatError``."""
     def fail(reason: str) -> FormatError:
         return FormatError(f"{name}: {reason}")
 
-    raw = inflate(data, name)
+    end = frame_length(source)
+    if end > MAX_FILE_BYTES:
+        raise fail(f"larger than any artifact this player reads ({MAX_FILE_BYTES} bytes)")
+    raw = inflate(source.read(0, end), name)
     document = _unpack_map(raw, fail, "the artifact")
     del raw  # the body below is a copy: at most two inflated sizes are alive at once
     if document.get("format") != FORMAT_NAME:
@@ -165,9 +219,16 @@ def decode(data: bytes, name: str = "<bytes>") -> tuple[dict, dict]:
     version = document.get("version")
     if not (isinstance(version, list) and len(version) == 2 and all(type(v) is int for v in version)):
         raise fail(f"bad format version {version!r}")
-    if version[0] != VERSION[0]:
+    if version[0] not in (VERSION[0], CHUNKED[0]):
         raise fail(f"format version {version[0]}.{version[1]} is not readable by this player "
-                   f"(it reads {VERSION[0]}.x); use a matching guesstree")
+                   f"(it reads {VERSION[0]}.x and {CHUNKED[0]}.x); use a matching guesstree")
+    if version[0] == CHUNKED[0]:
+        index = document.pop("index", None)
+        if not isinstance(index, dict):
+            raise fail("the chunked artifact has no index")
+        return document, Chunked(index, source, end)
+    if end != source.size:
+        raise fail(f"the zstd data is damaged ({source.size - end} bytes follow the frame)")
     body_bytes = document.pop("body", None)
     if not isinstance(body_bytes, bytes):
         raise fail("the artifact has no body")
@@ -176,6 +237,69 @@ def decode(data: bytes, name: str = "<bytes>") -> tuple[dict, dict]:
         raise fail("the body's sha256 does not match the header (the file is damaged or was altered)")
     body = _unpack_map(body_bytes, fail, "the body")
     return document, body
+
+
+def frame_length(source: "Source") -> int:
+    """Where the zstd frame that ``source`` starts with ends, found by its block headers (RFC 8878
+    §3.1.1) without inflating it; ``source.size`` where it is no whole frame (``inflate`` says why)."""
+    head = source.read(0, 18)
+    try:
+        at = zstandard.frame_header_size(head)
+    except zstandard.ZstdError:
+        return source.size
+    while at + 3 <= source.size:
+        block = int.from_bytes(source.read(at, 3), "little")
+        at += 3 + (1 if block >> 1 & 3 == 1 else block >> 3)  # an RLE block holds one byte
+        if block & 1:  # the last block, then the checksum
+            return min(at + 4 * (head[4] >> 2 & 1), source.size)
+    return source.size
+
+
+class InMemory:
+    """An artifact's bytes in memory, read piece by piece as a file is."""
+
+    def __init__(self, data: bytes):
+        self.data, self.size = memoryview(data).toreadonly(), len(data)
+
+    def read(self, offset: int, size: int) -> bytes:
+        return bytes(self.data[offset:offset + size])
+
+
+class OnDisk:
+    """An artifact in a file, opened for each read (a tree read chunk by chunk holds no file
+    open); small reads (the frame's headers) come from a window of ``WINDOW`` bytes."""
+
+    WINDOW = 1 << 16
+
+    def __init__(self, path: Path, size: int):
+        self.path, self.size = path, size
+        self._window = (0, b"")
+
+    def read(self, offset: int, size: int) -> bytes:
+        start, window = self._window
+        small = size <= 64
+        if not (small and start <= offset <= offset + size <= start + len(window)):
+            with _opened(self.path, "an artifact") as handle:
+                if os.fstat(handle.fileno()).st_size != self.size:
+                    raise FormatError(f"{self.path}: the file changed while the tree was open")
+                handle.seek(offset)
+                window, start = handle.read(self.WINDOW if small else size), offset
+            if not small:
+                return window
+            self._window = (start, window)
+        return window[offset - start:offset - start + size]
+
+
+Source = InMemory | OnDisk
+
+
+def source_of(path: str | os.PathLike) -> Source:
+    """Where ``load`` reads ``path`` from: the file itself, or, for a device or a pipe (no size to
+    seek in), its bytes up to the cap of a whole artifact."""
+    path = Path(path)
+    with _opened(path, "an artifact") as handle:
+        found = os.fstat(handle.fileno())
+    return OnDisk(path, found.st_size) if stat.S_ISREG(found.st_mode) else InMemory(read_file(path))
 
 
 def _unpack_map(raw: bytes, fail, what: str) -> dict:
@@ -243,9 +367,18 @@ def jsonable(value):
 def read_file(path: str | os.PathLike, limit: int = MAX_FILE_BYTES, what: str = "an artifact") -> bytes:
     """The bytes of ``path``; refused unread (or at ``limit``, for devices and pipes) if larger."""
     path = Path(path)
+    with _opened(path, what) as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise FormatError(f"{path}: larger than any {what.split()[-1]} this player reads ({limit} bytes)")
+    return data
+
+
+@contextmanager
+def _opened(path: Path, what: str):
+    """``path`` open for reading, or ``FormatError`` (``MissingFile``) saying why it cannot be."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(limit + 1)
+        handle = open(path, "rb")
     except FileNotFoundError:
         raise MissingFile(path) from None
     except IsADirectoryError:
@@ -256,6 +389,8 @@ def read_file(path: str | os.PathLike, limit: int = MAX_FILE_BYTES, what: str = 
         raise FormatError(f"{path}: cannot read ({error.strerror or error})") from None
     except ValueError as error:  # e.g. a NUL byte in the name
         raise FormatError(f"{path!r}: not a usable file name ({error})") from None
-    if len(data) > limit:
-        raise FormatError(f"{path}: larger than any {what.split()[-1]} this player reads ({limit} bytes)")
-    return data
+    try:
+        with handle:
+            yield handle
+    except OSError as error:
+        raise FormatError(f"{path}: cannot read ({error.strerror or error})") from None

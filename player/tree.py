@@ -3,18 +3,14 @@ from __future__ import annotations
 
 import os
 import sys
-from array import array
-from bisect import bisect_right
 from collections.abc import Iterable
-from itertools import accumulate, compress, islice
-from operator import lt
 
 from .advice import best_guess, candidates
-from .artifact import FormatError, decode, read_file, unpack_uints
+from .artifact import FormatError, decode, read, source_of
+from .body import MAX_NODES, read_body
 from .games import GAMES, Code, Feedback, Game, game_from_spec
 from .stats import Statistics
 
-MAX_NODES = 1 << 20  # loading checks every node: this keeps a hostile file's cost well under a second
 MAX_NOTICE_BYTES = 64 << 10  # a notice is a licence: a few KB
 SHIPPED = "shipped:"  # the name of a tree loaded by player.load_shipped, before the shipped name
 PLUGINS_ENV = "GUESSTREE_PLUGINS"  # comma-separated plugin modules a tree may import and call
@@ -42,7 +38,9 @@ class Tree:
             raise FormatError(f"{name}: the header's producer is {producer!r}, not a string")
         self.notice: str | None = _notice(header, name)
         self.allowed_guesses: int | None = _allowed_guesses(header, name)
-        self._read_body(body)
+        table, self._store = read_body(body, self.game, name)
+        self._nodes, self.feedbacks = table.nodes, table.feedbacks
+        self._feedback_index = {f: i for i, f in enumerate(self.feedbacks)}
 
     def __repr__(self) -> str:
         if self.name.startswith(SHIPPED):
@@ -55,22 +53,16 @@ class Tree:
         return self._nodes
 
     def guess_of(self, node: int) -> Code:
-        h = self._length
-        return tuple(self._guess[node * h:(node + 1) * h])
+        return self._store.guess_of(node)
 
     def edges(self, node: int) -> list[tuple[Feedback, int]]:
         """``(feedback, child)`` for each answer other than the win, in feedback order."""
-        return [(self.feedbacks[self._edge_feedback[e]], e + 1)
-                for e in range(self._first_edge[node], self._first_edge[node + 1])]
+        feedbacks = self.feedbacks
+        return [(feedbacks[index], child) for index, child in self._store.edges(node)]
 
     def child(self, node: int, feedback: Feedback) -> int | None:
         index = self._feedback_index.get(feedback)
-        if index is not None:
-            edge_feedback = self._edge_feedback
-            for e in range(self._first_edge[node], self._first_edge[node + 1]):
-                if edge_feedback[e] == index:
-                    return e + 1
-        return None
+        return None if index is None else self._store.child(node, index)
 
     def next_guess(self, history) -> Code | None:
         """The guess to play after ``history``; ``None`` once the winning feedback was given.
@@ -206,70 +198,6 @@ class Tree:
         except (ValueError, IndexError, KeyError, TypeError):
             return repr(feedback)
 
-    # -- reading and checking the body ---------------------------------------
-    def _read_body(self, body: dict) -> None:
-        # Every check runs over whole arrays in C (sum, max, accumulate, map), not a Python loop
-        # per node: a 6x4 tree loads in under a millisecond, and a hostile one cannot stall the reader.
-        def fail(reason: str) -> FormatError:
-            return FormatError(f"{self.name}: {reason}")
-
-        nodes, length, width = body.get("nodes"), body.get("code_length"), body.get("feedback_width")
-        if type(nodes) is not int or not 1 <= nodes <= MAX_NODES:
-            raise fail(f"bad node count {nodes!r} (this player reads 1 to {MAX_NODES} nodes)")
-        if type(length) is not int or length != self.game.length:
-            raise fail(f"code length {length!r} does not match the game's {self.game.length}")
-        if type(width) is not int or width not in (1, 2):
-            raise fail(f"bad feedback width {width!r} (1 or 2 bytes)")
-        feedbacks = body.get("feedbacks")
-        if not isinstance(feedbacks, list) or not feedbacks:
-            raise fail("the feedback table is missing")
-        known = self.game.feedback_set
-        self.feedbacks: list[Feedback] = []
-        for item in feedbacks:
-            if not (isinstance(item, list) and all(type(x) is int for x in item)) or tuple(item) not in known:
-                raise fail(f"the feedback table holds {item!r}, which this game never gives")
-            self.feedbacks.append(tuple(item))
-        if len(set(self.feedbacks)) != len(self.feedbacks):
-            raise fail("the feedback table repeats a value")
-        self._feedback_index = {f: i for i, f in enumerate(self.feedbacks)}
-        win_index = self._feedback_index.get(self.game.win, -1)
-
-        arrays = {}
-        for key, item_width in (("guess", 1), ("edge_count", width), ("edge_feedback", width)):
-            data = body.get(key)
-            if not isinstance(data, bytes) or len(data) % item_width:
-                raise fail(f"body array {key!r} is missing or malformed")
-            arrays[key] = data
-        guess = arrays["guess"]
-        if len(guess) != nodes * length:
-            raise fail(f"{len(guess)} guess symbols for {nodes} nodes of {length}")
-        if guess.translate(None, bytes(range(min(self.game.symbols, 256)))):
-            raise fail(f"a guess uses symbol {max(guess)}, beyond the game's {self.game.symbols}")
-        counts, edge_feedback = unpack_uints(arrays["edge_count"], width), unpack_uints(arrays["edge_feedback"], width)
-        if len(counts) != nodes or len(edge_feedback) != nodes - 1:
-            raise fail(f"{len(counts)} edge counts and {len(edge_feedback)} edges for {nodes} nodes")
-        if sum(counts) != nodes - 1:
-            raise fail(f"the edge counts add up to {sum(counts)}, but {nodes} nodes need {nodes - 1} edges")
-        if edge_feedback and max(edge_feedback) >= len(self.feedbacks):
-            raise fail("an edge names a feedback beyond the feedback table")
-        first = array("I", [0])  # node -> its first edge; edge e leads to node e + 1
-        first.extend(accumulate(counts))
-
-        def parent(child: int) -> int:
-            return bisect_right(first, child - 1) - 1
-
-        # Node k's parent comes before it exactly when first[k] >= k; otherwise some node's
-        # edge leads back to itself or to an earlier node, and the "tree" has a cycle.
-        early = next(compress(range(1, nodes), map(lt, islice(first, 1, nodes), range(1, nodes))), None)
-        if early is not None:
-            raise fail(f"node {parent(early)}: its child {early} would come before it or be itself (a cycle)")
-        if win_index in edge_feedback:
-            raise fail(f"node {parent(edge_feedback.index(win_index) + 1)}: an edge follows the winning feedback")
-        # Two sibling edges with one feedback are left to the verifier: lookups take the first,
-        # so the tree stays safe to walk, and checking every node here would cost more than the rest.
-        self._nodes, self._length = nodes, length
-        self._guess, self._first_edge, self._edge_feedback = guess, first, edge_feedback
-
 
 def _trusted(plugins: Iterable[str] | str | None) -> frozenset[str]:
     if plugins is None:
@@ -363,7 +291,7 @@ def load(path: str | os.PathLike, plugins: Iterable[str] | None = None) -> Tree:
     ``plugins`` names the plugin modules the tree's game may come from (default: the
     comma-separated ``GUESSTREE_PLUGINS``); see ``_check_plugin``.
     """
-    header, body = decode(read_file(path), str(path))
+    header, body = read(source_of(path), str(path))
     return Tree(header, body, str(path), plugins)
 
 
@@ -372,4 +300,4 @@ def loads(data: bytes, name: str = "<bytes>", plugins: Iterable[str] | None = No
     return Tree(header, body, name, plugins)
 
 
-__all__ = ["Tree", "load", "loads", "InconsistentHistory", "History"]
+__all__ = ["Tree", "load", "loads", "InconsistentHistory", "History", "MAX_NODES"]

@@ -37,7 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from guesstree import player  # noqa: E402
 from guesstree.player import FormatError  # noqa: E402
-from guesstree.player.artifact import MAX_BODY_BYTES, MAX_STRUCTURE_BYTES, pack_uints, unpack_uints  # noqa: E402
+from guesstree.player.artifact import (MAX_BODY_BYTES, MAX_STRUCTURE_BYTES, InMemory, encode_chunked,  # noqa: E402
+                                       frame_length, pack_uints, unpack_uints)
 from guesstree.player.verify import verify  # noqa: E402
 
 BASES = [  # small trees of every built-in game, so that mutations reach each game's checks
@@ -144,7 +145,7 @@ def field(rng, base, context):
 def version(rng, base, context):
     document, _ = unpack(base)
     document["version"] = rng.choice([
-        [2, 0], [0, 0], [1, 99], [1, -1], [-1, 0], [2**64 - 1, 0], [1], [1, 0, 0], [], "1.0", None, 1.0,
+        [2, 0], [3, 0], [0, 0], [1, 99], [1, -1], [-1, 0], [2**64 - 1, 0], [1], [1, 0, 0], [], "1.0", None, 1.0,
         [1.0, 0], [True, 0], [b"1", 0], [[1], 0], {"major": 1},
     ])
     if rng.random() < 0.2:
@@ -235,8 +236,107 @@ def edges(rng, base, context):
     return pack(document, body)
 
 
+def split_chunked(data: bytes) -> tuple[dict, list[bytes]]:
+    """The document and the chunk frames of a chunked artifact (trees/FORMAT.md §10)."""
+    end = frame_length(InMemory(data))
+    document = msgpack.unpackb(zstandard.ZstdDecompressor().decompress(data[:end]), raw=False, strict_map_key=False)
+    sizes = unpack_uints(document["index"]["chunk_size"], 4)
+    frames, at = [], end
+    for size in sizes:
+        frames.append(data[at:at + size])
+        at += size
+    return document, frames
+
+
+def pack_chunked(document: dict, frames: list[bytes], honest: bool = True) -> bytes:
+    """A chunked artifact of these frames; ``honest``: the index's sizes and checksums made right
+    again, so that the checks behind them run."""
+    if honest:
+        document["index"] = {**document["index"], "chunk_size": pack_uints([len(f) for f in frames], 4),
+                             "chunk_checksum": b"".join(f[-4:] for f in frames)}
+    return frame(msgpack.packb(document, use_bin_type=True)) + b"".join(frames)
+
+
+def chunked(rng, base, context):
+    """A chunked artifact of a base tree, its index, its chunks' frames or their content broken."""
+    data = encode_chunked(*_header_and_body(base), rng.choice([1, 3, 16, 64, 1 << 14]))
+    document, frames = split_chunked(data)
+    index, roll = document["index"], rng.randrange(10)
+    if roll == 0:  # an index field: replaced, deleted or added
+        key = rng.choice(list(index) + ["junk"])
+        if rng.random() < 0.3:
+            index.pop(key, None)
+        else:
+            index[key] = random_value(rng)
+        return pack_chunked(document, frames, honest=False)
+    if roll == 1:  # the nodes per chunk, or the node count
+        key = rng.choice(["chunk_nodes", "nodes"])
+        index[key] = max(0, index[key] + rng.choice([-1, 1])) if rng.random() < 0.5 else rng.choice([0, 1, 2**20 + 1, 2**32, 2**63])
+        return pack_chunked(document, frames, honest=False)
+    if roll == 2:  # one entry of the index's columns
+        key = rng.choice(["chunk_size", "chunk_first_edge", "chunk_checksum"])
+        column = bytearray(index[key])
+        column[rng.randrange(len(column))] ^= 1 << rng.randrange(8)
+        index[key] = bytes(column)
+        return pack_chunked(document, frames, honest=False)
+    if roll == 3:  # a chunk's frame: truncated or flipped, the index left as it was
+        c = rng.randrange(len(frames))
+        damaged = bytearray(frames[c])
+        if rng.random() < 0.5:
+            del damaged[rng.randrange(len(damaged)):]
+        else:
+            damaged[rng.randrange(len(damaged))] ^= 1 << rng.randrange(8)
+        frames[c] = bytes(damaged)
+        return pack_chunked(document, frames, honest=rng.random() < 0.5)
+    if roll == 4:  # chunks dropped, doubled, swapped, or bytes after the last
+        choice = rng.randrange(4)
+        if choice == 0:
+            frames.pop(rng.randrange(len(frames)))
+        elif choice == 1:
+            frames.insert(rng.randrange(len(frames) + 1), rng.choice(frames))
+        elif choice == 2 and len(frames) > 1:
+            a, b = rng.sample(range(len(frames)), 2)
+            frames[a], frames[b] = frames[b], frames[a]
+        else:
+            return pack_chunked(document, frames) + rng.choice([b"\0", frames[-1], bytes(100)])
+        return pack_chunked(document, frames, honest=rng.random() < 0.7)
+    if roll == 5:  # a chunk's frame: no checksum, no size, or a size that is a lie or a bomb
+        c = rng.randrange(len(frames))
+        content = zstandard.ZstdDecompressor().decompress(frames[c])
+        choice = rng.randrange(4)
+        if choice == 0:
+            frames[c] = frame(content, write_checksum=False) + b"\0\0\0\0"
+        elif choice == 1:
+            frames[c] = frame(content, write_content_size=False)
+        elif choice == 2:
+            frames[c] = frame(content + bytes(rng.choice([1, 1000])))
+        else:
+            frames[c] = frame(bytes(MAX_BODY_BYTES // 4))
+        return pack_chunked(document, frames)
+    # the content of a chunk, re-framed honestly: its counts, an edge's feedback, a guess symbol
+    width, length, size = index["feedback_width"], index["code_length"], index["chunk_nodes"]
+    c = rng.randrange(len(frames))
+    content = bytearray(zstandard.ZstdDecompressor().decompress(frames[c]))
+    held = min(size, index["nodes"] - c * size)
+    counts_at, edges_at = held * length, held * (length + width)
+    if roll == 6:
+        content[rng.randrange(counts_at)] = rng.randrange(256)
+    elif roll == 7 and len(content) > edges_at:
+        content[rng.randrange(edges_at, len(content))] = rng.randrange(len(index["feedbacks"]) + 2)
+    else:
+        content[rng.randrange(counts_at, edges_at)] ^= 1 << rng.randrange(3)
+    frames[c] = frame(bytes(content))
+    return pack_chunked(document, frames)
+
+
+def _header_and_body(base: bytes) -> tuple[dict, dict]:
+    document, body = unpack(base)
+    header = {k: v for k, v in document.items() if k not in ("format", "version", "body", "body_sha256")}
+    return header, body
+
+
 KINDS = {"truncate": truncate, "bitflip": bitflip, "random": random_bytes, "splice": splice,
-         "field": field, "version": version, "game": game, "bomb": bomb, "edges": edges}
+         "field": field, "version": version, "game": game, "bomb": bomb, "edges": edges, "chunked": chunked}
 
 
 # -- measuring -----------------------------------------------------------------
@@ -278,6 +378,15 @@ def make_context(bases: list[bytes], victim: str) -> dict:
     }
 
 
+def read_whole(data: bytes, name: str) -> player.Tree:
+    """``player.loads``, then every node read: a chunked tree reads its chunks as lookups need
+    them, and a damaged one may load and then refuse a lookup. (The Node tests read so too.)"""
+    tree = player.loads(data, name)
+    for node in range(tree.nodes):
+        tree.edges(node)
+    return tree
+
+
 def write_corpus(folder: Path, count: int, seed: int) -> dict:
     """``count`` hostile inputs in ``folder``, each with the Python reader's decision and the
     JavaScript reader's expected one (``decisions.json``); the bases themselves come first."""
@@ -287,7 +396,7 @@ def write_corpus(folder: Path, count: int, seed: int) -> dict:
     victim = tempfile.mkdtemp(prefix="guesstree-fuzz-victim-")
     context = make_context(bases, victim)
     decisions = []
-    inputs = [("base", base) for base in bases]
+    inputs = [("base", base) for base in bases] + [("base", encode_chunked(*_header_and_body(bases[1]), 64))]
     while len(inputs) < count:
         kind = rng.choice(list(KINDS))
         inputs.append((kind, KINDS[kind](rng, rng.choice(bases), context)))
@@ -295,7 +404,7 @@ def write_corpus(folder: Path, count: int, seed: int) -> dict:
         name = f"{number:04d}-{kind}.bin"
         (folder / name).write_bytes(data)
         try:
-            tree = player.loads(data, name)
+            tree = read_whole(data, name)
             python, message = "loaded", None
         except FormatError as error:
             tree, python, message = None, "refused", str(error)
@@ -345,7 +454,7 @@ def main() -> int:
         reset_peak_rss()
         begun = time.perf_counter()
         try:
-            tree = player.loads(data, "<fuzz>")
+            tree = read_whole(data, "<fuzz>")
             outcome = "loaded"
         except FormatError as error:
             tree, outcome = None, "FormatError"

@@ -14,7 +14,7 @@ import zstandard
 
 from guesstree import compiler
 from guesstree import player
-from guesstree.player.artifact import FORMAT_NAME, VERSION, FormatError, decode, encode, write_atomic
+from guesstree.player.artifact import CHUNKED, FORMAT_NAME, VERSION, FormatError, decode, encode, write_atomic
 from guesstree.player.games import make_game
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -348,13 +348,13 @@ def test_unknown_keys_are_ignored(mm32_path):
 
 def test_another_major_version_is_refused_with_a_clear_message(mm32_path):
     raw = unpack_document(mm32_path.read_bytes())
-    raw["version"] = [VERSION[0] + 1, 0]
+    raw["version"] = [CHUNKED[0] + 1, 0]
     data = pack_document(raw)
     with pytest.raises(FormatError) as caught:
         player.loads(data, "future.msgpack.zst")
     message = str(caught.value)
     assert message.startswith("future.msgpack.zst: ")
-    assert f"format version {VERSION[0] + 1}.0 is not readable" in message
+    assert f"format version {CHUNKED[0] + 1}.0 is not readable" in message
 
 
 def test_a_newer_minor_version_is_read(mm32_path):

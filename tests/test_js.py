@@ -98,7 +98,34 @@ def write_hostile(folder: Path) -> None:
     fuzz.write_corpus(folder / "hostile", count=int(os.environ.get("GUESSTREE_HOSTILE_COUNT", "600")), seed=1)
 
 
-PARTS = {"paths": write_paths, "suggest": write_suggest, "hostile": write_hostile}
+CHUNKED_TREES = ["mastermind-c6-h4-entropy", "wordle-salet-optimal-expected", "bulls-cows-d10-l4-minimax"]
+
+
+def write_chunked(folder: Path, chunk_nodes: int = 64) -> None:
+    """Shipped trees rewritten in the chunked layout (trees/FORMAT.md §10), small chunks so that a
+    path crosses several, with every secret's path; and one whose chunks past the root's are
+    damaged, which loads and refuses the first lookup that needs them."""
+    from guesstree.player.artifact import decode, encode_chunked
+
+    out = folder / "chunked"
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {}
+    for name in CHUNKED_TREES:
+        document, body = decode((REPO / "trees" / f"{name}.msgpack.zst").read_bytes(), name)
+        header = {k: v for k, v in document.items() if k not in ("format", "version", "body_sha256")}
+        data = encode_chunked(header, body, chunk_nodes)
+        (out / f"{name}.msgpack.zst").write_bytes(data)
+        tree = player.loads(data, name)
+        paths[f"{name}.msgpack.zst"] = [line for line in to_text(tree).splitlines() if not line.startswith("#")]
+    end = player.artifact.frame_length(player.artifact.InMemory(data))
+    first = len(data) - end - sum(player.artifact.unpack_uints(decode(data)[1].index["chunk_size"], 4)[1:])
+    damaged = bytearray(data)
+    damaged[end + first + 10] ^= 0xFF  # in chunk 1
+    (out / "damaged.msgpack.zst").write_bytes(bytes(damaged))
+    (out / "paths.json").write_text(json.dumps(paths))
+
+
+PARTS = {"paths": write_paths, "suggest": write_suggest, "hostile": write_hostile, "chunked": write_chunked}
 
 
 def write(folder: Path, parts=tuple(PARTS)) -> None:

@@ -58,7 +58,7 @@ function readAllowedGuesses(header, fail) {
 }
 
 export class Tree {
-  #length; #win; #guess; #first; #edgeFeedback; #feedbackIndex;
+  #win; #store; #feedbackIndex;
 
   // header: the document's map (game, strategy, stats, producer); body: the body's map, with
   // `guess`, `edge_count`, `edge_feedback` as Uint8Array. listDigest(text) is the sha256 (hex)
@@ -76,15 +76,11 @@ export class Tree {
   }
 
   guessOf(node) {
-    const h = this.#length, at = node * h, code = new Array(h);
-    for (let i = 0; i < h; i++) code[i] = this.#guess[at + i];
-    return code;
+    return this.#store.guessOf(node);
   }
 
   edges(node) {  // [feedback, child] for each answer other than the win, in edge order
-    const out = [];
-    for (let e = this.#first[node]; e < this.#first[node + 1]; e++) out.push([this.feedbacks[this.#edgeFeedback[e]], e + 1]);
-    return out;
+    return this.#store.edges(node).map(([index, child]) => [this.feedbacks[index], child]);
   }
 
   child(node, feedback) {
@@ -93,15 +89,11 @@ export class Tree {
 
   #child(node, key) {  // key: the feedback's ints joined by commas
     const index = this.#feedbackIndex.get(key);
-    for (let e = this.#first[node]; e < this.#first[node + 1]; e++) if (this.#edgeFeedback[e] === index) return e + 1;
-    return null;
+    return index === undefined ? null : this.#store.child(node, index);
   }
 
   #plays(node, guess) {
-    const h = this.#length, at = node * h;
-    if (guess.length !== h) return false;
-    for (let i = 0; i < h; i++) if (this.#guess[at + i] !== guess[i]) return false;
-    return true;
+    return this.#store.plays(node, guess);
   }
 
   // The guess to play after history ([[guess, feedback], ...], oldest first, each as arrays of ints
@@ -221,53 +213,186 @@ export class Tree {
   #played(steps) { return steps.map(([g, f]) => `${this.#text(g)} ${this.#text(f, true)}`).join(", "); }
 
   #readBody(body, fail) {
-    const { game } = this, nodes = body.nodes, length = body.code_length, width = body.feedback_width;
-    if (!isInt(nodes) || nodes < 1 || nodes > MAX_NODES) fail(`bad node count ${repr(nodes)} (this player reads 1 to ${MAX_NODES} nodes)`);
-    if (length !== game.length) fail(`code length ${repr(length)} does not match the game's ${game.length}`);
-    if (width !== 1 && width !== 2) fail(`bad feedback width ${repr(width)} (1 or 2 bytes)`);
-    const table = body.feedbacks;
-    if (!Array.isArray(table) || !table.length) fail("the feedback table is missing");
-    const bad = table.find((item) => !Array.isArray(item) || !item.every(isInt) || !game._isFeedback(item));
-    if (bad !== undefined) fail(`the feedback table holds ${repr(bad)}, which this game never gives`);
-    this.feedbacks = table;
-    this.#feedbackIndex = new Map(table.map((f, i) => [joined(f), i]));
-    if (this.#feedbackIndex.size !== table.length) fail("the feedback table repeats a value");
+    const table = readTable(body.index ?? body, this.game, fail, body.index ? MAX_CHUNKED_NODES : MAX_NODES);
+    this.feedbacks = table.feedbacks;
+    this.#feedbackIndex = new Map(table.feedbacks.map((f, i) => [joined(f), i]));
+    if (this.#feedbackIndex.size !== table.feedbacks.length) fail("the feedback table repeats a value");
+    this.nodes = table.nodes;
+    this.#win = joined(this.game.win);
+    this.#store = body.index ? new Chunks(table, body, this.name) : whole(table, body, fail);
+  }
+}
 
-    const array = (k, itemWidth) => {  // a body array of uints, itemWidth bytes each (little-endian)
-      const data = body[k];
-      if (!(data instanceof Uint8Array) || data.length % itemWidth) fail(`body array '${k}' is missing or malformed`);
-      if (itemWidth === 1) return data;
-      const out = new Uint16Array(data.length / 2);
-      for (let i = 0; i < out.length; i++) out[i] = data[2 * i] | (data[2 * i + 1] << 8);
-      return out;
-    };
-    const guess = array("guess", 1), counts = array("edge_count", width), edgeFeedback = array("edge_feedback", width);
+// The node count, code length and feedback table of a body (1.x) or an index (2.x), checked.
+function readTable(body, game, fail, most) {
+  const nodes = body.nodes, length = body.code_length, width = body.feedback_width;
+  if (!isInt(nodes) || nodes < 1 || nodes > most) fail(`bad node count ${repr(nodes)} (this player reads 1 to ${most} nodes)`);
+  if (length !== game.length) fail(`code length ${repr(length)} does not match the game's ${game.length}`);
+  if (width !== 1 && width !== 2) fail(`bad feedback width ${repr(width)} (1 or 2 bytes)`);
+  const feedbacks = body.feedbacks;
+  if (!Array.isArray(feedbacks) || !feedbacks.length) fail("the feedback table is missing");
+  const bad = feedbacks.find((item) => !Array.isArray(item) || !item.every(isInt) || !game._isFeedback(item));
+  if (bad !== undefined) fail(`the feedback table holds ${repr(bad)}, which this game never gives`);
+  const win = joined(game.win);
+  return { nodes, length, width, feedbacks, symbols: game.symbols, winIndex: feedbacks.findIndex((f) => joined(f) === win) };
+}
+
+const uints = (data, width) => {  // little-endian uints of width bytes (1, 2 or 4)
+  if (width === 1) return data;
+  const out = width === 2 ? new Uint16Array(data.length / 2) : new Uint32Array(data.length / 4);
+  for (let i = 0; i < out.length; i++) {
+    let v = 0;
+    for (let b = width - 1; b >= 0; b--) v = v * 256 + data[width * i + b];
+    out[i] = v;
+  }
+  return out;
+};
+
+// Consecutive nodes, base on, with their edges, edgeBase on (edge e leads to node e + 1), checked as
+// player/body.py's Piece checks them: the whole tree of a 1.x body, or one chunk of a 2.x one.
+class Piece {
+  constructor(table, guess, counts, edgeFeedback, base, edgeBase, fail) {
+    const nodes = counts.length, { length } = table;
     if (guess.length !== nodes * length) fail(`${guess.length} guess symbols for ${nodes} nodes of ${length}`);
     const top = largest(guess);
-    if (top >= game.symbols) fail(`a guess uses symbol ${top}, beyond the game's ${game.symbols}`);
-    if (counts.length !== nodes || edgeFeedback.length !== nodes - 1) {
-      fail(`${counts.length} edge counts and ${edgeFeedback.length} edges for ${nodes} nodes`);
-    }
-    const first = new Uint32Array(nodes + 1);  // node -> its first edge; edge e leads to node e + 1
-    let total = 0;
+    if (top >= table.symbols) fail(`a guess uses symbol ${top}, beyond the game's ${table.symbols}`);
+    const first = new Uint32Array(nodes + 1);  // node base + k -> its first edge
+    let total = edgeBase;
+    first[0] = total;
     for (let k = 0; k < nodes; k++) first[k + 1] = total += counts[k];
-    if (total !== nodes - 1) fail(`the edge counts add up to ${total}, but ${nodes} nodes need ${nodes - 1} edges`);
-    if (largest(edgeFeedback) >= table.length) fail("an edge names a feedback beyond the feedback table");
-    // The parent of child: the p with first[p] <= child - 1 < first[p + 1].
-    const parent = (child) => first.findLastIndex((f, p) => p < nodes && f <= child - 1);
-    // Node k's parent comes before it exactly when first[k] >= k; otherwise an edge leads back (a cycle).
-    for (let k = 1; k < nodes; k++) {
-      if (first[k] < k) fail(`node ${parent(k)}: its child ${k} would come before it or be itself (a cycle)`);
+    if (total - edgeBase !== edgeFeedback.length) {
+      fail(`the edge counts of nodes ${base} to ${base + nodes - 1} add up to ${total - edgeBase}, but ${edgeFeedback.length} edges leave them`);
     }
-    const winEdge = edgeFeedback.indexOf(this.#feedbackIndex.get(joined(game.win)) ?? -1);  // -1 if none
-    if (winEdge >= 0) fail(`node ${parent(winEdge + 1)}: an edge follows the winning feedback`);
-    this.nodes = nodes;
-    this.#length = length;
-    this.#win = joined(game.win);
-    this.#guess = guess;
-    this.#first = first;
-    this.#edgeFeedback = edgeFeedback;
+    if (largest(edgeFeedback) >= table.feedbacks.length) fail("an edge names a feedback beyond the feedback table");
+    // The parent of child: the p with first[p] <= child - 1 < first[p + 1].
+    const parent = (child) => base + first.findLastIndex((f, p) => p < nodes && f <= child - 1);
+    // Node n's parent comes before it exactly when its first edge is at least n; otherwise an edge leads back (a cycle).
+    for (let k = base ? 0 : 1; k < nodes; k++) {
+      if (first[k] < base + k) fail(`node ${parent(base + k)}: its child ${base + k} would come before it or be itself (a cycle)`);
+    }
+    const winEdge = edgeFeedback.indexOf(table.winIndex);  // -1 if none
+    if (winEdge >= 0) fail(`node ${parent(edgeBase + winEdge + 1)}: an edge follows the winning feedback`);
+    Object.assign(this, { base, length, guess, first, edgeFeedback });
   }
+
+  guessOf(node) {
+    const h = this.length, at = (node - this.base) * h, code = new Array(h);
+    for (let i = 0; i < h; i++) code[i] = this.guess[at + i];
+    return code;
+  }
+
+  plays(node, guess) {
+    const h = this.length, at = (node - this.base) * h;
+    if (guess.length !== h) return false;
+    for (let i = 0; i < h; i++) if (this.guess[at + i] !== guess[i]) return false;
+    return true;
+  }
+
+  child(node, index) {
+    const { first, edgeFeedback } = this, local = node - this.base, shift = first[0];
+    for (let e = first[local] - shift; e < first[local + 1] - shift; e++) if (edgeFeedback[e] === index) return e + shift + 1;
+    return null;
+  }
+
+  edges(node) {  // [feedback index, child] of each edge, in edge order
+    const { first, edgeFeedback } = this, local = node - this.base, shift = first[0], out = [];
+    for (let e = first[local]; e < first[local + 1]; e++) out.push([edgeFeedback[e - shift], e + 1]);
+    return out;
+  }
+}
+
+function whole(table, body, fail) {  // the nodes of a 1.x body: one piece, checked whole
+  const array = (k, itemWidth) => {  // a body array of uints, itemWidth bytes each (little-endian)
+    const data = body[k];
+    if (!(data instanceof Uint8Array) || data.length % itemWidth) fail(`body array '${k}' is missing or malformed`);
+    return uints(data, itemWidth);
+  };
+  const { nodes, length, width } = table;
+  const guess = array("guess", 1), counts = array("edge_count", width), edgeFeedback = array("edge_feedback", width);
+  if (guess.length !== nodes * length) fail(`${guess.length} guess symbols for ${nodes} nodes of ${length}`);
+  if (counts.length !== nodes || edgeFeedback.length !== nodes - 1) {
+    fail(`${counts.length} edge counts and ${edgeFeedback.length} edges for ${nodes} nodes`);
+  }
+  let total = 0;
+  for (let k = 0; k < nodes; k++) total += counts[k];
+  if (total !== nodes - 1) fail(`the edge counts add up to ${total}, but ${nodes} nodes need ${nodes - 1} edges`);
+  return new Piece(table, guess, counts, edgeFeedback, 0, 0, fail);
+}
+
+export const MAX_CHUNKED_NODES = 2 ** 32 - 1, MAX_CHUNK_NODES = 1 << 20, MAX_CHUNK_BYTES = 16 << 20;
+const CACHED_CHUNKS = 32;
+
+// The nodes of a 2.x body (trees/FORMAT.md §10), as player/body.py's Chunks: the index checked on
+// opening, each chunk when first read (chunked.inflate: index.js's, which checks the frame), the
+// CACHED_CHUNKS most recently used kept decoded. chunked: { index, data, start, inflate }.
+class Chunks {
+  #cache = new Map();
+
+  constructor(table, chunked, name) {
+    const fail = (reason) => { throw new FormatError(`${name}: ${reason}`); };
+    const { index, data, start: documentEnd } = chunked, { nodes, width, length } = table;
+    const size = index.chunk_nodes;
+    if (!isInt(size) || size < 1 || size > MAX_CHUNK_NODES) fail(`bad chunk size ${repr(size)} (1 to ${MAX_CHUNK_NODES} nodes a chunk)`);
+    const count = Math.ceil(nodes / size), columns = {};
+    for (const key of ["chunk_size", "chunk_first_edge", "chunk_checksum"]) {
+      const column = index[key];
+      if (!(column instanceof Uint8Array) || column.length !== 4 * count) {
+        fail(`the index's ${key} is not ${count} entries of 4 bytes (${count} chunks of ${size} nodes)`);
+      }
+      columns[key] = column;
+    }
+    const sizes = uints(columns.chunk_size, 4), first = [...uints(columns.chunk_first_edge, 4), nodes - 1];
+    const offsets = [documentEnd];
+    for (const s of sizes) offsets.push(offsets.at(-1) + s);
+    if (offsets.at(-1) !== data.length) {
+      fail(`the index's chunks take ${offsets.at(-1) - documentEnd} bytes, but ${data.length - documentEnd} follow the document`);
+    }
+    const most = table.feedbacks.length - 1;
+    this.expected = [];  // [first node, nodes, first edge, edges, inflated bytes] of each chunk
+    for (let c = 0; c < count; c++) {
+      const from = c * size, held = Math.min(size, nodes - from), edges = first[c + 1] - first[c];
+      if (first[c] < from || edges < 0 || edges > held * most) {
+        fail(`the index's chunk ${c} starts at edge ${first[c]}, which its nodes ${from} to ${from + held - 1} cannot have`);
+      }
+      const inflated = held * (length + width) + edges * width;
+      if (inflated > MAX_CHUNK_BYTES) fail(`the index's chunk ${c} would inflate to ${inflated} bytes, more than the ${MAX_CHUNK_BYTES} allowed`);
+      this.expected.push([from, held, first[c], edges, inflated]);
+    }
+    if (first[0] !== 0) fail(`the index's first chunk starts at edge ${first[0]}, not 0`);
+    Object.assign(this, { table, data, offsets, size, name, inflate: chunked.inflate, checksums: columns.chunk_checksum });
+    this.piece(0);  // the root's chunk: a file whose first lookup would fail is refused now
+  }
+
+  piece(c) {
+    let piece = this.#cache.get(c);
+    if (piece) {
+      this.#cache.delete(c);
+    } else {
+      piece = this.#read(c);
+      if (this.#cache.size >= CACHED_CHUNKS) this.#cache.delete(this.#cache.keys().next().value);
+    }
+    this.#cache.set(c, piece);
+    return piece;
+  }
+
+  #read(c) {
+    const name = `${this.name}: chunk ${c}`, fail = (reason) => { throw new FormatError(`${name}: ${reason}`); };
+    const [from, held, edgeBase, , inflated] = this.expected[c], { table } = this;
+    const frame = this.data.subarray(this.offsets[c], this.offsets[c + 1]);
+    if (frame.length < 4 || [0, 1, 2, 3].some((i) => frame[frame.length - 4 + i] !== this.checksums[4 * c + i])) {
+      fail("its checksum is not the index's (the file is damaged or was altered)");
+    }
+    const raw = this.inflate(frame, (reason) => new FormatError(`${name}: ${reason}`), inflated);
+    if (raw.length !== inflated) fail(`it holds ${raw.length} bytes, not the ${inflated} of its nodes and edges`);
+    const { width } = table, guesses = held * table.length;
+    const counts = uints(raw.subarray(guesses, guesses + held * width), width), edgeFeedback = uints(raw.subarray(guesses + held * width), width);
+    return new Piece(table, raw.subarray(0, guesses), counts, edgeFeedback, from, edgeBase, fail);
+  }
+
+  guessOf(node) { return this.piece(Math.floor(node / this.size)).guessOf(node); }
+  plays(node, guess) { return this.piece(Math.floor(node / this.size)).plays(node, guess); }
+  child(node, index) { return this.piece(Math.floor(node / this.size)).child(node, index); }
+  edges(node) { return this.piece(Math.floor(node / this.size)).edges(node); }
 }
 
 function readGame(header, fail, listDigest) {

@@ -16,7 +16,8 @@ export { FormatError, InconsistentHistory, Tree, GAMES, MAX_NODES, makeGame } fr
 
 export const version = "0.1.0";  // the package's version: package.json's, and guesstree's (a test holds them equal)
 export const FORMAT_NAME = "guesstree";
-export const VERSION = [1, 2];  // a reader refuses another major version and ignores unknown keys
+export const VERSION = [1, 2];  // the whole layout: a reader refuses a major version it does not know, ignores unknown keys
+export const CHUNKED = [2, 0];  // the chunked layout (trees/FORMAT.md §10)
 export const MAX_BODY_BYTES = 64 << 20;  // inflated size cap, as player/artifact.py
 export const MAX_FILE_BYTES = MAX_BODY_BYTES + (1 << 20);
 export const MAX_STRUCTURE_BYTES = 1 << 20;  // msgpack bytes outside bin payloads, per map
@@ -31,17 +32,25 @@ export async function load(bytes, name = "<bytes>") {
   }
   const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   const error = (reason) => new FormatError(`${name}: ${reason}`), fail = (reason) => { throw error(reason); };
-  if (data.length > MAX_FILE_BYTES) fail(`larger than any artifact this player reads (${MAX_FILE_BYTES} bytes)`);
-  const raw = inflate(data, error);
+  const end = frameEnd(data);  // the document's frame; a chunked artifact's chunks follow it
+  if (end > MAX_FILE_BYTES) fail(`larger than any artifact this player reads (${MAX_FILE_BYTES} bytes)`);
+  const raw = inflate(data.subarray(0, end), error);
   const document = unpackMap(raw, error, "the artifact");
   if (document.format !== FORMAT_NAME) fail(`not a ${FORMAT_NAME} artifact (format is ${repr(document.format)})`);
   const version = document.version;
   if (!(Array.isArray(version) && version.length === 2 && version.every(Number.isInteger))) {  // not 1.0, not True
     fail(`bad format version ${repr(version)}`);
   }
-  if (version[0] !== VERSION[0]) {
-    fail(`format version ${version[0]}.${version[1]} is not readable by this player (it reads ${VERSION[0]}.x)`);
+  if (version[0] !== VERSION[0] && version[0] !== CHUNKED[0]) {
+    fail(`format version ${version[0]}.${version[1]} is not readable by this player (it reads ${VERSION[0]}.x and ${CHUNKED[0]}.x)`);
   }
+  if (version[0] === CHUNKED[0]) {  // the tree in chunks after the document, read as lookups need them (FORMAT.md §10)
+    const { index } = document;
+    delete document.index;
+    if (!isMap(index)) fail("the chunked artifact has no index");
+    return new Tree(document, { index, data, start: end, inflate }, { name, ...await digests(document) });
+  }
+  if (end !== data.length) fail(`the zstd data is damaged (${data.length - end} bytes follow the frame)`);
   const { body } = document;  // a decoded map: an own key or nothing
   delete document.body;
   if (!(body instanceof Uint8Array)) fail("the artifact has no body");
@@ -50,11 +59,15 @@ export async function load(bytes, name = "<bytes>") {
     fail("the body's sha256 does not match the header (the file is damaged or was altered)");
   }
   const decoded = unpackMap(body, error, "the body");
-  // The one sha256 the words game needs, of its carried answers as a canonical list.
+  return new Tree(document, decoded, { name, ...await digests(document) });
+}
+
+// The one sha256 the words game needs, of its carried answers as a canonical list.
+async function digests(document) {
   const words = document.game?.params?.answer_words;
   const listText = typeof words === "string" ? `${words.replaceAll(" ", "\n")}\n` : null;
   const listDigest = listText === null ? null : await sha256(new TextEncoder().encode(listText));
-  return new Tree(document, decoded, { name, listDigest: (text) => (text === listText ? listDigest : undefined) });
+  return { listDigest: (text) => (text === listText ? listDigest : undefined) };
 }
 
 let NODE_CRYPTO = "node:crypto";
@@ -91,12 +104,7 @@ export function inflate(data, fail = (reason) => new FormatError(reason), limit 
   if (dictionary) damaged("it needs a dictionary");
   const window = 2 ** (10 + (data[5] >> 3));  // fzstd would allocate it for a frame that declares 0 bytes
   if (!single && window + (window / 8) * (data[5] & 7) > limit) damaged("its window is larger than allowed");
-  // Walk the block headers to where the frame ends: fzstd reads on into any frame after it.
-  for (let last = 0; !last && at + 3 <= data.length;) {
-    const header = le(3);
-    last = header & 1;
-    at += (header & 6) === 2 ? 1 : header >> 3;  // an RLE block holds one byte; fzstd refuses the reserved type
-  }
+  at = blocksEnd(data, at);  // fzstd reads on into any frame after it
   if (at + 4 > data.length) damaged("the frame is truncated");
   if (at + 4 < data.length) damaged(`${data.length - at - 4} bytes follow the frame`);
   let raw;
@@ -111,6 +119,25 @@ export function inflate(data, fail = (reason) => new FormatError(reason), limit 
 }
 
 const MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
+
+// Where the blocks of a frame whose first block header is at `at` end (RFC 8878 §3.1.1), walked by their headers.
+function blocksEnd(data, at) {
+  for (let last = 0; !last && at + 3 <= data.length;) {
+    const header = data[at] | (data[at + 1] << 8) | (data[at + 2] << 16);
+    last = header & 1;
+    at += 3 + ((header & 6) === 2 ? 1 : header >>> 3);  // an RLE block holds one byte; fzstd refuses the reserved type
+  }
+  return at;
+}
+
+// Where the zstd frame that data starts with ends, as player/artifact.py's frame_length: its blocks
+// walked without inflating them; data.length where it is no whole frame (inflate says why).
+export function frameEnd(data) {
+  if (data.length < 6 || MAGIC.some((b, i) => data[i] !== b)) return data.length;
+  const descriptor = data[4], single = (descriptor >> 5) & 1, sizeFlag = descriptor >> 6;
+  const header = 5 + (1 - single) + [0, 1, 2, 4][descriptor & 3] + [single, 2, 4, 8][sizeFlag];
+  return Math.min(blocksEnd(data, header) + 4 * ((descriptor >> 2) & 1), data.length);
+}
 
 // -- msgpack (FORMAT.md §2) ------------------------------------------------------------------
 // @msgpack/msgpack's decoder with what the Python reader adds: floats kept apart from ints,

@@ -50,7 +50,7 @@ test("the raw-block writer makes files the reader takes", async () => {
 test("the header: plugin games, versions, parameters, statistics", async () => {
   await refusedWith((d) => { d.game.name = "mygame:make"; }, "the game is the plugin 'mygame:make', which only the Python player runs");
   await refusedWith((d) => { d.game.name = "chess"; }, "unknown game 'chess'");
-  await refusedWith((d) => { d.version = [2, 0]; }, "format version 2.0 is not readable by this player (it reads 1.x)");
+  await refusedWith((d) => { d.version = [3, 0]; }, "format version 3.0 is not readable by this player (it reads 1.x and 2.x)");
   await load(await altered((d) => { d.version = [1, 7]; d.later = { key: [1, 2] }; }), "t");  // a newer minor, an unknown key
   await refusedWith((d) => { d.game.params.colours = "3"; }, "cannot rebuild the game 'mastermind': --colours must be a whole number from 1 to 26, not '3'");
   await refusedWith((d) => { d.game.params.secret_repeats = "yes"; }, "the game 'mastermind' does not take secret_repeats='yes' as written");
