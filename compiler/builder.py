@@ -246,7 +246,10 @@ def _expand_job(context: BuildContext, node: Node, by_parts: bool) -> Subtree:
     if not by_parts:
         return expand(context, node)
     part = node.candidates
-    subtree = expand(context.for_part(part), Node(np.arange(len(part), dtype=np.int64), node.path, node.played))
+    narrow = context.for_part(part)
+    if narrow is context:  # no matrix of the part fits the budget: the secrets keep their numbers
+        return expand(context, node)
+    subtree = expand(narrow, Node(np.arange(len(part), dtype=np.int64), node.path, node.played))
     subtree.wins = [(int(part[secret]), depth) for secret, depth in subtree.wins]
     subtree.determined = [(int(part[secret]), depth) for secret, depth in subtree.determined]
     return subtree

@@ -275,3 +275,15 @@ def test_the_scan_that_stops_at_a_perfect_split_finds_the_first_in_any_block(mon
             first, *found = scorer.perfect_or_stats(other, candidates, n_feedbacks, statistic, clog)
             expected = reference.partition_stats(matrix, other, candidates, n_feedbacks, statistic, clog)
             assert first == -1 and all(np.array_equal(a, b) for a, b in zip(found, expected))
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_part_too_big_for_its_own_matrix_keeps_its_secrets_numbers(monkeypatch, workers):
+    """The root's largest part (125 secrets after AAA) has no room for a matrix of its own, the
+    others have: the part without one is expanded over the whole game's blocks, its secrets as
+    they are (it once took them as numbered within the part, and played AAA again after 0B0W)."""
+    game = make_game("mastermind", colours=6, holes=3)
+    monkeypatch.setattr(build_module, "PART_MIN_CELLS", 0)
+    monkeypatch.setattr(build_module, "PARALLEL_MIN_SECRETS", 1)
+    reference = to_bytes(build(game, Options("first", engine="reference"), workers=1))
+    assert to_bytes(build(game, Options("first", engine="numpy", max_memory=60_000), workers=workers)) == reference
