@@ -235,7 +235,8 @@ def info(
         typer.echo(f"  notice     {lines[0]}{more}")
     typer.echo(f"  strategy   {', '.join(f'{k}={v}' for k, v in tree.strategy.items())}")
     typer.echo(f"  producer   {header.get('producer')}, format {'.'.join(map(str, header.get('version', [])))}")
-    typer.echo(f"  nodes      {tree.nodes}")
+    chunks = f", in {counted(tree.chunks[0], 'chunk')} of {tree.chunks[1]} nodes" if tree.chunks else ""
+    typer.echo(f"  nodes      {tree.nodes}{chunks}")
     typer.echo(f"  first      {tree.game.format_code(tree.next_guess([]))}")
     typer.echo(f"  secrets    {s['secrets']}")
     typer.echo(f"  to win     total {s['total']}, average {s['average']:.4f}, worst {s['worst']}")

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from .advice import best_guess, candidates
 from .artifact import FormatError, decode, read, source_of
-from .body import MAX_NODES, read_body
+from .body import MAX_NODES, Chunks, read_body
 from .games import GAMES, Code, Feedback, Game, game_from_spec
 from .stats import Statistics
 
@@ -51,6 +51,13 @@ class Tree:
     @property
     def nodes(self) -> int:
         return self._nodes
+
+    @property
+    def chunks(self) -> tuple[int, int] | None:
+        """``(chunks, nodes per chunk)`` of a chunked tree (trees/FORMAT.md §10), read as lookups
+        need them; ``None`` for a whole one."""
+        store = self._store
+        return (len(store.expected), store.size) if isinstance(store, Chunks) else None
 
     def guess_of(self, node: int) -> Code:
         return self._store.guess_of(node)
@@ -110,16 +117,17 @@ class Tree:
         """Walk ``steps`` down the tree: ``(node reached, why the history leaves the tree or None,
         won)``; where it leaves, the node is the last one it followed."""
         node = 0
-        win = self.game.win
+        win, guess_of, child_of, indices = self.game.win, self._store.guess_of, self._store.child, self._feedback_index
         for step, (guess, feedback) in enumerate(steps, 1):
-            expected = self.guess_of(node)
+            expected = guess_of(node)
             if guess != expected:
                 return node, f"step {step}: the tree plays {self._code(expected)} here, not {self._code(guess)}", False
             if feedback == win:
                 if step != len(steps):
                     return node, f"step {step}: the game was already won, yet the history goes on", False
                 return node, None, True
-            child = self.child(node, feedback)
+            index = indices.get(feedback)
+            child = None if index is None else child_of(node, index)
             if child is None:
                 return node, f"step {step}: no secret left gives {self._feedback(feedback)} to {self._code(guess)}", False
             node = child
@@ -127,10 +135,14 @@ class Tree:
 
     def _steps(self, history) -> list[tuple[Code, Feedback]]:
         """``history`` as (guess, feedback) tuples; text forms parsed; anything else named."""
-        if history is None or isinstance(history, (str, bytes)) or not isinstance(history, Iterable):
+        if type(history) not in (list, tuple) and (history is None or isinstance(history, (str, bytes))
+                                                   or not isinstance(history, Iterable)):
             raise TypeError(f"history must be a list of (guess, feedback) pairs, not {type(history).__name__}")
         steps = []
         for step, pair in enumerate(history, 1):
+            if type(pair) is tuple and len(pair) == 2 and type(pair[0]) is tuple and type(pair[1]) is tuple:
+                steps.append(pair)  # the game's own tuples, as next_guess answers them: nothing to convert
+                continue
             if isinstance(pair, (str, bytes)) or not isinstance(pair, Iterable) or len(pair := tuple(pair)) != 2:
                 raise TypeError(f"step {step}: expected a (guess, feedback) pair, not {pair!r}")
             guess, feedback = pair

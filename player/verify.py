@@ -79,10 +79,8 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
                       histogram={}, determined_histogram={}, errors=errors)
     wins, determined, reached = _replay(tree, secrets, error)
 
-    for node, seen in enumerate(reached):
-        if not seen:
-            error(f"node {node} is unreachable")
-            break
+    if (unreached := reached.find(0)) >= 0:
+        error(f"node {unreached} is unreachable")
     lost = [s for s in range(len(secrets)) if s not in wins]
     if lost:
         error(f"{counted(len(lost), 'secret')} {'is' if len(lost) == 1 else 'are'} never won, "
@@ -113,14 +111,14 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
     )
 
 
-def _replay(tree: Tree, secrets: list, error) -> tuple[dict[int, int], list[int], list[bool]]:
+def _replay(tree: Tree, secrets: list, error) -> tuple[dict[int, int], list[int], bytearray]:
     """Every secret through the tree, level by level, each edge checked against the game's own
     scorer (and its rules of play): ``(guesses to win by secret, guesses to determine per secret,
     which nodes were reached)``; each fault goes to ``error``."""
     game = tree.game
     wins: dict[int, int] = {}
     determined = [0 if len(secrets) == 1 else -1] * len(secrets)
-    reached = [False] * tree.nodes
+    reached = bytearray(tree.nodes)  # a byte a node: a tree of millions of nodes is read chunk by chunk
     level = {0: list(range(len(secrets)))}  # node -> indices of the secrets that reach it
     ruled = game.restricts_guesses  # e.g. hard mode: guesses depend on the hints so far
     history_of: dict[int, list] = {0: []}
@@ -129,7 +127,7 @@ def _replay(tree: Tree, secrets: list, error) -> tuple[dict[int, int], list[int]
         depth += 1
         following: dict[int, list[int]] = {}
         for node, members in sorted(level.items()):
-            reached[node] = True
+            reached[node] = 1
             guess = tree.guess_of(node)
             if not game.is_guess(guess):
                 error(f"node {node}: {said_code(game, guess)} is not an allowed guess of {game!r}")
