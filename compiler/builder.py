@@ -140,7 +140,8 @@ class Layout:
         its search's matrix (and the compiled kernels its search runs on, unless ``--engine`` says
         otherwise). A scoring one splits the work among processes in a game big enough to pay for
         them, and needs no whole matrix in a large game (one that reads every guess scores each
-        first guess's subtree over its own part's matrix; a sampled one reads blocks)."""
+        first guess's subtree over its own part's matrix; a sampled one reads blocks, and one that
+        reads only its guess's answers, the row of that guess)."""
         n, reads = game.secret_count(), options.strategy.reads
         if reads == "solution":
             return cls("numba" if options.engine == "fast" else backend_for(game, options.engine), "whole", 1, False)

@@ -42,8 +42,9 @@ class Strategy:
 
     name: str
     # What a choice reads of the game, which decides how the builder lays out the work: "every"
-    # (scores all allowed guesses on all candidates, or reads nothing but the answers), "sample"
-    # (scores samples of them), or "solution" (looks up the game solved by ``prepare``).
+    # (scores all allowed guesses on all candidates), "sample" (scores samples of them), "answers"
+    # (reads nothing but the answers to the guess it plays), or "solution" (looks up the game
+    # solved by ``prepare``).
     reads: ClassVar[str] = "every"
 
     @property
@@ -150,6 +151,7 @@ class Simple(Strategy):
 
     name: str
     randomised: bool
+    reads: ClassVar[str] = "answers"
 
     def candidates(self, requested: str) -> str:
         return "consistent"  # only candidates, whatever --candidates says

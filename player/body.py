@@ -18,7 +18,7 @@ MAX_NODES = 1 << 20  # a whole body (1.x): loading checks every node, well under
 MAX_CHUNKED_NODES = (1 << 32) - 1  # a chunked body: each chunk is checked when it is first read
 MAX_CHUNK_NODES = 1 << 20  # nodes per chunk
 MAX_CHUNK_BYTES = 16 << 20  # a chunk's inflated size
-CACHED_CHUNKS = 32  # chunks kept decoded, the least recently used dropped first
+CACHE_BYTES = 32 << 20  # chunks kept decoded, at most this many bytes, the least recently used dropped first
 
 
 class Table:
@@ -84,6 +84,11 @@ class Piece:
         # so the tree stays safe to walk, and checking every node here would cost more than the rest.
         self.base, self.length, self.guess, self.first, self.edge_feedback = base, length, guess, first, edge_feedback
 
+    @property
+    def bytes(self) -> int:
+        """What the piece's arrays take in memory."""
+        return len(self.guess) + self.first.itemsize * len(self.first) + self.edge_feedback.itemsize * len(self.edge_feedback)
+
     def guess_of(self, node: int) -> Code:
         at = (node - self.base) * self.length
         return tuple(self.guess[at:at + self.length])
@@ -123,7 +128,7 @@ def whole(table: Table, body: dict, fail) -> Piece:
 
 class Chunks:
     """The nodes of a 2.x body: its index checked on opening, each chunk when first read, the
-    ``CACHED_CHUNKS`` most recently used kept decoded."""
+    most recently used kept decoded, up to ``CACHE_BYTES``."""
 
     def __init__(self, table: Table, chunked: Chunked, name: str):
         def fail(reason: str) -> FormatError:
@@ -162,7 +167,8 @@ class Chunks:
             raise fail(f"the index's first chunk starts at edge {first[0]}, not 0")
         self.table, self.source, self.offsets, self.size, self.name = table, chunked.source, offsets, size, name
         self.checksums = columns["chunk_checksum"]
-        self._cache: dict[int, Piece] = {}
+        self._cache: dict[int, Piece] = {}  # oldest use first
+        self._cached = 0  # their bytes
         self.piece(0)  # the root's chunk: a file whose first lookup would fail is refused now
 
     def piece(self, c: int) -> Piece:
@@ -170,8 +176,9 @@ class Chunks:
         piece = cache.pop(c, None)
         if piece is None:
             piece = self._read(c)
-            if len(cache) >= CACHED_CHUNKS:
-                del cache[next(iter(cache))]
+            self._cached += piece.bytes
+            while self._cached > CACHE_BYTES and cache:
+                self._cached -= cache.pop(next(iter(cache))).bytes
         cache[c] = piece
         return piece
 

@@ -6,40 +6,40 @@ memory the open tree costs, each in a fresh process; prints JSON.
 FILE is any artifact; the figures that matter are those of a chunked one (trees/FORMAT.md §10),
 e.g. ``guesstree compile mastermind --colours 6 --holes 8 --strategy first -o big.msgpack.zst``
 (1 679 616 secrets). Each run: a fresh interpreter imports the player (its memory then is the
-baseline), opens FILE, then answers ``next_guess`` for histories along the paths of random secrets:
-once each cold (chunks inflated as the paths reach them), then warm. Medians over the runs.
+baseline, once it has read the histories), opens FILE, then answers ``next_guess`` for histories
+along the paths of random secrets (made beforehand, in this process): once each cold (chunks
+inflated as the paths first reach them), then warm. Medians over the runs.
 Node runs the same through ``player/js`` when it and its packages are there.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import random
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 
 PYTHON_RUN = r"""
-import json, random, resource, sys, time
+import gc, json, random, sys, time
 
 def rss():
     with open("/proc/self/status") as status:
         return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
 
 from guesstree import player
+histories = [[(tuple(g), tuple(f)) for g, f in history] for history in json.load(open(sys.argv[2]))]
+gc.collect()
 base = rss()
 started = time.perf_counter()
 tree = player.load(sys.argv[1])
 opened = time.perf_counter() - started
-rng, game = random.Random(1), tree.game
-histories = []
-for _ in range(int(sys.argv[2])):
-    path = tree.path(rng.choice(game.secrets) if len(game.secrets) < 1 << 16 else
-                     tuple(rng.randrange(game.symbols) for _ in range(game.length)))
-    histories.append(path[:rng.randrange(len(path))])
 started = time.perf_counter()
 for history in histories:
     tree.next_guess(history)
@@ -55,21 +55,15 @@ print(json.dumps({"open_ms": opened * 1e3, "cold_next_guess_us": cold / len(hist
 """
 
 NODE_RUN = r"""
+import { readFileSync } from "node:fs";
 const { loadFile } = await import(process.argv[2]);
 const rss = () => process.memoryUsage().rss / 2 ** 20;
+const histories = JSON.parse(readFileSync(process.argv[3], "utf8"));
+globalThis.gc?.();
 const base = rss();
 let started = performance.now();
 const tree = await loadFile(process.argv[1]);
 const opened = performance.now() - started;
-let seed = 1;
-const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
-const { game } = tree, histories = [], listed = tree.stats.secrets < 1 << 16 ? game.secrets() : null;
-for (let i = 0; i < Number(process.argv[3]); i++) {
-  const secret = listed ? listed[Math.floor(random() * listed.length)]
-    : Array.from({ length: game.length }, () => Math.floor(random() * game.symbols));
-  const path = tree.path(secret);
-  histories.push(path.slice(0, Math.floor(random() * path.length)));
-}
 started = performance.now();
 for (const history of histories) tree.nextGuess(history);
 const cold = performance.now() - started;
@@ -97,15 +91,25 @@ def main() -> int:
     tree = player.load(args.file)
     result = {"file": str(args.file), "bytes": args.file.stat().st_size, "nodes": tree.nodes,
               "secrets": tree.stats.secrets, "version": tree.header["version"], "runs": args.runs}
-    python = [json.loads(subprocess.run([sys.executable, "-c", PYTHON_RUN, str(args.file), str(args.histories)],
+    rng, game = random.Random(1), tree.game
+    histories = []
+    for _ in range(args.histories):
+        path = tree.path(rng.choice(game.secrets) if tree.stats.secrets < 1 << 16 else
+                         tuple(rng.randrange(game.symbols) for _ in range(game.length)))
+        histories.append(path[:rng.randrange(len(path))])
+    held = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+    with held:
+        json.dump(histories, held)
+    python = [json.loads(subprocess.run([sys.executable, "-c", PYTHON_RUN, str(args.file), held.name],
                                         check=True, capture_output=True, text=True).stdout) for _ in range(args.runs)]
     result["python"] = medians(python)
     node, entry = shutil.which("node"), REPO / "player" / "js" / "src" / "node.js"
     if node and (REPO / "player" / "js" / "node_modules" / "fzstd").is_dir():
-        runs = [json.loads(subprocess.run([node, "--input-type=module", "-e", NODE_RUN, str(args.file), entry.as_uri(),
-                                           str(args.histories)], check=True, capture_output=True, text=True).stdout)
+        runs = [json.loads(subprocess.run([node, "--expose-gc", "--input-type=module", "-e", NODE_RUN, str(args.file), entry.as_uri(),
+                                           held.name], check=True, capture_output=True, text=True).stdout)
                 for _ in range(args.runs)]
         result["node"] = medians(runs)
+    os.unlink(held.name)
     print(json.dumps(result, indent=1))
     return 0
 

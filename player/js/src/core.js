@@ -272,7 +272,7 @@ class Piece {
     }
     const winEdge = edgeFeedback.indexOf(table.winIndex);  // -1 if none
     if (winEdge >= 0) fail(`node ${parent(edgeBase + winEdge + 1)}: an edge follows the winning feedback`);
-    Object.assign(this, { base, length, guess, first, edgeFeedback });
+    Object.assign(this, { base, length, guess, first, edgeFeedback, bytes: guess.byteLength + first.byteLength + edgeFeedback.byteLength });
   }
 
   guessOf(node) {
@@ -320,13 +320,14 @@ function whole(table, body, fail) {  // the nodes of a 1.x body: one piece, chec
 }
 
 export const MAX_CHUNKED_NODES = 2 ** 32 - 1, MAX_CHUNK_NODES = 1 << 20, MAX_CHUNK_BYTES = 16 << 20;
-const CACHED_CHUNKS = 32;
+const CACHE_BYTES = 32 << 20;  // chunks kept decoded, at most this many bytes, the least recently used dropped first
 
 // The nodes of a 2.x body (trees/FORMAT.md §10), as player/body.py's Chunks: the index checked on
 // opening, each chunk when first read (chunked.inflate: index.js's, which checks the frame), the
-// CACHED_CHUNKS most recently used kept decoded. chunked: { index, data, start, inflate }.
+// most recently used kept decoded, up to CACHE_BYTES. chunked: { index, data, start, inflate }.
 class Chunks {
-  #cache = new Map();
+  #cache = new Map();  // oldest use first
+  #cached = 0;  // their bytes
 
   constructor(table, chunked, name) {
     const fail = (reason) => { throw new FormatError(`${name}: ${reason}`); };
@@ -369,7 +370,12 @@ class Chunks {
       this.#cache.delete(c);
     } else {
       piece = this.#read(c);
-      if (this.#cache.size >= CACHED_CHUNKS) this.#cache.delete(this.#cache.keys().next().value);
+      this.#cached += piece.bytes;
+      for (const [old, dropped] of this.#cache) {
+        if (this.#cached <= CACHE_BYTES) break;
+        this.#cache.delete(old);
+        this.#cached -= dropped.bytes;
+      }
     }
     this.#cache.set(c, piece);
     return piece;
