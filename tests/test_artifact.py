@@ -208,10 +208,10 @@ def test_format_md_documents_every_key_a_tree_of_each_kind_holds(plugin_path, na
 
 def test_format_md_states_the_readers_caps():
     """§9's table: each cap the document states is the constant the reader uses."""
-    from guesstree.player import artifact, tree
+    from guesstree.player import artifact, body
 
     text = (REPO / "trees" / "FORMAT.md").read_text()
-    section = text[text.index("## 9. Limits of the Python reader"):]
+    section = text[text.index("## 9. Limits of the readers"):text.index("## 10.")]
     units = {"MiB": 1 << 20}
     rows = {}
     for line in section.splitlines():
@@ -220,14 +220,16 @@ def test_format_md_states_the_readers_caps():
             value = cells[1]
             if "^" in value:
                 base, power = value.split("^")
-                number = int(base) ** int(power)
+                less = power.split(" - ")
+                number = int(base) ** int(less[0]) - (int(less[1]) if len(less) > 1 else 0)
             else:
                 amount, unit = value.split()
                 number = int(amount) * units[unit]
             rows[cells[2].strip("`")] = number
-    readers = {"artifact": artifact, "tree": tree}
+    readers = {"artifact": artifact, "body": body}
     assert set(rows) == {"artifact.MAX_FILE_BYTES", "artifact.MAX_BODY_BYTES", "artifact.MAX_STRUCTURE_BYTES",
-                         "tree.MAX_NODES"}
+                         "body.MAX_NODES", "body.MAX_CHUNKED_NODES", "body.MAX_CHUNK_NODES", "body.MAX_CHUNK_BYTES",
+                         "body.CACHE_BYTES"}
     for constant, stated in rows.items():
         module, name = constant.split(".")
         assert getattr(readers[module], name) == stated, constant
