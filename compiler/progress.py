@@ -1,5 +1,6 @@
 """What a long command shows while it works, on stderr when it is a terminal (and not --quiet):
-a bar of secrets solved while a tree is built (``BuildBar``), and the exhaustive search's status
+a bar of secrets solved while a tree is built, with the time taken and rich's estimate of the
+time left (``BuildBar``), and the exhaustive search's status
 (``search_status``). Both draw with rich, imported only when there is a terminal to draw on.
 """
 from __future__ import annotations
@@ -21,10 +22,11 @@ class BuildBar:
         if not self.enabled:
             return None
         from rich.console import Console
-        from rich.progress import BarColumn, Progress as Bar, TextColumn, TimeElapsedColumn
+        from rich.progress import BarColumn, Progress as Bar, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
         self.bar = Bar(TextColumn("compiling"), BarColumn(), TextColumn("{task.completed}/{task.total} secrets"),
-                       TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+                       TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(), console=Console(stderr=True),
+                       transient=True)
         self.bar.__enter__()
         task = self.bar.add_task("compile", total=self.total)
         last = [0.0]

@@ -141,6 +141,9 @@ def test_the_progress_bar_starts_with_its_total(monkeypatch):
     progress = BuildBar(False, 1296)
     with progress as update:
         assert update is not None and progress.bar.tasks[0].total == 1296
+        from rich.progress import TimeRemainingColumn
+
+        assert any(isinstance(column, TimeRemainingColumn) for column in progress.bar.columns)  # an estimate of the time left
 
 
 def test_a_compile_shows_its_search_then_its_bar(monkeypatch):
