@@ -247,7 +247,7 @@ def frame_length(source: "Source") -> int:
         at = zstandard.frame_header_size(head)
     except zstandard.ZstdError:
         return source.size
-    while at + 3 <= source.size:
+    while at + 3 <= source.size and at <= MAX_FILE_BYTES:  # past that, read refuses the file anyway
         block = int.from_bytes(source.read(at, 3), "little")
         at += 3 + (1 if block >> 1 & 3 == 1 else block >> 3)  # an RLE block holds one byte
         if block & 1:  # the last block, then the checksum

@@ -103,7 +103,8 @@ export function inflate(data, fail = (reason) => new FormatError(reason), limit 
   const damaged = (why) => refuse(`the zstd data is damaged (${why})`);
   if (dictionary) damaged("it needs a dictionary");
   const window = 2 ** (10 + (data[5] >> 3));  // fzstd would allocate it for a frame that declares 0 bytes
-  if (!single && window + (window / 8) * (data[5] & 7) > limit) damaged("its window is larger than allowed");
+  const most = 2 ** Math.max(10, Math.ceil(Math.log2(limit)));  // as player/artifact.py: a power of two, at least zstd's least
+  if (!single && window + (window / 8) * (data[5] & 7) > most) damaged("its window is larger than allowed");
   at = blocksEnd(data, at);  // fzstd reads on into any frame after it
   if (at + 4 > data.length) damaged("the frame is truncated");
   if (at + 4 < data.length) damaged(`${data.length - at - 4} bytes follow the frame`);
