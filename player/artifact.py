@@ -113,7 +113,8 @@ def encode_chunked(header: dict, body: dict, chunk_nodes: int) -> bytes:
     index = {key: body[key] for key in ("nodes", "code_length", "feedbacks", "feedback_width")}
     index.update(chunk_nodes=chunk_nodes, chunk_size=pack_uints([len(f) for f in frames], 4),
                  chunk_first_edge=pack_uints(first, 4), chunk_checksum=b"".join(f[-4:] for f in frames))
-    document = {"format": FORMAT_NAME, "version": list(CHUNKED), **header, "index": index}
+    # packed on its own, as a whole body is: its columns are then bins of a map of their own
+    document = {"format": FORMAT_NAME, "version": list(CHUNKED), **header, "index": msgpack.packb(index, use_bin_type=True)}
     compressor = zstandard.ZstdCompressor(level=ZSTD_LEVEL, write_content_size=True, write_checksum=True)
     return compressor.compress(msgpack.packb(document, use_bin_type=True)) + b"".join(frames)
 
@@ -224,9 +225,9 @@ def read(source: "Source", name: str) -> tuple[dict, dict | Chunked]:
                    f"(it reads {VERSION[0]}.x and {CHUNKED[0]}.x); use a matching guesstree")
     if version[0] == CHUNKED[0]:
         index = document.pop("index", None)
-        if not isinstance(index, dict):
+        if not isinstance(index, bytes):
             raise fail("the chunked artifact has no index")
-        return document, Chunked(index, source, end)
+        return document, Chunked(_unpack_map(index, fail, "the index"), source, end)
     if end != source.size:
         raise fail(f"the zstd data is damaged ({source.size - end} bytes follow the frame)")
     body_bytes = document.pop("body", None)

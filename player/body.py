@@ -9,7 +9,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_right
 from itertools import accumulate, compress, islice
-from operator import lt
+from operator import lt, sub
 
 from .artifact import Chunked, FormatError, inflate, unpack_uints
 from .games import Code, Feedback, Game
@@ -17,6 +17,7 @@ from .games import Code, Feedback, Game
 MAX_NODES = 1 << 20  # a whole body (1.x): loading checks every node, well under a second
 MAX_CHUNKED_NODES = (1 << 32) - 1  # a chunked body: each chunk is checked when it is first read
 MAX_CHUNK_NODES = 1 << 20  # nodes per chunk
+MAX_CHUNKS = 1 << 20  # chunks in a file: 2^32 nodes in chunks of 4096
 MAX_CHUNK_BYTES = 16 << 20  # a chunk's inflated size
 CACHE_BYTES = 32 << 20  # chunks kept decoded, at most this many bytes, the least recently used dropped first
 
@@ -139,6 +140,8 @@ class Chunks:
         if type(size) is not int or not 1 <= size <= MAX_CHUNK_NODES:
             raise fail(f"bad chunk size {size!r} (1 to {MAX_CHUNK_NODES} nodes a chunk)")
         count = -(-nodes // size)
+        if count > MAX_CHUNKS:
+            raise fail(f"{count} chunks of {size} nodes, more than the {MAX_CHUNKS} this player reads")
         columns = {}
         for key in ("chunk_size", "chunk_first_edge", "chunk_checksum"):
             data = index.get(key)
@@ -151,20 +154,27 @@ class Chunks:
         if offsets[-1] != chunked.source.size:
             raise fail(f"the index's chunks take {offsets[-1] - chunked.start} bytes, "
                        f"but {chunked.source.size - chunked.start} follow the document")
-        width, length, most = table.width, table.length, len(table.feedbacks) - 1
-        self.expected = []  # (first node, nodes, first edge, edges, inflated bytes) of each chunk
-        for c in range(count):
-            start, held, edges = c * size, min(size, nodes - c * size), first[c + 1] - first[c]
-            if first[c] < start or edges < 0 or edges > held * most:  # first[0] >= 0 is the root's
-                raise fail(f"the index's chunk {c} starts at edge {first[c]}, which its nodes "
-                           f"{start} to {start + held - 1} cannot have")
-            inflated = held * (length + width) + edges * width
-            if inflated > MAX_CHUNK_BYTES:
-                raise fail(f"the index's chunk {c} would inflate to {inflated} bytes, "
-                           f"more than the {MAX_CHUNK_BYTES} allowed")
-            self.expected.append((start, held, first[c], edges, inflated))
+        # Each chunk's first edge, edges and inflated size, checked over whole arrays (in C: an
+        # index of a million one-node chunks costs no Python loop).
+        edges = array("q", map(sub, islice(first, 1, None), first))
+        starts = range(0, nodes, size)
+        wrong = next(compress(range(count), map(lt, first, starts)), None)
+        if wrong is None and min(edges) < 0:
+            wrong = edges.index(min(edges))
+        most = len(table.feedbacks) - 1
+        if wrong is None and (max(edges) > size * most or edges[-1] > (nodes - starts[-1]) * most):
+            wrong = next(c for c in range(count) if edges[c] > min(size, nodes - starts[c]) * most)
+        if wrong is not None:  # first[0] >= 0 is the root's
+            raise fail(f"the index's chunk {wrong} starts at edge {first[wrong]}, which its nodes "
+                       f"{starts[wrong]} to {min(starts[wrong] + size, nodes) - 1} cannot have")
         if first[0] != 0:
             raise fail(f"the index's first chunk starts at edge {first[0]}, not 0")
+        self.chunk_first, self.chunk_edges = first, edges  # of each chunk
+        # the largest: the last chunk, or the one of the most edges among the others (all full)
+        biggest = max(sorted({count - 1, edges.index(max(edges[:-1] or edges))}), key=lambda c: self._inflated(c, size, table))
+        if self._inflated(biggest, size, table) > MAX_CHUNK_BYTES:
+            raise fail(f"the index's chunk {biggest} would inflate to {self._inflated(biggest, size, table)} bytes, "
+                       f"more than the {MAX_CHUNK_BYTES} allowed")
         self.table, self.source, self.offsets, self.size, self.name = table, chunked.source, offsets, size, name
         self.checksums = columns["chunk_checksum"]
         self._cache: dict[int, Piece] = {}  # oldest use first
@@ -188,7 +198,8 @@ class Chunks:
         def fail(reason: str) -> FormatError:
             return FormatError(f"{name}: {reason}")
 
-        start, held, edge_base, edges, inflated = self.expected[c]
+        start, held, edge_base = c * self.size, min(self.size, table.nodes - c * self.size), self.chunk_first[c]
+        inflated = self._inflated(c, self.size, table)
         frame = self.source.read(self.offsets[c], self.offsets[c + 1] - self.offsets[c])
         if frame[-4:] != self.checksums[4 * c:4 * c + 4]:
             raise fail("its checksum is not the index's (the file is damaged or was altered)")
@@ -199,6 +210,10 @@ class Chunks:
         counts = unpack_uints(raw[guesses:guesses + held * width], width)
         edge_feedback = unpack_uints(raw[guesses + held * width:], width)
         return Piece(table, raw[:guesses], counts, edge_feedback, start, edge_base, fail)
+
+    def _inflated(self, c: int, size: int, table: Table) -> int:
+        """Chunk ``c``'s inflated bytes: its nodes' guesses and edge counts, its edges' feedbacks."""
+        return min(size, table.nodes - c * size) * (table.length + table.width) + self.chunk_edges[c] * table.width
 
     def guess_of(self, node: int) -> Code:
         return self.piece(node // self.size).guess_of(node)

@@ -57,7 +57,7 @@ class Tree:
         """``(chunks, nodes per chunk)`` of a chunked tree (trees/FORMAT.md §10), read as lookups
         need them; ``None`` for a whole one."""
         store = self._store
-        return (len(store.expected), store.size) if isinstance(store, Chunks) else None
+        return (len(store.chunk_edges), store.size) if isinstance(store, Chunks) else None
 
     def guess_of(self, node: int) -> Code:
         return self._store.guess_of(node)

@@ -240,6 +240,7 @@ def split_chunked(data: bytes) -> tuple[dict, list[bytes]]:
     """The document and the chunk frames of a chunked artifact (trees/FORMAT.md §10)."""
     end = frame_length(InMemory(data))
     document = msgpack.unpackb(zstandard.ZstdDecompressor().decompress(data[:end]), raw=False, strict_map_key=False)
+    document["index"] = msgpack.unpackb(document["index"], raw=False, strict_map_key=False)
     sizes = unpack_uints(document["index"]["chunk_size"], 4)
     frames, at = [], end
     for size in sizes:
@@ -251,10 +252,12 @@ def split_chunked(data: bytes) -> tuple[dict, list[bytes]]:
 def pack_chunked(document: dict, frames: list[bytes], honest: bool = True) -> bytes:
     """A chunked artifact of these frames; ``honest``: the index's sizes and checksums made right
     again, so that the checks behind them run."""
+    index = document["index"]
     if honest:
-        document["index"] = {**document["index"], "chunk_size": pack_uints([len(f) for f in frames], 4),
-                             "chunk_checksum": b"".join(f[-4:] for f in frames)}
-    return frame(msgpack.packb(document, use_bin_type=True)) + b"".join(frames)
+        index = {**index, "chunk_size": pack_uints([len(f) for f in frames], 4),
+                 "chunk_checksum": b"".join(f[-4:] for f in frames)}
+    packed = msgpack.packb(index, use_bin_type=True) if isinstance(index, dict) else index
+    return frame(msgpack.packb({**document, "index": packed}, use_bin_type=True)) + b"".join(frames)
 
 
 def chunked(rng, base, context):

@@ -228,7 +228,7 @@ def test_format_md_states_the_readers_caps():
             rows[cells[2].strip("`")] = number
     readers = {"artifact": artifact, "body": body}
     assert set(rows) == {"artifact.MAX_FILE_BYTES", "artifact.MAX_BODY_BYTES", "artifact.MAX_STRUCTURE_BYTES",
-                         "body.MAX_NODES", "body.MAX_CHUNKED_NODES", "body.MAX_CHUNK_NODES", "body.MAX_CHUNK_BYTES",
+                         "body.MAX_NODES", "body.MAX_CHUNKED_NODES", "body.MAX_CHUNK_NODES", "body.MAX_CHUNKS", "body.MAX_CHUNK_BYTES",
                          "body.CACHE_BYTES"}
     for constant, stated in rows.items():
         module, name = constant.split(".")

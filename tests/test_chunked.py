@@ -82,6 +82,7 @@ def test_save_chunked_then_verify_and_play(small, tmp_path):
 def split(data: bytes) -> tuple[dict, list[bytes]]:
     end = frame_length(InMemory(data))
     document = msgpack.unpackb(zstandard.ZstdDecompressor().decompress(data[:end]), strict_map_key=False)
+    document["index"] = msgpack.unpackb(document["index"], strict_map_key=False)
     frames, at = [], end
     for size in unpack_uints(document["index"]["chunk_size"], 4):
         frames.append(data[at:at + size])
@@ -90,11 +91,13 @@ def split(data: bytes) -> tuple[dict, list[bytes]]:
 
 
 def joined(document: dict, frames: list[bytes], honest: bool = True) -> bytes:
+    index = document["index"]
     if honest:
-        document["index"] = {**document["index"], "chunk_size": pack_uints([len(f) for f in frames], 4),
-                             "chunk_checksum": b"".join(f[-4:] for f in frames)}
+        index = {**index, "chunk_size": pack_uints([len(f) for f in frames], 4),
+                 "chunk_checksum": b"".join(f[-4:] for f in frames)}
     compressor = zstandard.ZstdCompressor(write_content_size=True, write_checksum=True)
-    return compressor.compress(msgpack.packb(document, use_bin_type=True)) + b"".join(frames)
+    packed = {**document, "index": msgpack.packb(index, use_bin_type=True)}
+    return compressor.compress(msgpack.packb(packed, use_bin_type=True)) + b"".join(frames)
 
 
 def test_a_damaged_chunk_is_refused_when_a_lookup_first_reads_it(small, tmp_path):
@@ -128,6 +131,9 @@ def mutated(small, change) -> bytes:
 @pytest.mark.parametrize("change, message", [
     (lambda index, frames: index.update(chunk_nodes=0), "bad chunk size 0"),
     (lambda index, frames: index.update(nodes=2**32), "bad node count 4294967296"),
+    (lambda index, frames: index.update(nodes=2**21, chunk_nodes=1), "2097152 chunks of 1 nodes, more than the 1048576"),
+    (lambda index, frames: index.update(nodes=2**20, chunk_nodes=1, chunk_size=bytes(2**22), chunk_first_edge=bytes(2**22),
+                                        chunk_checksum=bytes(2**22)) or False, "the index's chunks take 0 bytes"),
     (lambda index, frames: index.update(chunk_first_edge=index["chunk_first_edge"][:-4]),
      "the index's chunk_first_edge is not"),
     (lambda index, frames: frames.pop(), "the index's chunk_size is not"),

@@ -319,7 +319,7 @@ function whole(table, body, fail) {  // the nodes of a 1.x body: one piece, chec
   return new Piece(table, guess, counts, edgeFeedback, 0, 0, fail);
 }
 
-export const MAX_CHUNKED_NODES = 2 ** 32 - 1, MAX_CHUNK_NODES = 1 << 20, MAX_CHUNK_BYTES = 16 << 20;
+export const MAX_CHUNKED_NODES = 2 ** 32 - 1, MAX_CHUNK_NODES = 1 << 20, MAX_CHUNKS = 1 << 20, MAX_CHUNK_BYTES = 16 << 20;
 const CACHE_BYTES = 32 << 20;  // chunks kept decoded, at most this many bytes, the least recently used dropped first
 
 // The nodes of a 2.x body (trees/FORMAT.md §10), as player/body.py's Chunks: the index checked on
@@ -335,6 +335,7 @@ class Chunks {
     const size = index.chunk_nodes;
     if (!isInt(size) || size < 1 || size > MAX_CHUNK_NODES) fail(`bad chunk size ${repr(size)} (1 to ${MAX_CHUNK_NODES} nodes a chunk)`);
     const count = Math.ceil(nodes / size), columns = {};
+    if (count > MAX_CHUNKS) fail(`${count} chunks of ${size} nodes, more than the ${MAX_CHUNKS} this player reads`);
     for (const key of ["chunk_size", "chunk_first_edge", "chunk_checksum"]) {
       const column = index[key];
       if (!(column instanceof Uint8Array) || column.length !== 4 * count) {
@@ -342,24 +343,31 @@ class Chunks {
       }
       columns[key] = column;
     }
-    const sizes = uints(columns.chunk_size, 4), first = [...uints(columns.chunk_first_edge, 4), nodes - 1];
-    const offsets = [documentEnd];
-    for (const s of sizes) offsets.push(offsets.at(-1) + s);
-    if (offsets.at(-1) !== data.length) {
-      fail(`the index's chunks take ${offsets.at(-1) - documentEnd} bytes, but ${data.length - documentEnd} follow the document`);
+    const sizes = uints(columns.chunk_size, 4), first = new Float64Array(count + 1);  // each chunk's first edge
+    first.set(uints(columns.chunk_first_edge, 4));
+    first[count] = nodes - 1;
+    const offsets = new Float64Array(count + 1);  // where each chunk starts, and the end
+    offsets[0] = documentEnd;
+    for (let c = 0; c < count; c++) offsets[c + 1] = offsets[c] + sizes[c];
+    if (offsets[count] !== data.length) {
+      fail(`the index's chunks take ${offsets[count] - documentEnd} bytes, but ${data.length - documentEnd} follow the document`);
     }
     const most = table.feedbacks.length - 1;
-    this.expected = [];  // [first node, nodes, first edge, edges, inflated bytes] of each chunk
+    const inflated = (c) => Math.min(size, nodes - c * size) * (length + width) + (first[c + 1] - first[c]) * width;
     for (let c = 0; c < count; c++) {
       const from = c * size, held = Math.min(size, nodes - from), edges = first[c + 1] - first[c];
-      if (first[c] < from || edges < 0 || edges > held * most) {
+      if (first[c] < from || edges < 0 || edges > held * most) {  // first[0] >= 0 is the root's
         fail(`the index's chunk ${c} starts at edge ${first[c]}, which its nodes ${from} to ${from + held - 1} cannot have`);
       }
-      const inflated = held * (length + width) + edges * width;
-      if (inflated > MAX_CHUNK_BYTES) fail(`the index's chunk ${c} would inflate to ${inflated} bytes, more than the ${MAX_CHUNK_BYTES} allowed`);
-      this.expected.push([from, held, first[c], edges, inflated]);
     }
     if (first[0] !== 0) fail(`the index's first chunk starts at edge ${first[0]}, not 0`);
+    let biggest = 0;  // the first of the largest, as Python finds it
+    for (let c = 1; c < count; c++) if (inflated(c) > inflated(biggest)) biggest = c;
+    if (inflated(biggest) > MAX_CHUNK_BYTES) {
+      fail(`the index's chunk ${biggest} would inflate to ${inflated(biggest)} bytes, more than the ${MAX_CHUNK_BYTES} allowed`);
+    }
+    this.first = first;
+    this.inflated = inflated;
     Object.assign(this, { table, data, offsets, size, name, inflate: chunked.inflate, checksums: columns.chunk_checksum });
     this.piece(0);  // the root's chunk: a file whose first lookup would fail is refused now
   }
@@ -383,7 +391,8 @@ class Chunks {
 
   #read(c) {
     const name = `${this.name}: chunk ${c}`, fail = (reason) => { throw new FormatError(`${name}: ${reason}`); };
-    const [from, held, edgeBase, , inflated] = this.expected[c], { table } = this;
+    const { table, size } = this, from = c * size, held = Math.min(size, table.nodes - from), edgeBase = this.first[c];
+    const inflated = this.inflated(c);
     const frame = this.data.subarray(this.offsets[c], this.offsets[c + 1]);
     if (frame.length < 4 || [0, 1, 2, 3].some((i) => frame[frame.length - 4 + i] !== this.checksums[4 * c + i])) {
       fail("its checksum is not the index's (the file is damaged or was altered)");

@@ -45,9 +45,10 @@ export async function load(bytes, name = "<bytes>") {
     fail(`format version ${version[0]}.${version[1]} is not readable by this player (it reads ${VERSION[0]}.x and ${CHUNKED[0]}.x)`);
   }
   if (version[0] === CHUNKED[0]) {  // the tree in chunks after the document, read as lookups need them (FORMAT.md §10)
-    const { index } = document;
+    const packed = document.index;
     delete document.index;
-    if (!isMap(index)) fail("the chunked artifact has no index");
+    if (!(packed instanceof Uint8Array)) fail("the chunked artifact has no index");
+    const index = unpackMap(packed, error, "the index");
     return new Tree(document, { index, data, start: end, inflate }, { name, ...await digests(document) });
   }
   if (end !== data.length) fail(`the zstd data is damaged (${data.length - end} bytes follow the frame)`);
