@@ -98,5 +98,6 @@ export class Tree {
 }
 
 export const GAMES: Record<string, unknown>;
-export const MAX_NODES: number;
+export const MAX_NODES: number;  // of a whole body (1.x)
+export const MAX_CHUNKED_NODES: number, MAX_CHUNK_NODES: number, MAX_CHUNKS: number, MAX_CHUNK_BYTES: number;  // of a chunked one (2.0)
 export function makeGame(name: string, params: Record<string, unknown>, listDigest?: (text: string) => string | undefined): Game;
