@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -32,23 +32,83 @@ PARALLEL_MIN_SECRETS = 20000  # smaller games build faster in one process (its k
 PART_MIN_CELLS = 1 << 28
 
 
-@dataclass
 class Built:
-    """A complete tree in memory, ready to be written (see trees/FORMAT.md for the arrays)."""
+    """A complete tree, ready to be written (see trees/FORMAT.md for the arrays): its nodes in
+    memory (``Nodes``), or in the build's spool on disk (``Spooled``)."""
 
-    game: Game
-    options: Options
-    node_guess: list[int] = field(default_factory=list)  # guess index per node
-    edge_counts: list[int] = field(default_factory=list)  # children per node
-    edge_feedback: list[int] = field(default_factory=list)  # feedback index per edge; edge e leads to node e + 1
-    stats: Statistics | None = None  # set once the tree is complete
-    proof: dict = field(default_factory=dict)  # what an exhaustive strategy proved (joins the strategy spec)
-    # how its search settled the first guesses, {"bound": n, "search": m}: effort, not in the artifact
-    first_guesses: dict = field(default_factory=dict)
+    def __init__(self, game: Game, options: Options, tree: "Nodes | Spooled | None" = None,
+                 stats: Statistics | None = None):
+        self.game, self.options = game, options
+        self.tree = tree if tree is not None else Nodes([], [], [])
+        self.stats = stats  # set once the tree is complete
+        self.proof: dict = {}  # what an exhaustive strategy proved (joins the strategy spec)
+        # how its search settled the first guesses, {"bound": n, "search": m}: effort, not in the artifact
+        self.first_guesses: dict = {}
 
     @property
     def nodes(self) -> int:
+        return self.tree.count
+
+    # the whole tree's arrays, as lists (a spooled tree's read into memory: for small trees and tests)
+    @property
+    def node_guess(self) -> list[int]:  # guess index per node
+        return self.tree.column(0)
+
+    @property
+    def edge_counts(self) -> list[int]:  # children per node
+        return self.tree.column(1)
+
+    @property
+    def edge_feedback(self) -> list[int]:  # feedback index per edge; edge e leads to node e + 1
+        return self.tree.column(2)
+
+
+@dataclass
+class Nodes:
+    """A tree's arrays in memory, breadth first."""
+
+    node_guess: list[int]
+    edge_counts: list[int]
+    edge_feedback: list[int]
+
+    @property
+    def count(self) -> int:
         return len(self.node_guess)
+
+    def column(self, k: int) -> list[int]:
+        return (self.node_guess, self.edge_counts, self.edge_feedback)[k]
+
+    def levels(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """The arrays in pieces of consecutive nodes, each with its nodes' edges (here one piece)."""
+        yield tuple(np.asarray(column, dtype=np.int64) for column in (self.node_guess, self.edge_counts, self.edge_feedback))
+
+
+class Spooled:
+    """A tree whose first guess's subtrees are records of a spool (``spool.py``): read level by
+    level, in feedback order, when the tree is written."""
+
+    def __init__(self, root: tuple[int, int, list[int]], spool, jobs: int):
+        self.root, self.spool, self.jobs = root, spool, jobs
+        self.count = 1 + sum(spool.nodes.values())
+
+    def levels(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        guess, count, feedbacks = self.root
+        yield np.array([guess]), np.array([count]), np.array(feedbacks, dtype=np.int64)
+        depth, more = 0, True
+        while more:
+            more = False
+            for job in range(self.jobs):
+                levels = self.spool.record(job).levels
+                if depth < len(levels):
+                    more = True
+                    yield levels[depth]
+            depth += 1
+
+    def column(self, k: int) -> list[int]:
+        return [int(v) for piece in self.levels() for v in piece[k]]
+
+    def close(self) -> None:
+        self.spool.close()
 
 
 Progress = Callable[[int, int], None]  # (secrets solved so far, all secrets)
@@ -165,46 +225,55 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
     """Expand ``options.strategy`` over every secret of ``game``.
 
     Big games expand the first guess's subtrees in ``workers`` processes (default: one per
-    core); the tree is the same for any number of workers. ``search``: how an exhaustive
-    strategy's search runs (its progress, checkpoint and cluster; only those strategies take one).
+    core), each subtree written to disk as it finishes (``spool.py``); the tree is the same for
+    any number of workers. ``search``: how the build runs: an exhaustive strategy's search (its
+    threads, progress, checkpoint and cluster), a heuristic's checkpoint of its finished
+    subtrees (``--checkpoint FILE``, read back with ``resume``) and its workers.
     """
     strategy = options.strategy
     strategy.accept(search)  # before any work
-    layout = Layout.of(game, options, (os.cpu_count() or 1) if workers is None else workers)
+    search = search or SearchSettings()
+    exhaustive = strategy.reads == "solution"
+    if workers is None:
+        workers = search.workers if search.workers is not None and not exhaustive else (os.cpu_count() or 1)
+    layout = Layout.of(game, options, workers)
     context = BuildContext(game, options, layout.scorer(game, options))
     n = game.secret_count()
+    wins, determined = np.zeros(n, dtype=np.int64), np.full(n, 0 if n == 1 else -1, dtype=np.int64)
     try:
         report = strategy.prepare(context, search)  # a whole-game search, for the exhaustive strategies
         root = Node(np.arange(n, dtype=np.int64), (), ())
-        if layout.splits(context.scorer):
+        if layout.splits(context.scorer) or (not exhaustive and search.checkpoint is not None):
             parts = layout.parts and not context.scorer.on_the_fly
-            tree = _expand_below_root(context, root, layout.workers, progress, by_parts=parts)
+            tree = _expand_below_root(context, root, layout.workers, progress, parts, search, (wins, determined))
         else:
-            tree = expand(context, root, None if progress is None else (lambda solved: progress(solved, n)))
+            subtree = expand(context, root, None if progress is None else (lambda solved: progress(solved, n)))
+            tree = Nodes(*([value for level in subtree.levels for value in level[k]] for k in range(3)))
+            _settle(wins, subtree.wins)
+            _settle(determined, subtree.determined)
     finally:
         context.close()
-    built = Built(game, options)
-    for guesses, counts, feedbacks in tree.levels:
-        built.node_guess += guesses
-        built.edge_counts += counts
-        built.edge_feedback += feedbacks
-    wins = np.zeros(n, dtype=np.int64)
-    determined = np.full(n, 0 if n == 1 else -1, dtype=np.int64)
-    for secret, depth in tree.wins:
-        wins[secret] = depth
-    for secret, depth in tree.determined:
-        determined[secret] = depth
-    built.stats = Statistics.from_depths(wins.tolist(), determined.tolist())
+    built = Built(game, options, tree, Statistics.from_depths(wins.tolist(), determined.tolist()))
     if report is not None:
         built.proof, built.first_guesses = dict(report.proof), dict(report.first_guesses)
     return built
 
 
+def _settle(depths: np.ndarray, pairs) -> None:
+    """``depths[secret] = depth`` for each ``(secret, depth)`` of ``pairs`` (lists or two arrays)."""
+    secrets, values = pairs if isinstance(pairs, tuple) else (np.asarray(pairs, dtype=np.int64).reshape(-1, 2).T)
+    depths[secrets] = values
+
+
 def _expand_below_root(context: BuildContext, root: Node, workers: int, progress: Progress | None,
-                       by_parts: bool) -> Subtree:
+                       by_parts: bool, search: SearchSettings, depths: tuple[np.ndarray, np.ndarray]) -> Spooled:
     """Split the root here, expand its children's subtrees (in worker processes if ``workers`` > 1;
-    ``by_parts``: each over a matrix of its own secrets only) and splice them level by level in
-    feedback order: exactly the breadth-first tree that one process builds."""
+    ``by_parts``: each over a matrix of its own secrets only), each written to the spool as it
+    finishes (``search.checkpoint``, resumed if ``search.resume``; else a temporary file): read
+    back level by level in feedback order, exactly the breadth-first tree that one process builds.
+    ``depths``: the wins and determined arrays, filled here."""
+    from .spool import Limits, Record, Spool, identity
+
     options = context.options
     pool = None
     if workers > 1:  # the workers start while the root is split here
@@ -212,33 +281,47 @@ def _expand_below_root(context: BuildContext, root: Node, workers: int, progress
 
         setup, arguments = context.recipe(None if by_parts else context.scorer.shared)
         pool = WorkerPool(workers, setup, *arguments)
+    spool = None
     try:
-        tree = Subtree()
-        guess, children = _split(context, options.strategy, root, tree)
-        tree.levels.append(([guess], [len(children)], [answer for answer, _ in children]))
-        largest_first = sorted(range(len(children)), key=lambda i: -len(children[i][1].candidates))
-        subtrees: list[Subtree | None] = [None] * len(children)
-        solved, n = len(tree.wins), len(root.candidates)
+        top = Subtree()
+        guess, children = _split(context, options.strategy, root, top)
+        parts = [(answer, child.candidates) for answer, child in children]
+        limits = Limits([secrets for _, secrets in parts], context.game.guess_count(),
+                        len(context.game.feedbacks()), context.win_index)
+        spool = Spool(identity(context, guess, parts), limits, search.checkpoint, search.resume)
+        wins, determined = depths
+        _settle(wins, top.wins)
+        _settle(determined, top.determined)
+        for record in spool.records():  # resumed
+            _settle(wins, record.wins)
+            _settle(determined, record.determined)
+        solved, n = int((wins > 0).sum()), len(root.candidates)
+        if progress is not None:
+            progress(solved, n)
+        largest_first = sorted((i for i in range(len(children)) if i not in spool.offsets),
+                               key=lambda i: -len(children[i][1].candidates))
         jobs = [(children[i][1], by_parts) for i in largest_first]
         done = pool.map_unordered(_expand_job, jobs) if pool is not None else \
             ((k, _expand_job(context, *job)) for k, job in enumerate(jobs))
         for k, subtree in done:
-            subtrees[largest_first[k]] = subtree
+            spool.add(Record.of(largest_first[k], subtree))
+            _settle(wins, subtree.wins)
+            _settle(determined, subtree.determined)
             solved += len(subtree.wins)
             if progress is not None:
                 progress(solved, n)
+    except BaseException as error:
+        if spool is not None:
+            spool.close()
+        if isinstance(error, KeyboardInterrupt) and spool is not None and spool.kept:
+            from .search.solver import Interrupted
+
+            raise Interrupted(spool.path, "the build's work") from None
+        raise
     finally:
         if pool is not None:
             pool.close()
-    for subtree in subtrees:
-        for depth, (guesses, counts, feedbacks) in enumerate(subtree.levels, 1):
-            level = tree.level(depth)
-            level[0].extend(guesses)
-            level[1].extend(counts)
-            level[2].extend(feedbacks)
-        tree.wins += subtree.wins
-        tree.determined += subtree.determined
-    return tree
+    return Spooled((guess, len(children), [answer for answer, _ in children]), spool, len(children))
 
 
 def _expand_job(context: BuildContext, node: Node, by_parts: bool) -> Subtree:

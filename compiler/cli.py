@@ -156,11 +156,11 @@ def _search_parameters() -> list[inspect.Parameter]:
     """How an exhaustive search runs (``search.settings.SearchSettings``), one option per field."""
     declared = {
         "workers": (Optional[int], typer.Option(None, "--workers", metavar="N",
-                                                help="threads to search with (default: one per core)")),
+                                                help="threads to search with, or processes of a big heuristic build (default: one per core)")),
         "checkpoint": (Optional[Path], typer.Option(None, "--checkpoint", metavar="FILE",
-                                                    help="exhaustive searches: keep the search's work in this file "
-                                                         "(Ctrl-C saves it)")),
-        "resume": (bool, typer.Option(False, "--resume", help="exhaustive searches: continue from the --checkpoint file")),
+                                                    help="keep the work in this file: an exhaustive search's (Ctrl-C "
+                                                         "saves it), a heuristic build's finished subtrees")),
+        "resume": (bool, typer.Option(False, "--resume", help="continue from the --checkpoint file")),
         "cluster": (Optional[str], typer.Option(
             None, "--cluster", metavar="ADDRESS",
             help="exhaustive searches: run the jobs on a Dask cluster, tcp://HOST:PORT of its scheduler (default: "
@@ -508,7 +508,7 @@ def _stopped(interrupted, command: str) -> typer.Exit:
     if interrupted is None or interrupted.checkpoint is None:
         typer.echo("\ninterrupted: the search's work is lost (give --checkpoint FILE to keep it)", err=True)
     else:
-        typer.echo(f"\ninterrupted: the search's work is saved in {interrupted.checkpoint}; run the same "
+        typer.echo(f"\ninterrupted: {interrupted.work} is saved in {interrupted.checkpoint}; run the same "
                    f"{command} command with --resume to continue", err=True)
     return typer.Exit(130)
 

@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Iterator
+
+import numpy as np
 
 from guesstree import player
-from guesstree.player.artifact import encode, encode_chunked, pack_uints, write_atomic
+from guesstree.player.artifact import encode, encode_chunks, write_atomic
 from guesstree.player.body import MAX_NODES
 from guesstree.player.tree import notice_problem
 
@@ -37,20 +40,50 @@ def check_notice(notice: str) -> str:
     return notice
 
 
+def index(built: Built) -> dict:
+    """The body's fields that describe the tree's arrays (trees/FORMAT.md §3, §10)."""
+    feedbacks = built.game.feedbacks()
+    return {"nodes": built.nodes, "code_length": built.game.length, "feedbacks": [list(f) for f in feedbacks],
+            "feedback_width": 1 if len(feedbacks) <= 256 else 2}  # bytes per feedback index and per edge count
+
+
+def pieces(built: Built, chunk_nodes: int) -> Iterator[bytes]:
+    """The tree's arrays of trees/FORMAT.md §3 for each ``chunk_nodes`` nodes in turn (the last
+    perhaps fewer), read piece by piece from the built tree: ``guess | edge_count | edge_feedback``."""
+    width = index(built)["feedback_width"]
+    codes = np.asarray(built.game.guesses, dtype=np.uint8).reshape(built.game.guess_count(), built.game.length)
+    kinds = ("<u1", "<u2")[width - 1]
+    held, have = [], 0
+    for piece in built.tree.levels():
+        held.append(piece)
+        have += len(piece[0])
+        while have >= chunk_nodes:
+            held, have, chunk = _cut(held, chunk_nodes)
+            yield _packed(chunk, codes, kinds)
+    if have:
+        yield _packed(_cut(held, have)[2], codes, kinds)
+
+
+def _cut(held: list, count: int) -> tuple[list, int, tuple]:
+    """The first ``count`` nodes of the pieces ``held`` (with their edges), and what is left."""
+    guesses, counts, feedbacks = held[0] if len(held) == 1 else (np.concatenate([p[k] for p in held]) for k in range(3))
+    edges = int(counts[:count].sum())
+    rest = (guesses[count:], counts[count:], feedbacks[edges:])
+    return [rest], len(rest[0]), (guesses[:count], counts[:count], feedbacks[:edges])
+
+
+def _packed(chunk: tuple, codes: np.ndarray, kinds: str) -> bytes:
+    guesses, counts, feedbacks = chunk
+    return codes[guesses].tobytes() + counts.astype(kinds).tobytes() + feedbacks.astype(kinds).tobytes()
+
+
 def body(built: Built) -> dict:
-    game = built.game
-    feedbacks = game.feedbacks()
-    guesses = game.guesses
-    width = 1 if len(feedbacks) <= 256 else 2  # trees/FORMAT.md: bytes per feedback index and per edge count
-    return {
-        "nodes": built.nodes,
-        "code_length": game.length,
-        "feedbacks": [list(f) for f in feedbacks],
-        "feedback_width": width,
-        "guess": bytes(symbol for g in built.node_guess for symbol in guesses[g]),
-        "edge_count": pack_uints(built.edge_counts, width),
-        "edge_feedback": pack_uints(built.edge_feedback, width),
-    }
+    """The whole body of trees/FORMAT.md §3."""
+    fields = index(built)
+    length, width, nodes = fields["code_length"], fields["feedback_width"], fields["nodes"]
+    whole = b"".join(pieces(built, max(1, nodes)))
+    return {**fields, "guess": whole[:nodes * length], "edge_count": whole[nodes * length:nodes * (length + width)],
+            "edge_feedback": whole[nodes * (length + width):]}
 
 
 CHUNK_NODES = 1 << 14  # nodes per chunk of a chunked artifact: a chunk inflates to a few hundred KB
@@ -59,13 +92,13 @@ CHUNK_NODES = 1 << 14  # nodes per chunk of a chunked artifact: a chunk inflates
 def to_bytes(built: Built, notice: str | None = None, chunked: bool | None = None) -> bytes:
     """The artifact: the whole layout (1.x), or the chunked one (2.0, trees/FORMAT.md §10), which a
     player opens without reading the whole tree; by default chunked where a whole body cannot hold
-    the tree (more than 2^20 nodes)."""
+    the tree (more than 2^20 nodes). A chunked tree is read and compressed piece by piece."""
     if chunked is None:
         chunked = built.nodes > MAX_NODES
     if not chunked and built.nodes > MAX_NODES:
         raise ValueError(f"a tree of {built.nodes} nodes is more than a whole artifact holds ({MAX_NODES}): write it chunked")
     if chunked:
-        return encode_chunked(header(built, notice), body(built), CHUNK_NODES)
+        return encode_chunks(header(built, notice), index(built), pieces(built, CHUNK_NODES), CHUNK_NODES)
     return encode(header(built, notice), body(built))
 
 

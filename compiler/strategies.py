@@ -73,10 +73,11 @@ class Strategy:
         return {name: getattr(options, name) for name in self.settings if getattr(options, name) is not None}
 
     def accept(self, search) -> None:
-        """A ValueError unless this strategy runs a search that ``search`` (``search.settings.SearchSettings``,
-        or None) can set up."""
-        if search is not None and search.given:
-            raise ValueError("--workers, --checkpoint, --resume and --cluster apply to the optimal strategies only")
+        """A ValueError unless this strategy's build can run as ``search`` (``search.settings.SearchSettings``,
+        or None) says: a heuristic's takes its workers (processes), a checkpoint of the subtrees
+        it finished, and a resume from it."""
+        if search is not None and search.cluster is not None:
+            raise ValueError("--cluster applies to the optimal strategies only")
 
     def prepare(self, context, search=None):
         """Whole-game work before the builder asks node by node: the search's ``Report`` (what it

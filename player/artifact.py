@@ -89,30 +89,46 @@ def encode(header: dict, body: dict) -> bytes:
 
 
 def encode_chunked(header: dict, body: dict, chunk_nodes: int) -> bytes:
-    """The chunked artifact (trees/FORMAT.md §10) of the tree in ``body`` (the arrays of §3): the
-    document frame, its ``index`` naming each chunk's size and checksum, then one frame per
-    ``chunk_nodes`` nodes, compressed on every core (each frame on its own: the same bytes)."""
-    from concurrent.futures import ThreadPoolExecutor
-
+    """The chunked artifact (trees/FORMAT.md §10) of the tree in ``body`` (the arrays of §3)."""
     nodes, length, width = body["nodes"], body["code_length"], body["feedback_width"]
     counts = unpack_uints(body["edge_count"], width)
-    starts = range(0, nodes, chunk_nodes)
-    first = [0]
-    for start in starts[1:]:
-        first.append(first[-1] + sum(counts[start - chunk_nodes:start]))
-    ends = [*first[1:], nodes - 1]
-    contents = [body["guess"][start * length:(start + chunk_nodes) * length]
-                + body["edge_count"][start * width:(start + chunk_nodes) * width]
-                + body["edge_feedback"][a * width:b * width] for start, a, b in zip(starts, first, ends)]
+    edge = 0
+    contents = []
+    for start in range(0, nodes, chunk_nodes):
+        end = min(nodes, start + chunk_nodes)
+        edges = sum(counts[start:end])
+        contents.append(body["guess"][start * length:end * length] + body["edge_count"][start * width:end * width]
+                        + body["edge_feedback"][edge * width:(edge + edges) * width])
+        edge += edges
+    index = {key: body[key] for key in ("nodes", "code_length", "feedbacks", "feedback_width")}
+    return encode_chunks(header, index, contents, chunk_nodes)
+
+
+def encode_chunks(header: dict, index: dict, contents, chunk_nodes: int) -> bytes:
+    """The chunked artifact (trees/FORMAT.md §10): the document frame, its ``index`` (``index``'s
+    fields, and each chunk's size and checksum), then one frame per chunk of ``contents`` (each
+    the arrays of §3 for ``chunk_nodes`` nodes, the last perhaps fewer), compressed a few at a
+    time on every core (each frame on its own: the same bytes; the contents need not all be held)."""
+    from concurrent.futures import ThreadPoolExecutor
+    from itertools import islice
+
+    width, length = index["feedback_width"], index["code_length"]
 
     def compress(content: bytes) -> bytes:
         return zstandard.ZstdCompressor(level=ZSTD_LEVEL, write_content_size=True, write_checksum=True).compress(content)
 
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # zstd lets go of the GIL
-        frames = list(pool.map(compress, contents))
-    index = {key: body[key] for key in ("nodes", "code_length", "feedbacks", "feedback_width")}
-    index.update(chunk_nodes=chunk_nodes, chunk_size=pack_uints([len(f) for f in frames], 4),
-                 chunk_first_edge=pack_uints(first, 4), chunk_checksum=b"".join(f[-4:] for f in frames))
+    frames, first, edges = [], [], 0
+    contents = iter(contents)
+    cores = os.cpu_count() or 1
+    with ThreadPoolExecutor(max_workers=cores) as pool:  # zstd lets go of the GIL
+        while batch := list(islice(contents, 2 * cores)):
+            for content in batch:
+                nodes = min(chunk_nodes, index["nodes"] - chunk_nodes * len(first))
+                first.append(edges)
+                edges += (len(content) - nodes * (length + width)) // width
+            frames += pool.map(compress, batch)
+    index = {**index, "chunk_nodes": chunk_nodes, "chunk_size": pack_uints([len(f) for f in frames], 4),
+             "chunk_first_edge": pack_uints(first, 4), "chunk_checksum": b"".join(f[-4:] for f in frames)}
     # packed on its own, as a whole body is: its columns are then bins of a map of their own
     document = {"format": FORMAT_NAME, "version": list(CHUNKED), **header, "index": msgpack.packb(index, use_bin_type=True)}
     compressor = zstandard.ZstdCompressor(level=ZSTD_LEVEL, write_content_size=True, write_checksum=True)

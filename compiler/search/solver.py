@@ -32,10 +32,11 @@ Status = dict  # what a long search is doing, for a progress display (see Solver
 
 
 class Interrupted(Exception):
-    """The search was stopped (Ctrl-C); what it had solved is in ``checkpoint``, if given."""
+    """The search (or a heuristic's build) was stopped (Ctrl-C); what it had done is in
+    ``checkpoint``, if given; ``work``: what that is, as a message says it."""
 
-    def __init__(self, checkpoint: Path | None):
-        self.checkpoint = checkpoint
+    def __init__(self, checkpoint: Path | None, work: str = "the search's work"):
+        self.checkpoint, self.work = checkpoint, work
         where = f"; its work is saved in {checkpoint}" if checkpoint else ""
         super().__init__(f"interrupted{where}")
 
