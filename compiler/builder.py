@@ -94,21 +94,13 @@ class Spooled:
     def levels(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         guess, count, feedbacks = self.root
         yield np.array([guess]), np.array([count]), np.array(feedbacks, dtype=np.int64)
-        depth, more = 0, True
-        while more:
-            more = False
+        for depth in range(max(self.spool.depths.values(), default=0)):  # a job's record is read per level it has
             for job in range(self.jobs):
-                levels = self.spool.record(job).levels
-                if depth < len(levels):
-                    more = True
-                    yield levels[depth]
-            depth += 1
+                if depth < self.spool.depths[job]:
+                    yield self.spool.record(job).levels[depth]
 
     def column(self, k: int) -> list[int]:
         return [int(v) for piece in self.levels() for v in piece[k]]
-
-    def close(self) -> None:
-        self.spool.close()
 
 
 Progress = Callable[[int, int], None]  # (secrets solved so far, all secrets)
@@ -292,9 +284,9 @@ def _expand_below_root(context: BuildContext, root: Node, workers: int, progress
         wins, determined = depths
         _settle(wins, top.wins)
         _settle(determined, top.determined)
-        for record in spool.records():  # resumed
-            _settle(wins, record.wins)
-            _settle(determined, record.determined)
+        for won, known in spool.resumed:
+            _settle(wins, won)
+            _settle(determined, known)
         solved, n = int((wins > 0).sum()), len(root.candidates)
         if progress is not None:
             progress(solved, n)

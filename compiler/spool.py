@@ -14,8 +14,6 @@ import os
 import tempfile
 import weakref
 from pathlib import Path
-from typing import Iterator
-
 import msgpack
 import numpy as np
 import zstandard
@@ -89,6 +87,8 @@ class Spool:
         self.path = Path(path) if path is not None else None
         self.offsets: dict[int, tuple[int, int]] = {}  # job: (offset of its frame, its length)
         self.nodes: dict[int, int] = {}  # job: the nodes of its subtree
+        self.depths: dict[int, int] = {}  # job: the levels of its subtree
+        self.resumed: list[tuple[tuple, tuple]] = []  # the wins and determined of the jobs a resume kept
         if self.path is None:
             handle, name = tempfile.mkstemp(prefix="guesstree-build-", suffix=".spool")
             os.close(handle)
@@ -110,18 +110,16 @@ class Spool:
         self._file.flush()
         if self.kept:
             os.fsync(self._file.fileno())
-        self.offsets[record.job] = (at + LENGTH_BYTES, len(data) - LENGTH_BYTES)
-        self.nodes[record.job] = record.nodes
+        self._note(record, (at + LENGTH_BYTES, len(data) - LENGTH_BYTES))
+
+    def _note(self, record: Record, frame: tuple[int, int]) -> None:
+        self.offsets[record.job], self.nodes[record.job], self.depths[record.job] = frame, record.nodes, len(record.levels)
 
     def record(self, job: int) -> Record:
         self._file.seek(self.offsets[job][0])
         frame = self._file.read(self.offsets[job][1])
         self._file.seek(0, os.SEEK_END)
         return self._load(frame)
-
-    def records(self) -> Iterator[Record]:
-        for job in sorted(self.offsets):
-            yield self.record(job)
 
     def close(self) -> None:
         """Close the file; a temporary one is removed (a checkpoint stays)."""
@@ -154,7 +152,8 @@ class Spool:
                 record = self._load(self._read(handle, frame))
                 if record.job in self.offsets:
                     raise self._fail(f"job {record.job} is recorded twice")
-                self.offsets[record.job], self.nodes[record.job] = frame, record.nodes
+                self._note(record, frame)
+                self.resumed.append((record.wins, record.determined))
         if end < size:  # the build was killed while writing its last record
             os.truncate(self.path, end)
 

@@ -154,7 +154,7 @@ def test_another_major_version_is_refused(tmp_path):
         checkpointed(path, resume=True)
 
 
-def test_a_record_packs_and_reads_back(tmp_path):
+def test_a_record_is_its_frame_after_its_length():
     record = Record(3, [(np.array([5]), np.array([2]), np.array([1, 4])), (np.array([6, 7]), np.array([0, 0]),
                                                                            np.array([], dtype=np.int64))],
                     (np.array([9, 10]), np.array([3, 3])), (np.array([9]), np.array([2])))
