@@ -18,6 +18,7 @@ from guesstree.player.games import Game
 from guesstree.player.stats import Statistics
 
 from .context import BuildContext, Node
+from .estimate import Estimate, estimate
 from .feedback import Scorer, backend_for
 from .options import Options
 from .search.settings import SearchSettings
@@ -226,9 +227,7 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
     strategy.accept(search)  # before any work
     search = search or SearchSettings()
     exhaustive = strategy.reads == "solution"
-    if workers is None:
-        workers = search.workers if search.workers is not None and not exhaustive else (os.cpu_count() or 1)
-    layout = Layout.of(game, options, workers)
+    layout, _ = plan(game, options, search, workers)  # refused here if it cannot finish: before any work
     context = BuildContext(game, options, layout.scorer(game, options))
     n = game.secret_count()
     wins, determined = np.zeros(n, dtype=np.int64), np.full(n, 0 if n == 1 else -1, dtype=np.int64)
@@ -249,6 +248,21 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
     if report is not None:
         built.proof, built.first_guesses = dict(report.proof), dict(report.first_guesses)
     return built
+
+
+def plan(game: Game, options: Options, search: SearchSettings | None = None,
+         workers: int | None = None) -> tuple[Layout, Estimate | None]:
+    """How ``build`` lays out the work (``workers`` processes, default ``search.workers`` for a
+    heuristic, else one per core) and what it will take (``estimate.py``; None for an exhaustive
+    strategy); a ValueError with the figures for a build that cannot finish (``Estimate.check``)."""
+    if workers is None:
+        given = search.workers if search is not None and options.strategy.reads != "solution" else None
+        workers = given if given is not None else (os.cpu_count() or 1)
+    layout = Layout.of(game, options, workers)
+    figures = estimate(game, options, layout)
+    if figures is not None:
+        figures.check(f"{options.name} on {game!r}", options.max_time, options.force)
+    return layout, figures
 
 
 def _settle(depths: np.ndarray, pairs) -> None:

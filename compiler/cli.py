@@ -178,23 +178,35 @@ BUILD_PARAMETERS = [inspect.Parameter("candidates", inspect.Parameter.KEYWORD_ON
                                       default=MAX_MEMORY)]
 
 
-def game_command(name: str, settings: tuple[str, ...] = (), build: bool = False, search: bool = False):
+ESTIMATE_PARAMETERS = [
+    inspect.Parameter("max_time", inspect.Parameter.KEYWORD_ONLY, annotation=str, default=typer.Option(
+        "6h", "--max-time", metavar="TIME", help="refuse a heuristic build estimated to take longer (90s, 20m, "
+                                                 "6h, 2d, or none); the estimate is printed with the refusal")),
+    inspect.Parameter("force", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=typer.Option(
+        False, "--force", help="build even where the estimate says it cannot finish (over --max-time, or over "
+                               "this machine's memory)"))]
+
+
+def game_command(name: str, settings: tuple[str, ...] = (), build: bool = False, search: bool = False,
+                 estimate: bool = False):
     """A command taking GAME and the game options, and an option per strategy setting in
     ``settings``; the function receives the built ``game`` and ``settings``, the settings' values
     by name (an Options' keyword arguments). With ``build``, ``settings`` holds ``candidates`` and
-    ``max_memory`` too (checked, in bytes); with ``search``, the function receives how an
-    exhaustive search runs as ``search``, a checked ``SearchSettings``."""
+    ``max_memory`` too (checked, in bytes); with ``estimate``, ``max_time`` (seconds, or None)
+    and ``force``; with ``search``, the function receives how an exhaustive search runs as
+    ``search``, a checked ``SearchSettings``."""
     def decorate(function):
         signature = inspect.signature(function)
         own = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in signature.parameters.values()
                if p.name not in ("game", "settings", "search")]
         names = [p.name for p in GAME_PARAMETERS]
-        building = BUILD_PARAMETERS if build else []
+        building = (BUILD_PARAMETERS if build else []) + (ESTIMATE_PARAMETERS if estimate else [])
         searching = SEARCH_PARAMETERS if search else []
         chosen_settings = _setting_parameters(settings)
 
         @functools.wraps(function)
         def run(**arguments):
+            from .estimate import parse_duration
             from .search.settings import SearchSettings  # loads nothing heavy
 
             chosen = {key: arguments.pop(key) for key in names}
@@ -203,6 +215,8 @@ def game_command(name: str, settings: tuple[str, ...] = (), build: bool = False,
             if build:
                 given["max_memory"] = memory_budget(given["max_memory"])
             try:
+                if estimate:
+                    given["max_time"] = parse_duration(given["max_time"])
                 game = game_from_options(chosen.pop("game"), **chosen)
                 if search:
                     arguments["search"] = SearchSettings(**how)
@@ -238,7 +252,7 @@ def _notice(path: Optional[Path]) -> Optional[str]:
         raise fail(f"--notice {path}: {error}") from None
 
 
-@game_command("compile", settings=tuple(catalogue.SETTINGS), build=True, search=True)
+@game_command("compile", settings=tuple(catalogue.SETTINGS), build=True, search=True, estimate=True)
 def compile_command(
     game: Game,
     settings: dict,
@@ -291,9 +305,12 @@ def compile_command(
 
 def _compiled(game: Game, options, quiet: bool, search):
     """The built tree, with its progress shown: an exhaustive strategy's search, then the tree."""
-    from .builder import build
+    from .builder import build, plan
     from .progress import compile_display
 
+    figures = plan(game, options, search)[1]  # (refused there, if it cannot finish)
+    if figures is not None and figures.seconds >= 60 and not quiet:
+        typer.echo(f"estimated: {figures.text()}", err=True)
     with compile_display(quiet) as (searching, building), _terminate_as_interrupt():
         built = build(game, options, progress=building, search=dataclasses.replace(search, progress=searching))
     _say_first_guesses(built.first_guesses, quiet)
@@ -307,7 +324,7 @@ def _say_first_guesses(settled: dict, quiet: bool) -> None:
                    f"alone, {settled['search']} by a search", err=True)
 
 
-@game_command("compare", settings=("seed", "guess_sample", "secret_sample"), build=True)
+@game_command("compare", settings=("seed", "guess_sample", "secret_sample"), build=True, estimate=True)
 def compare_command(
     game: Game,
     settings: dict,

@@ -19,7 +19,7 @@ from guesstree import player
 from guesstree.player.games import Game, make_game
 from guesstree.player.stats import Statistics
 
-from .builder import build
+from .builder import build, plan
 from .options import Options
 from .feedback import backend_for
 from .output import default_path, save
@@ -76,17 +76,20 @@ def compare(game: Game, strategies, settings: dict | None = None, trees: str | P
             progress=None) -> list[Row]:
     """Build (or load) one tree per strategy, in the order given.
 
-    ``settings`` are the other ``Options`` (candidates, seed, samples, engine, max_memory), the
+    ``settings`` are the other ``Options`` (candidates, seed, samples, engine, max_memory, max_time, force), the
     same for every strategy. With ``trees``, a tree already in that directory under the name
     ``compile`` would give it is loaded instead of compiled, and each compiled tree is saved
     there. ``progress(strategy)`` is called before each one.
     """
     every = [Options.shared(name, **(settings or {})) for name in strategies]  # bad settings fail before any build
+    paths = [None if trees is None else Path(trees) / default_path(game, options).name for options in every]
+    for options, path in zip(every, paths):
+        if path is None or not path.exists():
+            plan(game, options)  # a build that cannot finish is refused before any (estimate.py)
     rows = []
-    for options in every:
+    for options, path in zip(every, paths):
         if progress is not None:
             progress(options.name)
-        path = None if trees is None else Path(trees) / default_path(game, options).name
         if path is not None and path.exists():
             rows.append(_loaded(game, options, path))
             continue

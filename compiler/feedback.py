@@ -20,6 +20,7 @@ import numpy as np
 
 from guesstree.player.game import Game
 
+from .estimate import size
 from .statistic import PARTS
 
 BLOCK_CELLS = 1 << 24  # cells per on-demand block
@@ -68,14 +69,6 @@ def index_table(shape, n_feedbacks: int) -> np.ndarray:
 
 
 LISTED_BYTES = 128  # memory per code while the game lists it (a Python tuple of small ints, and its row)
-
-
-def size(nbytes: float) -> str:
-    """A memory size for people: ``512 bytes``, ``3.5 KiB``, ``1.2 GiB``."""
-    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if nbytes >= scale:
-            return f"{nbytes / scale:.1f} {unit}"
-    return f"{int(nbytes)} bytes"
 
 
 COLUMN_MAX_CANDIDATES = 1024  # below this, a game with a symmetric score reads its matrix by columns

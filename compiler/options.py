@@ -5,6 +5,7 @@ import re
 from dataclasses import dataclass
 
 from .catalogue import SETTINGS
+from .estimate import DEFAULT_MAX_TIME
 from .strategies import Strategy, get_strategy
 
 ENGINES = ("fast", "numba", "numpy", "reference")  # fast: numpy kernels for small games, numba for the rest
@@ -13,7 +14,9 @@ DEFAULT_MAX_MEMORY = 8 << 30
 
 @dataclass(frozen=True)
 class Options:
-    """Everything that decides the tree (``engine`` and ``max_memory`` decide only how it is built).
+    """Everything that decides the tree (``engine``, ``max_memory``, ``max_time`` and ``force``
+    decide only how it is built: a heuristic build estimated over ``max_time`` seconds, or over this
+    machine's memory, is refused unless ``force``: ``estimate.py``).
 
     ``strategy`` is given by name or as a ``Strategy`` and held as the strategy; the settings
     after ``candidates`` are the strategies' (``catalogue.SETTINGS``: their defaults are there),
@@ -26,6 +29,8 @@ class Options:
     secret_sample: int = SETTINGS["secret_sample"].default
     engine: str = "fast"
     max_memory: int = DEFAULT_MAX_MEMORY
+    max_time: float | None = DEFAULT_MAX_TIME  # seconds (None: no limit)
+    force: bool = False
     first: str | None = None  # a fixed opening guess, as the game writes it
     max_depth: int | None = None  # optimal-expected: the most guesses any secret may take
     openers: int | None = None  # optimal-expected: search only the first guesses that rank best by the heuristic
@@ -45,8 +50,10 @@ class Options:
         """Options of ``strategy`` from settings shared by several strategies (as ``compare`` gives
         every row the same ones): a strategy setting it does not take is left out, not refused."""
         strategy = get_strategy(strategy)
+        exhaustive = strategy.reads == "solution"  # (its search has no estimate: estimate.py)
         return cls(strategy=strategy, **{key: value for key, value in settings.items()
-                                         if key not in SETTINGS or key in strategy.settings})
+                                         if (key not in SETTINGS or key in strategy.settings)
+                                         and not (exhaustive and key in ("max_time", "force"))})
 
     @property
     def name(self) -> str:

@@ -17,6 +17,7 @@ import numpy as np
 
 from . import catalogue
 from .catalogue import SETTINGS, flag, settings_of, takers
+from .estimate import DEFAULT_MAX_TIME
 from .statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
 from .search.proof import FEWEST_AT_WORST, OPTIMAL_EXPECTED, OPTIMAL_WORST, Objective
 
@@ -183,6 +184,9 @@ class Exhaustive(Strategy):
 
     def check(self, options) -> None:
         super().check(options)
+        if options.max_time != DEFAULT_MAX_TIME or options.force:
+            raise ValueError("--max-time and --force apply to the heuristic strategies only: they bound "
+                             "the estimate of a heuristic's build")
         if options.openers is not None and options.first is not None:
             raise ValueError("--openers and --first exclude each other: --first fixes the one opener")
 

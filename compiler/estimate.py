@@ -1,0 +1,119 @@
+"""How long a heuristic build takes and how much memory it needs, told before it starts.
+
+A model of the work, fitted to builds measured on a 2-core machine (scripts/BENCHMARKS.md,
+"The estimate"): a strategy that scores guesses scores about ``pool x secrets`` pairs on each
+level below the first two (the two cost little: the root's guesses are few by symmetry, and the
+first guess splits the secrets among its parts), and the tree's depth grows as the log of the
+secrets in the base of the answers a guess can get. The figures hold within a factor of about
+two for Mastermind-like games; a build is refused when they say it cannot finish: longer than
+``--max-time``, or more memory than this machine has (``--force`` builds it anyway).
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+from dataclasses import dataclass
+
+from guesstree.player.games import Game
+
+DEFAULT_MAX_TIME = 6 * 3600.0  # seconds
+DEPTH_PER_LOG = 1.6  # average guesses to win ~ 1.6 log(secrets) / log(answers) (measured, 6x4 to 7x7)
+CELL_SECONDS = {"most-parts": 1.0e-9}  # CPU seconds per (guess, secret) scored; one bit per answer
+OTHER_CELL_SECONDS = 2.0e-9  # a count per answer (entropy, minimax, expected-size)
+NODE_SECONDS = 25e-6  # the builder's own work per node (Python)
+START_SECONDS = 1.0  # the interpreter and the compiled kernels' cache
+BASE_BYTES = 160 << 20  # the interpreter with numpy and numba loaded
+WORKER_BYTES = 120 << 20  # each further worker process
+SECRET_BYTES = 900  # per secret: its code listed, its node, its depths, its place in the spool
+UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What a build will take: ``seconds`` of wall time on ``cores``, ``memory`` in bytes."""
+
+    seconds: float
+    memory: int
+    cores: int
+
+    def text(self) -> str:
+        return f"about {duration(self.seconds)} on {self.cores} core{'s' * (self.cores != 1)} and {size(self.memory)} of memory"
+
+    def check(self, what: str, max_time: float | None, force: bool, physical: int | None = None) -> None:
+        """A ValueError with the figures, unless ``what`` (the build, named) can finish: within
+        ``max_time`` seconds (None: no limit) and in this machine's memory (``physical`` bytes, by
+        default what the system says). ``force``: never refuse."""
+        physical = physical_memory() if physical is None else physical
+        if force:
+            return
+        if max_time is not None and self.seconds > max_time:
+            raise ValueError(f"{what} would take {self.text()} (an estimate), over --max-time {duration(max_time)}; "
+                             f"give a larger --max-time, or --force, to build it anyway")
+        if physical and self.memory > physical:
+            raise ValueError(f"{what} would take {self.text()} (an estimate), more memory than this machine's "
+                             f"{size(physical)}; --force builds it anyway")
+
+
+def estimate(game: Game, options, layout) -> Estimate | None:
+    """The estimate of building ``options.strategy``'s tree of ``game`` as ``layout`` (a
+    ``builder.Layout``) lays it out; None for an exhaustive strategy (its search is not modelled)."""
+    reads = options.strategy.reads
+    if reads == "solution":
+        return None
+    n, guesses = game.secret_count(), game.guess_count()
+    answers = max(2, min(len(game.feedbacks()), n))
+    below = max(DEPTH_PER_LOG * math.log(max(n, 2)) / math.log(answers) - 2, 1.0)  # levels that score
+    if reads == "answers":
+        pool = 0
+    elif options.candidates == "consistent":
+        pool = n / answers  # the candidates of a node below the first guess, on average
+    else:
+        pool = guesses
+    if reads == "sample":
+        pool = min(pool, options.guess_sample) * min(1.0, options.secret_sample / max(n / answers, 1))
+    cpu = pool * n * below * CELL_SECONDS.get(options.name, OTHER_CELL_SECONDS) + 1.1 * n * NODE_SECONDS
+    workers = layout.workers  # processes; one uses the kernels' threads
+    cores = workers if workers > 1 else (os.cpu_count() or 1) if pool else 1
+    memory = BASE_BYTES + SECRET_BYTES * n + WORKER_BYTES * (workers - 1)
+    if layout.matrix != "none" and reads == "every":  # the whole matrix, if it fits the budget
+        memory += min(guesses * n * (1 if len(game.feedbacks()) < 256 else 2), 0.8 * options.max_memory)
+    return Estimate(START_SECONDS + cpu / cores, int(memory), cores)
+
+
+def physical_memory() -> int | None:
+    """This machine's memory in bytes, where the system says (else None: no check)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def size(nbytes: float) -> str:
+    """A memory size for people: ``512 bytes``, ``3.5 KiB``, ``1.2 GiB``."""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if nbytes >= scale:
+            return f"{nbytes / scale:.1f} {unit}"
+    return f"{int(nbytes)} bytes"
+
+
+def duration(seconds: float) -> str:
+    """A time for people: ``45 s``, ``12 min``, ``3.5 h``, ``9.2 days``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
+def parse_duration(text: str) -> float | None:
+    """``--max-time``: a number with a unit (``90s``, ``20m``, ``6h``, ``2d``; seconds without
+    one), or ``none`` for no limit; a ValueError that names it otherwise."""
+    if text.strip().lower() == "none":
+        return None
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*", text.lower())
+    if not match or float(match.group(1)) <= 0:
+        raise ValueError(f"--max-time must be a positive time such as 90s, 20m, 6h or 2d, or none, not {text!r}")
+    return float(match.group(1)) * UNITS[match.group(2) or "s"]

@@ -1,0 +1,88 @@
+"""A heuristic build's estimate of time and memory (``compiler/estimate.py``): a build that cannot
+finish is refused before any work, with its figures; ``--max-time`` and ``--force`` let it run;
+the model stays near the builds measured on this machine (scripts/BENCHMARKS.md)."""
+from __future__ import annotations
+
+import pytest
+
+from guesstree.compiler import Options, build
+from guesstree.compiler.builder import Layout, plan
+from guesstree.compiler.estimate import DEFAULT_MAX_TIME, Estimate, estimate, parse_duration
+from guesstree.player.games import make_game
+
+BIG = ["mastermind", "--colours", "10", "--holes", "7"]  # 10 million secrets: days of most-parts
+
+
+def test_a_build_of_days_is_refused_up_front_with_its_figures(cli, clean_error, tmp_path):
+    out = tmp_path / "big.msgpack.zst"
+    line = clean_error(cli("compile", *BIG, "--strategy", "most-parts", "-o", out), 2)
+    assert "most-parts on Mastermind(colours=10, holes=7" in line
+    assert "days on" in line and "GiB of memory" in line and "over --max-time 6.0 h" in line
+    assert "--force" in line
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_compare_refuses_before_it_builds_any_row(cli, clean_error, tmp_path):
+    line = clean_error(cli("compare", *BIG, "--strategies", "first,most-parts", "--trees", tmp_path), 2)
+    assert "most-parts on" in line and "over --max-time" in line
+    assert list(tmp_path.iterdir()) == []  # not even the quick first-consistent tree
+
+
+def test_a_larger_max_time_or_force_lets_a_refused_build_run(cli, clean_error, tmp_path):
+    game = ["mastermind", "--colours", "8", "--holes", "5", "--strategy", "most-parts", "--quiet"]
+    line = clean_error(cli("compile", *game, "--max-time", "1s", "-o", tmp_path / "a.zst"), 2)
+    assert "over --max-time 1 s" in line and not (tmp_path / "a.zst").exists()
+    for override in (["--force", "--max-time", "1s"], ["--max-time", "10m"], ["--max-time", "none"]):
+        out = tmp_path / f"{len(override)}{override[-1]}.zst"
+        result = cli("compile", *game, *override, "-o", out)
+        assert result.exit_code == 0, result.output
+        assert out.stat().st_size > 0
+
+
+def test_the_library_refuses_as_the_command_does():
+    game = make_game("mastermind", colours=10, holes=7)
+    with pytest.raises(ValueError, match="over --max-time 6.0 h"):
+        build(game, Options("most-parts"))
+    layout, figures = plan(game, Options("most-parts", max_time=None, force=True))
+    assert figures.seconds > 86400 and layout.matrix == "none"
+
+
+def test_more_memory_than_the_machine_has_is_refused_unless_forced():
+    figures = Estimate(seconds=10.0, memory=40 << 30, cores=2)
+    with pytest.raises(ValueError, match=r"more memory than this machine's 24.0 GiB; --force"):
+        figures.check("most-parts on X", None, False, physical=24 << 30)
+    figures.check("most-parts on X", None, True, physical=24 << 30)
+    figures.check("most-parts on X", None, False, physical=64 << 30)
+
+
+@pytest.mark.parametrize("colours, holes, strategy, measured", [
+    (7, 7, "most-parts", 30 * 60 + 17),  # 2026-12-03: 30 min 17 s on 2 workers, 799 MiB
+    (6, 7, "most-parts", 250),  # 2026-12-04: 249.7 s, 354 MiB
+    (7, 6, "minimax", 103),  # 2026-12-04: 103.0 s
+    (8, 5, "most-parts", 1.85),  # the README's row
+])
+def test_the_model_is_within_a_factor_of_three_of_measured_builds(colours, holes, strategy, measured):
+    game, options = make_game("mastermind", colours=colours, holes=holes), Options(strategy)
+    figures = estimate(game, options, Layout.of(game, options, 2))
+    assert measured / 3 <= figures.seconds <= measured * 3, figures.text()
+    assert figures.memory < 2 << 30
+
+
+def test_an_exhaustive_strategy_has_no_estimate_and_refuses_its_options(cli, clean_error):
+    game = make_game("mastermind", colours=3, holes=2)
+    assert plan(game, Options("optimal-worst"))[1] is None
+    line = clean_error(cli("compile", "mastermind", "--colours", "3", "--holes", "2", "--strategy",
+                           "optimal-worst", "--force"), 2)
+    assert "apply to the heuristic strategies only" in line
+
+
+@pytest.mark.parametrize("text, seconds", [("90s", 90), ("20m", 1200), ("6h", DEFAULT_MAX_TIME), ("2d", 172800),
+                                           ("1.5h", 5400), ("45", 45), (" none ", None)])
+def test_max_time_reads_a_time_with_its_unit(text, seconds):
+    assert parse_duration(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["", "0", "-5m", "6 hours", "x", "1e3"])
+def test_a_max_time_that_is_not_a_time_is_named(text):
+    with pytest.raises(ValueError, match="--max-time must be a positive time"):
+        parse_duration(text)
