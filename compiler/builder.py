@@ -221,10 +221,10 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
     core), each subtree written to disk as it finishes (``spool.py``); the tree is the same for
     any number of workers. ``search``: how the build runs: an exhaustive strategy's search (its
     threads, progress, checkpoint and cluster), a heuristic's checkpoint of its finished
-    subtrees (``--checkpoint FILE``, read back with ``resume``) and its workers.
+    subtrees (``--checkpoint FILE``, read back with ``resume``), its workers, and the cluster
+    that expands those subtrees instead (``cluster.DaskMap``: the same tree).
     """
     strategy = options.strategy
-    strategy.accept(search)  # before any work
     search = search or SearchSettings()
     exhaustive = strategy.reads == "solution"
     layout, _ = plan(game, options, search, workers)  # refused here if it cannot finish: before any work
@@ -234,7 +234,7 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
     try:
         report = strategy.prepare(context, search)  # a whole-game search, for the exhaustive strategies
         root = Node(np.arange(n, dtype=np.int64), (), ())
-        if layout.splits(context.scorer) or (not exhaustive and search.checkpoint is not None):
+        if layout.splits(context.scorer) or (not exhaustive and (search.checkpoint or search.cluster) is not None):
             parts = layout.parts and not context.scorer.on_the_fly
             tree = _expand_below_root(context, root, layout.workers, progress, parts, search, (wins, determined))
         else:
@@ -281,14 +281,17 @@ def _expand_below_root(context: BuildContext, root: Node, workers: int, progress
     from .spool import Limits, Record, Spool, identity
 
     options = context.options
-    pool = None
-    if workers > 1:  # the workers start while the root is split here
-        from .pool import WorkerPool  # (multiprocessing: imported only by builds that use it)
-
-        setup, arguments = context.recipe(None if by_parts else context.scorer.shared)
-        pool = WorkerPool(workers, setup, *arguments)
-    spool = None
+    pool = spool = None
     try:
+        if search.cluster_address is not None:  # its workers make the context while the root is split here
+            from .cluster import DaskMap  # (Dask: imported only by builds that use it)
+
+            pool = DaskMap(search.cluster_address, context)
+        elif workers > 1:  # the workers start while the root is split here
+            from .pool import WorkerPool  # (multiprocessing: imported only by builds that use it)
+
+            setup, arguments = context.recipe(None if by_parts else context.scorer.shared)
+            pool = WorkerPool(workers, setup, *arguments)
         top = Subtree()
         guess, children = _split(context, options.strategy, root, top)
         parts = [(answer, child.candidates) for answer, child in children]
@@ -319,10 +322,13 @@ def _expand_below_root(context: BuildContext, root: Node, workers: int, progress
     except BaseException as error:
         if spool is not None:
             spool.close()
-        if isinstance(error, KeyboardInterrupt) and spool is not None and spool.kept:
+        kept = spool is not None and spool.kept
+        if isinstance(error, KeyboardInterrupt) and kept:
             from .search.solver import Interrupted
 
             raise Interrupted(spool.path, "the build's work") from None
+        if kept and type(error).__name__ == "ClusterError":  # (cluster.py: where the work is saved)
+            error.checkpoint = spool.path
         raise
     finally:
         if pool is not None:

@@ -163,7 +163,8 @@ def _search_parameters() -> list[inspect.Parameter]:
         "resume": (bool, typer.Option(False, "--resume", help="continue from the --checkpoint file")),
         "cluster": (Optional[str], typer.Option(
             None, "--cluster", metavar="ADDRESS",
-            help="exhaustive searches: run the jobs on a Dask cluster, tcp://HOST:PORT of its scheduler (default: "
+            help="run the jobs (an exhaustive search's; a heuristic build's subtrees) on a Dask cluster, "
+                 "tcp://HOST:PORT of its scheduler (default: "
                  "$DASK_SCHEDULER_ADDRESS), or local:N for N worker processes here; needs guesstree[distributed]")),
     }
     return [inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY, annotation=kind, default=option)
@@ -282,7 +283,6 @@ def compile_command(
     with _failures("compile", game, "building", f"a smaller --max-memory (now {settings['max_memory'] / (1 << 30):g} "
                                                 "GiB) scores the game in blocks on demand"):
         options = Options(strategy=strategy, engine=engine, **settings)
-        options.strategy.accept(search)  # before any work
         path = check_destination(output or default_path(game, options))  # before any work
         try:
             with _terminate_as_interrupt():

@@ -1,6 +1,11 @@
-"""The exhaustive searches' jobs on a Dask cluster (``--cluster``): from a local cluster of a few
-processes to many machines, with the same tree out; the client's side (``DaskJobs``) and
-everything a worker runs (``run_job``).
+"""The exhaustive searches' jobs, and a heuristic build's subtrees, on a Dask cluster
+(``--cluster``): from a local cluster of a few processes to many machines, with the same tree out;
+the client's side (``DaskJobs``; ``DaskMap`` for a build) and everything a worker runs (``run_job``,
+``run_build_job``).
+
+A heuristic build hands out the first guess's subtrees as the builder's worker processes take
+them (``builder._expand_below_root``): each worker makes the build's context once and returns each
+subtree whole; the client writes them to its spool as they come, so the tree is the same bytes.
 
 The solver (``search/solver.py``) hands out the same jobs (``search/jobs.py``) as it does to the
 threads of this process: each an exact search with a cutoff, whose answer is a fact that does not
@@ -93,10 +98,12 @@ class VariableBoard:
         return self._value
 
 
-def fingerprint(game, matrix: np.ndarray) -> str:
-    """What two processes must agree on to search the same game: its identity and every feedback."""
+def fingerprint(game, *arrays: np.ndarray) -> str:
+    """What two processes must agree on to work on the same game: its identity and ``arrays`` (the
+    search's every feedback, or a build's codes)."""
     digest = hashlib.sha256(json.dumps(game.identity(), sort_keys=True, default=str).encode())
-    digest.update(np.ascontiguousarray(matrix).data)
+    for array in arrays:
+        digest.update(np.ascontiguousarray(array).data)
     return digest.hexdigest()
 
 
@@ -134,21 +141,9 @@ def run_job(search: dict, job, seed):
 
 
 def _new_solver(search: dict, seed):
-    from guesstree import player
-
     from .search.settings import SearchSettings
 
-    if search["version"] != player.__version__:
-        raise Refused(f"the worker at {worker_address()} runs guesstree {player.__version__}, this client "
-                      f"guesstree {search['version']}: install the same version on every machine")
-    setup, arguments = search["recipe"]
-    try:
-        context = setup(*arguments)
-    except ValueError as error:
-        raise Refused(f"the worker at {worker_address()} cannot make the game {search['game']}: {error}") from None
-    if fingerprint(context.game, context.matrix) != search["fingerprint"]:
-        raise Refused(f"the worker at {worker_address()} makes another game than {search['game']} from the "
-                      "same description (another version of its plugin or word lists?)")
+    context = _made(search, search["recipe"], lambda made: fingerprint(made.game, made.matrix))
     for old in _searches.values():
         old.close()
     _searches.clear()
@@ -160,12 +155,90 @@ def _new_solver(search: dict, seed):
     return solver
 
 
+def build_description(context) -> dict:
+    """What a cluster's worker needs to expand a heuristic build's subtrees (see ``run_build_job``):
+    the build's context, made there once, without a whole matrix where this one has none."""
+    import uuid
+
+    from guesstree import player
+
+    scorer = context.scorer
+    return {"id": uuid.uuid4().hex, "version": player.__version__, "game": repr(context.game),
+            "recipe": context.portable_recipe(whole=None if scorer.matrix is not None else False),
+            "fingerprint": fingerprint(context.game, scorer.guess_codes, scorer.secret_codes)}
+
+
+_builds: dict = {}  # in a worker: the context of the build it works for
+
+
+def run_build_job(build: dict, call, seed):
+    """A job of a heuristic build on a cluster's worker: ``function(context, *arguments)`` for
+    ``call = (function, arguments)``, over this build's context (made on the first job, or with
+    ``call`` None). Returns ``(result, None, 0, seconds)``, as ``run_job`` does."""
+    with _lock:
+        context = _builds.get(build["id"])
+        if context is None:
+            context = _made(build, build["recipe"], lambda made: fingerprint(
+                made.game, made.scorer.guess_codes, made.scorer.secret_codes))
+            _builds.clear()
+            _builds[build["id"]] = context
+        if call is None:
+            return None
+        started = time.perf_counter()
+        function, arguments = call
+        return function(context, *arguments), None, 0, time.perf_counter() - started
+
+
+def _made(description: dict, recipe: tuple, fingerprint_of: Callable):
+    """The context ``recipe`` makes on this worker, or a ``Refused``: another guesstree here, or
+    another game made from the same description."""
+    from guesstree import player
+
+    if description["version"] != player.__version__:
+        raise Refused(f"the worker at {worker_address()} runs guesstree {player.__version__}, this client "
+                      f"guesstree {description['version']}: install the same version on every machine")
+    setup, arguments = recipe
+    try:
+        context = setup(*arguments)
+    except ValueError as error:
+        raise Refused(f"the worker at {worker_address()} cannot make the game {description['game']}: {error}") \
+            from None
+    if fingerprint_of(context) != description["fingerprint"]:
+        raise Refused(f"the worker at {worker_address()} makes another game than {description['game']} from the "
+                      "same description (another version of its plugin or word lists?)")
+    return context
+
+
+class DaskMap:
+    """A heuristic build's jobs on the cluster at ``where``, as ``pool.WorkerPool`` runs them on
+    this machine: ``map_unordered(function, jobs)`` gives ``(index, function(context, *job))`` as
+    each job finishes, ``context`` the build's, made once on each worker (``build_description``)."""
+
+    def __init__(self, where: str, context):
+        self.jobs = DaskJobs(where, build_description(context), lambda *effort: None, np.zeros(0, np.int64),
+                             run=run_build_job)
+
+    def map_unordered(self, function: Callable, jobs: list):
+        waiting, running = list(enumerate(jobs))[::-1], {}
+        while waiting or running:
+            while waiting and len(running) < self.jobs.capacity:
+                index, arguments = waiting.pop()
+                running[self.jobs.submit((function, arguments))] = index
+            for handle in self.jobs.finished(list(running), timeout=1.0):
+                index = running.pop(handle)
+                yield index, self.jobs.result(handle)
+
+    def close(self) -> None:
+        self.jobs.close()
+
+
 class DaskJobs:
     """A search's jobs on the cluster at ``where`` (an address, or ``local:N`` for N worker processes
-    started here): ``run_job(search, job, seed)`` runs on a worker and returns
+    started here): ``run(search, job, seed)`` (default ``run_job``) runs on a worker and returns
     ``(result, entries, nodes, seconds)``; ``absorb(entries, nodes, seconds)`` takes the rest in the client."""
 
-    def __init__(self, where: str, search: dict, absorb: Callable, seed: np.ndarray):
+    def __init__(self, where: str, search: dict, absorb: Callable, seed: np.ndarray, run: Callable = None):
+        self._run = run or run_job
         try:
             import distributed
         except ImportError:
@@ -229,7 +302,7 @@ class DaskJobs:
         """Each worker makes the search's game and solver before the first job, or refuses it:
         a worker that runs another guesstree (or none), or makes another game, is refused before
         the search starts."""
-        ready = [self.client.submit(run_job, self._search, None, self._seed, pure=False, workers=[worker],
+        ready = [self.client.submit(self._run, self._search, None, self._seed, pure=False, workers=[worker],
                                     allow_other_workers=True, key=f"ready-guesstree-{self._search['id'][:12]}-{i}")
                  for i, worker in enumerate(sorted(self.client.scheduler_info().get("workers", {})))]
         try:
@@ -260,7 +333,7 @@ class DaskJobs:
 
     def submit(self, job):
         self._sent += 1
-        return self.client.submit(run_job, self._search, job, self._seed, pure=False,
+        return self.client.submit(self._run, self._search, job, self._seed, pure=False,
                                   key=f"guesstree-{self._search['id'][:12]}-{self._sent}")
 
     @property

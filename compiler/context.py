@@ -89,10 +89,11 @@ class BuildContext:
         a ``pool.SharedArray``, or None for none): ``(function, arguments)``, both picklable."""
         return worker_context, (self.game.spec(), self.options, self.scorer.backend, matrix)
 
-    def portable_recipe(self) -> tuple:
+    def portable_recipe(self, whole: bool | None = None) -> tuple:
         """How a process on another machine rebuilds this context, with no file and no shared
-        memory of ours: ``(function, arguments)``, both picklable (the game carries its words)."""
-        return own_context, (self.game.portable().spec(), self.options, self.scorer.backend)
+        memory of ours: ``(function, arguments)``, both picklable (the game carries its words).
+        ``whole``: its matrix, as ``feedback.Scorer`` takes it (False: none, as a big build's)."""
+        return own_context, (self.game.portable().spec(), self.options, self.scorer.backend, whole)
 
     def best_guesses(self, guess_ids: np.ndarray, candidates: np.ndarray, heuristic: str, count: int) -> np.ndarray:
         """The ``count`` of ``guess_ids`` that ``heuristic`` ranks best at a node of ``candidates``, best
@@ -188,7 +189,10 @@ def worker_context(spec: dict, options: Options, backend: str, matrix) -> BuildC
     return BuildContext(game, options, scorer)
 
 
-def own_context(spec: dict, options: Options, backend: str) -> BuildContext:
-    """A build context with a matrix of its own (a cluster's worker: see ``portable_recipe``)."""
+def own_context(spec: dict, options: Options, backend: str, whole: bool | None = None) -> BuildContext:
+    """A build context with a matrix of its own, or none (a cluster's worker, one per core: see
+    ``portable_recipe``)."""
     game = game_from_spec(spec)
-    return BuildContext(game, options, Scorer(game, options.max_memory, backend))
+    scorer = Scorer(game, options.max_memory, backend, whole=whole)
+    scorer.threads = False
+    return BuildContext(game, options, scorer)

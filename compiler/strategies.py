@@ -73,13 +73,6 @@ class Strategy:
         """Its settings as the artifact's strategy records them: only what changes the tree."""
         return {name: getattr(options, name) for name in self.settings if getattr(options, name) is not None}
 
-    def accept(self, search) -> None:
-        """A ValueError unless this strategy's build can run as ``search`` (``search.settings.SearchSettings``,
-        or None) says: a heuristic's takes its workers (processes), a checkpoint of the subtrees
-        it finished, and a resume from it."""
-        if search is not None and search.cluster is not None:
-            raise ValueError("--cluster applies to the optimal strategies only")
-
     def prepare(self, context, search=None):
         """Whole-game work before the builder asks node by node: the search's ``Report`` (what it
         proved, as the artifact's strategy records it, and its effort), or None for none."""
@@ -178,9 +171,6 @@ class Exhaustive(Strategy):
     @property
     def name(self) -> str:
         return self.objective.name
-
-    def accept(self, search) -> None:
-        pass  # every search runs as its settings say
 
     def check(self, options) -> None:
         super().check(options)

@@ -247,6 +247,17 @@ def _slow_job(search, job, seed):  # every job takes a second more: a test acts 
 
 _slow_job.unslowed = _job
 cluster.run_job = _slow_job
+_build_job = getattr(cluster.run_build_job, "unslowed", cluster.run_build_job)
+
+
+def _slow_build_job(build, call, seed):  # a heuristic build's subtrees, the same
+    if call is not None:
+        time.sleep(1.0)
+    return _build_job(build, call, seed)
+
+
+_slow_build_job.unslowed = _build_job
+cluster.run_build_job = _slow_build_job
 """
 
 
@@ -318,6 +329,62 @@ def test_a_stopped_search_keeps_its_finished_jobs_and_resumes_on_another_cluster
     assert not out.exists()
     assert checkpoint.stat().st_size > 100 * ENTRY_BYTES / 10  # the finished job's entries
     resumed = guesstree("compile", *args, "-q", "-o", out, "--checkpoint", checkpoint, "--resume",
+                        "--cluster", "local:2")
+    assert resumed.returncode == 0, resumed.stderr
+    assert out.read_bytes() == alone
+
+
+# -- a heuristic build's subtrees on a cluster -------------------------------------------------------
+
+def test_a_heuristic_build_on_a_cluster_is_the_same_bytes(cluster, tmp_path):
+    for name, game in (("mm", ["mastermind"]), ("words", small_words(tmp_path))):
+        before = cluster.scheduler(jobs_finished)
+        alone = compiled(tmp_path, f"{name}-alone", *game, "--strategy", "entropy")
+        spread = compiled(tmp_path, f"{name}-spread", *game, "--strategy", "entropy", "--cluster", cluster.address)
+        assert spread == alone
+        assert cluster.scheduler(jobs_finished) > before  # a job per part of the first guess
+
+
+HEURISTIC = ["mastermind", "--colours", "5", "--strategy", "most-parts"]  # a job of a second per part
+
+
+def test_a_worker_killed_in_the_middle_of_a_subtree_costs_only_that_subtree(own_cluster, tmp_path):
+    mine = own_cluster(preload=slow_workers(tmp_path))
+    alone = compiled(tmp_path, "alone", *HEURISTIC)
+    run = started("compile", *HEURISTIC, "-q", "-o", tmp_path / "spread.msgpack.zst", "--cluster", mine.address)
+    killed = None
+    with mine.client() as client:
+        deadline = time.monotonic() + 120
+        while killed is None and time.monotonic() < deadline and run.poll() is None:
+            for worker, keys in client.processing().items():
+                jobs = [key for key in keys if str(key).startswith("guesstree-")]
+                if jobs:
+                    os.kill(client.run(os.getpid, workers=[worker])[worker], signal.SIGKILL)
+                    killed = jobs[0]
+                    break
+            time.sleep(0.02)
+    _, err = run.communicate(timeout=300)
+    assert run.returncode == 0, err
+    assert killed is not None
+    assert (tmp_path / "spread.msgpack.zst").read_bytes() == alone
+
+
+def test_a_build_whose_scheduler_goes_keeps_its_subtrees_and_resumes_on_another_cluster(own_cluster, tmp_path):
+    from guesstree.compiler.spool import LENGTH_BYTES
+
+    mine = own_cluster(preload=slow_workers(tmp_path))
+    alone = compiled(tmp_path, "alone", *HEURISTIC)
+    checkpoint, out = tmp_path / "build.checkpoint", tmp_path / "spread.msgpack.zst"
+    run = started("compile", *HEURISTIC, "-o", out, "--checkpoint", checkpoint, "--cluster", mine.address)
+    _after_first_job(mine, run)
+    mine.stop_scheduler()
+    _, err = run.communicate(timeout=120)
+    assert run.returncode == 2, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1] == (
+        f"error: lost the Dask scheduler at {mine.address} in the middle of the search; the search's work is "
+        f"saved in {checkpoint} (run the same compile command with --resume)")
+    assert not out.exists() and checkpoint.stat().st_size > 2 * LENGTH_BYTES  # the identity and a subtree
+    resumed = guesstree("compile", *HEURISTIC, "-q", "-o", out, "--checkpoint", checkpoint, "--resume",
                         "--cluster", "local:2")
     assert resumed.returncode == 0, resumed.stderr
     assert out.read_bytes() == alone

@@ -659,7 +659,6 @@ def test_compile_optimal_with_a_depth_bound(cli, tmp_path):
 
 @pytest.mark.parametrize("args, words", [
     (["--strategy", "entropy", "--max-depth", "3"], "--max-depth applies to --strategy optimal-expected only"),
-    (["--strategy", "entropy", "--cluster", "local:2"], "--cluster applies to the optimal strategies only"),
     (["--strategy", "optimal-expected", "--max-depth", "4"], "no tree wins every secret of TwoD(size=7) within 4"),
 ])
 def test_compile_refuses_bad_optimal_options(cli, clean_error, tmp_path, args, words):

@@ -194,15 +194,6 @@ def test_strategies_take_the_settings_the_catalogue_gives_them():
     assert list(spec) == ["name", "candidates", "first", "max_depth"]
 
 
-def test_a_heuristic_takes_workers_and_a_checkpoint_but_only_the_exhaustive_strategies_a_cluster():
-    from guesstree.compiler.search.settings import SearchSettings
-
-    compiler.get_strategy("optimal-expected").accept(SearchSettings(checkpoint="x", cluster="local:2"))
-    compiler.get_strategy("entropy").accept(SearchSettings(workers=2, checkpoint="x", resume=True))
-    with pytest.raises(ValueError, match="--cluster applies to the optimal strategies only"):
-        compiler.get_strategy("entropy").accept(SearchSettings(cluster="local:2"))
-
-
 # -- the fast engines give the reference engine's tree, byte for byte -----------
 
 ENGINE_GAMES = [
