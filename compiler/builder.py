@@ -19,7 +19,7 @@ from guesstree.player.stats import Statistics
 
 from .context import BuildContext, Node
 from .estimate import Estimate, estimate
-from .feedback import Scorer, backend_for
+from .feedback import Scorer, backend_for, check_listing
 from .options import Options
 from .search.settings import SearchSettings
 
@@ -104,7 +104,7 @@ class Spooled:
         return [int(v) for piece in self.levels() for v in piece[k]]
 
 
-Progress = Callable[[int, int], None]  # (secrets solved so far, all secrets)
+Progress = Callable[[int, int, int], None]  # (secrets solved so far, all secrets, nodes placed so far)
 
 
 @dataclass
@@ -121,14 +121,16 @@ class Subtree:
         return self.levels[index]
 
 
-def expand(context: BuildContext, start: Node, progress: Callable[[int], None] | None = None) -> Subtree:
-    """Expand the strategy below ``start``, breadth first; children in feedback order."""
+def expand(context: BuildContext, start: Node, progress: Callable[[int, int], None] | None = None) -> Subtree:
+    """Expand the strategy below ``start``, breadth first; children in feedback order.
+    ``progress(solved, nodes)``: the secrets won and the nodes placed so far."""
     strategy = context.options.strategy
     subtree = Subtree()
     queue = deque([start])
-    top = len(start.path)
+    top, placed = len(start.path), 0
     while queue:
         node = queue.popleft()
+        placed += 1
         candidates = node.candidates
         depth = len(node.path) + 1
         guesses, counts, feedbacks = subtree.level(depth - 1 - top)
@@ -137,7 +139,7 @@ def expand(context: BuildContext, start: Node, progress: Callable[[int], None] |
             counts.append(0)
             subtree.wins.append((int(candidates[0]), depth))
             if progress is not None:
-                progress(len(subtree.wins))
+                progress(len(subtree.wins), placed)
             continue
         guess, parts = _split(context, strategy, node, subtree)
         guesses.append(guess)
@@ -146,7 +148,7 @@ def expand(context: BuildContext, start: Node, progress: Callable[[int], None] |
             feedbacks.append(answer)
             queue.append(child)
         if progress is not None:
-            progress(len(subtree.wins))
+            progress(len(subtree.wins), placed)
     return subtree
 
 
@@ -238,7 +240,7 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
             parts = layout.parts and not context.scorer.on_the_fly
             tree = _expand_below_root(context, root, layout.workers, progress, parts, search, (wins, determined))
         else:
-            subtree = expand(context, root, None if progress is None else (lambda solved: progress(solved, n)))
+            subtree = expand(context, root, None if progress is None else (lambda solved, nodes: progress(solved, n, nodes)))
             tree = Nodes(*([value for level in subtree.levels for value in level[k]] for k in range(3)))
             _settle(wins, subtree.wins)
             _settle(determined, subtree.determined)
@@ -258,6 +260,7 @@ def plan(game: Game, options: Options, search: SearchSettings | None = None,
     if workers is None:
         given = search.workers if search is not None and options.strategy.reads != "solution" else None
         workers = given if given is not None else (os.cpu_count() or 1)
+    check_listing(game, options.max_memory)  # the one limit that no option lifts, first
     layout = Layout.of(game, options, workers)
     figures = estimate(game, options, layout)
     if figures is not None:
@@ -305,20 +308,22 @@ def _expand_below_root(context: BuildContext, root: Node, workers: int, progress
             _settle(wins, won)
             _settle(determined, known)
         solved, n = int((wins > 0).sum()), len(root.candidates)
+        placed = 1 + sum(spool.nodes.values())  # the root, and the subtrees resumed
         if progress is not None:
-            progress(solved, n)
+            progress(solved, n, placed)
         largest_first = sorted((i for i in range(len(children)) if i not in spool.offsets),
                                key=lambda i: -len(children[i][1].candidates))
         jobs = [(children[i][1], by_parts) for i in largest_first]
         done = pool.map_unordered(_expand_job, jobs) if pool is not None else \
             ((k, _expand_job(context, *job)) for k, job in enumerate(jobs))
         for k, subtree in done:
-            spool.add(Record.of(largest_first[k], subtree))
+            record = Record.of(largest_first[k], subtree)
+            spool.add(record)
             _settle(wins, subtree.wins)
             _settle(determined, subtree.determined)
-            solved += len(subtree.wins)
+            solved, placed = solved + len(subtree.wins), placed + record.nodes
             if progress is not None:
-                progress(solved, n)
+                progress(solved, n, placed)
     except BaseException as error:
         if spool is not None:
             spool.close()

@@ -71,6 +71,16 @@ def index_table(shape, n_feedbacks: int) -> np.ndarray:
 LISTED_BYTES = 128  # memory per code while the game lists it (a Python tuple of small ints, and its row)
 
 
+def check_listing(game: Game, max_memory: int) -> None:
+    """A ValueError unless listing the game's codes fits ``max_memory``: checked before listing
+    them, since a game may have more codes than memory."""
+    n_guesses, n_secrets = game.guess_count(), game.secret_count()
+    listing = LISTED_BYTES * (n_guesses + n_secrets)
+    if listing > max_memory:
+        raise ValueError(f"{game!r} has {n_secrets} secrets and {n_guesses} guesses: listing them takes "
+                         f"about {size(listing)}, over the --max-memory budget of {size(max_memory)}")
+
+
 COLUMN_MAX_CANDIDATES = 1024  # below this, a game with a symmetric score reads its matrix by columns
 
 
@@ -86,11 +96,8 @@ class Scorer:
 
     def __init__(self, game: Game, max_memory: int, backend: str = "numba", shared: bool = False,
                  matrix: np.ndarray | None = None, whole: bool | None = None):
-        n_guesses, n_secrets = game.guess_count(), game.secret_count()
-        listing = LISTED_BYTES * (n_guesses + n_secrets)
-        if listing > max_memory:  # before listing them: a game may have more codes than memory
-            raise ValueError(f"{game!r} has {n_secrets} secrets and {n_guesses} guesses: listing them takes "
-                             f"about {size(listing)}, over the --max-memory budget of {size(max_memory)}")
+        n_secrets = game.secret_count()
+        check_listing(game, max_memory)
         feedbacks = game.feedbacks()
         try:
             self.dtype = feedback_dtype(len(feedbacks))

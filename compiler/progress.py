@@ -11,8 +11,8 @@ import time
 
 
 class BuildBar:
-    """A progress bar of secrets solved: ``with BuildBar(quiet, total) as update`` gives the
-    builder's ``progress(solved, total)``, or None when nothing is shown."""
+    """A progress bar of secrets solved, with the nodes placed: ``with BuildBar(quiet, total) as
+    update`` gives the builder's ``progress(solved, total, nodes)``, or None when nothing is shown."""
 
     def __init__(self, quiet: bool, total: int):
         self.enabled = not quiet and sys.stderr.isatty()
@@ -24,18 +24,18 @@ class BuildBar:
         from rich.console import Console
         from rich.progress import BarColumn, Progress as Bar, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-        self.bar = Bar(TextColumn("compiling"), BarColumn(), TextColumn("{task.completed}/{task.total} secrets"),
+        self.bar = Bar(TextColumn("compiling"), BarColumn(), TextColumn("{task.completed}/{task.total} secrets, {task.fields[nodes]:,} nodes"),
                        TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(), console=Console(stderr=True),
                        transient=True)
         self.bar.__enter__()
-        task = self.bar.add_task("compile", total=self.total)
+        task = self.bar.add_task("compile", total=self.total, nodes=0)
         last = [0.0]
 
-        def update(solved: int, total: int) -> None:
+        def update(solved: int, total: int, nodes: int) -> None:
             now = time.monotonic()
             if now - last[0] > 0.1 or solved == total:
                 last[0] = now
-                self.bar.update(task, completed=solved, total=total)
+                self.bar.update(task, completed=solved, total=total, nodes=nodes)
 
         return update
 
@@ -133,7 +133,7 @@ def compile_display(quiet: bool):
     """A compile's progress, on stderr when it is a terminal (and not --quiet): the search's status
     while an exhaustive strategy searches, then the bar of secrets solved while the tree is built.
     Yields ``(search, build)``: the search's ``progress(status)`` and the builder's
-    ``progress(solved, total)``, each None when nothing is shown."""
+    ``progress(solved, total, nodes)``, each None when nothing is shown."""
     if quiet or not sys.stderr.isatty():
         yield None, None
         return
@@ -145,10 +145,10 @@ def compile_display(quiet: bool):
                     shown["search"] = searching.enter_context(search_status(False))
                 shown["search"](status)
 
-        def build(solved: int, total: int) -> None:
+        def build(solved: int, total: int, nodes: int) -> None:
             if "build" not in shown:
                 searching.close()  # the search is over: its line gives way to the bar
                 shown["build"] = building.enter_context(BuildBar(False, total))
-            shown["build"](solved, total)
+            shown["build"](solved, total, nodes)
 
         yield search, build

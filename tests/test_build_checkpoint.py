@@ -51,7 +51,7 @@ def test_a_build_stopped_after_some_subtrees_resumes_with_the_rest(whole, tmp_pa
     path = tmp_path / "build.checkpoint"
     calls = []
 
-    def stop_after_two(solved, total):
+    def stop_after_two(solved, total, nodes):
         calls.append(solved)
         if len(calls) == 3:  # the first call is before any job: two jobs are done
             raise KeyboardInterrupt
@@ -60,7 +60,7 @@ def test_a_build_stopped_after_some_subtrees_resumes_with_the_rest(whole, tmp_pa
         checkpointed(path, progress=stop_after_two)
     assert stopped.value.checkpoint == path and len(records(path)) == 1 + 2
     resumed = []
-    built = checkpointed(path, resume=True, progress=lambda solved, total: resumed.append(solved))
+    built = checkpointed(path, resume=True, progress=lambda solved, total, nodes: resumed.append(solved))
     assert resumed[0] == calls[-1]  # it starts where the stopped build was
     assert len(resumed) == 1 + 12 - 2 and resumed[-1] == 1296 and to_bytes(built) == whole
 

@@ -144,6 +144,10 @@ def test_the_progress_bar_starts_with_its_total(monkeypatch):
         from rich.progress import TimeRemainingColumn
 
         assert any(isinstance(column, TimeRemainingColumn) for column in progress.bar.columns)  # an estimate of the time left
+        update(1296, 1296, 1378)
+        said = " ".join(str(column.render(progress.bar.tasks[0])) for column in progress.bar.columns
+                        if hasattr(column, "text_format"))
+        assert "1296/1296 secrets, 1,378 nodes" in said  # the nodes placed
 
 
 def test_a_compile_shows_its_search_then_its_bar(monkeypatch):
@@ -158,8 +162,8 @@ def test_a_compile_shows_its_search_then_its_bar(monkeypatch):
     with progress.compile_display(False) as (search, build):
         search({"task": "minimum total", "jobs_done": 1, "in_flight": 1, "nodes": 10})
         search({"task": "minimum total", "jobs_done": 2, "in_flight": 0, "nodes": 20})
-        build(5, 1296)
-        build(1296, 1296)
+        build(5, 1296, 7)
+        build(1296, 1296, 1378)
     assert shown == ["search opened", "search closed", "bar opened", "bar closed"]
     with progress.compile_display(True) as callbacks:
         assert callbacks == (None, None)  # --quiet: nothing shown
