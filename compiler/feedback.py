@@ -290,10 +290,14 @@ def _pick(codes, ids):
 
 @register("pegs")
 def _pegs(game, guess_codes, secret_codes, backend) -> BlockFunction:
-    """(black, white) feedback: compiled on packed nibbles up to 16 colours and 7 holes."""
+    """(black, white) feedback: compiled on packed codes up to 16 colours and 7 holes, or 8 colours
+    and 8 holes (``kernels.packs``)."""
     feedbacks = game.feedbacks()
-    if backend == "numba" and game.symbols <= 16 and game.length <= 7:
-        return PackedPegs(game, guess_codes, secret_codes)
+    if backend == "numba":
+        from .kernels import packs  # (numba: imported only by the engine that runs it)
+
+        if packs(game.length, game.symbols):
+            return PackedPegs(game, guess_codes, secret_codes)
     table = index_table((game.length + 1, game.length + 1), len(feedbacks))
     for i, (right, moved) in enumerate(feedbacks):
         table[right, moved] = i
@@ -316,9 +320,9 @@ class PackedPegs:
         self.compiled, self.holes = compiled, game.length
         self.guess_words = compiled.pack_nibbles(guess_codes, game.symbols)
         self.secret_words = compiled.pack_nibbles(secret_codes, game.symbols)
-        self.table = np.full(64, 255, dtype=np.uint8)  # [black << 3 | common]
+        self.table = np.full(compiled.key_count(self.holes), 255, dtype=np.uint8)  # [key of (black, common)]
         for i, (right, moved) in enumerate(game.feedbacks()):
-            self.table[right << 3 | (right + moved)] = i
+            self.table[compiled.peg_key(right, right + moved, self.holes)] = i
 
     def __call__(self, guess_ids, secret_ids) -> np.ndarray:
         return self.compiled.peg_matrix_packed(*(_pick(w, guess_ids) for w in self.guess_words),

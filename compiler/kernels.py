@@ -85,27 +85,55 @@ NIBBLES_LOW = np.uint64(0x1111111111111111)
 NIBBLES_HIGH = np.uint64(0x8888888888888888)
 BYTES_LOW = np.uint64(0x0F0F0F0F0F0F0F0F)
 BYTES_ONE = np.uint64(0x0101010101010101)
+BYTES_HIGH = np.uint64(0x8080808080808080)
+WIDE_HOLES, WIDE_COLOURS = 8, 8  # packed with a byte per colour's count (a count of 8 needs more than a nibble)
+
+
+def packs(holes: int, colours: int) -> bool:
+    """Can codes of this many holes and colours be packed (``pack_nibbles``)?"""
+    return colours <= 16 and holes <= 7 or holes == WIDE_HOLES and colours <= WIDE_COLOURS
+
+
+def key_count(holes: int) -> int:
+    """How many keys ``_peg_key`` gives for codes of ``holes``: ``black << 3 | common`` up to 7
+    holes, ``black * 9 + common`` for 8 (``wide``)."""
+    return 81 if holes == WIDE_HOLES else 64
+
+
+def peg_key(black: int, common: int, holes: int) -> int:
+    """``_peg_key``'s key of a (black, common) pair, as Python computes it (for tables)."""
+    return black * 9 + common if holes == WIDE_HOLES else black << 3 | common
 
 
 def pack_nibbles(codes: np.ndarray, colours: int) -> tuple[np.ndarray, np.ndarray]:
-    """Each code as two words of 4-bit fields: the colour per position, the count per colour."""
+    """Each code as two words: the colour per position (4 bits each), the count per colour (4
+    bits each up to 7 holes; a byte each for 8 holes of at most 8 colours)."""
     n, holes = codes.shape
-    shifts = (4 * np.arange(16, dtype=np.uint64))
-    positions = (codes.astype(np.uint64) << shifts[:holes]).sum(axis=1, dtype=np.uint64)
+    width = 8 if holes == WIDE_HOLES else 4
+    shifts = np.arange(16, dtype=np.uint64)
+    positions = (codes.astype(np.uint64) << (4 * shifts)[:holes]).sum(axis=1, dtype=np.uint64)
     counts = np.zeros(n, dtype=np.uint64)
     for c in range(colours):
-        counts += (codes == c).sum(axis=1).astype(np.uint64) << shifts[c]
+        counts += (codes == c).sum(axis=1).astype(np.uint64) << (width * shifts)[c]
     return positions, counts
 
 
 @njit(cache=True, inline="always")
-def _peg_key(position, count, other_position, other_count, low):
+def _peg_key(position, count, other_position, other_count, low, wide):
     """One (black, common) pair from packed words, as ``black << 3 | common`` (< 64 for up to 7
-    holes): blacks are the zero nibbles of the XOR of positions, the common colours the sum of
-    per-nibble minimums of the counts. Branch-free, so loops over candidates vectorise."""
+    holes), or for 8 holes (``wide``, counts in bytes) as ``black * 9 + common`` (< 81): blacks
+    are the zero nibbles of the XOR of positions, the common colours the sum of per-field
+    minimums of the counts. Branch-free, so loops over candidates vectorise (``wide`` is fixed
+    in each loop: a caller passes a constant)."""
     z = ~(position ^ other_position)
     t = z & (z >> np.uint64(1)) & (z >> np.uint64(2)) & (z >> np.uint64(3)) & low
     black = (t * NIBBLES_LOW) >> np.uint64(60)
+    if wide:
+        d = (count | BYTES_HIGH) - other_count
+        m = ((d & BYTES_HIGH) >> np.uint64(7)) * np.uint64(255)
+        least = (other_count & m) | (count & ~m)
+        common = (least * BYTES_ONE) >> np.uint64(56)
+        return (black << np.uint64(3)) + black + common
     d = (count | NIBBLES_HIGH) - other_count
     m = ((d & NIBBLES_HIGH) >> np.uint64(3)) * np.uint64(15)
     least = (other_count & m) | (count & ~m)
@@ -114,13 +142,23 @@ def _peg_key(position, count, other_position, other_count, low):
     return (black << np.uint64(3)) | common
 
 
-_LOW_NIBBLES = np.array([sum(1 << 4 * h for h in range(holes)) for holes in range(8)], np.uint64)  # by holes (up to 7)
+_LOW_NIBBLES = np.array([sum(1 << 4 * h for h in range(holes)) for holes in range(9)], np.uint64)  # by holes (up to 8)
+
+
+@njit(cache=True, inline="always")
+def _is_wide(low):
+    """Codes of 8 holes (``low``: their positions' low nibbles, ``_LOW_NIBBLES[8]``)?"""
+    return (low >> np.uint64(4 * (WIDE_HOLES - 1))) != np.uint64(0)
 
 
 @njit(cache=True, inline="always")
 def _packed_row(guess_position, guess_count, secret_positions, secret_counts, low, table, row):
-    for s in range(secret_positions.shape[0]):
-        row[s] = table[_peg_key(guess_position, guess_count, secret_positions[s], secret_counts[s], low)]
+    if _is_wide(low):
+        for s in range(secret_positions.shape[0]):
+            row[s] = table[_peg_key(guess_position, guess_count, secret_positions[s], secret_counts[s], low, True)]
+    else:
+        for s in range(secret_positions.shape[0]):
+            row[s] = table[_peg_key(guess_position, guess_count, secret_positions[s], secret_counts[s], low, False)]
 
 
 @njit(cache=True, inline="always")
@@ -143,8 +181,8 @@ def _packed_matrix_serial(guess_positions, guess_counts, secret_positions, secre
 
 
 def peg_matrix_packed(guess_positions, guess_counts, secret_positions, secret_counts, holes, table):
-    """``peg_matrix`` for up to 16 colours and 7 holes, on packed words (``pack_nibbles``):
-    ``table[black << 3 | common]`` is the feedback's index. Small blocks (a single guess's
+    """``peg_matrix`` for the codes that pack (``packs``), on packed words (``pack_nibbles``):
+    ``table[key]`` is the feedback's index (``peg_key``). Small blocks (a single guess's
     answers, say) on this thread: a parallel region's threads spin a while after it ends, which
     costs dearly in worker processes that share the cores."""
     out = np.empty((len(guess_positions), len(secret_positions)), np.uint8)
@@ -321,26 +359,38 @@ def _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, l
     """``_rows_block`` with each answer computed from the codes (``positions``/``counts``: the
     candidates' words) instead of read from a matrix. ``stop`` > 0: the block ends at its first
     guess of ``stop`` parts, whose index it returns (else ``hi``)."""
-    one = np.uint64(1)
+    one, wide = np.uint64(1), _is_wide(low)
     n = positions.shape[0]
-    if statistic == PARTS:  # which answers occur: one bit per (black, common) key
+    if statistic == PARTS:  # which answers occur: one bit per (black, common) key, in two words for 8 holes
         for i in range(lo, hi):
             g = guess_ids[i]
             position, count = guess_positions[g], guess_counts[g]
-            bits = np.uint64(0)
-            for j in range(n):
-                bits |= one << _peg_key(position, count, positions[j], counts[j], low)
-            stats[i] = parts[i] = _popcount(bits)
+            bits = above = np.uint64(0)
+            if wide:
+                for j in range(n):
+                    key = _peg_key(position, count, positions[j], counts[j], low, True)
+                    high = key >> np.uint64(6)  # 1 for a key of 64 or more
+                    bit = one << (key & np.uint64(63))
+                    bits |= bit & (high - one)
+                    above |= bit & (np.uint64(0) - high)
+            else:
+                for j in range(n):
+                    bits |= one << _peg_key(position, count, positions[j], counts[j], low, False)
+            stats[i] = parts[i] = _popcount(bits) + _popcount(above)
             if stop and parts[i] == stop:
                 return i
         return hi
     keys = np.empty(n, np.uint64)
-    by_key = np.zeros(64, np.int64)
+    by_key = np.zeros(81 if wide else 64, np.int64)
     for i in range(lo, hi):
         g = guess_ids[i]
         position, count = guess_positions[g], guess_counts[g]
-        for j in range(n):  # the keys first (vectorised), then the counts
-            keys[j] = _peg_key(position, count, positions[j], counts[j], low)
+        if wide:  # the keys first (vectorised), then the counts
+            for j in range(n):
+                keys[j] = _peg_key(position, count, positions[j], counts[j], low, True)
+        else:
+            for j in range(n):
+                keys[j] = _peg_key(position, count, positions[j], counts[j], low, False)
         by_key[:] = 0
         for j in range(n):
             by_key[keys[j]] += 1
