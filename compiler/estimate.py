@@ -21,6 +21,7 @@ DEFAULT_MAX_TIME = 6 * 3600.0  # seconds
 DEPTH_PER_LOG = 1.6  # average guesses to win ~ 1.6 log(secrets) / log(answers) (measured, 6x4 to 7x7)
 CELL_SECONDS = {"most-parts": 1.0e-9}  # CPU seconds per (guess, secret) scored; one bit per answer
 OTHER_CELL_SECONDS = 2.0e-9  # a count per answer (entropy, minimax, expected-size)
+BLOCKS_FACTOR = 8  # peg codes that do not pack, with no matrix: answers made in blocks, then counted (4x8: 9.2 ns a cell)
 NODE_SECONDS = 25e-6  # the builder's own work per node (Python)
 START_SECONDS = 1.0  # the interpreter and the compiled kernels' cache
 BASE_BYTES = 160 << 20  # the interpreter with numpy and numba loaded
@@ -72,13 +73,25 @@ def estimate(game: Game, options, layout) -> Estimate | None:
         pool = guesses
     if reads == "sample":
         pool = min(pool, options.guess_sample) * min(1.0, options.secret_sample / max(n / answers, 1))
-    cpu = pool * n * below * CELL_SECONDS.get(options.name, OTHER_CELL_SECONDS) + 1.1 * n * NODE_SECONDS
+    cell = CELL_SECONDS.get(options.name, OTHER_CELL_SECONDS) * (BLOCKS_FACTOR if _in_blocks(game, layout) else 1)
+    cpu = pool * n * below * cell + 1.1 * n * NODE_SECONDS
     workers = layout.workers  # processes; one uses the kernels' threads
     cores = workers if workers > 1 else (os.cpu_count() or 1) if pool else 1
     memory = BASE_BYTES + SECRET_BYTES * n + WORKER_BYTES * (workers - 1)
     if layout.matrix != "none" and reads == "every":  # the whole matrix, if it fits the budget
         memory += min(guesses * n * (1 if len(game.feedbacks()) < 256 else 2), 0.8 * options.max_memory)
     return Estimate(START_SECONDS + cpu / cores, int(memory), cores)
+
+
+def _in_blocks(game: Game, layout) -> bool:
+    """Is a peg game with no matrix scored in blocks (its codes do not pack: ``kernels.packs``)?"""
+    if layout.matrix != "none" or getattr(game, "feedback_kind", None) != "pegs":
+        return False
+    if layout.backend != "numba":
+        return True
+    from .kernels import packs  # (numba: loaded by such a build anyway)
+
+    return not packs(game.length, game.symbols)
 
 
 def physical_memory() -> int | None:
