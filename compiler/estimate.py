@@ -24,15 +24,15 @@ OTHER_CELL_SECONDS = 2.0e-9  # a count per answer (entropy, minimax, expected-si
 BLOCKS_FACTOR = 8  # peg codes that do not pack, with no matrix: answers made in blocks, then counted (4x8: 9.2 ns a cell)
 NODE_SECONDS = 25e-6  # the builder's own work per node (Python)
 START_SECONDS = 1.0  # the interpreter and the compiled kernels' cache
-BASE_BYTES = 160 << 20  # the interpreter with numpy and numba loaded
-WORKER_BYTES = 120 << 20  # each further worker process
-SECRET_BYTES = 900  # per secret: its code listed, its node, its depths, its place in the spool
+BASE_BYTES = 160 << 20  # a process: the interpreter with numpy and numba loaded
+SECRET_BYTES = 600  # per secret in each process: its code listed and packed, its node and depths
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 @dataclass(frozen=True)
 class Estimate:
-    """What a build will take: ``seconds`` of wall time on ``cores``, ``memory`` in bytes."""
+    """What a build will take: ``seconds`` of wall time on ``cores``, ``memory`` in bytes (all its
+    processes together)."""
 
     seconds: float
     memory: int
@@ -77,7 +77,8 @@ def estimate(game: Game, options, layout) -> Estimate | None:
     cpu = pool * n * below * cell + 1.1 * n * NODE_SECONDS
     workers = layout.workers  # processes; one uses the kernels' threads
     cores = workers if workers > 1 else (os.cpu_count() or 1) if pool else 1
-    memory = BASE_BYTES + SECRET_BYTES * n + WORKER_BYTES * (workers - 1)
+    processes = 1 + workers if workers > 1 else 1  # this one, and its workers (each lists the codes)
+    memory = (BASE_BYTES + SECRET_BYTES * n) * processes
     if layout.matrix != "none" and reads == "every":  # the whole matrix, if it fits the budget
         memory += min(guesses * n * (1 if len(game.feedbacks()) < 256 else 2), 0.8 * options.max_memory)
     return Estimate(START_SECONDS + cpu / cores, int(memory), cores)
