@@ -313,10 +313,9 @@ def _expand_below_root(context: BuildContext, root: Node, workers: int, progress
             progress(solved, n, placed)
         largest_first = sorted((i for i in range(len(children)) if i not in spool.offsets),
                                key=lambda i: -len(children[i][1].candidates))
-        jobs = [(children[i][1], by_parts) for i in largest_first]
-        done = pool.map_unordered(_expand_job, jobs) if pool is not None else \
-            ((k, _expand_job(context, *job)) for k, job in enumerate(jobs))
-        for k, subtree in done:
+        nodes = [children[i][1] for i in largest_first]
+        deeper = search.cluster_address is not None  # a cluster: more workers than the first guess has parts
+        for k, subtree in _subtrees(context, pool, nodes, by_parts, deeper):
             record = Record.of(largest_first[k], subtree)
             spool.add(record)
             _settle(wins, subtree.wins)
@@ -339,6 +338,65 @@ def _expand_below_root(context: BuildContext, root: Node, workers: int, progress
         if pool is not None:
             pool.close()
     return Spooled((guess, len(children), [answer for answer, _ in children]), spool, len(children))
+
+
+SPLIT_MIN_SECRETS = 5000  # on a cluster, a child of the root this big is split by a job, its parts each a job
+
+
+def _subtrees(context: BuildContext, pool, nodes: list[Node], by_parts: bool, deeper: bool):
+    """``(i, the subtree below nodes[i])`` as each is done, each in a job of ``pool`` (None: here).
+    ``deeper``: a node of ``SPLIT_MIN_SECRETS`` or more is split by a job of its own, then each of
+    its parts expanded by one, the pieces spliced here as ``expand`` would have built them (a
+    cluster's many workers share the work of the first guess's biggest parts)."""
+    def run(job, jobs):
+        if pool is not None:
+            return pool.map_unordered(job, jobs)
+        return ((k, job(context, *arguments)) for k, arguments in enumerate(jobs))
+
+    if not deeper or by_parts:
+        yield from run(_expand_job, [(node, by_parts) for node in nodes])
+        return
+    split = {}  # i: (the subtree's top node, the nodes below it)
+    for i, done in run(_top_job, [(node, SPLIT_MIN_SECRETS) for node in nodes]):
+        if isinstance(done, Subtree):
+            yield i, done
+        else:
+            split[i] = done
+    below = [(i, j) for i in split for j in range(len(split[i][1]))]
+    pieces = {i: [None] * len(split[i][1]) for i in split}
+    for k, subtree in run(_expand_job, [(split[i][1][j], False) for i, j in below]):
+        i, j = below[k]
+        pieces[i][j] = subtree
+        if all(piece is not None for piece in pieces[i]):
+            yield i, _spliced(split.pop(i)[0], pieces.pop(i))
+
+
+def _top_job(context: BuildContext, node: Node, split_min: int):
+    """The subtree below ``node``, or for a node of ``split_min`` secrets or more its top: the
+    node's guess alone (a ``Subtree`` of one level) and the nodes below it."""
+    if len(node.candidates) < split_min:
+        return expand(context, node)
+    top = Subtree()
+    guess, children = _split(context, context.options.strategy, node, top)
+    guesses, counts, feedbacks = top.level(0)
+    guesses.append(guess)
+    counts.append(len(children))
+    feedbacks.extend(answer for answer, _ in children)
+    return top, [child for _, child in children]
+
+
+def _spliced(top: Subtree, pieces: list[Subtree]) -> Subtree:
+    """``top`` (one node) with the subtrees below its children, in feedback order, level by level."""
+    for depth in range(max((len(piece.levels) for piece in pieces), default=0)):
+        level = top.level(depth + 1)
+        for piece in pieces:
+            if depth < len(piece.levels):
+                for column, values in zip(level, piece.levels[depth]):
+                    column.extend(values)
+    for piece in pieces:
+        top.wins.extend(piece.wins)
+        top.determined.extend(piece.determined)
+    return top
 
 
 def _expand_job(context: BuildContext, node: Node, by_parts: bool) -> Subtree:

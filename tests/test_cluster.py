@@ -345,6 +345,27 @@ def test_a_heuristic_build_on_a_cluster_is_the_same_bytes(cluster, tmp_path):
         assert cluster.scheduler(jobs_finished) > before  # a job per part of the first guess
 
 
+def test_a_cluster_splits_the_first_guesss_big_parts_again_and_splices_the_same_bytes(monkeypatch, tmp_path):
+    """On a cluster a big part of the first guess is a job that plays its guess, then a job per
+    part of that guess (``builder._subtrees``); spliced in the client, the same tree."""
+    from guesstree.compiler import Options, build, builder
+    from guesstree.compiler.output import to_bytes
+    from guesstree.compiler.search.settings import SearchSettings
+    from guesstree.player.games import make_game
+
+    words = small_words(tmp_path)
+    for game, strategy in ((make_game("mastermind", colours=5), "most-parts"),
+                           (make_game("words", answers=str(words[2]), guesses=str(words[4])), "entropy")):
+        alone = to_bytes(build(game, Options(strategy)))
+        spliced, original = [], builder._spliced
+        monkeypatch.setattr(builder, "SPLIT_MIN_SECRETS", 6)
+        monkeypatch.setattr(builder, "_spliced", lambda top, pieces: spliced.append(len(pieces)) or
+                            original(top, pieces))
+        assert to_bytes(build(game, Options(strategy), search=SearchSettings(cluster="local:2"))) == alone
+        assert len(spliced) > 1 and max(spliced) > 3  # parts of the first guess split again, each in pieces
+        monkeypatch.undo()
+
+
 HEURISTIC = ["mastermind", "--colours", "5", "--strategy", "most-parts"]  # a job of a second per part
 
 
