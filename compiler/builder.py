@@ -7,7 +7,9 @@ the tree is the same for any number of workers.
 """
 from __future__ import annotations
 
+import functools
 import os
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
@@ -315,14 +317,22 @@ def _expand_below_root(context: BuildContext, root: Node, workers: int, progress
                                key=lambda i: -len(children[i][1].candidates))
         nodes = [children[i][1] for i in largest_first]
         deeper = search.cluster_address is not None  # a cluster: more workers than the first guess has parts
-        for k, subtree in _subtrees(context, pool, nodes, by_parts, deeper):
+        running: dict[int, tuple[int, int]] = {}  # job: (secrets won, nodes placed) so far, as it reports
+
+        def show(k: int | None = None, so_far: tuple[int, int] | None = None) -> None:
+            if k is not None:
+                running[k] = so_far
+            progress(solved + sum(won for won, _ in running.values()), n,
+                     placed + sum(made for _, made in running.values()))
+        for k, subtree in _subtrees(context, pool, nodes, by_parts, deeper, show if progress else None):
             record = Record.of(largest_first[k], subtree)
             spool.add(record)
             _settle(wins, subtree.wins)
             _settle(determined, subtree.determined)
             solved, placed = solved + len(subtree.wins), placed + record.nodes
+            running.pop(k, None)
             if progress is not None:
-                progress(solved, n, placed)
+                show()
     except BaseException as error:
         if spool is not None:
             spool.close()
@@ -343,8 +353,10 @@ def _expand_below_root(context: BuildContext, root: Node, workers: int, progress
 SPLIT_MIN_SECRETS = 5000  # on a cluster, a child of the root this big is split by a job, its parts each a job
 
 
-def _subtrees(context: BuildContext, pool, nodes: list[Node], by_parts: bool, deeper: bool):
-    """``(i, the subtree below nodes[i])`` as each is done, each in a job of ``pool`` (None: here).
+def _subtrees(context: BuildContext, pool, nodes: list[Node], by_parts: bool, deeper: bool,
+              partial: Callable[[int, tuple[int, int]], None] | None = None):
+    """``(i, the subtree below nodes[i])`` as each is done, each in a job of ``pool`` (None: here);
+    ``partial(i, (secrets won, nodes placed))`` now and then while one runs (not on a cluster).
     ``deeper``: a node of ``SPLIT_MIN_SECRETS`` or more is split by a job of its own, then each of
     its parts expanded by one, the pieces spliced here as ``expand`` would have built them (a
     cluster's many workers share the work of the first guess's biggest parts)."""
@@ -354,7 +366,15 @@ def _subtrees(context: BuildContext, pool, nodes: list[Node], by_parts: bool, de
         return ((k, job(context, *arguments)) for k, arguments in enumerate(jobs))
 
     if not deeper or by_parts:
-        yield from run(_expand_job, [(node, by_parts) for node in nodes])
+        if pool is None:
+            for k, node in enumerate(nodes):
+                yield k, _expand_job(context, node, by_parts, partial and functools.partial(partial, k), REPORT_SECONDS)
+        else:
+            from .pool import WorkerPool, report  # (a worker process's way to tell its progress)
+
+            reporter = report if isinstance(pool, WorkerPool) else None
+            jobs = [(node, by_parts, reporter, REPORT_SECONDS) for node in nodes]
+            yield from pool.map_unordered(_expand_job, jobs, partial)
         return
     split = {}  # i: (the subtree's top node, the nodes below it)
     for i, done in run(_top_job, [(node, SPLIT_MIN_SECRETS) for node in nodes]):
@@ -399,16 +419,29 @@ def _spliced(top: Subtree, pieces: list[Subtree]) -> Subtree:
     return top
 
 
-def _expand_job(context: BuildContext, node: Node, by_parts: bool) -> Subtree:
+REPORT_SECONDS = 0.5  # a job tells its progress at most this often
+
+
+def _expand_job(context: BuildContext, node: Node, by_parts: bool, report: Callable | None = None,
+                every: float = REPORT_SECONDS) -> Subtree:
     """The subtree below ``node``; ``by_parts``: over a matrix of the node's secrets, made here
-    and dropped after (secrets numbered within the part, then numbered back)."""
+    and dropped after (secrets numbered within the part, then numbered back); ``report((secrets
+    won, nodes placed))`` at most every ``every`` seconds while it runs."""
+    progress = None
+    if report is not None:
+        last = [time.monotonic()]
+
+        def progress(won: int, placed: int) -> None:
+            if time.monotonic() - last[0] >= every:
+                last[0] = time.monotonic()
+                report((won, placed))
     if not by_parts:
-        return expand(context, node)
+        return expand(context, node, progress)
     part = node.candidates
     narrow = context.for_part(part)
     if narrow is context:  # no matrix of the part fits the budget: the secrets keep their numbers
-        return expand(context, node)
-    subtree = expand(narrow, Node(np.arange(len(part), dtype=np.int64), node.path, node.played))
+        return expand(context, node, progress)
+    subtree = expand(narrow, Node(np.arange(len(part), dtype=np.int64), node.path, node.played), progress)
     subtree.wins = [(int(part[secret]), depth) for secret, depth in subtree.wins]
     subtree.determined = [(int(part[secret]), depth) for secret, depth in subtree.determined]
     return subtree

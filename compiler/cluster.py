@@ -218,7 +218,8 @@ class DaskMap:
         self.jobs = DaskJobs(where, build_description(context), lambda *effort: None, np.zeros(0, np.int64),
                              run=run_build_job)
 
-    def map_unordered(self, function: Callable, jobs: list):
+    def map_unordered(self, function: Callable, jobs: list, progress: Callable | None = None):
+        """(``progress``: not called; a cluster's job tells nothing until it is done.)"""
         waiting, running = list(enumerate(jobs))[::-1], {}
         while waiting or running:
             while waiting and len(running) < self.jobs.capacity:

@@ -114,9 +114,10 @@ class WorkerPool:
             self.close()
             raise
 
-    def map_unordered(self, job: Callable, jobs: list) -> Iterator[tuple[int, object]]:
+    def map_unordered(self, job: Callable, jobs: list, progress: Callable | None = None) -> Iterator[tuple[int, object]]:
         """``(index, job(state, *jobs[index]))`` as each finishes, the jobs sent in order to the
-        workers as they come free. A job's exception is raised here; a worker that dies raises
+        workers as they come free; ``progress(index, value)`` for each ``report(value)`` a running
+        job makes. A job's exception is raised here; a worker that dies raises
         ``BrokenProcessPool``. Left early (an error, or not read to the end), the jobs still
         running finish in their workers, and their answers are dropped."""
         waiting = list(enumerate(jobs))[::-1]  # popped from the end: in order
@@ -135,15 +136,19 @@ class WorkerPool:
                     if ready in sentinels:  # a worker ends only when closed: this one died (killed, out of memory)
                         raise _died(sentinels[ready])
                     try:
-                        failed, value = ready.recv()
+                        kind, value = ready.recv()
                     except (EOFError, OSError):
                         raise _died(process_of[ready]) from None
+                    if kind == PROGRESS:  # the job runs on
+                        if progress is not None and ready in running:
+                            progress(running[ready], value)
+                        continue
                     idle.append(ready)
                     if ready in self._stale:  # a job of an earlier call, left running
                         self._stale.discard(ready)
                         continue
                     index = running.pop(ready)
-                    if failed:
+                    if kind == FAILED:
                         raise value
                     yield index, value
         finally:
@@ -171,6 +176,8 @@ class WorkerPool:
 
 
 STOP_GRACE = 0.5  # seconds a dead worker's parent waits for a stop signal of its own
+DONE, FAILED, PROGRESS = "done", "failed", "progress"  # what a worker's message is
+_parent: Connection | None = None  # in a worker: its pipe to the parent
 
 
 def _died(process: multiprocessing.Process) -> BrokenProcessPool:
@@ -202,6 +209,8 @@ def _serve(connection: Connection, setup: Callable, setup_args: tuple) -> None:
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held while spawned: see _interrupts_held
     _exit_with_parent()
+    global _parent
+    _parent = connection
     try:
         state = setup(*setup_args)
     except BaseException as error:  # told as the first job's answer
@@ -214,22 +223,28 @@ def _serve(connection: Connection, setup: Callable, setup_args: tuple) -> None:
         except (EOFError, OSError):  # the parent closed the pipe (or is gone): done
             return
         if broken is not None:
-            _answer(connection, True, broken)
+            _answer(connection, FAILED, broken)
             return
         try:
-            result = False, job(state, *args)
+            result = DONE, job(state, *args)
         except Exception as error:
-            result = True, error
+            result = FAILED, error
         _answer(connection, *result)
 
 
-def _answer(connection: Connection, failed: bool, value) -> None:
+def report(value) -> None:
+    """From a job running in a worker: tell the parent ``value`` (``map_unordered``'s ``progress``)."""
+    if _parent is not None:
+        _answer(_parent, PROGRESS, value)
+
+
+def _answer(connection: Connection, kind: str, value) -> None:
     try:
-        connection.send((failed, value))
+        connection.send((kind, value))
     except (EOFError, OSError):  # the parent is gone: nothing to tell
         os._exit(1)
     except Exception as error:  # a result or an exception that does not pickle: said as text
-        connection.send((True, RuntimeError(f"a worker's answer cannot be sent back: {error!r} ({value!r:.200})")))
+        connection.send((FAILED, RuntimeError(f"a worker's answer cannot be sent back: {error!r} ({value!r:.200})")))
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 import zstandard
 
-from guesstree.compiler import Options, build
+from guesstree.compiler import Options, build, builder
 from guesstree.compiler.output import to_bytes
 from guesstree.compiler.search.settings import SearchSettings
 from guesstree.compiler.search.solver import Interrupted
@@ -47,7 +47,8 @@ def test_a_checkpointed_build_is_the_same_tree_and_resumes_to_it(whole, tmp_path
     assert to_bytes(checkpointed(path, resume=True)) == whole
 
 
-def test_a_build_stopped_after_some_subtrees_resumes_with_the_rest(whole, tmp_path):
+def test_a_build_stopped_after_some_subtrees_resumes_with_the_rest(whole, tmp_path, monkeypatch):
+    monkeypatch.setattr(builder, "REPORT_SECONDS", 3600.0)  # the bar moves once per finished job only
     path = tmp_path / "build.checkpoint"
     calls = []
 
@@ -63,6 +64,21 @@ def test_a_build_stopped_after_some_subtrees_resumes_with_the_rest(whole, tmp_pa
     built = checkpointed(path, resume=True, progress=lambda solved, total, nodes: resumed.append(solved))
     assert resumed[0] == calls[-1]  # it starts where the stopped build was
     assert len(resumed) == 1 + 12 - 2 and resumed[-1] == 1296 and to_bytes(built) == whole
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_bar_moves_while_a_subtree_is_built(whole, tmp_path, monkeypatch, workers):
+    """The jobs tell their progress as they go (in worker processes too): secrets won and nodes
+    placed only grow, to the whole tree's, and more often than once per job."""
+    monkeypatch.setattr(builder, "REPORT_SECONDS", 0.0)
+    monkeypatch.setattr(builder, "PARALLEL_MIN_SECRETS", 0)  # worker processes, as for a big game
+    calls = []
+    built = build(GAME, Options("minimax"), progress=lambda *call: calls.append(call),
+                  search=SearchSettings(checkpoint=tmp_path / "cp", workers=workers))
+    assert to_bytes(built) == whole
+    assert len(calls) > 3 * 12  # far more than once per part of AABB's
+    assert all(a[0] <= b[0] and a[2] <= b[2] for a, b in zip(calls, calls[1:]))
+    assert calls[-1] == (1296, 1296, built.nodes)
 
 
 def test_a_record_cut_short_anywhere_is_built_again(whole, tmp_path):
