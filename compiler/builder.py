@@ -316,7 +316,7 @@ def _expand_below_root(context: BuildContext, root: Node, workers: int, progress
         largest_first = sorted((i for i in range(len(children)) if i not in spool.offsets),
                                key=lambda i: -len(children[i][1].candidates))
         nodes = [children[i][1] for i in largest_first]
-        deeper = search.cluster_address is not None  # a cluster: more workers than the first guess has parts
+        deeper = _splits_again(pool, nodes, n)
         running: dict[int, tuple[int, int]] = {}  # job: (secrets won, nodes placed) so far, as it reports
 
         def show(k: int | None = None, so_far: tuple[int, int] | None = None) -> None:
@@ -389,6 +389,13 @@ def _subtrees(context: BuildContext, pool, nodes: list[Node], by_parts: bool, de
         pieces[i][j] = subtree
         if all(piece is not None for piece in pieces[i]):
             yield i, _spliced(split.pop(i)[0], pieces.pop(i))
+
+
+def _splits_again(pool, nodes: list[Node], secrets: int) -> bool:
+    """Are the big parts split again (``_subtrees``)? On a cluster whose workers would otherwise
+    wait for the biggest part's job: it holds more than a worker's share of the secrets."""
+    slots = getattr(pool, "slots", None)  # (a cluster's; worker processes here are few)
+    return slots is not None and len(nodes) > 0 and len(nodes[0].candidates) * slots > secrets
 
 
 def _top_job(context: BuildContext, node: Node, split_min: int):

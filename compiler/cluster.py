@@ -218,6 +218,11 @@ class DaskMap:
         self.jobs = DaskJobs(where, build_description(context), lambda *effort: None, np.zeros(0, np.int64),
                              run=run_build_job)
 
+    @property
+    def slots(self) -> int:
+        """Jobs the cluster runs at once (one per worker)."""
+        return self.jobs.slots
+
     def map_unordered(self, function: Callable, jobs: list, progress: Callable | None = None):
         """(``progress``: not called; a cluster's job tells nothing until it is done.)"""
         waiting, running = list(enumerate(jobs))[::-1], {}
