@@ -242,7 +242,8 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
             parts = layout.parts and not context.scorer.on_the_fly
             tree = _expand_below_root(context, root, layout.workers, progress, parts, search, (wins, determined))
         else:
-            subtree = expand(context, root, None if progress is None else (lambda solved, nodes: progress(solved, n, nodes)))
+            shown = None if progress is None else (lambda solved, nodes: progress(solved, n, nodes))
+            subtree = expand(context, root, shown)
             tree = Nodes(*([value for level in subtree.levels for value in level[k]] for k in range(3)))
             _settle(wins, subtree.wins)
             _settle(determined, subtree.determined)
@@ -368,7 +369,8 @@ def _subtrees(context: BuildContext, pool, nodes: list[Node], by_parts: bool, de
     if not deeper or by_parts:
         if pool is None:
             for k, node in enumerate(nodes):
-                yield k, _expand_job(context, node, by_parts, partial and functools.partial(partial, k), REPORT_SECONDS)
+                report = partial and functools.partial(partial, k)
+                yield k, _expand_job(context, node, by_parts, report, REPORT_SECONDS)
         else:
             from .pool import WorkerPool, report  # (a worker process's way to tell its progress)
 

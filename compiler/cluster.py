@@ -4,8 +4,9 @@ the client's side (``DaskJobs``; ``DaskMap`` for a build) and everything a worke
 ``run_build_job``).
 
 A heuristic build hands out the first guess's subtrees as the builder's worker processes take
-them (``builder._expand_below_root``): each worker makes the build's context once and returns each
-subtree whole; the client writes them to its spool as they come, so the tree is the same bytes.
+them (``builder._subtrees``): each worker makes the build's context once and returns each subtree
+whole, or for a big part on many workers its guess, then each of its parts' subtrees; the client
+splices them and writes each part's subtree to its spool, so the tree is the same bytes.
 
 The solver (``search/solver.py``) hands out the same jobs (``search/jobs.py``) as it does to the
 threads of this process: each an exact search with a cutoff, whose answer is a fact that does not
