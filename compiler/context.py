@@ -170,6 +170,30 @@ class BuildContext:
                                                            self.clog)
         return (int(guess_ids[first]), None, None) if first >= 0 else (None, stats, parts)
 
+    def most_parts(self, guess_ids: np.ndarray, candidates: np.ndarray) -> tuple[int | None, np.ndarray | None]:
+        """most-parts' pick among ``guess_ids`` at a node of more candidates than answers, where a
+        guess makes the most parts any can: every answer (a candidate, the first of them), else
+        every answer but the win (a candidate first, then the lowest guess): ``(guess, None)``.
+        Else ``(None, parts)`` of every guess. Found by scans that stop at such a guess, where the
+        game scores partitions from its codes; ``(None, None)`` elsewhere."""
+        if not self.scorer.on_the_fly:
+            return None, None
+        mine = self.is_candidate(guess_ids, candidates)
+        own, others = guess_ids[mine], guess_ids[~mine]
+        every = self.n_feedbacks
+        first, own_parts = self.scorer.first_with_parts(own, candidates, every)
+        if first >= 0:
+            return int(own[first]), None
+        hits = np.flatnonzero(own_parts == every - 1)  # (none made every answer: these are all scored)
+        if len(hits):
+            return int(own[hits[0]]), None
+        first, other_parts = self.scorer.first_with_parts(others, candidates, every - 1)
+        if first >= 0:
+            return int(others[first]), None
+        parts = np.empty(len(guess_ids), np.int64)
+        parts[mine], parts[~mine] = own_parts, other_parts
+        return None, parts
+
     def partition_stats(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int):
         """Per guess: the strategy's statistic of its partition of ``candidates``, and its part count."""
         return self.scorer.partition_stats(guess_ids, candidates, self.n_feedbacks, statistic, self.clog)

@@ -221,6 +221,13 @@ class Scorer:
             return first, None, None
         return -1, *self.partition_stats(guess_ids, secret_ids, n_feedbacks, statistic, clog)
 
+    def first_with_parts(self, guess_ids: np.ndarray, secret_ids: np.ndarray, stop: int) -> tuple[int, np.ndarray]:
+        """Where the game scores partitions from its codes (``on_the_fly``): the index of the first
+        of ``guess_ids`` whose answers to ``secret_ids`` make ``stop`` parts (or -1), and the parts
+        of each guess up to it (of every guess, when none does)."""
+        _, parts, first = self._block.partition_stats(guess_ids, secret_ids, PARTS, NO_CLOG, self.threads, stop=stop)
+        return first, parts
+
     def first_perfect(self, guess_ids: np.ndarray, secret_ids: np.ndarray, n_feedbacks: int) -> int:
         """The index of the first of ``guess_ids`` that puts every one of ``secret_ids`` in a part
         of its own, or -1."""

@@ -119,6 +119,11 @@ class Heuristic(Strategy):
                     perfect, stats, parts = context.perfect_or_stats(guess_ids, candidates, self.statistic)
                 if perfect is not None:
                     return perfect
+            elif self.statistic == PARTS:  # a guess of the most parts possible is the pick
+                most, parts = context.most_parts(guess_ids, candidates)
+                if most is not None:
+                    return most
+                stats = parts
         if stats is None:
             stats, parts = context.partition_stats(guess_ids, scored, self.statistic)
         scores = self.score(stats, len(scored))
