@@ -21,7 +21,7 @@ from guesstree.player.stats import Statistics
 
 from .context import BuildContext, Node
 from .estimate import Estimate, estimate
-from .feedback import Scorer, backend_for, check_listing
+from .feedback import Scorer, backend_for, check_listing, packed_pegs
 from .options import Options
 from .search.settings import SearchSettings
 
@@ -208,6 +208,11 @@ class Layout:
             return cls(backend, "none", split, reads == "every")
         return cls(backend, "shared" if split > 1 else "whole", split, False)
 
+    def in_blocks(self, game: Game) -> bool:
+        """Is a peg game with no matrix scored in blocks (its codes do not pack: ``packed_pegs``)?"""
+        pegs = getattr(game, "feedback_kind", None) == "pegs"
+        return self.matrix == "none" and pegs and not packed_pegs(game, self.backend)
+
     def scorer(self, game: Game, options: Options) -> Scorer:
         return Scorer(game, options.max_memory, self.backend, shared=self.matrix == "shared",
                       whole=False if self.matrix == "none" else None)
@@ -284,6 +289,7 @@ def _expand_below_root(context: BuildContext, root: Node, workers: int, progress
     finishes (``search.checkpoint``, resumed if ``search.resume``; else a temporary file): read
     back level by level in feedback order, exactly the breadth-first tree that one process builds.
     ``depths``: the wins and determined arrays, filled here."""
+    from .cluster import ClusterError  # (Dask is imported there only when a cluster is used)
     from .spool import Limits, Record, Spool, identity
 
     options = context.options
@@ -342,7 +348,7 @@ def _expand_below_root(context: BuildContext, root: Node, workers: int, progress
             from .search.solver import Interrupted
 
             raise Interrupted(spool.path, "the build's work") from None
-        if kept and type(error).__name__ == "ClusterError":  # (cluster.py: where the work is saved)
+        if kept and isinstance(error, ClusterError):  # with where the work is saved
             error.checkpoint = spool.path
         raise
     finally:

@@ -73,7 +73,7 @@ def estimate(game: Game, options, layout) -> Estimate | None:
         pool = guesses
     if reads == "sample":
         pool = min(pool, options.guess_sample) * min(1.0, options.secret_sample / max(n / answers, 1))
-    cell = CELL_SECONDS.get(options.name, OTHER_CELL_SECONDS) * (BLOCKS_FACTOR if _in_blocks(game, layout) else 1)
+    cell = CELL_SECONDS.get(options.name, OTHER_CELL_SECONDS) * (BLOCKS_FACTOR if layout.in_blocks(game) else 1)
     cpu = pool * n * below * cell + 1.1 * n * NODE_SECONDS
     workers = layout.workers  # processes; one uses the kernels' threads
     cores = workers if workers > 1 else (os.cpu_count() or 1) if pool else 1
@@ -82,17 +82,6 @@ def estimate(game: Game, options, layout) -> Estimate | None:
     if layout.matrix != "none" and reads == "every":  # the whole matrix, if it fits the budget
         memory += min(guesses * n * (1 if len(game.feedbacks()) < 256 else 2), 0.8 * options.max_memory)
     return Estimate(START_SECONDS + cpu / cores, int(memory), cores)
-
-
-def _in_blocks(game: Game, layout) -> bool:
-    """Is a peg game with no matrix scored in blocks (its codes do not pack: ``kernels.packs``)?"""
-    if layout.matrix != "none" or getattr(game, "feedback_kind", None) != "pegs":
-        return False
-    if layout.backend != "numba":
-        return True
-    from .kernels import packs  # (numba: loaded by such a build anyway)
-
-    return not packs(game.length, game.symbols)
 
 
 def physical_memory() -> int | None:

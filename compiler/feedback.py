@@ -295,16 +295,23 @@ def _pick(codes, ids):
     return codes if ids is None else codes[ids]
 
 
+def packed_pegs(game, backend: str) -> bool:
+    """Does this peg game score partitions straight from its packed codes (``PackedPegs``)? On the
+    compiled engine, where its codes pack (``kernels.packs``)."""
+    if backend != "numba":
+        return False
+    from .kernels import packs  # (numba: imported only by the engine that runs it)
+
+    return packs(game.length, game.symbols)
+
+
 @register("pegs")
 def _pegs(game, guess_codes, secret_codes, backend) -> BlockFunction:
     """(black, white) feedback: compiled on packed codes up to 16 colours and 7 holes, or 8 colours
     and 8 holes (``kernels.packs``)."""
     feedbacks = game.feedbacks()
-    if backend == "numba":
-        from .kernels import packs  # (numba: imported only by the engine that runs it)
-
-        if packs(game.length, game.symbols):
-            return PackedPegs(game, guess_codes, secret_codes)
+    if packed_pegs(game, backend):
+        return PackedPegs(game, guess_codes, secret_codes)
     table = index_table((game.length + 1, game.length + 1), len(feedbacks))
     for i, (right, moved) in enumerate(feedbacks):
         table[right, moved] = i
