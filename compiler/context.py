@@ -13,12 +13,13 @@ import numpy as np
 
 from guesstree.player.games import Game, game_from_spec
 
-from .feedback import Scorer
+from .feedback import Scorer, backend_kernels
 from .hint_rule import HintRule
 from .options import Options
 from .strategies import clog_table, get_strategy
 from .symmetry import AbsentSymbols, Symmetry
 
+TIE = 1e-9  # scores within this relative distance of the best are a tie
 SYMMETRY_MIN_CANDIDATES = 64  # below this, scoring every guess is cheaper than finding classes
 
 
@@ -163,40 +164,57 @@ class BuildContext:
         self._candidate_guess[played] = False
         return result
 
-    def perfect_or_stats(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int):
+    def perfect_or_stats(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int, pick_only: bool = False):
         """``(guess, None, None)``: the first of ``guess_ids`` that puts every candidate in a part of
         its own; else ``(None, stats, parts)`` of ``partition_stats``."""
         first, stats, parts = self.scorer.perfect_or_stats(guess_ids, candidates, self.n_feedbacks, statistic,
-                                                           self.clog)
+                                                           self.clog, pick_only)
         return (int(guess_ids[first]), None, None) if first >= 0 else (None, stats, parts)
 
-    def most_parts(self, guess_ids: np.ndarray, candidates: np.ndarray) -> tuple[int | None, np.ndarray | None]:
-        """most-parts' pick among ``guess_ids`` at a node of more candidates than answers, where a
-        guess makes the most parts any can: every answer (a candidate, the first of them), else
-        every answer but the win (a candidate first, then the lowest guess): ``(guess, None)``.
-        Else ``(None, parts)`` of every guess. Found by scans that stop at such a guess, where the
-        game scores partitions from its codes; ``(None, None)`` elsewhere."""
-        if not self.scorer.on_the_fly:
-            return None, None
-        mine = self.is_candidate(guess_ids, candidates)
-        own, others = guess_ids[mine], guess_ids[~mine]
-        every = self.n_feedbacks
-        first, own_parts = self.scorer.first_with_parts(own, candidates, every)
-        if first >= 0:
-            return int(own[first]), None
-        hits = np.flatnonzero(own_parts == every - 1)  # (none made every answer: these are all scored)
-        if len(hits):
-            return int(own[hits[0]]), None
-        first, other_parts = self.scorer.first_with_parts(others, candidates, every - 1)
-        if first >= 0:
-            return int(others[first]), None
-        parts = np.empty(len(guess_ids), np.int64)
-        parts[mine], parts[~mine] = own_parts, other_parts
-        return None, parts
+    def canonical_pick(self, guess_ids: np.ndarray, scores: np.ndarray, parts: np.ndarray,
+                       candidates: np.ndarray) -> int:
+        """The spec's tie-break: the best score of a useful guess (a candidate, or of two parts or
+        more; ties within a relative ``TIE``), then a candidate, then the lowest guess; -1 if none
+        of ``guess_ids`` is useful."""
+        played = self.secret_guess[candidates]
+        self._candidate_guess[played] = True
+        try:
+            return int(backend_kernels(self.scorer.backend).canonical_pick(
+                guess_ids, np.asarray(scores, dtype=np.float64), self._candidate_guess, parts, TIE))
+        finally:
+            self._candidate_guess[played] = False
 
-    def partition_stats(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int):
-        """Per guess: the strategy's statistic of its partition of ``candidates``, and its part count."""
-        return self.scorer.partition_stats(guess_ids, candidates, self.n_feedbacks, statistic, self.clog)
+    def most_parts(self, guess_ids: np.ndarray, candidates: np.ndarray) -> int | None:
+        """most-parts' pick among ``guess_ids`` by full scoring's rule (the most parts, then a
+        candidate, then the lowest guess), where the game scores partitions from its codes; else
+        None. The candidates are scanned first, to the first of the most parts a candidate can
+        make (every answer, or one each), then the other guesses, to the first of the most parts
+        they can make (every answer but the win)."""
+        if not self.scorer.on_the_fly:
+            return None
+        if len(candidates) < SYMMETRY_MIN_CANDIDATES:  # (so no candidate was dropped for a classmate)
+            own, others = self.secret_guess[candidates], guess_ids  # scanning them twice costs less than sorting out
+        else:
+            mine = self.is_candidate(guess_ids, candidates)
+            own, others = guess_ids[mine], guess_ids[~mine]
+        top = min(len(candidates), self.n_feedbacks)
+        top_other = min(len(candidates), self.n_feedbacks - 1)  # another guess never wins
+        first, own_parts = self.scorer.first_with_parts(own, candidates, top)
+        if first >= 0:
+            return int(own[first])
+        best = int(own_parts.max())  # (none made ``top``: these are all scored)
+        if best < top_other and len(others):
+            first, other_parts = self.scorer.first_with_parts(others, candidates, top_other)
+            if first >= 0:
+                return int(others[first])
+            if other_parts.max() > best:  # the first of them, which is no candidate
+                return int(others[np.argmax(other_parts)])
+        return int(own[own_parts == best].min())
+
+    def partition_stats(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int, pick_only: bool = False):
+        """Per guess: the strategy's statistic of its partition of ``candidates``, and its part count
+        (``pick_only``: exact only for the best guesses, where the scorer can drop the others early)."""
+        return self.scorer.partition_stats(guess_ids, candidates, self.n_feedbacks, statistic, self.clog, pick_only)
 
     def rng(self, key: tuple) -> np.random.Generator:
         """Randomness for one node: from the seed and the node's path, never from build order."""

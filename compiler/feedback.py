@@ -186,10 +186,12 @@ class Scorer:
         return hasattr(self._block, "partition_stats")
 
     def partition_stats(self, guess_ids: np.ndarray, secret_ids: np.ndarray, n_feedbacks: int, statistic: int,
-                        clog: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                        clog: np.ndarray, pick_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Per guess, a statistic of its partition of ``secret_ids`` and its part count (see
         ``kernels.partition_stats``): from the matrix (by columns for few secrets, where it can),
-        else straight from the codes if the game can, else from blocks of guesses computed on demand."""
+        else straight from the codes if the game can, else from blocks of guesses computed on demand.
+        ``pick_only``: the statistics need be exact only for the best guesses (minimax's: see
+        ``kernels.packed_partition_stats``)."""
         count, threads = backend_kernels(self.backend).partition_stats, self.threads
         if self.columns is not None and (len(secret_ids) < COLUMN_MAX_CANDIDATES or self.matrix is None):
             return count(self.columns, guess_ids, secret_ids, n_feedbacks, statistic, clog, by_column=True,
@@ -197,7 +199,8 @@ class Scorer:
         if self.matrix is not None:
             return count(self.matrix, guess_ids, secret_ids, n_feedbacks, statistic, clog, threads=threads)
         if self.on_the_fly:
-            return self._block.partition_stats(guess_ids, secret_ids, statistic, clog, threads)[:2]
+            return self._block.partition_stats(guess_ids, secret_ids, statistic, clog, threads,
+                                               pick_only=pick_only)[:2]
         every = np.arange(len(secret_ids))
         stats, parts = [], []
         for chunk in self._chunks(guess_ids, len(secret_ids)):
@@ -208,18 +211,18 @@ class Scorer:
         return np.concatenate(stats), np.concatenate(parts)
 
     def perfect_or_stats(self, guess_ids: np.ndarray, secret_ids: np.ndarray, n_feedbacks: int, statistic: int,
-                         clog: np.ndarray) -> tuple[int, np.ndarray | None, np.ndarray | None]:
+                         clog: np.ndarray, pick_only: bool = False) -> tuple[int, np.ndarray | None, np.ndarray | None]:
         """``(first_perfect, None, None)`` if one of ``guess_ids`` puts every one of ``secret_ids`` in
         a part of its own, else ``(-1, *partition_stats)``: in one scan that stops at the first
         perfect guess where the game scores partitions from its codes."""
         if self.matrix is None and self.columns is None and self.on_the_fly:
             stats, parts, first = self._block.partition_stats(guess_ids, secret_ids, statistic, clog, self.threads,
-                                                              stop=len(secret_ids))
+                                                              stop=len(secret_ids), pick_only=pick_only)
             return (first, None, None) if first >= 0 else (-1, stats, parts)
         first = self.first_perfect(guess_ids, secret_ids, n_feedbacks)
         if first >= 0:
             return first, None, None
-        return -1, *self.partition_stats(guess_ids, secret_ids, n_feedbacks, statistic, clog)
+        return -1, *self.partition_stats(guess_ids, secret_ids, n_feedbacks, statistic, clog, pick_only)
 
     def first_with_parts(self, guess_ids: np.ndarray, secret_ids: np.ndarray, stop: int) -> tuple[int, np.ndarray]:
         """Where the game scores partitions from its codes (``on_the_fly``): the index of the first
@@ -323,7 +326,7 @@ def _pegs(game, guess_codes, secret_codes, backend) -> BlockFunction:
 
 
 class PackedPegs:
-    """(black, white) feedback from codes packed in two words each (``kernels.pack_nibbles``):
+    """(black, white) feedback from codes packed in two words each (``kernels.pack_codes``):
     a block of the matrix when called, and partitions scored straight from the words, so that a
     big game needs no matrix at all (a ``Scorer`` uses ``partition_stats`` and ``first_perfect``
     when it has no matrix)."""
@@ -332,20 +335,20 @@ class PackedPegs:
         from . import kernels as compiled
 
         self.compiled, self.holes = compiled, game.length
-        self.guess_words = compiled.pack_nibbles(guess_codes, game.symbols)
-        self.secret_words = compiled.pack_nibbles(secret_codes, game.symbols)
+        self.guess_words, self.layout = compiled.pack_codes(guess_codes, game.symbols)
+        self.secret_words, _ = compiled.pack_codes(secret_codes, game.symbols)
         self.table = np.full(compiled.key_count(self.holes), 255, dtype=np.uint8)  # [key of (black, common)]
         for i, (right, moved) in enumerate(game.feedbacks()):
             self.table[compiled.peg_key(right, right + moved, self.holes)] = i
 
     def __call__(self, guess_ids, secret_ids) -> np.ndarray:
         return self.compiled.peg_matrix_packed(*(_pick(w, guess_ids) for w in self.guess_words),
-                                               *(_pick(w, secret_ids) for w in self.secret_words), self.holes,
+                                               *(_pick(w, secret_ids) for w in self.secret_words), self.layout,
                                                self.table)
 
-    def partition_stats(self, guess_ids, secret_ids, statistic, clog, threads, stop=0):
-        return self.compiled.packed_partition_stats(self.guess_words, self.secret_words, self.holes, guess_ids,
-                                                    secret_ids, statistic, clog, threads, stop)
+    def partition_stats(self, guess_ids, secret_ids, statistic, clog, threads, stop=0, pick_only=False):
+        return self.compiled.packed_partition_stats(self.guess_words, self.secret_words, self.layout, guess_ids,
+                                                    secret_ids, statistic, clog, threads, stop, pick_only)
 
     def first_perfect(self, guess_ids, secret_ids) -> int:
         return self.partition_stats(guess_ids, secret_ids, PARTS, NO_CLOG, False, stop=len(secret_ids))[2]

@@ -8,11 +8,13 @@ engine's own way to the same numbers, checked against the numpy engine's matrix.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import intrinsic
 
 from .statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
 
 BLOCK = 2048  # guesses per block
+KEY_CHUNK = 256  # candidates whose keys are made at once
 PARALLEL_CELLS = 1 << 20  # below this, starting threads costs more than it saves
 
 
@@ -85,13 +87,26 @@ NIBBLES_LOW = np.uint64(0x1111111111111111)
 NIBBLES_HIGH = np.uint64(0x8888888888888888)
 BYTES_LOW = np.uint64(0x0F0F0F0F0F0F0F0F)
 BYTES_ONE = np.uint64(0x0101010101010101)
-BYTES_HIGH = np.uint64(0x8080808080808080)
-WIDE_HOLES, WIDE_COLOURS = 8, 8  # packed with a byte per colour's count (a count of 8 needs more than a nibble)
+WIDE_HOLES = 8  # keys of (black, common) pairs past 64: two words of bits
+UNARY, UNARY_WIDE = np.uint64(0), np.uint64(1)  # layouts of unary words (``pack_codes``), of up to 7 holes or 8
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    """The number of bits set in a 64-bit word: one instruction where the processor has it (LLVM's ``ctpop``)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.uint64(types.uint64), codegen
 
 
 def packs(holes: int, colours: int) -> bool:
-    """Can codes of this many holes and colours be packed (``pack_nibbles``)?"""
-    return colours <= 16 and holes <= 7 or holes == WIDE_HOLES and colours <= WIDE_COLOURS
+    """Can codes of this many holes and colours be packed (``pack_codes``)?"""
+    return unary(holes, colours) or colours <= 16 and holes <= 7
+
+
+def unary(holes: int, colours: int) -> bool:
+    """Are they packed in unary words, a bit per (colour, hole) (keys of up to 8 holes)?"""
+    return holes <= WIDE_HOLES and holes * colours <= 64
 
 
 def key_count(holes: int) -> int:
@@ -105,35 +120,47 @@ def peg_key(black: int, common: int, holes: int) -> int:
     return black * 9 + common if holes == WIDE_HOLES else black << 3 | common
 
 
-def pack_nibbles(codes: np.ndarray, colours: int) -> tuple[np.ndarray, np.ndarray]:
-    """Each code as two words: the colour per position (4 bits each), the count per colour (4
-    bits each up to 7 holes; a byte each for 8 holes of at most 8 colours)."""
+def pack_codes(codes: np.ndarray, colours: int) -> tuple[tuple[np.ndarray, np.ndarray], np.uint64]:
+    """Each code as two words, and their layout (what the kernels on packed words take):
+    - ``unary`` ones (``UNARY``, or ``UNARY_WIDE`` for 8 holes): a bit per (colour, hole) that
+      the code plays, and per colour as many low bits of its field as the code has pegs of it,
+      so that a pair's blacks are the bits that the first words share, its common colours the bits
+      that the second words share;
+    - else, up to 7 holes and 16 colours, nibbles: the colour per hole and the count per colour in
+      4 bits each; the layout is then the mask of the holes' low nibbles."""
     n, holes = codes.shape
-    width = 8 if holes == WIDE_HOLES else 4
-    shifts = np.arange(16, dtype=np.uint64)
-    positions = (codes.astype(np.uint64) << (4 * shifts)[:holes]).sum(axis=1, dtype=np.uint64)
+    one = np.uint64(1)
+    positions = np.zeros(n, dtype=np.uint64)
     counts = np.zeros(n, dtype=np.uint64)
+    if unary(holes, colours):
+        for h in range(holes):
+            positions |= one << (codes[:, h].astype(np.uint64) * np.uint64(holes) + np.uint64(h))
+        for c in range(colours):
+            pegs = (codes == c).sum(axis=1).astype(np.uint64)
+            counts |= ((one << pegs) - one) << np.uint64(c * holes)
+        return (positions, counts), (UNARY_WIDE if holes == WIDE_HOLES else UNARY)
+    for h in range(holes):
+        positions |= codes[:, h].astype(np.uint64) << np.uint64(4 * h)
     for c in range(colours):
-        counts += (codes == c).sum(axis=1).astype(np.uint64) << (width * shifts)[c]
-    return positions, counts
+        counts |= (codes == c).sum(axis=1).astype(np.uint64) << np.uint64(4 * c)
+    return (positions, counts), np.uint64(sum(1 << 4 * h for h in range(holes)))
 
 
 @njit(cache=True, inline="always")
-def _peg_key(position, count, other_position, other_count, low, wide):
-    """One (black, common) pair from packed words, as ``black << 3 | common`` (< 64 for up to 7
-    holes), or for 8 holes (``wide``, counts in bytes) as ``black * 9 + common`` (< 81): blacks
-    are the zero nibbles of the XOR of positions, the common colours the sum of per-field
-    minimums of the counts. Branch-free, so loops over candidates vectorise (``wide`` is fixed
-    in each loop: a caller passes a constant)."""
+def _peg_key(position, count, other_position, other_count, layout, unary, wide):
+    """One (black, common) pair from packed words (``pack_codes``), as ``black << 3 | common``
+    (< 64 for up to 7 holes), or for 8 holes (``wide``) as ``black * 9 + common`` (< 81). In unary
+    words, the bits shared; in nibbles, the blacks are the zero nibbles of the XOR of positions,
+    the common colours the sum of per-colour minimums of the counts. Branch-free, so loops over
+    candidates vectorise (``unary`` and ``wide`` are fixed in each loop: a caller passes constants)."""
+    if unary:
+        black, common = _ctpop(position & other_position), _ctpop(count & other_count)
+        if wide:
+            return (black << np.uint64(3)) + black + common
+        return (black << np.uint64(3)) | common
     z = ~(position ^ other_position)
-    t = z & (z >> np.uint64(1)) & (z >> np.uint64(2)) & (z >> np.uint64(3)) & low
+    t = z & (z >> np.uint64(1)) & (z >> np.uint64(2)) & (z >> np.uint64(3)) & layout
     black = (t * NIBBLES_LOW) >> np.uint64(60)
-    if wide:
-        d = (count | BYTES_HIGH) - other_count
-        m = ((d & BYTES_HIGH) >> np.uint64(7)) * np.uint64(255)
-        least = (other_count & m) | (count & ~m)
-        common = (least * BYTES_ONE) >> np.uint64(56)
-        return (black << np.uint64(3)) + black + common
     d = (count | NIBBLES_HIGH) - other_count
     m = ((d & NIBBLES_HIGH) >> np.uint64(3)) * np.uint64(15)
     least = (other_count & m) | (count & ~m)
@@ -142,52 +169,50 @@ def _peg_key(position, count, other_position, other_count, low, wide):
     return (black << np.uint64(3)) | common
 
 
-_LOW_NIBBLES = np.array([sum(1 << 4 * h for h in range(holes)) for holes in range(9)], np.uint64)  # by holes (up to 8)
-
-
 @njit(cache=True, inline="always")
-def _is_wide(low):
-    """Codes of 8 holes (``low``: their positions' low nibbles, ``_LOW_NIBBLES[8]``)?"""
-    return (low >> np.uint64(4 * (WIDE_HOLES - 1))) != np.uint64(0)
-
-
-@njit(cache=True, inline="always")
-def _packed_row(guess_position, guess_count, secret_positions, secret_counts, low, table, row):
-    if _is_wide(low):
-        for s in range(secret_positions.shape[0]):
-            row[s] = table[_peg_key(guess_position, guess_count, secret_positions[s], secret_counts[s], low, True)]
+def _packed_row(guess_position, guess_count, secret_positions, secret_counts, layout, table, row):
+    n = secret_positions.shape[0]
+    if layout == UNARY_WIDE:
+        for s in range(n):
+            row[s] = table[_peg_key(guess_position, guess_count, secret_positions[s], secret_counts[s], layout, True,
+                                    True)]
+    elif layout == UNARY:
+        for s in range(n):
+            row[s] = table[_peg_key(guess_position, guess_count, secret_positions[s], secret_counts[s], layout, True,
+                                    False)]
     else:
-        for s in range(secret_positions.shape[0]):
-            row[s] = table[_peg_key(guess_position, guess_count, secret_positions[s], secret_counts[s], low, False)]
+        for s in range(n):
+            row[s] = table[_peg_key(guess_position, guess_count, secret_positions[s], secret_counts[s], layout, False,
+                                    False)]
 
 
 @njit(cache=True, inline="always")
-def _packed_rows(guess_positions, guess_counts, secret_positions, secret_counts, low, table, out):
+def _packed_rows(guess_positions, guess_counts, secret_positions, secret_counts, layout, table, out):
     for g in prange(guess_positions.shape[0]):  # on threads where inlined into a parallel kernel
-        _packed_row(guess_positions[g], guess_counts[g], secret_positions, secret_counts, low, table, out[g])
+        _packed_row(guess_positions[g], guess_counts[g], secret_positions, secret_counts, layout, table, out[g])
 
 
 # Each body that may run on threads is written once, inline, and compiled twice: on threads
 # (``parallel=True``: its prange loop is split among them) and on the calling thread alone.
 
 @njit(cache=True, parallel=True)
-def _packed_matrix_parallel(guess_positions, guess_counts, secret_positions, secret_counts, low, table, out):
-    _packed_rows(guess_positions, guess_counts, secret_positions, secret_counts, low, table, out)
+def _packed_matrix_parallel(guess_positions, guess_counts, secret_positions, secret_counts, layout, table, out):
+    _packed_rows(guess_positions, guess_counts, secret_positions, secret_counts, layout, table, out)
 
 
 @njit(cache=True)
-def _packed_matrix_serial(guess_positions, guess_counts, secret_positions, secret_counts, low, table, out):
-    _packed_rows(guess_positions, guess_counts, secret_positions, secret_counts, low, table, out)
+def _packed_matrix_serial(guess_positions, guess_counts, secret_positions, secret_counts, layout, table, out):
+    _packed_rows(guess_positions, guess_counts, secret_positions, secret_counts, layout, table, out)
 
 
-def peg_matrix_packed(guess_positions, guess_counts, secret_positions, secret_counts, holes, table):
-    """``peg_matrix`` for the codes that pack (``packs``), on packed words (``pack_nibbles``):
+def peg_matrix_packed(guess_positions, guess_counts, secret_positions, secret_counts, layout, table):
+    """``peg_matrix`` for the codes that pack (``packs``), on packed words of ``layout`` (``pack_codes``):
     ``table[key]`` is the feedback's index (``peg_key``). Small blocks (a single guess's
     answers, say) on this thread: a parallel region's threads spin a while after it ends, which
     costs dearly in worker processes that share the cores."""
     out = np.empty((len(guess_positions), len(secret_positions)), np.uint8)
     run = _packed_matrix_parallel if out.size >= PARALLEL_CELLS else _packed_matrix_serial
-    run(guess_positions, guess_counts, secret_positions, secret_counts, _LOW_NIBBLES[holes], table, out)
+    run(guess_positions, guess_counts, secret_positions, secret_counts, layout, table, out)
     return out
 
 
@@ -258,16 +283,9 @@ def _reduce(counts, statistic, clog):
     return (p if statistic == PARTS else acc), p
 
 
-_POP1, _POP2 = np.uint64(0x5555555555555555), np.uint64(0x3333333333333333)
-_POP4, _POP_SUM = np.uint64(0x0F0F0F0F0F0F0F0F), np.uint64(0x0101010101010101)
-
-
 @njit(cache=True, inline="always")
 def _popcount(x):
-    x = x - ((x >> np.uint64(1)) & _POP1)
-    x = (x & _POP2) + ((x >> np.uint64(2)) & _POP2)
-    x = (x + (x >> np.uint64(4))) & _POP4
-    return np.int64((x * _POP_SUM) >> np.uint64(56))
+    return np.int64(_ctpop(x))
 
 
 @njit(cache=True)
@@ -354,12 +372,14 @@ def partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog,
 # -- partitions straight from packed peg codes, with no matrix --------------------------------
 
 @njit(cache=True)
-def _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog,
-                  stats, parts, lo, hi, stop):
+def _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog,
+                  stats, parts, lo, hi, stop, pick_only):
     """``_rows_block`` with each answer computed from the codes (``positions``/``counts``: the
     candidates' words) instead of read from a matrix. ``stop`` > 0: the block ends at its first
-    guess of ``stop`` parts, whose index it returns (else ``hi``)."""
-    one, wide = np.uint64(1), _is_wide(low)
+    guess of ``stop`` parts, whose index it returns (else ``hi``). ``pick_only`` (minimax): a guess
+    is dropped once a part of it is larger than the largest part of a guess before it in the block
+    (see ``packed_partition_stats``)."""
+    one, wide = np.uint64(1), layout == UNARY_WIDE
     n = positions.shape[0]
     if statistic == PARTS:  # which answers occur: one bit per (black, common) key, in two words for 8 holes
         for i in range(lo, hi):
@@ -368,41 +388,97 @@ def _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, l
             bits = above = np.uint64(0)
             if wide:
                 for j in range(n):
-                    key = _peg_key(position, count, positions[j], counts[j], low, True)
+                    key = _peg_key(position, count, positions[j], counts[j], layout, True, True)
                     high = key >> np.uint64(6)  # 1 for a key of 64 or more
                     bit = one << (key & np.uint64(63))
                     bits |= bit & (high - one)
                     above |= bit & (np.uint64(0) - high)
+            elif layout == UNARY:
+                for j in range(n):
+                    bits |= one << _peg_key(position, count, positions[j], counts[j], layout, True, False)
             else:
                 for j in range(n):
-                    bits |= one << _peg_key(position, count, positions[j], counts[j], low, False)
+                    bits |= one << _peg_key(position, count, positions[j], counts[j], layout, False, False)
             stats[i] = parts[i] = _popcount(bits) + _popcount(above)
             if stop and parts[i] == stop:
                 return i
         return hi
-    keys = np.empty(n, np.uint64)
+    keys = np.empty(min(n, KEY_CHUNK), np.uint64)
     by_key = np.zeros(81 if wide else 64, np.int64)
+    bound = n  # minimax's pick only: the least largest part of a guess before, in this block
     for i in range(lo, hi):
         g = guess_ids[i]
         position, count = guess_positions[g], guess_counts[g]
-        if wide:  # the keys first (vectorised), then the counts
-            for j in range(n):
-                keys[j] = _peg_key(position, count, positions[j], counts[j], low, True)
+        largest = 0
+        for start in range(0, n, KEY_CHUNK):  # the keys of a chunk first (vectorised), then their counts
+            end = min(n, start + KEY_CHUNK)
+            _chunk_keys(position, count, positions, counts, layout, start, end, keys)
+            if pick_only and statistic == MAX_PART:
+                for j in range(end - start):
+                    c = by_key[keys[j]] + 1
+                    by_key[keys[j]] = c
+                    if c > bound:  # worse than a guess before it: not the pick
+                        largest = c
+                        break
+                if largest > bound:
+                    break
+            else:
+                for j in range(end - start):
+                    by_key[keys[j]] += 1
+        if largest > bound:
+            stats[i], parts[i] = largest, 0  # a lower bound of its largest part
+            by_key[:] = 0
+            continue
+        if n <= KEY_CHUNK:  # the parts read back from the keys, which clears them
+            stats[i], parts[i] = _reduce_keys(by_key, keys, n, statistic, clog)
         else:
-            for j in range(n):
-                keys[j] = _peg_key(position, count, positions[j], counts[j], low, False)
-        by_key[:] = 0
-        for j in range(n):
-            by_key[keys[j]] += 1
-        stats[i], parts[i] = _reduce(by_key, statistic, clog)
+            stats[i], parts[i] = _reduce(by_key, statistic, clog)
+            by_key[:] = 0
+        if pick_only and statistic == MAX_PART:
+            bound = min(bound, stats[i])
         if stop and parts[i] == stop:
             return i
     return hi
 
 
 @njit(cache=True, inline="always")
-def _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts,
-                   stop, ends):
+def _chunk_keys(position, count, positions, counts, layout, start, end, keys):
+    """The keys of one guess (``position``, ``count``) against the candidates ``start`` to ``end``,
+    into ``keys[0:end - start]``."""
+    if layout == UNARY_WIDE:
+        for j in range(start, end):
+            keys[j - start] = _peg_key(position, count, positions[j], counts[j], layout, True, True)
+    elif layout == UNARY:
+        for j in range(start, end):
+            keys[j - start] = _peg_key(position, count, positions[j], counts[j], layout, True, False)
+    else:
+        for j in range(start, end):
+            keys[j - start] = _peg_key(position, count, positions[j], counts[j], layout, False, False)
+
+
+@njit(cache=True, inline="always")
+def _reduce_keys(by_key, keys, n, statistic, clog):
+    """``_reduce`` of the counts ``by_key`` of the ``n`` keys ``keys``, read at those keys alone
+    (fewer than all the keys of a game), clearing them."""
+    acc = 0
+    p = 0
+    for j in range(n):
+        x = by_key[keys[j]]
+        if x:
+            by_key[keys[j]] = 0
+            p += 1
+            if statistic == CLOG_SUM:
+                acc += clog[x]
+            elif statistic == MAX_PART:
+                acc = max(acc, x)
+            elif statistic == SUM_SQUARES:
+                acc += x * x
+    return acc, p
+
+
+@njit(cache=True, inline="always")
+def _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, stats, parts,
+                   stop, pick_only, ends):
     """Block by block; ``ends[b]`` (``m`` when called): where block ``b`` stopped (``stop``). A block
     after one that stopped is skipped: on one thread always; on threads when that one is seen
     done, for the first guess of ``stop`` parts is still the least of the ends."""
@@ -412,44 +488,73 @@ def _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, 
             ends[b] = ends[b - 1]
             continue
         lo, hi = b * BLOCK, min(m, (b + 1) * BLOCK)
-        end = _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog,
-                            stats, parts, lo, hi, stop)
+        end = _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog,
+                            stats, parts, lo, hi, stop, pick_only)
         if end < hi:
             ends[b] = end
 
 
 @njit(cache=True, parallel=True)
-def _packed_parallel(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts,
-                     stop, ends):
-    _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts,
-                   stop, ends)
+def _packed_parallel(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, stats, parts,
+                     stop, pick_only, ends):
+    _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, stats, parts,
+                   stop, pick_only, ends)
 
 
 @njit(cache=True)
-def _packed_serial(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts,
-                   stop, ends):
-    _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, low, statistic, clog, stats, parts,
-                   stop, ends)
+def _packed_serial(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, stats, parts,
+                   stop, pick_only, ends):
+    _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, stats, parts,
+                   stop, pick_only, ends)
 
 
-def packed_partition_stats(guess_words, secret_words, holes, guess_ids, candidates, statistic, clog, threads=True,
-                           stop=0):
-    """``partition_stats`` for a peg game scored from packed words (``pack_nibbles``: the guesses'
-    and the secrets' position and count words), with no matrix: each answer costs about as much
-    as reading it from one, and nothing is made beforehand.
+def packed_partition_stats(guess_words, secret_words, layout, guess_ids, candidates, statistic, clog, threads=True,
+                           stop=0, pick_only=False):
+    """``partition_stats`` for a peg game scored from packed words (``pack_codes``: the guesses'
+    and the secrets' position and count words, and their layout), with no matrix: each answer
+    costs less than reading it from one, and nothing is made beforehand.
 
     Returns ``(stats, parts, first)``: with ``stop`` > 0, ``first`` is the index of the first
-    guess of ``stop`` parts (the stats of those after it are left unmade), else -1."""
+    guess of ``stop`` parts (the stats of those after it are left unmade), else -1. ``pick_only``
+    (``MAX_PART``): only minimax's pick need be scored exactly, and every guess as good; a guess
+    that cannot be (a part larger than a guess's before it) is dropped, with a larger part than
+    the pick's as its statistic and no parts."""
     m = len(guess_ids)
     stats = np.zeros(m, np.int64)
     parts = np.zeros(m, np.int64)
     ends = np.full((m + BLOCK - 1) // BLOCK, m, np.int64)
     positions, counts = secret_words[0][candidates], secret_words[1][candidates]
     run = _packed_parallel if threads and m * len(candidates) >= PARALLEL_CELLS else _packed_serial
-    run(guess_words[0], guess_words[1], guess_ids, positions, counts, _LOW_NIBBLES[holes], statistic, clog, stats,
-        parts, stop, ends)
+    run(guess_words[0], guess_words[1], guess_ids, positions, counts, layout, statistic, clog, stats,
+        parts, stop, pick_only, ends)
     first = int(ends.min()) if len(ends) else m
     return stats, parts, first if first < m else -1
+
+
+@njit(cache=True)
+def canonical_pick(guess_ids, scores, marked, parts, tie):
+    """The spec's tie-break over ``guess_ids`` (``marked[guess]``: is it a candidate; ``parts``:
+    how many parts each makes): the best score of a useful guess (a candidate, or of two parts or
+    more), ties within a relative ``tie``, then a candidate, then the lowest guess; -1 if none is
+    useful. Two passes, with nothing made per guess."""
+    found, best = False, -np.inf
+    for i in range(guess_ids.shape[0]):
+        if (parts[i] > 1 or marked[guess_ids[i]]) and (not found or scores[i] > best):
+            found, best = True, scores[i]
+    if not found:
+        return -1
+    least = best - tie * abs(best)
+    chosen, of_candidate = -1, False
+    for i in range(guess_ids.shape[0]):
+        g = guess_ids[i]
+        candidate = marked[g]
+        if not (parts[i] > 1 or candidate) or scores[i] < least:
+            continue
+        if candidate and not of_candidate:  # a candidate beats every guess that is not one
+            chosen, of_candidate = g, True
+        elif candidate == of_candidate and (chosen < 0 or g < chosen):
+            chosen = g
+    return chosen
 
 
 @njit(cache=True, parallel=True)

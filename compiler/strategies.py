@@ -5,7 +5,7 @@ Every strategy is a ``Strategy``: it checks and records its own settings (which 
 the builder asks (``prepare``: the exhaustive ones solve the game there, the one place a search
 starts) and picks a node's guess (``choose``). A heuristic is a small function of the partition
 counts: the engine reduces each guess's partition to one integer statistic, the heuristic turns
-it into a score, and ``canonical_pick`` applies the spec's tie-break. The tree builder knows none
+it into a score, and the context's ``canonical_pick`` applies the spec's tie-break. The tree builder knows none
 of them.
 """
 from __future__ import annotations
@@ -22,7 +22,6 @@ from .statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
 from .search.proof import FEWEST_AT_WORST, OPTIMAL_EXPECTED, OPTIMAL_WORST, Objective
 
 CLOG_SCALE = float(1 << 32)  # fixed point for c*log2(c): exact integer sums, same for equal multisets
-TIE = 1e-9  # scores within this relative distance of the best are a tie
 
 
 def clog_table(n: int) -> np.ndarray:
@@ -111,38 +110,23 @@ class Heuristic(Strategy):
             if len(candidates) <= 2:  # every useful guess splits them; the lowest candidate wins the tie
                 return int(context.secret_guess[candidates[0]])
             guess_ids = context.symmetric(guess_ids, node)
+            most = context.most_parts(guess_ids, candidates) if self.statistic == PARTS else None
+            if most is not None:
+                return most
             if self.perfect_is_best and len(candidates) <= context.n_feedbacks:
                 # a partition into singletons scores best; a candidate achieving it beats the rest,
                 # then the lowest guess
                 perfect = context.first_perfect(candidates)
                 if perfect is None:
-                    perfect, stats, parts = context.perfect_or_stats(guess_ids, candidates, self.statistic)
+                    perfect, stats, parts = context.perfect_or_stats(guess_ids, candidates, self.statistic,
+                                                                     self.statistic == MAX_PART)
                 if perfect is not None:
                     return perfect
-            elif self.statistic == PARTS:  # a guess of the most parts possible is the pick
-                most, parts = context.most_parts(guess_ids, candidates)
-                if most is not None:
-                    return most
-                stats = parts
-        if stats is None:
-            stats, parts = context.partition_stats(guess_ids, scored, self.statistic)
-        scores = self.score(stats, len(scored))
-        is_candidate = context.is_candidate(guess_ids, candidates)
-        useful = (parts > 1) | is_candidate
-        if not useful.any():
-            return int(context.secret_guess[candidates[0]])
-        return canonical_pick(guess_ids, scores, is_candidate, useful)
-
-
-def canonical_pick(guess_ids: np.ndarray, scores: np.ndarray, is_candidate: np.ndarray, useful: np.ndarray) -> int:
-    """Best score (ties within a relative 1e-9), then a possible secret, then the lowest guess."""
-    scores = np.where(useful, scores.astype(np.float64), -np.inf)
-    best = scores.max()
-    tied = useful & (scores >= best - TIE * abs(best))
-    preferred = tied & is_candidate
-    if preferred.any():
-        tied = preferred
-    return int(guess_ids[tied].min())
+        if stats is None:  # (only the pick's and its ties' exact: minimax drops a guess once a part is too big)
+            stats, parts = context.partition_stats(guess_ids, scored, self.statistic,
+                                                   context.shortcuts and self.statistic == MAX_PART)
+        pick = context.canonical_pick(guess_ids, self.score(stats, len(scored)), parts, candidates)
+        return pick if pick >= 0 else int(context.secret_guess[candidates[0]])
 
 
 @dataclass(frozen=True)

@@ -168,7 +168,7 @@ class AbsentSymbols:
         if len(codes) != (k ** codes.shape[1] if repeats else math.perm(k, codes.shape[1])):
             return
         self.usable, self.repeats, self.codes = True, repeats, codes
-        self._kept_by_absent: dict[int, np.ndarray] = {}
+        self._kept_by_absent: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.guess_bits = np.bitwise_or.reduce(np.uint64(1) << codes.astype(np.uint64), axis=1)
         self.every = np.uint64((1 << k) - 1)
 
@@ -196,15 +196,19 @@ class AbsentSymbols:
         absent = int(self.every) & ~int(np.bitwise_or.reduce(self.guess_bits[candidate_guesses]))
         if absent.bit_count() < 2:
             return guess_ids
-        return guess_ids[self._kept(absent)[guess_ids]]
+        kept, kept_ids = self._kept(absent)
+        if len(guess_ids) == len(self.codes):  # every guess (in order): the guesses kept, made once
+            return kept_ids
+        return guess_ids[kept[guess_ids]]
 
-    def _kept(self, absent: int) -> np.ndarray:
-        """Over every guess: is it the lowest of those alike when the symbols ``absent`` are? Kept
-        for the next node with the same absent symbols (a game has few such sets in a tree)."""
-        kept = self._kept_by_absent.get(absent)
-        if kept is not None:
-            return kept
-        if (len(self._kept_by_absent) + 1) * len(self.codes) > KEPT_BYTES:
+    def _kept(self, absent: int) -> tuple[np.ndarray, np.ndarray]:
+        """Over every guess: is it the lowest of those alike when the symbols ``absent`` are? With
+        the indices of those that are. Kept for the next node with the same absent symbols (a game
+        has few such sets in a tree)."""
+        found = self._kept_by_absent.get(absent)
+        if found is not None:
+            return found
+        if (len(self._kept_by_absent) + 1) * len(self.codes) * 9 > KEPT_BYTES:  # a byte and an index a guess
             self._kept_by_absent.clear()
         if self.repeats:
             mine = self.guess_bits & np.uint64(absent)
@@ -215,5 +219,5 @@ class AbsentSymbols:
             names = np.array([s for s in range(64) if absent >> s & 1], dtype=np.int64)
             expected = names[np.minimum(rank, len(names) - 1)]
             kept = np.all(~played | (self.codes == expected), axis=1)
-        self._kept_by_absent[absent] = kept
-        return kept
+        found = self._kept_by_absent[absent] = kept, np.flatnonzero(kept)
+        return found

@@ -54,6 +54,23 @@ def first_perfect(matrix: np.ndarray, guess_ids: np.ndarray, candidates: np.ndar
     return int(hits[0]) if len(hits) else -1
 
 
+def canonical_pick(guess_ids: np.ndarray, scores: np.ndarray, marked: np.ndarray, parts: np.ndarray,
+                   tie: float) -> int:
+    """``kernels.canonical_pick``: the best score of a useful guess (ties within a relative
+    ``tie``), then a candidate (``marked``), then the lowest guess; -1 if none is useful."""
+    is_candidate = marked[guess_ids]
+    useful = (parts > 1) | is_candidate
+    if not useful.any():
+        return -1
+    scores = np.where(useful, scores.astype(np.float64), -np.inf)
+    best = scores.max()
+    tied = useful & (scores >= best - tie * abs(best))
+    preferred = tied & is_candidate
+    if preferred.any():
+        tied = preferred
+    return int(guess_ids[tied].min())
+
+
 def canonical_under(codes: np.ndarray, perms: np.ndarray, maps: np.ndarray, used: np.ndarray) -> np.ndarray:
     """``kernels.canonical_under``: mark each code that is the lowest of its class (see there)."""
     n_codes, holes = codes.shape

@@ -69,6 +69,7 @@ def test_a_sampled_strategy_makes_no_part_matrices(monkeypatch):
 
 @pytest.mark.parametrize("name, params", [("mastermind", {"colours": 5, "holes": 3}),
                                           ("mastermind", {"colours": 2, "holes": 8}),  # 8 holes: packed wide
+                                          ("mastermind", {"colours": 4, "holes": 5}),  # minimax drops guesses
                                           ("mastermind", {"colours": 6, "holes": 3, "secret_repeats": False}),
                                           ("bulls-cows", {"digits": 7, "length": 3})])
 @pytest.mark.parametrize("strategy", ["entropy", "minimax", "most-parts", "expected-size", "sampled-entropy"])
@@ -129,7 +130,7 @@ KERNEL_GAMES = [
     ("mastermind", {"colours": 20, "holes": 2}),  # beyond the packed kernel's 16 colours
     ("bulls-cows", {"digits": 7, "length": 3}),
     ("digits", {"length": 3}),
-    ("mastermind", {"colours": 3, "holes": 8}),  # packed with a byte per colour: a count of 8, keys past 64
+    ("mastermind", {"colours": 3, "holes": 8}),  # packed in unary words: a count of 8, keys past 64
 ]
 
 
