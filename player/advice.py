@@ -5,6 +5,10 @@ The rule ``suggest`` follows (the JavaScript player, ``player/js``, follows the 
 give the same answer for every history):
 
 - While the history follows the tree, the tree's own guess (``None`` once won).
+- Else, while it follows the opening book (``player.book``): the book's optimum for the first
+  guess (in a game whose codes may be renamed and reordered, the peg games, for its class); then,
+  in such a game, the tree itself where the first guess is in the class of the tree's own, carried
+  by the symmetry between them. Each tree's guess is played while the history follows it.
 - Otherwise, with ``C`` the candidates (the secrets, in canonical order, that give every answer):
   one or two left, the first of them. Else every guess the game allows after the history is
   ranked by the parts it splits ``C`` into (Kooi's most-parts), ties going to a guess that may be

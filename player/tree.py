@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from .advice import best_guess, candidates
 from .artifact import FormatError, decode, read, source_of
+from .book import openings
 from .body import MAX_NODES, Chunks, read_body
 from .games import GAMES, Code, Feedback, Game, game_from_spec
 from .stats import Statistics
@@ -26,6 +27,8 @@ class InconsistentHistory(ValueError):
 
 class Tree:
     """A compiled strategy for one game. Node 0 is the first guess; see trees/FORMAT.md."""
+
+    use_book = True  # may suggest follow the opening book (player.book) after a first guess of one's own?
 
     def __init__(self, header: dict, body: dict, name: str = "<tree>", plugins: Iterable[str] | None = None):
         self.name = name
@@ -91,7 +94,8 @@ class Tree:
 
     def suggest(self, history, any_guess: bool = False) -> Code | None:
         """The tree's guess while ``history`` follows the tree; after a guess of the person's own,
-        a good guess (``player.advice`` states the rule); ``None`` once won.
+        the opening book's (``player.book``) while the history follows it, else a good guess
+        (``player.advice`` states the rule); ``None`` once won.
 
         Raises ``InconsistentHistory`` if no secret gives every answer of the history, and
         ``ValueError`` for a guess that is not one of the game's allowed guesses (a typo, a
@@ -111,6 +115,10 @@ class Tree:
                                       + ", ".join(f"{self._code(g)} {self._feedback(f)}" for g, f in steps))
         if won is not None:
             return None
+        for tree, to, back in openings(self, steps[0][0]) if self.use_book else ():
+            node, left, _ = tree._follow([(to(guess), feedback) for guess, feedback in steps])
+            if left is None:
+                return back(tree.guess_of(node))
         return best_guess(self, steps, remaining)
 
     def _follow(self, steps) -> tuple[int, str | None, bool]:

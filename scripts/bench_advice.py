@@ -3,14 +3,15 @@
 time of ``suggest`` in Python and in JavaScript (Node) on the same histories. Prints JSON.
 
     python scripts/bench_advice.py [--wordle crane,slate,...] [--hard crane,...] [--mastermind AAAA,...]
-                                   [--bulls-cows 1234,...] [--no-optimum] [--no-js]
+                                   [--bulls-cows 1234,...] [--no-optimum] [--no-js] [--no-book]
 
 Each row: the opener; the total and worst of following ``suggest``; the optimum for that opener
 (``guesstree compile ... --first X --strategy optimal-expected``, needs guesstree[compiler]; for
 Bulls and Cows, whose first guesses are all alike, the shipped tree's) and the ratio; and the
 p50/p90 of ``suggest`` in ms, over the distinct histories met (each timed once) and over the
 games' steps (each history weighted by the games that meet it). ``js_agrees``: Node's answers
-equal Python's for every history.
+equal Python's for every history. ``book``: whether the opening book (player/book.py) holds the
+opener (or, in a peg game, its class); ``--no-book`` measures the rule of player/advice.py alone.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ import time
 from pathlib import Path
 
 from guesstree import player
+from guesstree.player.book import openings
 
 ROOT = Path(__file__).resolve().parent.parent
 WORDLE_LISTS = ROOT / "tests" / "data" / "wordle"
@@ -90,10 +92,10 @@ def optimum(kind: str, opener: str, tree: player.Tree) -> tuple[int, int] | None
         return stats.total, stats.worst
 
 
-def in_node(tree_path: Path, met) -> dict | None:
+def in_node(tree_path: Path, met, book: bool) -> dict | None:
     histories = [[[list(g), list(f)] for g, f in history] for history, *_ in met]
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as job:
-        json.dump({"tree": str(tree_path), "histories": histories}, job)
+        json.dump({"tree": str(tree_path), "histories": histories, "book": book}, job)
     try:
         run = subprocess.run(["node", str(ROOT / "scripts" / "bench_advice.mjs"), job.name],
                              capture_output=True, text=True)
@@ -115,6 +117,7 @@ def main() -> None:
         parser.add_argument(f"--{kind}", default=DEFAULTS[kind], help=f"openers, comma-separated (default {DEFAULTS[kind]})")
     parser.add_argument("--no-optimum", action="store_true", help="skip compiling each opener's optimum")
     parser.add_argument("--no-js", action="store_true", help="skip the JavaScript player")
+    parser.add_argument("--no-book", action="store_true", help="the rule alone, without the opening book")
     args = parser.parse_args()
     rows = []
     for kind, name in TREES.items():
@@ -122,8 +125,11 @@ def main() -> None:
         path = ROOT / "trees" / f"{name}.msgpack.zst"
         for opener in openers:
             tree = player.load(path)  # a fresh tree: the first suggest pays the game's one-time set-up
+            tree.use_book = not args.no_book
+            booked = bool(openings(tree, tree.game.parse_code(opener))) and not args.no_book
             lengths, met = follow(tree, opener)
-            row = {"game": kind, "tree": name, "opener": opener.upper(), "total": sum(lengths), "worst": max(lengths)}
+            row = {"game": kind, "tree": name, "opener": opener.upper(), "book": booked, "total": sum(lengths),
+                   "worst": max(lengths)}
             if tree.game.restricts_guesses:
                 row["keeps_the_rule"] = all(tree.game.allows(g, h) is None for h, _, _, g in met)
             best = None if args.no_optimum else optimum(kind, opener, tree)
@@ -132,7 +138,7 @@ def main() -> None:
             row.update({f"python_{k}": v for k, v in timings([t for _, _, t, _ in met], [w for _, w, _, _ in met]).items()})
             row["histories"] = len(met)
             if not args.no_js:
-                row.update(in_node(path, met) or {})
+                row.update(in_node(path, met, not args.no_book) or {})
             rows.append(row)
             print(json.dumps(row), file=sys.stderr, flush=True)
     print(json.dumps({"job": "help off the tree: an opener of one's own, then suggest for every secret", "rows": rows},

@@ -3,6 +3,7 @@
     python scripts/build_trees.py                      # rebuild everything
     python scripts/build_trees.py --only mastermind-c6-h4-entropy
     python scripts/build_trees.py --check              # rebuild in a temp dir, compare bytes
+    python scripts/build_trees.py --book               # the opening book: trees/book/ and its BOOK.json
 
 The manifest lists, per artifact, its file name, sha256, size, game and strategy specs and
 statistics, all read back from the artifacts themselves. Nothing in it depends on the time
@@ -27,6 +28,7 @@ from guesstree.player.manifest import FORMAT, entries_of
 ROOT = Path(__file__).resolve().parent.parent
 TREES_DIR = ROOT / "trees"
 MANIFEST = "MANIFEST.json"
+BOOK_DIR, BOOK_INDEX = "book", "BOOK.json"
 SUFFIX = ".msgpack.zst"
 CLASSIC = {"colours": 6, "holes": 4}
 WORDLE_LISTS = ROOT / "tests" / "data" / "wordle"  # the original lists (12972 guesses, 2315 answers)
@@ -91,6 +93,40 @@ SHIPPED = [
     Shipped("bulls-cows", {"digits": 10, "length": 3}, Options("optimal-expected")),  # 3575: not found in the literature we searched
     Shipped("bulls-cows", {"digits": 9, "length": 4}, Options("optimal-expected")),  # 14914: not found in the literature we searched
 ]
+
+
+# The opening book (trees/book/, player/book.py): each game's optimum after the first guesses people
+# play, which suggest follows once a person has opened with one of them. For the peg games, one tree
+# per class of first guesses (its first code: player.book.class_of); for the words games, popular
+# openers, each the least total that wins every answer within 6 (SLATE's unbounded optimum takes 7
+# for one; in hard mode, only openers that can be won within 6).
+WORDLE_OPENERS = ("crane", "slate", "trace", "crate", "adieu", "audio", "roate", "stare", "raise", "arise")
+HARD_OPENERS = ("crane", "stare", "adieu")
+BOOK = [
+    *(Shipped("mastermind", CLASSIC, Options("optimal-expected", first=first))
+      for first in ("AAAA", "AAAB", "AABB", "AABC", "ABCD")),
+    Shipped("bulls-cows", {"digits": 10, "length": 4}, Options("optimal-expected", first="0123")),
+    *(Shipped("words", WORDLE, Options("optimal-expected", first=first, max_depth=6),
+              f"wordle-{first}-optimal-expected-depth6.msgpack.zst", WORDLE_NOTICE) for first in WORDLE_OPENERS),
+    *(Shipped("words", {**WORDLE, "hard": True}, Options("optimal-expected", first=first, max_depth=6),
+              f"wordle-hard-{first}-optimal-expected-depth6.msgpack.zst", WORDLE_NOTICE) for first in HARD_OPENERS),
+]
+
+
+def book_text(directory: Path) -> str:
+    """trees/book/BOOK.json: the book's trees as ``player.book`` finds them (every file must exist)."""
+    from guesstree.player.book import FORMAT as BOOK_FORMAT, game_key
+    from guesstree.player.tree import load
+
+    openings = []
+    for tree in BOOK:
+        path = directory / tree.file
+        loaded = load(path)
+        openings.append({"file": tree.file, "game": game_key(loaded.header["game"]),
+                         "first": loaded.game.format_code(loaded.guess_of(0)), "total": loaded.stats.total,
+                         "worst": loaded.stats.worst})
+    document = {"format": BOOK_FORMAT, "rebuild": "python scripts/build_trees.py --book", "openings": openings}
+    return json.dumps(document, indent=1) + "\n"
 
 
 def build_one(tree: Shipped, directory: Path) -> Path:
@@ -170,10 +206,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="+", metavar="NAME", help="rebuild only these trees (file names, suffix optional)")
     parser.add_argument("--check", action="store_true", help="rebuild in a temporary directory and compare bytes; exit 1 on any difference")
     parser.add_argument("--list", action="store_true", help="print the shipped trees' names and exit")
+    parser.add_argument("--book", action="store_true", help="build the opening book into the trees directory's book/")
     parser.add_argument("--trees", type=Path, default=TREES_DIR, help=f"the trees directory (default {TREES_DIR})")
     args = parser.parse_args(argv)
     if args.list:
         print("\n".join(tree.name for tree in SHIPPED))
+        return 0
+    if args.book:
+        folder = args.trees / BOOK_DIR
+        folder.mkdir(exist_ok=True)
+        for tree in BOOK:
+            build_one(tree, folder)
+        write_atomic(folder / BOOK_INDEX, book_text(folder).encode())
+        print(f"wrote {folder / BOOK_INDEX}", file=sys.stderr)
         return 0
     trees = select(args.only)
     if args.check:

@@ -12,9 +12,17 @@ from guesstree.player.advice import ranked
 TREES = Path(__file__).parent.parent / "trees"
 
 
+def rule_alone(path: Path) -> player.Tree:
+    """A tree whose suggest follows player/advice.py's rule alone, without the opening book
+    (tests/test_book.py tests the book)."""
+    tree = player.load(path)
+    tree.use_book = False
+    return tree
+
+
 @pytest.fixture(scope="module")
 def wordle():
-    return player.load(TREES / "wordle-salet-optimal-expected.msgpack.zst")
+    return rule_alone(TREES / "wordle-salet-optimal-expected.msgpack.zst")
 
 
 def test_on_the_tree_suggest_is_the_tree_and_candidates_are_the_node_secrets(mm32_tree):
@@ -98,7 +106,7 @@ def test_a_wordle_history_after_a_word_of_ones_own(wordle):
 
 
 def test_hard_mode_suggestions_keep_the_hints():
-    tree = player.load(TREES / "wordle-hard-salet-optimal-expected-depth6.msgpack.zst")
+    tree = rule_alone(TREES / "wordle-hard-salet-optimal-expected-depth6.msgpack.zst")
     game = tree.game
     history = [("crane", "GYY--")]
     best = tree.suggest(history)
@@ -113,7 +121,7 @@ def test_path_takes_the_secret_as_text(mm32_tree):
 
 def test_play_carries_on_after_a_word_of_ones_own(cli):
     """`guesstree play` on the Wordle tree: the person played CRANE (not the tree's SALET), typed
-    it with its feedback, then follows the suggestions to CIGAR."""
+    it with its feedback, then follows the suggestions (CRANE's optimum, from the opening book) to CIGAR."""
     tree = player.load(TREES / "wordle-salet-optimal-expected.msgpack.zst")
     game, cigar = tree.game, tree.game.parse_code("cigar")
     lines, history = ["crane GYY--"], [("crane", "GYY--")]
@@ -125,7 +133,8 @@ def test_play_carries_on_after_a_word_of_ones_own(cli):
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "guess 1: SALET  feedback? " in out and "8 secrets are still possible" in out
-    assert "guess 2: BARRO  feedback? " in out
+    crane = player.load(TREES / "book" / "wordle-crane-optimal-expected-depth6.msgpack.zst")  # the opening book's
+    assert f"guess 2: {game.format_code(crane.next_guess(history[:1]))}  feedback? " in out
     assert out.rstrip().endswith(f"solved: your secret is CIGAR, found in {len(history)} guesses")
 
 
@@ -176,7 +185,7 @@ MASTERMIND_OPTIMA = {"AAAA": (6318, 6), "AAAB": (5791, 6), "AABB": (5702, 6), "A
 def test_mastermind_after_each_first_guess_class_suggest_is_near_the_optimum(opener):
     """Each class of first guess of Mastermind 6x4, then suggest (measured: 6362, 5823, 5729, 5625,
     5759): within 2% of that opener's optimal total, and no worse in the worst case."""
-    tree = player.load(TREES / "mastermind-c6-h4-optimal-expected.msgpack.zst")
+    tree = rule_alone(TREES / "mastermind-c6-h4-optimal-expected.msgpack.zst")
     total, worst, _ = follow(tree, opener)
     optimum, optimum_worst = MASTERMIND_OPTIMA[opener]
     assert total <= 1.02 * optimum and worst <= optimum_worst
@@ -185,7 +194,7 @@ def test_mastermind_after_each_first_guess_class_suggest_is_near_the_optimum(ope
 def test_bulls_and_cows_after_1234_suggest_is_near_the_optimum():
     """The optimum (any first guess: they are all alike) is 26 274 with worst 7; suggest after
     1234 gives 26 750 (1.8% more) with worst 7, where most-parts alone needs 8."""
-    tree = player.load(TREES / "bulls-cows-d10-l4-optimal-expected.msgpack.zst")
+    tree = rule_alone(TREES / "bulls-cows-d10-l4-optimal-expected.msgpack.zst")
     assert tree.stats.total == 26274 and tree.stats.worst == 7
     total, worst, _ = follow(tree, "1234")
     assert total <= 1.02 * 26274 and worst <= 7
@@ -202,7 +211,7 @@ def test_wordle_hard_mode_after_an_opener_wins_within_six_and_keeps_the_rule(ope
     """Most-parts alone loses answers past 6 in hard mode (the _OUND, _AUNT and _ER traps; after
     CRANE worst 8); the look-ahead keeps every answer within 6 (measured: CRANE 8239, ADIEU 8655,
     whose optima within 6 are 8155 and 8592)."""
-    tree = player.load(TREES / "wordle-hard-salet-optimal-expected-depth6.msgpack.zst")
+    tree = rule_alone(TREES / "wordle-hard-salet-optimal-expected-depth6.msgpack.zst")
     total, worst, refused = follow(tree, opener)
     assert worst <= 6 and refused == []
 
@@ -234,7 +243,7 @@ def test_the_lanes_score_as_the_games_own_score():
 
 
 def test_hard_mode_guesses_after_a_history_are_those_it_allows():
-    tree = player.load(TREES / "wordle-hard-salet-optimal-expected-depth6.msgpack.zst")
+    tree = rule_alone(TREES / "wordle-hard-salet-optimal-expected-depth6.msgpack.zst")
     game = tree.game
     for history in ([("crane", "--YG-")], [("speed", "-YG-Y"), ("eerie", "GY---")], [("mamma", "Y-G--")]):
         steps = tree._steps(history)
@@ -257,7 +266,7 @@ def test_the_javascript_rule_has_the_pythons_constants():
 def test_after_several_guesses_of_ones_own_suggest_still_wins_every_secret(own):
     """Mastermind 6x4: two or three guesses of one's own, then suggest: every secret is won, each
     suggestion leaves fewer candidates (never a dead end), and none needs more than 8 guesses."""
-    tree = player.load(TREES / "mastermind-c6-h4-optimal-expected.msgpack.zst")
+    tree = rule_alone(TREES / "mastermind-c6-h4-optimal-expected.msgpack.zst")
     game = tree.game
     longest = 0
     for secret in game.secrets:

@@ -61,6 +61,13 @@ def off_tree_histories(tree: player.Tree, rng: random.Random) -> list[list]:
                 guess = rng.choice(guesses)
             steps.append((guess, game.score(guess, secret)))
             histories.append(list(steps))
+    for first in book_openers(tree)[:3]:  # the opening book's first guesses, then suggest to the win
+        secret, steps = rng.choice(game.secrets), []
+        guess = game.parse_code(first)
+        while guess is not None and len(steps) <= 8:
+            steps.append((guess, game.score(guess, secret)))
+            histories.append(list(steps))
+            guess = tree.suggest(steps)
     path = tree.path(rng.choice(game.secrets))
     histories.append(path[:-1])
     histories.append(path)
@@ -68,6 +75,14 @@ def off_tree_histories(tree: player.Tree, rng: random.Random) -> list[list]:
         wrong = next(f for f in game.feedbacks() if f != path[1][1] and f != game.win)
         histories.append([path[0], (path[1][0], wrong)])
     return histories
+
+
+def book_openers(tree: player.Tree) -> list[str]:
+    """The first guesses the shipped opening book holds for ``tree``'s game (player/book.py)."""
+    from guesstree.player import book
+
+    key = book._canonical(book.game_key(tree.header["game"]))
+    return sorted(first for game, first in book._index() if game == key)
 
 
 def write_suggest(folder: Path, seed: int = 1) -> None:

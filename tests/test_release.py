@@ -102,6 +102,8 @@ def test_the_release_files_pass_twine_and_hold_one_import_name_and_the_licences(
     shipped = sorted(p.name for p in (ROOT / "trees").glob("*.msgpack.zst"))
     assert sorted(n.rpartition("/")[2] for n in names if n.startswith("guesstree/player/trees/") and n.endswith(".zst")) == shipped
     assert {"guesstree/player/js/src/core.js", "guesstree/player/trees/MANIFEST.json"} <= set(names)
+    book = {f"guesstree/player/trees/book/{p.name}" for p in (ROOT / "trees" / "book").glob("*.msgpack.zst")}
+    assert book and book | {"guesstree/player/trees/book/BOOK.json"} <= set(names)  # the opening book
     assert not [n for n in names if n.endswith((".nbi", ".nbc", ".pyc"))]  # no build's or machine's caches
 
 
@@ -165,7 +167,8 @@ def test_the_npm_tarball_installs_into_an_empty_project_and_runs_its_readme(tmp_
     assert {"LICENSE", "README.md", "package.json", "trees/WORDLISTS-LICENSE", "src/index.js", "index.d.ts"} <= files
     assert not [f for f in files if f.startswith(("test/", "scripts/", "node_modules/"))]
     shipped = {f"trees/{p.name}" for p in (ROOT / "trees").glob("*.msgpack.zst")}
-    assert shipped <= files
+    book = {f"trees/book/{p.name}" for p in (ROOT / "trees" / "book").glob("*.msgpack.zst")}
+    assert shipped <= files and book | {"trees/book/BOOK.json"} <= files
     project = tmp_path / "project"
     project.mkdir()
     (project / "package.json").write_text(json.dumps({"name": "stranger", "private": True, "type": "module"}))

@@ -178,3 +178,62 @@ class Lookahead {
     return groups.values();
   }
 }
+
+// -- the opening book (player/book.py) ----------------------------------------------------------
+// The game of an artifact's header as the book names it: its spec without carried word lists,
+// written as JSON with its keys sorted (Python's json.dumps(..., sort_keys=True) of the same value).
+const LISTS = ["answer_words", "guess_words"];
+export function gameKey(spec) {
+  if (!spec || typeof spec !== "object" || !spec.params || typeof spec.params !== "object") return "{}";
+  const params = Object.fromEntries(Object.entries(spec.params).filter(([k]) => !LISTS.includes(k)));
+  return sortedJson({ name: spec.name, params });
+}
+const sortedJson = (value) => (value && typeof value === "object" && !Array.isArray(value)
+  ? `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${sortedJson(value[k])}`).join(",")}}`
+  : JSON.stringify(value));
+
+// The first code of code's class (player/book.py's class_of) and the symmetry taking code there:
+// positions grouped by symbol, the groups by count (most first), then by where they first appear.
+export function classOf(code, symbols) {
+  const counts = new Map(), first = new Map();
+  code.forEach((s, at) => { counts.set(s, (counts.get(s) || 0) + 1); if (!first.has(s)) first.set(s, at); });
+  const order = code.map((_, i) => i).sort((i, j) => (counts.get(code[j]) - counts.get(code[i]))
+    || (first.get(code[i]) - first.get(code[j])) || i - j);
+  const names = new Map();
+  for (const i of order) if (!names.has(code[i])) names.set(code[i], names.size);
+  for (let s = 0; s < symbols; s++) if (!names.has(s)) names.set(s, names.size);
+  const unnames = new Map([...names].map(([old, now]) => [now, old]));
+  const forward = (c) => order.map((i) => names.get(c[i]));
+  const back = (c) => { const out = new Array(c.length); order.forEach((i, at) => { out[i] = unnames.get(c[at]); }); return out; };
+  return [forward(code), forward, back];
+}
+
+// The trees suggest may follow after the first guess `first` (player/book.py's openings): [tree,
+// to, back] for the book's optimum for it (for its class, in a permutable game; book(gameKey, first
+// guess as text) gives a tree or null), then the tree itself where a permutable game's first guess
+// is in its class.
+export function openings(tree, first, book) {
+  const { game } = tree, same = (c) => c, key = gameKey(tree.header.game);
+  const opening = (text) => {
+    const found = book ? book(key, text) : null;
+    return found && gameKey(found.header.game) === key ? found : null;
+  };
+  if (!game.permutable) {
+    const found = opening(game.formatCode(first));
+    return found ? [[found, same, same]] : [];
+  }
+  const [canonical, mineTo, mineBack] = classOf(first, game.symbols), found = [];
+  const optimum = opening(game.formatCode(canonical));
+  if (optimum) found.push([optimum, mineTo, mineBack]);
+  const [own, theirsTo, theirsBack] = classOf(tree.guessOf(0), game.symbols);
+  if (own.join() === canonical.join() && tree.guessOf(0).join() !== first.join()) {
+    found.push([tree, (c) => theirsBack(mineTo(c)), (c) => mineBack(theirsTo(c))]);
+  }
+  return found;
+}
+
+// A book of loaded trees, for Tree.useBook: each found by its game and first guess.
+export function bookOf(trees) {
+  const byKey = new Map(trees.map((t) => [`${gameKey(t.header.game)} ${t.game.formatCode(t.guessOf(0))}`, t]));
+  return (game, first) => byKey.get(`${game} ${first}`) ?? null;
+}

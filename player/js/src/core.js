@@ -2,7 +2,7 @@
 // checked as player/tree.py checks it, answering nextGuess, path, candidates and suggest.
 // No imports beyond games.js and advice.js: the HTML export inlines them and embeds the decoded tree.
 import { Float, GAMES, isInt, makeGame, plainValue, pyEqual, repr } from "./games.js";
-import { bestGuess } from "./advice.js";
+import { bestGuess, openings } from "./advice.js";
 
 export { Float, GAMES, Game, makeGame, repr } from "./games.js";
 
@@ -58,7 +58,7 @@ function readAllowedGuesses(header, fail) {
 }
 
 export class Tree {
-  #win; #store; #feedbackIndex;
+  #win; #store; #feedbackIndex; #book = null;
 
   // header: the document's map (game, strategy, stats, producer); body: the body's map, with
   // `guess`, `edge_count`, `edge_feedback` as Uint8Array. listDigest(text) is the sha256 (hex)
@@ -77,6 +77,15 @@ export class Tree {
 
   guessOf(node) {
     return this.#store.guessOf(node);
+  }
+
+  // The opening book suggest follows after a first guess of one's own (player/book.py): a function
+  // (game key, first guess as text) -> a loaded tree or null, as bookOf(trees) makes; null: none.
+  // Node's loadFile and loadShipped give every tree the shipped book.
+  useBook(book) {
+    if (book !== null && typeof book !== "function") throw new TypeError(`useBook takes a function or null, not ${repr(book)}`);
+    this.#book = book;
+    return this;
   }
 
   edges(node) {  // [feedback, child] for each answer other than the win, in edge order
@@ -197,6 +206,10 @@ export class Tree {
     const C = this.#candidates(steps);
     if (!C.length) throw new InconsistentHistory(`no secret gives all these answers: ${this.#played(steps)}`);
     if (won >= 0) return null;
+    for (const [tree, to, back] of openings(this, steps[0][0], this.#book)) {
+      const [node, left] = tree.#follow(steps.map(([g, f]) => [to(g), f]));
+      if (!left) return back(tree.guessOf(node));
+    }
     return bestGuess(game, this.stats.worst, steps, C);
   }
 

@@ -63,6 +63,7 @@ export class Game {
   _guesses() { return this.secrets(); }
   isGuess(code) { return (this.#guessSet ||= new Set(this.guesses().map(key))).has(key(code)); }
   get restrictsGuesses() { return false; }  // can allows() ever refuse a guess?
+  get permutable() { return false; }  // are codes closed under renaming symbols and reordering positions, scores unchanged?
   get hintRule() { return false; }  // is allows() hard mode's rule, which holds step by step?
   guessesAfter(history) {  // the guesses allows() takes after history, in canonical order
     return this.restrictsGuesses ? this.guesses().filter((g) => this.allows(g, history) === null) : this.guesses();
@@ -118,6 +119,7 @@ class PegGame extends Game {
     this.#guessRepeats = guesses;
     this._params = { colours, holes, secret_repeats: secrets, guess_repeats: guesses };  // Mastermind's
   }
+  get permutable() { return true; }
   _secrets() { return codes(this.colours, this.holes, !this.#secretRepeats); }
   _guesses() { return codes(this.colours, this.holes, !this.#guessRepeats); }
   isGuess(code) {

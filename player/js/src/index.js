@@ -13,6 +13,7 @@ import { Float, plainValue, repr } from "./games.js";
 import { xxh64 } from "./xxh64.js";
 
 export { FormatError, InconsistentHistory, Tree, GAMES, MAX_NODES, makeGame } from "./core.js";
+export { bookOf } from "./advice.js";
 
 export const version = "0.1.0";  // the package's version: package.json's, and guesstree's (a test holds them equal)
 export const FORMAT_NAME = "guesstree";
@@ -25,6 +26,22 @@ const MAX_DEPTH = 1024;  // msgpack-python's unpacker refuses deeper nesting
 
 // Load an artifact's bytes (Uint8Array or ArrayBuffer); name is what messages call the file.
 export async function load(bytes, name = "<bytes>") {
+  const reading = read(bytes, name);
+  let step = reading.next();
+  while (!step.done) step = reading.next(await sha256(step.value));
+  return step.value;
+}
+
+// load, where sha256 (bytes -> its hex digest) answers at once: Node's node:crypto (node.js).
+export function loadSync(bytes, name = "<bytes>", sha256Now) {
+  const reading = read(bytes, name);
+  let step = reading.next();
+  while (!step.done) step = reading.next(sha256Now(step.value));
+  return step.value;
+}
+
+// The reading of an artifact, which yields the bytes whose sha256 it needs and is given back their digest.
+function* read(bytes, name) {
   if (!(bytes instanceof Uint8Array || bytes instanceof ArrayBuffer)) {  // a path would read as no bytes at all
     const given = typeof bytes === "string" ? `the string ${JSON.stringify(bytes)}` : repr(bytes);
     throw new TypeError(`load takes a file's bytes (a Uint8Array or ArrayBuffer), not ${given}: ` +
@@ -49,25 +66,25 @@ export async function load(bytes, name = "<bytes>") {
     delete document.index;
     if (!(packed instanceof Uint8Array)) fail("the chunked artifact has no index");
     const index = unpackMap(packed, error, "the index");
-    return new Tree(document, { index, data, start: end, inflate }, { name, ...await digests(document) });
+    return new Tree(document, { index, data, start: end, inflate }, { name, ...yield* digests(document) });
   }
   if (end !== data.length) fail(`the zstd data is damaged (${data.length - end} bytes follow the frame)`);
   const { body } = document;  // a decoded map: an own key or nothing
   delete document.body;
   if (!(body instanceof Uint8Array)) fail("the artifact has no body");
   const digest = document.body_sha256;
-  if (typeof digest !== "string" || digest !== await sha256(body)) {
+  if (typeof digest !== "string" || digest !== (yield body)) {
     fail("the body's sha256 does not match the header (the file is damaged or was altered)");
   }
   const decoded = unpackMap(body, error, "the body");
-  return new Tree(document, decoded, { name, ...await digests(document) });
+  return new Tree(document, decoded, { name, ...yield* digests(document) });
 }
 
 // The one sha256 the words game needs, of its carried answers as a canonical list.
-async function digests(document) {
+function* digests(document) {
   const words = document.game?.params?.answer_words;
   const listText = typeof words === "string" ? `${words.replaceAll(" ", "\n")}\n` : null;
-  const listDigest = listText === null ? null : await sha256(new TextEncoder().encode(listText));
+  const listDigest = listText === null ? null : yield new TextEncoder().encode(listText);
   return { listDigest: (text) => (text === listText ? listDigest : undefined) };
 }
 

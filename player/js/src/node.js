@@ -1,8 +1,11 @@
-// Node's entry: everything of index.js, and the trees shipped with the package (read from disk).
+// Node's entry: everything of index.js, and the trees shipped with the package (read from disk),
+// with the opening book (trees/book/, player/book.py) that suggest follows.
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { FormatError, load } from "./index.js";
+import { FormatError, load, loadSync } from "./index.js";
+import { gameKey } from "./advice.js";
 
 export * from "./index.js";
 
@@ -32,7 +35,7 @@ export async function loadFile(path) {
   } catch (error) {
     throw new FormatError(`${shown}: ${error.code === "ENOENT" ? "no such file" : `cannot be read (${error.code || error.message})`}`);
   }
-  return load(bytes, shown);
+  return (await load(bytes, shown)).useBook(shippedBook);
 }
 
 // Load a shipped tree by name (with or without .msgpack.zst).
@@ -43,5 +46,42 @@ export async function loadShipped(name) {
     throw new Error(`no shipped tree is called ${JSON.stringify(String(name))}; choose from ${names.join(", ")}`);
   }
   const file = `${stem}${SUFFIX}`;
-  return load(readFileSync(treesFolder() + file), file);
+  return (await load(readFileSync(treesFolder() + file), file)).useBook(shippedBook);
+}
+
+// The shipped opening book (trees/book/BOOK.json, as player/book.py reads it): a game's tree for a
+// first guess, loaded the first time it is asked for; null where the book has none.
+const BOOK_FORMAT = "guesstree-book", MAX_BOOK_BYTES = 1 << 20;
+let bookIndex = null;
+const bookTrees = new Map();
+export function shippedBook(game, first) {
+  bookIndex ??= readBookIndex();
+  const file = bookIndex.get(`${game} ${first}`);
+  if (file === undefined) return null;
+  if (!bookTrees.has(file)) {
+    const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
+    bookTrees.set(file, loadSync(readFileSync(`${treesFolder()}book/${file}`), `book/${file}`, sha256));
+  }
+  return bookTrees.get(file);
+}
+
+function readBookIndex() {
+  const path = `${treesFolder()}book/BOOK.json`, index = new Map();
+  if (!existsSync(path)) return index;
+  const bytes = readFileSync(path), fail = (reason) => { throw new FormatError(`BOOK.json: ${reason}`); };
+  if (bytes.length > MAX_BOOK_BYTES) fail(`larger than a book's index may be (${MAX_BOOK_BYTES} bytes)`);
+  let document;
+  try {
+    document = JSON.parse(bytes.toString("utf8"));
+  } catch (error) {
+    fail(`not JSON (${error.message})`);
+  }
+  if (document?.format !== BOOK_FORMAT || !Array.isArray(document.openings)) fail(`not a ${BOOK_FORMAT} index`);
+  document.openings.forEach((opening, i) => {
+    const { file, first, game } = opening ?? {};
+    if (!(typeof file === "string" && file.endsWith(SUFFIX) && !/[/\\]/.test(file) && typeof first === "string"
+      && game && typeof game === "object")) fail(`opening ${i + 1} is not a file, a game and a first guess`);
+    index.set(`${gameKey(game)} ${first}`, file);
+  });
+  return index;
 }

@@ -1,0 +1,151 @@
+"""The opening book: for the first guesses people play, the best tree after them, which ``suggest``
+follows once a person has opened with one of them (``player.advice`` states where it stands in the
+rule; ``player/js`` reads the same book).
+
+The book is a folder of ordinary artifacts (``trees/book/``, package data like the shipped trees,
+each verified as they are) with an index, ``BOOK.json``, written by ``scripts/build_trees.py
+--book``::
+
+    {"format": "guesstree-book", "openings": [{"file": "wordle-crane-optimal-expected.msgpack.zst",
+     "game": {"name": "words", "params": {...}}, "first": "CRANE", "total": 7930, "worst": 6}, ...]}
+
+``game`` is the artifact's own game spec without the word lists it carries (``game_key``), so that
+a tree finds its game's openings without loading them. In a game whose codes may be renamed and
+reordered (``Game.permutable``: the peg games), one opening serves a whole class of first guesses:
+it is listed under the class's first code (``class_of``), and a history is carried to it and its
+guesses back by the symmetry that takes the person's first guess there.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import lru_cache
+
+from .artifact import FormatError
+from .games import Code
+
+FORMAT = "guesstree-book"
+INDEX = "BOOK.json"
+MAX_INDEX_BYTES = 1 << 20  # an index is a few hundred bytes an opening
+LISTS = ("answer_words", "guess_words")  # a words game's carried lists: named by their sha256 beside them
+
+
+def game_key(spec) -> dict:
+    """The game of an artifact's header as the book names it: its spec without carried word lists."""
+    if not isinstance(spec, dict) or not isinstance(spec.get("params"), dict):
+        return {}
+    return {"name": spec.get("name"), "params": {k: v for k, v in spec["params"].items() if k not in LISTS}}
+
+
+def _canonical(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+class Symmetry:
+    """Renaming and reordering a peg game's codes: ``forward`` takes the first guess it was made for to
+    the first code of its class, ``back`` undoes it (feedback is the same on both sides)."""
+
+    def __init__(self, order: list[int], names: dict[int, int]):
+        self.order, self.names = order, names
+        self.unnames = {new: old for old, new in names.items()}
+
+    def forward(self, code: Code) -> Code:
+        return tuple(self.names[code[i]] for i in self.order)
+
+    def back(self, code: Code) -> Code:
+        result = [0] * len(code)
+        for at, i in enumerate(self.order):
+            result[i] = self.unnames[code[at]]
+        return tuple(result)
+
+
+def class_of(code: Code, symbols: int) -> tuple[Code, Symmetry]:
+    """The first code of ``code``'s class (its symbols renamed and its positions reordered: the symbol
+    held most often first, as 0 in the first places, then the next...) and the symmetry taking it there.
+    Positions are grouped by symbol, the groups by count (most first) and then by where they first
+    appear; symbols not in ``code`` keep their order after those that are."""
+    counts, first = {}, {}
+    for at, symbol in enumerate(code):
+        counts[symbol] = counts.get(symbol, 0) + 1
+        first.setdefault(symbol, at)
+    order = sorted(range(len(code)), key=lambda i: (-counts[code[i]], first[code[i]], i))
+    names: dict[int, int] = {}
+    for i in order:
+        names.setdefault(code[i], len(names))
+    for symbol in range(symbols):
+        names.setdefault(symbol, len(names))
+    symmetry = Symmetry(order, names)
+    return symmetry.forward(code), symmetry
+
+
+Opening = tuple["Tree", Callable[[Code], Code], Callable[[Code], Code]]  # noqa: F821 (a tree, to it, back)
+
+
+def openings(tree, first: Code) -> list[Opening]:
+    """The trees that ``suggest`` may follow after the first guess ``first``, best first: the book's
+    optimum for ``first`` (in a permutable game, for its class), if the book has one for ``tree``'s
+    game; then, in a permutable game, ``tree`` itself where ``first`` is in its first guess's class.
+    Each with the maps that carry a code to that tree and back."""
+    game = tree.game
+    if not game.permutable:
+        book = shipped_opening(_canonical(game_key(tree.header.get("game"))), game.format_code(first))
+        return [(book, _same, _same)] if book is not None and book.game == game else []
+    canonical, mine = class_of(first, game.symbols)
+    found: list[Opening] = []
+    book = shipped_opening(_canonical(game_key(tree.header.get("game"))), game.format_code(canonical))
+    if book is not None and book.game == game:
+        found.append((book, mine.forward, mine.back))
+    own, theirs = class_of(tree.guess_of(0), game.symbols)
+    if own == canonical and tree.guess_of(0) != first:
+        found.append((tree, lambda code: theirs.back(mine.forward(code)), lambda code: mine.back(theirs.forward(code))))
+    return found
+
+
+def _same(code: Code) -> Code:
+    return code
+
+
+def shipped_opening(game: str, first: str):
+    """The book's tree for a game (``_canonical(game_key(...))``) and a first guess (as the game writes
+    it), or None."""
+    file = _index().get((game, first))
+    return None if file is None else _load(file)
+
+
+def _folder():
+    from .shipped import _folder as trees
+
+    return trees() / "book"
+
+
+@lru_cache(maxsize=None)
+def _index() -> dict[tuple[str, str], str]:
+    """BOOK.json's openings, (game, first guess) -> file; empty where there is no book. A damaged
+    index is refused as a damaged artifact is (``FormatError`` naming it)."""
+    entry = _folder() / INDEX
+    if not entry.is_file():
+        return {}
+    data = entry.read_bytes()
+    if len(data) > MAX_INDEX_BYTES:
+        raise FormatError(f"{INDEX}: larger than a book's index may be ({MAX_INDEX_BYTES} bytes)")
+    try:
+        document = json.loads(data)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise FormatError(f"{INDEX}: not JSON ({error})") from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT or not isinstance(document.get("openings"), list):
+        raise FormatError(f"{INDEX}: not a {FORMAT} index")
+    index = {}
+    for number, opening in enumerate(document["openings"], 1):
+        file = opening.get("file") if isinstance(opening, dict) else None
+        if not (isinstance(file, str) and file.endswith(".msgpack.zst") and "/" not in file and "\\" not in file
+                and isinstance(opening.get("first"), str) and isinstance(opening.get("game"), dict)):
+            raise FormatError(f"{INDEX}: opening {number} is not a file, a game and a first guess")
+        index[(_canonical(opening["game"]), opening["first"])] = file
+    return index
+
+
+@lru_cache(maxsize=None)
+def _load(file: str):
+    from .tree import loads
+
+    return loads((_folder() / file).read_bytes(), f"book/{file}")

@@ -1,0 +1,170 @@
+"""The opening book (player/book.py, trees/book/): after a first guess of one's own that the book
+holds (in a peg game: any first guess of a class it holds), ``suggest`` plays that opener's optimum."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from guesstree import player
+from guesstree.player import book
+from guesstree.player.artifact import FormatError
+from guesstree.player.games import make_game
+
+TREES = Path(__file__).parent.parent / "trees"
+BOOK = TREES / "book"
+
+
+def follow(tree, opener) -> tuple[int, int, list]:
+    """Every secret played from ``opener`` then by ``suggest``: (total, worst, the suggestions the
+    game's rule on guesses refuses)."""
+    game = tree.game
+    opener = game.parse_code(opener)
+    total = worst = 0
+    refused = []
+
+    def walk(history, secrets):
+        nonlocal total, worst
+        guess = tree.suggest(history) if history else opener
+        if history and game.allows(guess, history) is not None:
+            refused.append((history, guess))
+        parts = {}
+        for secret in secrets:
+            parts.setdefault(game.score(guess, secret), []).append(secret)
+        for feedback, part in parts.items():
+            if feedback == game.win:
+                total += len(history) + 1
+                worst = max(worst, len(history) + 1)
+            else:
+                walk(history + [(guess, feedback)], part)
+
+    walk([], game.secrets)
+    return total, worst, refused
+
+
+@pytest.mark.parametrize("code, first", [("ABAC", "AABC"), ("FEDC", "ABCD"), ("BBAB", "AAAB"), ("EEEE", "AAAA"),
+                                         ("CFFC", "AABB"), ("DCCE", "AABC"), ("AABC", "AABC")])
+def test_a_first_guess_goes_to_the_first_code_of_its_class(code, first):
+    game = make_game("mastermind")
+    canonical, symmetry = book.class_of(game.parse_code(code), game.symbols)
+    assert game.format_code(canonical) == first
+    assert symmetry.back(canonical) == game.parse_code(code)
+
+
+@pytest.mark.parametrize("name, params", [("mastermind", {}), ("bulls-cows", {}),
+                                          ("mastermind", {"colours": 5, "holes": 5, "secret_repeats": False,
+                                                          "guess_repeats": False})])
+def test_the_symmetry_keeps_every_score_and_every_code_of_the_game(name, params):
+    """What the book relies on: carried to the class's first code and back, codes stay codes of the
+    game and every feedback is the same."""
+    game = make_game(name, **params)
+    rng = random.Random(3)
+    for _ in range(40):
+        _, symmetry = book.class_of(rng.choice(game.guesses), game.symbols)
+        for guess, secret in zip(rng.sample(game.guesses, 30), rng.sample(game.secrets, 30)):
+            moved, hidden = symmetry.forward(guess), symmetry.forward(secret)
+            assert game.is_guess(moved) and hidden in game.secrets
+            assert game.score(moved, hidden) == game.score(guess, secret)
+            assert symmetry.back(moved) == guess
+
+
+# The optimum for each class of first guess (`guesstree compile mastermind --first X --strategy optimal-expected`).
+MASTERMIND_OPTIMA = {"EEEE": (6318, 6), "DDFD": (5791, 6), "BFBF": (5702, 6), "CBCA": (5625, 6), "FEDC": (5673, 6)}
+
+
+@pytest.mark.parametrize("tree_name", ["mastermind-c6-h4-optimal-expected", "mastermind-c6-h4-entropy"])
+@pytest.mark.parametrize("opener", sorted(MASTERMIND_OPTIMA))
+def test_mastermind_after_any_first_guess_suggest_plays_its_optimum(tree_name, opener):
+    """Any first guess of Mastermind 6x4 is in one of five classes, each in the book: suggest then
+    wins every secret in exactly that first guess's optimal total, on the optimal tree and on
+    another tree of the same game alike."""
+    total, worst, _ = follow(player.load(TREES / f"{tree_name}.msgpack.zst"), opener)
+    assert (total, worst) == MASTERMIND_OPTIMA[opener]
+
+
+def test_bulls_and_cows_after_any_first_guess_suggest_plays_the_optimum():
+    """Every Bulls and Cows first guess is alike: after 1234, the book's optimum from 0123, carried
+    by the symmetry, wins in 26 274 with worst 7 (the rule alone: 26 758)."""
+    tree = player.load(TREES / "bulls-cows-d10-l4-optimal-expected.msgpack.zst")
+    assert follow(tree, "1234")[:2] == (26274, 7)
+
+
+def test_without_a_book_a_first_guess_of_the_trees_class_follows_the_tree_itself(tmp_path, monkeypatch):
+    """With no book, 1234 is still in the class of the optimal tree's 0123: the tree itself, carried
+    by the symmetry, plays on (26 274, worst 7); 5678 on the minimax tree plays as that tree does."""
+    monkeypatch.setattr(book, "_folder", lambda: tmp_path)
+    book._index.cache_clear()
+    try:
+        optimal = player.load(TREES / "bulls-cows-d10-l4-optimal-expected.msgpack.zst")
+        assert follow(optimal, "1234")[:2] == (26274, 7)
+        minimax = player.load(TREES / "bulls-cows-d10-l4-minimax.msgpack.zst")
+        assert follow(minimax, "5678")[:2] == (minimax.stats.total, minimax.stats.worst)
+    finally:
+        book._index.cache_clear()
+
+
+def test_wordle_after_crane_suggest_plays_cranes_optimum():
+    """CRANE is in the book: its optimum, 7930 with worst 6 (the rule alone: 7951)."""
+    tree = player.load(TREES / "wordle-salet-optimal-expected.msgpack.zst")
+    assert follow(tree, "crane")[:2] == (7930, 6)
+
+
+def test_wordle_hard_mode_after_stare_wins_within_six_and_keeps_the_rule():
+    """Hard mode after STARE: the rule alone takes 7 for some answer; the book's tree wins every
+    answer within 6, in 8208, every guess keeping the hints."""
+    tree = player.load(TREES / "wordle-hard-salet-optimal-expected-depth6.msgpack.zst")
+    assert follow(tree, "stare") == (8208, 6, [])
+
+
+def test_without_the_book_suggest_follows_the_rule_alone():
+    tree = player.load(TREES / "wordle-salet-optimal-expected.msgpack.zst")
+    history = [("crane", "GYY--")]
+    assert tree.game.format_code(tree.suggest(history)) != "BARRO"  # the book's guess for CRANE's part
+    tree.use_book = False
+    assert tree.game.format_code(tree.suggest(history)) == "BARRO"
+
+
+def test_the_index_names_each_trees_game_first_guess_and_figures():
+    index = json.loads((BOOK / book.INDEX).read_text())
+    assert index["format"] == book.FORMAT
+    listed = {opening["file"] for opening in index["openings"]}
+    assert listed == {path.name for path in BOOK.glob("*.msgpack.zst")}
+    for opening in index["openings"]:
+        tree = player.load(BOOK / opening["file"])
+        assert opening["game"] == book.game_key(tree.header["game"])
+        assert opening["first"] == tree.game.format_code(tree.guess_of(0))
+        assert (opening["total"], opening["worst"]) == (tree.stats.total, tree.stats.worst)
+        assert tree.strategy["name"] == "optimal-expected" and tree.strategy.get("optimal")
+        if tree.game.permutable:  # listed under its class's first code, as the player looks it up
+            assert book.class_of(tree.guess_of(0), tree.game.symbols)[0] == tree.guess_of(0)
+
+
+@pytest.mark.parametrize("text, why", [
+    (b"{not json", "BOOK.json: not JSON"),
+    (b'{"format": "other", "openings": []}', "not a guesstree-book index"),
+    (b'{"format": "guesstree-book", "openings": [{"file": "../x.msgpack.zst", "first": "A", "game": {}}]}',
+     "opening 1 is not a file, a game and a first guess"),
+    (b'{"format": "guesstree-book", "openings": ' + b" " * (1 << 20) + b"[]}", "larger than a book's index may be"),
+])
+def test_a_damaged_index_is_refused_with_its_reason(tmp_path, monkeypatch, text, why):
+    (tmp_path / book.INDEX).write_bytes(text)
+    monkeypatch.setattr(book, "_folder", lambda: tmp_path)
+    book._index.cache_clear()
+    try:
+        with pytest.raises(FormatError, match=why):
+            book.shipped_opening("{}", "AABC")
+    finally:
+        book._index.cache_clear()
+
+
+def test_without_an_index_there_is_no_book(tmp_path, monkeypatch):
+    monkeypatch.setattr(book, "_folder", lambda: tmp_path)
+    book._index.cache_clear()
+    try:
+        tree = player.load(TREES / "mastermind-c6-h4-entropy.msgpack.zst")
+        assert tree.suggest([("AAAA", "0B0W")]) is not None  # the rule alone
+        assert book.shipped_opening(book._canonical(book.game_key(tree.header["game"])), "AAAA") is None
+    finally:
+        book._index.cache_clear()
