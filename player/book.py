@@ -101,6 +101,15 @@ def openings(tree, first: Code) -> list[Opening]:
     return found
 
 
+def book_of(tree) -> list:
+    """Every tree of the book for ``tree``'s game (none where ``tree.use_book`` is off)."""
+    if not tree.use_book:
+        return []
+    key = _canonical(game_key(tree.header.get("game")))
+    found = [_load(file) for (game, _), file in _index().items() if game == key]
+    return [opening for opening in found if opening.game == tree.game]
+
+
 def _same(code: Code) -> Code:
     return code
 

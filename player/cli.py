@@ -429,6 +429,7 @@ def export_command(
     fmt: Optional[str] = typer.Option(None, "--format", "-f", metavar="FORMAT", help="json, dot, text or html (default: from the -o suffix)"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="file to write atomically (default: standard output)"),
     max_depth: Optional[int] = typer.Option(None, "--max-depth", metavar="N", help="dot: draw the first N guesses of each path, then a summary"),
+    no_book: bool = typer.Option(False, "--no-book", help="html: leave out the opening book, which suggest follows after a first guess of one's own (Wordle's page: 473 KB -> 198 KB)"),
     plugin: Optional[List[str]] = PLUGIN,
 ) -> None:
     """Write a tree as nested JSON, Graphviz dot, one text line per secret, or a web page to play in.
@@ -452,7 +453,10 @@ def export_command(
         raise fail(f"unknown format: {fmt!r}; choose from {', '.join(FORMATS)}")
     if max_depth is not None and max_depth < 1:
         raise fail("--max-depth must be at least 1")
+    if no_book and fmt != "html":
+        raise fail("--no-book applies to --format html only")
     tree = load_or_fail(tree_path, plugin)
+    tree.use_book = not no_book
     try:
         text = export(tree, fmt, max_depth)  # ValueError: e.g. an older words tree without its lists
     except ValueError as error:

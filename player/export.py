@@ -17,6 +17,7 @@ from importlib import resources
 
 from . import __version__
 from .artifact import jsonable, pack_uints
+from .book import book_of, game_key
 from .games import GAMES
 from .tree import Tree
 from .wording import counted
@@ -216,6 +217,22 @@ def page_data(tree: Tree) -> dict:
     the instructions, each feedback described). A plugin game, which the JavaScript player cannot
     rebuild, comes with its secrets, the texts of its codes and its score table instead."""
     game = tree.game
+    data = {
+        "title": page_title(tree),
+        "kind": game.page_kind,
+        "help": game.instructions(),
+        "describe": [game.describe_feedback(f) for f in game.feedbacks()],
+        **embedded(tree, jsonable(tree.header["game"])),
+        # the opening book's trees of this game (player/book.py), their game named without its lists
+        "book": [embedded(opening, game_key(opening.header["game"])) for opening in book_of(tree)],
+    }
+    if game.name not in GAMES:
+        data["table"] = score_table(tree)
+    return data
+
+
+def embedded(tree: Tree, game) -> dict:
+    """A tree's header and body as the page's JavaScript player reads them (the arrays in base64)."""
     feedbacks = tree.feedbacks
     width = 1 if len(feedbacks) <= 256 else 2
     index = {f: i for i, f in enumerate(feedbacks)}
@@ -223,26 +240,19 @@ def page_data(tree: Tree) -> dict:
     edges = [tree.edges(node) for node in nodes]
     stats = {key: ([[k, v] for k, v in value.items()] if isinstance(value, dict) else value)
              for key, value in tree.stats.items()}
-    data = {
-        "title": page_title(tree),
-        "kind": game.page_kind,
-        "help": game.instructions(),
-        "describe": [game.describe_feedback(f) for f in game.feedbacks()],
+    return {
         "header": {"format": "guesstree", "version": list(tree.header.get("version", [1, 1])),
-                   "producer": tree.header.get("producer", ""), "game": jsonable(tree.header["game"]),
+                   "producer": tree.header.get("producer", ""), "game": game,
                    "strategy": tree.strategy, "stats": stats,
                    **({"notice": tree.notice} if tree.notice is not None else {})},
         "body": {
-            "nodes": tree.nodes, "code_length": game.length, "feedbacks": [list(f) for f in feedbacks],
+            "nodes": tree.nodes, "code_length": tree.game.length, "feedbacks": [list(f) for f in feedbacks],
             "feedback_width": width,
             "guess": _base64(bytes(symbol for node in nodes for symbol in tree.guess_of(node))),
             "edge_count": _base64(pack_uints([len(e) for e in edges], width)),
             "edge_feedback": _base64(pack_uints([index[f] for e in edges for f, _ in e], width)),
         },
     }
-    if game.name not in GAMES:
-        data["table"] = score_table(tree)
-    return data
 
 
 def page_title(tree: Tree) -> str:

@@ -168,3 +168,21 @@ def test_without_an_index_there_is_no_book(tmp_path, monkeypatch):
         assert book.shipped_opening(book._canonical(book.game_key(tree.header["game"])), "AAAA") is None
     finally:
         book._index.cache_clear()
+
+
+def test_the_web_page_embeds_its_games_book_unless_told_not_to(cli, tmp_path):
+    """The page plays the book as the players do (tests/test_browser.py compares its suggestions
+    with Python's); ``--no-book`` leaves it out, and applies to pages only."""
+    from guesstree.player.export import page_data
+
+    tree = player.load(TREES / "mastermind-c6-h4-entropy.msgpack.zst")
+    embedded = page_data(tree)["book"]
+    assert sorted(opening["header"]["stats"]["total"] for opening in embedded) == [5625, 5673, 5702, 5791, 6318]
+    assert all(opening["header"]["game"] == book.game_key(tree.header["game"]) for opening in embedded)
+    source = TREES / "wordle-salet-optimal-expected.msgpack.zst"
+    with_book, without = tmp_path / "with.html", tmp_path / "without.html"
+    assert cli("export", source, "-o", with_book).exit_code == 0
+    assert cli("export", source, "-o", without, "--no-book").exit_code == 0
+    assert with_book.stat().st_size > without.stat().st_size + 10 * 20_000  # ten openers' trees
+    refused = cli("export", source, "--format", "json", "--no-book")
+    assert refused.exit_code == 2 and "--no-book applies to --format html only" in refused.stderr

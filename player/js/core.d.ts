@@ -89,13 +89,23 @@ export class Tree {
   /** Why guess is not one of the game's allowed guesses, or null. */
   unknownGuess(guess: Code): string | null;
   /**
-   * The tree's guess while history follows the tree (null once won); off it, the guess of
+   * The tree's guess while history follows the tree (null once won); off it, the opening book's
+   * optimum for the first guess while the history follows it (player/book.py), else the guess of
    * player/advice.py's rule (the most parts over every allowed guess, with a look-ahead that keeps
    * the tree's worst case), the same as the Python player's. Throws InconsistentHistory when no
    * secret fits, and an Error for a guess the game does not allow, unless anyGuess.
    */
   suggest(history: History, options?: { anyGuess?: boolean }): Code | null;
+  /**
+   * The opening book suggest follows: (game key, first guess as the game writes it) -> a loaded
+   * tree or null, as bookOf makes it; null for none. Node's loadFile and loadShipped give the
+   * shipped book. Returns the tree.
+   */
+  useBook(book: Book | null): this;
 }
+
+/** A book's lookup: the tree of a game (its key) for a first guess (as the game writes it), or null. */
+export type Book = (game: string, first: string) => Tree | null;
 
 export const GAMES: Record<string, unknown>;
 export const MAX_NODES: number;  // of a whole body (1.x)

@@ -17,6 +17,12 @@ export const MAX_STRUCTURE_BYTES: number;
  */
 export function load(bytes: Uint8Array | ArrayBuffer, name?: string): Promise<Tree>;
 
+/** load, with a sha256 that answers at once (bytes -> hex digest), such as Node's node:crypto. */
+export function loadSync(bytes: Uint8Array | ArrayBuffer, name: string, sha256: (bytes: Uint8Array) => string): Tree;
+
+/** A book of loaded trees (each found by its game and first guess), for Tree.useBook. */
+export function bookOf(trees: Tree[]): import("./core.js").Book;
+
 /** The inflated content of exactly one zstd frame that declares its size and a checksum. */
 export function inflate(data: Uint8Array, fail?: (reason: string) => Error, limit?: number): Uint8Array;
 
@@ -26,3 +32,5 @@ export function shipped(): string[];
 export function loadFile(path: string | URL): Promise<Tree>;
 /** Node only: load a shipped tree by name (with or without ".msgpack.zst"). */
 export function loadShipped(name: string): Promise<Tree>;
+/** Node only: the shipped opening book (trees/book/), which loadFile and loadShipped give every tree. */
+export const shippedBook: import("./core.js").Book;

@@ -7,8 +7,9 @@
 // the next guess (Tree.suggest: the tree's while the history follows it).
 const data = JSON.parse(document.getElementById("tree-data").textContent);
 const bytes = (text) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-const body = { ...data.body, guess: bytes(data.body.guess), edge_count: bytes(data.body.edge_count),
-  edge_feedback: bytes(data.body.edge_feedback) };
+const bodyOf = (embedded) => ({ ...embedded.body, guess: bytes(embedded.body.guess),
+  edge_count: bytes(embedded.body.edge_count), edge_feedback: bytes(embedded.body.edge_feedback) });
+const body = bodyOf(data);
 
 // A plugin game's rules are not in the package: the page has its score table instead.
 class TableGame extends Game {
@@ -54,6 +55,9 @@ const options = { name: "the embedded tree", listDigest: () => data.header.game.
 if (data.table) options.game = new TableGame(data.table, data.header.game);
 const tree = new Tree(data.header, body, options);
 const game = tree.game;
+// the opening book's trees of this game, which suggest follows after a first guess of one's own
+tree.useBook(bookOf((data.book || []).map((opening, i) => new Tree(opening.header, bodyOf(opening),
+  { name: `the book's tree ${i + 1}`, game }))));
 const FEEDBACKS = game.feedbacks();
 const TEXTS = FEEDBACKS.map((f) => game.formatFeedback(f));
 const WIN = FEEDBACKS.findIndex((f) => f.join(",") === game.win.join(","));
