@@ -12,36 +12,10 @@ from guesstree import player
 from guesstree.player import book
 from guesstree.player.artifact import FormatError
 from guesstree.player.games import make_game
+from test_advice import follow  # every secret from an opener, then by suggest
 
 TREES = Path(__file__).parent.parent / "trees"
 BOOK = TREES / "book"
-
-
-def follow(tree, opener) -> tuple[int, int, list]:
-    """Every secret played from ``opener`` then by ``suggest``: (total, worst, the suggestions the
-    game's rule on guesses refuses)."""
-    game = tree.game
-    opener = game.parse_code(opener)
-    total = worst = 0
-    refused = []
-
-    def walk(history, secrets):
-        nonlocal total, worst
-        guess = tree.suggest(history) if history else opener
-        if history and game.allows(guess, history) is not None:
-            refused.append((history, guess))
-        parts = {}
-        for secret in secrets:
-            parts.setdefault(game.score(guess, secret), []).append(secret)
-        for feedback, part in parts.items():
-            if feedback == game.win:
-                total += len(history) + 1
-                worst = max(worst, len(history) + 1)
-            else:
-                walk(history + [(guess, feedback)], part)
-
-    walk([], game.secrets)
-    return total, worst, refused
 
 
 @pytest.mark.parametrize("code, first", [("ABAC", "AABC"), ("FEDC", "ABCD"), ("BBAB", "AAAB"), ("EEEE", "AAAA"),
