@@ -157,4 +157,8 @@ def _index() -> dict[tuple[str, str], str]:
 def _load(file: str):
     from .tree import loads
 
-    return loads((_folder() / file).read_bytes(), f"book/{file}")
+    try:
+        data = (_folder() / file).read_bytes()
+    except OSError as error:
+        raise FormatError(f"book/{file}: listed in {INDEX} but cannot be read ({error.strerror or error})") from None
+    return loads(data, f"book/{file}")

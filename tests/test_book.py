@@ -160,3 +160,22 @@ def test_the_web_page_embeds_its_games_book_unless_told_not_to(cli, tmp_path):
     assert with_book.stat().st_size > without.stat().st_size + 10 * 20_000  # ten openers' trees
     refused = cli("export", source, "--format", "json", "--no-book")
     assert refused.exit_code == 2 and "--no-book applies to --format html only" in refused.stderr
+
+
+def test_a_listed_file_that_is_missing_or_damaged_is_refused_by_name(tmp_path, monkeypatch):
+    tree = player.load(TREES / "mastermind-c6-h4-entropy.msgpack.zst")
+    listing = json.loads((BOOK / book.INDEX).read_text())
+    (tmp_path / book.INDEX).write_text(json.dumps(listing))
+    aaaa = "mastermind-c6-h4-optimal-expected-first-aaaa.msgpack.zst"
+    monkeypatch.setattr(book, "_folder", lambda: tmp_path)
+    for damage, why in ((None, "listed in BOOK.json but cannot be read"), (b"not zstd", "not a zstd-compressed artifact")):
+        if damage is not None:
+            (tmp_path / aaaa).write_bytes(damage)
+        book._index.cache_clear()
+        book._load.cache_clear()
+        try:
+            with pytest.raises(FormatError, match=f"book/{aaaa}: {why}"):
+                tree.suggest([("AAAA", "0B0W")])
+        finally:
+            book._index.cache_clear()
+            book._load.cache_clear()

@@ -34,3 +34,5 @@ export function loadFile(path: string | URL): Promise<Tree>;
 export function loadShipped(name: string): Promise<Tree>;
 /** Node only: the shipped opening book (trees/book/), which loadFile and loadShipped give every tree. */
 export const shippedBook: import("./core.js").Book;
+/** Node only: the opening book in a folder holding its BOOK.json (as trees/book/), for Tree.useBook. */
+export function bookIn(folder: string | URL): import("./core.js").Book;

@@ -49,24 +49,40 @@ export async function loadShipped(name) {
   return (await load(readFileSync(treesFolder() + file), file)).useBook(shippedBook);
 }
 
-// The shipped opening book (trees/book/BOOK.json, as player/book.py reads it): a game's tree for a
-// first guess, loaded the first time it is asked for; null where the book has none.
+// The opening book in a folder (its BOOK.json, as player/book.py reads it): a lookup for
+// Tree.useBook, which gives a game's tree for a first guess, read the first time it is asked for,
+// or null where the book has none. A damaged index or tree is a FormatError naming it.
 const BOOK_FORMAT = "guesstree-book", MAX_BOOK_BYTES = 1 << 20;
-let bookIndex = null;
-const bookTrees = new Map();
-export function shippedBook(game, first) {
-  bookIndex ??= readBookIndex();
-  const file = bookIndex.get(`${game} ${first}`);
-  if (file === undefined) return null;
-  if (!bookTrees.has(file)) {
-    const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
-    bookTrees.set(file, loadSync(readFileSync(`${treesFolder()}book/${file}`), `book/${file}`, sha256));
-  }
-  return bookTrees.get(file);
+export function bookIn(folder) {
+  const base = String(folder).endsWith("/") ? String(folder) : `${folder}/`, trees = new Map();
+  const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
+  let index = null;
+  return (game, first) => {
+    index ??= readBookIndex(`${base}BOOK.json`);
+    const file = index.get(`${game} ${first}`);
+    if (file === undefined) return null;
+    if (!trees.has(file)) {
+      let bytes;
+      try {
+        bytes = readFileSync(base + file);
+      } catch (error) {
+        throw new FormatError(`book/${file}: listed in BOOK.json but cannot be read (${error.code || error.message})`);
+      }
+      trees.set(file, loadSync(bytes, `book/${file}`, sha256));
+    }
+    return trees.get(file);
+  };
 }
 
-function readBookIndex() {
-  const path = `${treesFolder()}book/BOOK.json`, index = new Map();
+// The shipped book (trees/book/), which loadFile and loadShipped give every tree.
+let shipped_ = null;
+export function shippedBook(game, first) {
+  shipped_ ??= bookIn(`${treesFolder()}book/`);
+  return shipped_(game, first);
+}
+
+function readBookIndex(path) {
+  const index = new Map();
   if (!existsSync(path)) return index;
   const bytes = readFileSync(path), fail = (reason) => { throw new FormatError(`BOOK.json: ${reason}`); };
   if (bytes.length > MAX_BOOK_BYTES) fail(`larger than a book's index may be (${MAX_BOOK_BYTES} bytes)`);

@@ -2,7 +2,10 @@
 // after a first guess of one's own, from the shipped book (Node) or from trees given to useBook.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { bookOf, loadFile, loadShipped, makeGame } from "../src/node.js";
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { FormatError, bookIn, bookOf, loadFile, loadShipped, makeGame } from "../src/node.js";
 import { classOf, gameKey } from "../src/advice.js";
 import { REPO } from "./expected.js";
 
@@ -71,4 +74,30 @@ test("useBook: trees given by hand (a browser's), or none", async () => {
   assert.deepEqual(tree.suggest(history), booked);
   assert.deepEqual(booked, opening.nextGuess(history));
   assert.throws(() => tree.useBook([opening]), /useBook takes a function or null/);
+});
+
+test("a damaged book is refused by name: its index, a file it lists that is missing or damaged", async () => {
+  const tree = await loadShipped("mastermind-c6-h4-entropy"), history = [["AAAA", "0B0W"]];
+  const aaaa = "mastermind-c6-h4-optimal-expected-first-aaaa.msgpack.zst";
+  const cases = [
+    ["{not json", null, /^BOOK.json: not JSON/],
+    ['{"format": "other", "openings": []}', null, /^BOOK.json: not a guesstree-book index$/],
+    ['{"format": "guesstree-book", "openings": [{"file": "../x.msgpack.zst", "first": "A", "game": {}}]}', null,
+      /^BOOK.json: opening 1 is not a file, a game and a first guess$/],
+    [`{"format": "guesstree-book", "openings": ${" ".repeat(1 << 20)}[]}`, null, /^BOOK.json: larger than a book's index may be/],
+    [readFileSync(`${REPO}trees/book/BOOK.json`, "utf8"), null, /^book\/mastermind.*aaaa.msgpack.zst: listed in BOOK.json but cannot be read \(ENOENT\)$/],
+    [readFileSync(`${REPO}trees/book/BOOK.json`, "utf8"), "not zstd", /^book\/mastermind.*aaaa.msgpack.zst: not a zstd-compressed artifact/],
+  ];
+  for (const [index, file, why] of cases) {
+    const folder = mkdtempSync(join(tmpdir(), "book-"));
+    writeFileSync(join(folder, "BOOK.json"), index);
+    if (file !== null) writeFileSync(join(folder, aaaa), file);
+    tree.useBook(bookIn(folder));
+    assert.throws(() => tree.suggest(history), (e) => e instanceof FormatError && why.test(e.message), String(why));
+  }
+  const folder = mkdtempSync(join(tmpdir(), "book-"));  // a whole book in another folder
+  writeFileSync(join(folder, "BOOK.json"), readFileSync(`${REPO}trees/book/BOOK.json`));
+  copyFileSync(`${REPO}trees/book/${aaaa}`, join(folder, aaaa));
+  const opening = await loadFile(`${REPO}trees/book/${aaaa}`);
+  assert.deepEqual(tree.useBook(bookIn(folder)).suggest(history), opening.nextGuess(history));
 });
