@@ -21,7 +21,7 @@ from guesstree.player.stats import Statistics
 
 from .context import BuildContext, Node
 from .estimate import Estimate, estimate
-from .feedback import Scorer, backend_for, check_listing, packed_pegs
+from .feedback import Scorer, backend_for, check_listing, peg_words
 from .options import Options
 from .search.settings import SearchSettings
 
@@ -208,10 +208,13 @@ class Layout:
             return cls(backend, "none", split, reads == "every")
         return cls(backend, "shared" if split > 1 else "whole", split, False)
 
-    def in_blocks(self, game: Game) -> bool:
-        """Is a peg game with no matrix scored in blocks (its codes do not pack: ``packed_pegs``)?"""
-        pegs = getattr(game, "feedback_kind", None) == "pegs"
-        return self.matrix == "none" and pegs and not packed_pegs(game, self.backend)
+    def peg_words(self, game: Game) -> str | None:
+        """How a peg game with no matrix is scored: from its packed codes, "unary" or "nibbles"
+        (``feedback.peg_words``), or "blocks" where they do not pack; None with a matrix, or for
+        another game."""
+        if self.matrix != "none" or getattr(game, "feedback_kind", None) != "pegs":
+            return None
+        return peg_words(game, self.backend) or "blocks"
 
     def scorer(self, game: Game, options: Options) -> Scorer:
         return Scorer(game, options.max_memory, self.backend, shared=self.matrix == "shared",

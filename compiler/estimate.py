@@ -19,9 +19,12 @@ from guesstree.player.games import Game
 
 DEFAULT_MAX_TIME = 6 * 3600.0  # seconds
 DEPTH_PER_LOG = 1.6  # average guesses to win ~ 1.6 log(secrets) / log(answers) (measured, 6x4 to 7x7)
-CELL_SECONDS = {"most-parts": 1.0e-9}  # CPU seconds per (guess, secret) scored; one bit per answer
-OTHER_CELL_SECONDS = 2.0e-9  # a count per answer (entropy, minimax, expected-size)
-BLOCKS_FACTOR = 8  # peg codes that do not pack, with no matrix: answers made in blocks, then counted (4x8: 9.2 ns a cell)
+# CPU seconds per (guess, secret) scored, by how a peg game is scored (``Layout.peg_words``; None:
+# from a matrix, or another game): for most-parts (a bit per answer), and for the heuristics that
+# count per answer (entropy, minimax, expected-size). Codes that do not pack are made into answers
+# in blocks, then counted (4x8 cost 9.2 ns a cell so, before it packed).
+CELL_SECONDS = {"unary": (0.2e-9, 0.6e-9), "nibbles": (1.0e-9, 2.0e-9), None: (1.0e-9, 2.0e-9),
+                "blocks": (8.0e-9, 16.0e-9)}
 NODE_SECONDS = 25e-6  # the builder's own work per node (Python)
 START_SECONDS = 1.0  # the interpreter and the compiled kernels' cache
 BASE_BYTES = 160 << 20  # a process: the interpreter with numpy and numba loaded
@@ -73,7 +76,7 @@ def estimate(game: Game, options, layout) -> Estimate | None:
         pool = guesses
     if reads == "sample":
         pool = min(pool, options.guess_sample) * min(1.0, options.secret_sample / max(n / answers, 1))
-    cell = CELL_SECONDS.get(options.name, OTHER_CELL_SECONDS) * (BLOCKS_FACTOR if layout.in_blocks(game) else 1)
+    cell = CELL_SECONDS[layout.peg_words(game)][options.name != "most-parts"]
     cpu = pool * n * below * cell + 1.1 * n * NODE_SECONDS
     workers = layout.workers  # processes; one uses the kernels' threads
     cores = workers if workers > 1 else (os.cpu_count() or 1) if pool else 1

@@ -298,14 +298,17 @@ def _pick(codes, ids):
     return codes if ids is None else codes[ids]
 
 
-def packed_pegs(game, backend: str) -> bool:
-    """Does this peg game score partitions straight from its packed codes (``PackedPegs``)? On the
-    compiled engine, where its codes pack (``kernels.packs``)."""
+def peg_words(game, backend: str) -> str | None:
+    """How this peg game's packed codes are written, where it scores partitions straight from them
+    (``PackedPegs``: on the compiled engine, where its codes pack, ``kernels.packs``): "unary" (a
+    bit per colour and hole) or "nibbles"; None where they are not packed."""
     if backend != "numba":
-        return False
-    from .kernels import packs  # (numba: imported only by the engine that runs it)
+        return None
+    from .kernels import packs, unary  # (numba: imported only by the engine that runs it)
 
-    return packs(game.length, game.symbols)
+    if not packs(game.length, game.symbols):
+        return None
+    return "unary" if unary(game.length, game.symbols) else "nibbles"
 
 
 @register("pegs")
@@ -313,7 +316,7 @@ def _pegs(game, guess_codes, secret_codes, backend) -> BlockFunction:
     """(black, white) feedback: compiled on packed codes up to 16 colours and 7 holes, or 8 colours
     and 8 holes (``kernels.packs``)."""
     feedbacks = game.feedbacks()
-    if packed_pegs(game, backend):
+    if peg_words(game, backend):
         return PackedPegs(game, guess_codes, secret_codes)
     table = index_table((game.length + 1, game.length + 1), len(feedbacks))
     for i, (right, moved) in enumerate(feedbacks):
