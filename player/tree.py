@@ -28,7 +28,7 @@ class InconsistentHistory(ValueError):
 class Tree:
     """A compiled strategy for one game. Node 0 is the first guess; see trees/FORMAT.md."""
 
-    use_book = True  # may suggest follow the opening book (player.book) after a first guess of one's own?
+    use_book = True  # may suggest follow the opening book (player.book) after a first guess of one's own? (else the rule alone)
 
     def __init__(self, header: dict, body: dict, name: str = "<tree>", plugins: Iterable[str] | None = None):
         self.name = name

@@ -215,7 +215,7 @@ export function classOf(code, symbols) {
 export function openings(tree, first, book) {
   const { game } = tree, same = (c) => c, key = gameKey(tree.header.game);
   const opening = (text) => {
-    const found = book ? book(key, text) : null;
+    const found = book(key, text);
     return found && gameKey(found.header.game) === key ? found : null;
   };
   if (!game.permutable) {

@@ -80,8 +80,9 @@ export class Tree {
   }
 
   // The opening book suggest follows after a first guess of one's own (player/book.py): a function
-  // (game key, first guess as text) -> a loaded tree or null, as bookOf(trees) makes; null: none.
-  // Node's loadFile and loadShipped give every tree the shipped book.
+  // (game key, first guess as text) -> a loaded tree or null, as bookOf(trees) makes; null: none,
+  // and then the rule alone (as Python's use_book = False). Node's loadFile and loadShipped give
+  // every tree the shipped book; bookOf([]) is an empty book.
   useBook(book) {
     if (book !== null && typeof book !== "function") throw new TypeError(`useBook takes a function or null, not ${repr(book)}`);
     this.#book = book;
@@ -206,7 +207,7 @@ export class Tree {
     const C = this.#candidates(steps);
     if (!C.length) throw new InconsistentHistory(`no secret gives all these answers: ${this.#played(steps)}`);
     if (won >= 0) return null;
-    for (const [tree, to, back] of openings(this, steps[0][0], this.#book)) {
+    for (const [tree, to, back] of this.#book ? openings(this, steps[0][0], this.#book) : []) {
       const [node, left] = tree.#follow(steps.map(([g, f]) => [to(g), f]));
       if (!left) return back(tree.guessOf(node));
     }

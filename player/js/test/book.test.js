@@ -57,9 +57,10 @@ test("Mastermind: after any first guess, suggest plays that class's optimum from
   }
 });
 
-test("Bulls and Cows after 1234: the optimal tree itself, carried from its 0123", async () => {
+test("Bulls and Cows after 1234: the book's optimum; with an empty book, the optimal tree itself, carried from its 0123", async () => {
   const tree = await loadFile(`${REPO}trees/bulls-cows-d10-l4-optimal-expected.msgpack.zst`);
   assert.deepEqual(follow(tree, "1234"), [26274, 7]);
+  assert.deepEqual(follow(tree.useBook(bookOf([])), "1234"), [26274, 7]);
 });
 
 test("useBook: trees given by hand (a browser's), or none", async () => {
