@@ -54,7 +54,8 @@ export async function loadShipped(name) {
 // or null where the book has none. A damaged index or tree is a FormatError naming it.
 const BOOK_FORMAT = "guesstree-book", MAX_BOOK_BYTES = 1 << 20;
 export function bookIn(folder) {
-  const base = String(folder).endsWith("/") ? String(folder) : `${folder}/`, trees = new Map();
+  const path = folder instanceof URL ? fileURLToPath(folder) : String(folder);
+  const base = path.endsWith("/") ? path : `${path}/`, trees = new Map();
   const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
   let index = null;
   return (game, first) => {

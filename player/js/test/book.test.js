@@ -5,6 +5,7 @@ import { test } from "node:test";
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { FormatError, bookIn, bookOf, loadFile, loadShipped, makeGame } from "../src/node.js";
 import { classOf, gameKey } from "../src/advice.js";
 import { REPO } from "./expected.js";
@@ -101,4 +102,5 @@ test("a damaged book is refused by name: its index, a file it lists that is miss
   copyFileSync(`${REPO}trees/book/${aaaa}`, join(folder, aaaa));
   const opening = await loadFile(`${REPO}trees/book/${aaaa}`);
   assert.deepEqual(tree.useBook(bookIn(folder)).suggest(history), opening.nextGuess(history));
+  assert.deepEqual(tree.useBook(bookIn(pathToFileURL(folder))).suggest(history), opening.nextGuess(history));
 });
