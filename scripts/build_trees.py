@@ -21,7 +21,7 @@ from pathlib import Path
 
 from guesstree.compiler import Options, build, save
 from guesstree.compiler.output import default_path
-from guesstree.player.artifact import FormatError, decode, write_atomic
+from guesstree.player.artifact import FormatError, decode, encode, write_atomic
 from guesstree.player.games import make_game
 from guesstree.player.manifest import FORMAT, entries_of
 
@@ -111,6 +111,22 @@ BOOK = [
     *(Shipped("words", {**WORDLE, "hard": True}, Options("optimal-expected", first=first, max_depth=6),
               f"wordle-hard-{first}-optimal-expected-depth6.msgpack.zst", WORDLE_NOTICE) for first in HARD_OPENERS),
 ]
+
+
+def carry_played(path: Path) -> None:
+    """Rewrite a words tree of the book to carry only the guesses it plays, saying how many it was
+    compiled with (trees/FORMAT.md §2.1, ``allowed_guesses``): the tree it follows carries the rest.
+    Wordle's book trees: 31 KB -> 17 KB each."""
+    from guesstree.player.tree import load
+
+    tree = load(path)
+    played = {tree.guess_of(node) for node in range(tree.nodes)}
+    header, body = decode(path.read_bytes(), str(path))
+    for key in ("format", "version", "body_sha256"):  # encode writes them anew
+        del header[key]
+    header["game"] = tree.game.portable(played).spec()
+    header["allowed_guesses"] = len(tree.game.guesses)
+    write_atomic(path, encode(header, body))
 
 
 def book_text(directory: Path) -> str:
@@ -216,7 +232,9 @@ def main(argv: list[str] | None = None) -> int:
         folder = args.trees / BOOK_DIR
         folder.mkdir(exist_ok=True)
         for tree in BOOK:
-            build_one(tree, folder)
+            path = build_one(tree, folder)
+            if tree.game == "words":
+                carry_played(path)
         write_atomic(folder / BOOK_INDEX, book_text(folder).encode())
         print(f"wrote {folder / BOOK_INDEX}", file=sys.stderr)
         return 0

@@ -111,6 +111,8 @@ def test_the_index_names_each_trees_game_first_guess_and_figures():
         assert opening["first"] == tree.game.format_code(tree.guess_of(0))
         assert (opening["total"], opening["worst"]) == (tree.stats.total, tree.stats.worst)
         assert tree.strategy["name"] == "optimal-expected" and tree.strategy.get("optimal")
+        if tree.game.name == "words":  # the guesses it plays: the tree it serves carries the rest
+            assert tree.allowed_guesses == 12972 and len(tree.game.guesses) < 2500
         if tree.game.permutable:  # listed under its class's first code, as the player looks it up
             assert book.class_of(tree.guess_of(0), tree.game.symbols)[0] == tree.guess_of(0)
 
