@@ -181,3 +181,23 @@ def test_a_listed_file_that_is_missing_or_damaged_is_refused_by_name(tmp_path, m
         finally:
             book._index.cache_clear()
             book._load.cache_clear()
+
+
+def test_after_the_book_then_a_guess_of_ones_own_suggest_still_wins():
+    """Wordle: CRANE (in the book), then PILOT of one's own, then suggest (the rule, off the book):
+    every answer (one in five here) is won, each suggestion narrows the candidates, none past 7."""
+    tree = player.load(TREES / "wordle-salet-optimal-expected.msgpack.zst")
+    game = tree.game
+    longest = 0
+    for secret in game.secrets[::5]:
+        history = []
+        for guess in map(game.parse_code, ("crane", "pilot")):
+            if not history or history[-1][1] != game.win:
+                history.append((guess, game.score(guess, secret)))
+        while history[-1][1] != game.win:
+            before = len(tree.candidates(history))
+            guess = tree.suggest(history)
+            history.append((guess, game.score(guess, secret)))
+            assert history[-1][1] == game.win or len(tree.candidates(history)) < before
+        longest = max(longest, len(history))
+    assert longest <= 7
