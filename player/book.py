@@ -21,7 +21,8 @@ import json
 from collections.abc import Callable
 from functools import lru_cache
 
-from .artifact import FormatError
+from .artifact import FormatError, decode
+from .data import trees_folder
 from .games import Code
 
 FORMAT = "guesstree-book"
@@ -88,11 +89,11 @@ def openings(tree, first: Code) -> list[Opening]:
     Each with the maps that carry a code to that tree and back."""
     game = tree.game
     if not game.permutable:
-        book = shipped_opening(_canonical(game_key(tree.header.get("game"))), game.format_code(first))
+        book = shipped_opening(_canonical(game_key(tree.header.get("game"))), game.format_code(first), type(tree))
         return [(book, _same, _same)] if book is not None and book.game == game else []
     canonical, mine = class_of(first, game.symbols)
     found: list[Opening] = []
-    book = shipped_opening(_canonical(game_key(tree.header.get("game"))), game.format_code(canonical))
+    book = shipped_opening(_canonical(game_key(tree.header.get("game"))), game.format_code(canonical), type(tree))
     if book is not None and book.game == game:
         found.append((book, mine.forward, mine.back))
     own, theirs = class_of(tree.guess_of(0), game.symbols)
@@ -106,7 +107,7 @@ def book_of(tree) -> list:
     if not tree.use_book:
         return []
     key = _canonical(game_key(tree.header.get("game")))
-    found = [_load(file) for (game, _), file in _index().items() if game == key]
+    found = [_load(file, type(tree)) for (game, _), file in _index().items() if game == key]
     return [opening for opening in found if opening.game == tree.game]
 
 
@@ -114,17 +115,15 @@ def _same(code: Code) -> Code:
     return code
 
 
-def shipped_opening(game: str, first: str):
-    """The book's tree for a game (``_canonical(game_key(...))``) and a first guess (as the game writes
-    it), or None."""
+def shipped_opening(game: str, first: str, kind: type):
+    """The book's tree (a ``kind``, ``player.Tree``) for a game (``_canonical(game_key(...))``) and a
+    first guess (as the game writes it), or None."""
     file = _index().get((game, first))
-    return None if file is None else _load(file)
+    return None if file is None else _load(file, kind)
 
 
 def _folder():
-    from .shipped import _folder as trees
-
-    return trees() / "book"
+    return trees_folder() / "book"
 
 
 @lru_cache(maxsize=None)
@@ -154,11 +153,10 @@ def _index() -> dict[tuple[str, str], str]:
 
 
 @lru_cache(maxsize=None)
-def _load(file: str):
-    from .tree import loads
-
+def _load(file: str, kind: type):
     try:
         data = (_folder() / file).read_bytes()
     except OSError as error:
         raise FormatError(f"book/{file}: listed in {INDEX} but cannot be read ({error.strerror or error})") from None
-    return loads(data, f"book/{file}")
+    name = f"book/{file}"
+    return kind(*decode(data, name), name)

@@ -10,20 +10,10 @@ In a checkout they are the files of ``trees/``; an installed package carries the
 """
 from __future__ import annotations
 
-from importlib import resources
-from pathlib import Path
-
+from .data import trees_folder as _folder
 from .tree import SHIPPED, Tree, loads
 
 SUFFIX = ".msgpack.zst"
-
-
-def _folder():
-    """The installed package's ``player/trees``; in a checkout (an editable install too), ``trees/``."""
-    try:
-        return resources.files("guesstree.player.trees")
-    except ModuleNotFoundError:
-        return Path(__file__).resolve().parent.parent / "trees"
 
 
 def shipped() -> list[str]:

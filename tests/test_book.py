@@ -130,7 +130,7 @@ def test_a_damaged_index_is_refused_with_its_reason(tmp_path, monkeypatch, text,
     book._index.cache_clear()
     try:
         with pytest.raises(FormatError, match=why):
-            book.shipped_opening("{}", "AABC")
+            book.shipped_opening("{}", "AABC", player.Tree)
     finally:
         book._index.cache_clear()
 
@@ -141,7 +141,7 @@ def test_without_an_index_there_is_no_book(tmp_path, monkeypatch):
     try:
         tree = player.load(TREES / "mastermind-c6-h4-entropy.msgpack.zst")
         assert tree.suggest([("AAAA", "0B0W")]) is not None  # the rule alone
-        assert book.shipped_opening(book._canonical(book.game_key(tree.header["game"])), "AAAA") is None
+        assert book.shipped_opening(book._canonical(book.game_key(tree.header["game"])), "AAAA", player.Tree) is None
     finally:
         book._index.cache_clear()
 

@@ -100,7 +100,8 @@ def test_the_release_files_pass_twine_and_hold_one_import_name_and_the_licences(
                      for p in (ROOT / package).rglob("*.py") if "node_modules" not in p.parts)
     assert [m for m in modules if m not in names] == []  # every module, subpackages included
     shipped = sorted(p.name for p in (ROOT / "trees").glob("*.msgpack.zst"))
-    assert sorted(n.rpartition("/")[2] for n in names if n.startswith("guesstree/player/trees/") and n.endswith(".zst")) == shipped
+    assert sorted(n.rpartition("/")[2] for n in names if n.startswith("guesstree/player/trees/") and n.endswith(".zst")
+                  and n.count("/") == 3) == shipped
     assert {"guesstree/player/js/src/core.js", "guesstree/player/trees/MANIFEST.json"} <= set(names)
     book = {f"guesstree/player/trees/book/{p.name}" for p in (ROOT / "trees" / "book").glob("*.msgpack.zst")}
     assert book and book | {"guesstree/player/trees/book/BOOK.json"} <= set(names)  # the opening book
