@@ -12,7 +12,7 @@ from guesstree import player
 from guesstree.player import book
 from guesstree.player.artifact import FormatError
 from guesstree.player.games import make_game
-from test_advice import follow  # every secret from an opener, then by suggest
+from test_advice import follow, longest_game  # every secret from an opener (or own guesses), then suggest
 
 TREES = Path(__file__).parent.parent / "trees"
 BOOK = TREES / "book"
@@ -187,17 +187,4 @@ def test_after_the_book_then_a_guess_of_ones_own_suggest_still_wins():
     """Wordle: CRANE (in the book), then PILOT of one's own, then suggest (the rule, off the book):
     every answer (one in five here) is won, each suggestion narrows the candidates, none past 7."""
     tree = player.load(TREES / "wordle-salet-optimal-expected.msgpack.zst")
-    game = tree.game
-    longest = 0
-    for secret in game.secrets[::5]:
-        history = []
-        for guess in map(game.parse_code, ("crane", "pilot")):
-            if not history or history[-1][1] != game.win:
-                history.append((guess, game.score(guess, secret)))
-        while history[-1][1] != game.win:
-            before = len(tree.candidates(history))
-            guess = tree.suggest(history)
-            history.append((guess, game.score(guess, secret)))
-            assert history[-1][1] == game.win or len(tree.candidates(history)) < before
-        longest = max(longest, len(history))
-    assert longest <= 7
+    assert longest_game(tree, ("crane", "pilot"), tree.game.secrets[::5]) <= 7
