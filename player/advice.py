@@ -103,8 +103,6 @@ class Lookahead:
         """After ``guess``, can every part of ``secrets`` be won within ``left`` more guesses?
         ``pool``: the shortlist's guesses the game allows after ``steps`` (all of it at first)."""
         game = self.game
-        if self.budget <= 0:  # the budget is spent: a part is won only if small enough to guess in turn
-            return self.small_parts(guess, secrets, left)
         pool = self.shortlist if pool is None else pool
         for part in self.parts(guess, secrets):
             after = steps
@@ -118,19 +116,6 @@ class Lookahead:
             if not self.within(part, left, after, allowed):
                 return False
         return True
-
-    def small_parts(self, guess: Code, secrets: list[Code], left: int) -> bool:
-        """``keeps`` once the budget is spent, without making the parts: every part of at most
-        ``left`` secrets, each an allowed guess (what ``within`` then asks of each part)."""
-        values = self.splitter(secrets)(guess)
-        own = secrets.index(guess) if guess in self.members(secrets) else -1  # the part it wins
-        sizes: dict = {}
-        for at, value in enumerate(values):
-            if at != own:
-                sizes[value] = size = sizes.get(value, 0) + 1
-                if size > left:
-                    return False
-        return all(self.game.is_guess(secret) for secret in secrets if secret != guess)
 
     def within(self, secrets: list[Code], depth: int, steps: Steps, pool: list[Code]) -> bool:
         game = self.game

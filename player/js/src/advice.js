@@ -136,7 +136,6 @@ class Lookahead {
 
   keeps(guess, secrets, left, steps, pool = this.shortlist) {
     const { game } = this;
-    if (this.budget <= 0) return this.smallParts(guess, secrets, left);  // spent: only parts small enough to guess in turn
     for (const part of this.parts(guess, secrets)) {
       let allowed = pool, after = steps;
       if (game.restrictsGuesses) {  // hard mode's rule holds step by step: only the new one to check
@@ -148,18 +147,6 @@ class Lookahead {
       if (!this.within(part, left, after, allowed)) return false;
     }
     return true;
-  }
-
-  smallParts(guess, secrets, left) {  // keeps once the budget is spent, the parts not made (player/advice.py)
-    const values = this.counter.values(guess, secrets), key = joinedCode(guess), sizes = new Map();
-    const own = this.counter.members(secrets).has(key) ? secrets.findIndex((s) => joinedCode(s) === key) : -1;
-    for (let i = 0; i < values.length; i++) {
-      if (i === own) continue;
-      const size = (sizes.get(values[i]) ?? 0) + 1;
-      if (size > left) return false;
-      sizes.set(values[i], size);
-    }
-    return secrets.every((s, i) => i === own || this.game.isGuess(s));
   }
 
   within(secrets, depth, steps, pool) {
