@@ -89,13 +89,11 @@ def openings(tree, first: Code) -> list[Opening]:
     Each with the maps that carry a code to that tree and back."""
     game = tree.game
     if not game.permutable:
-        book = shipped_opening(_canonical(game_key(tree.header.get("game"))), game.format_code(first), type(tree))
-        return [(book, _same, _same)] if book is not None and book.game == game else []
+        book = shipped_opening(tree, first)
+        return [] if book is None else [(book, _same, _same)]
     canonical, mine = class_of(first, game.symbols)
-    found: list[Opening] = []
-    book = shipped_opening(_canonical(game_key(tree.header.get("game"))), game.format_code(canonical), type(tree))
-    if book is not None and book.game == game:
-        found.append((book, mine.forward, mine.back))
+    book = shipped_opening(tree, canonical)
+    found: list[Opening] = [] if book is None else [(book, mine.forward, mine.back)]
     own, theirs = class_of(tree.guess_of(0), game.symbols)
     if own == canonical and tree.guess_of(0) != first:
         found.append((tree, lambda code: theirs.back(mine.forward(code)), lambda code: mine.back(theirs.forward(code))))
@@ -106,20 +104,26 @@ def book_of(tree) -> list:
     """Every tree of the book for ``tree``'s game (none where ``tree.use_book`` is off)."""
     if not tree.use_book:
         return []
-    key = _canonical(game_key(tree.header.get("game")))
+    key = _key(tree)
     found = [_load(file, type(tree)) for (game, _), file in _index().items() if game == key]
     return [opening for opening in found if opening.game == tree.game]
 
 
+def shipped_opening(tree, first: Code):
+    """The book's tree for ``tree``'s game after the first guess ``first`` (loaded as ``tree``'s own
+    class, ``player.Tree``), or None."""
+    file = _index().get((_key(tree), tree.game.format_code(first)))
+    opening = None if file is None else _load(file, type(tree))
+    return opening if opening is not None and opening.game == tree.game else None
+
+
+def _key(tree) -> str:
+    """How the index names ``tree``'s game."""
+    return _canonical(game_key(tree.header.get("game")))
+
+
 def _same(code: Code) -> Code:
     return code
-
-
-def shipped_opening(game: str, first: str, kind: type):
-    """The book's tree (a ``kind``, ``player.Tree``) for a game (``_canonical(game_key(...))``) and a
-    first guess (as the game writes it), or None."""
-    file = _index().get((game, first))
-    return None if file is None else _load(file, kind)
 
 
 def _folder():

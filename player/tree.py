@@ -109,16 +109,17 @@ class Tree:
         won = next((step for step, (_, feedback) in enumerate(steps, 1) if feedback == win), None)
         if won is not None and won != len(steps):
             raise InconsistentHistory(f"step {won}: the game was already won, yet the history goes on")
+        # a history that a tree of the same game follows is one some secret gives: no candidates needed
+        for tree, to, back in openings(self, steps[0][0]) if self.use_book and won is None else ():
+            node, left, _ = tree._follow([(to(guess), feedback) for guess, feedback in steps])
+            if left is None:
+                return back(tree.guess_of(node))
         remaining = candidates(self, steps)
         if not remaining:
             raise InconsistentHistory("no secret gives all these answers: "
                                       + ", ".join(f"{self._code(g)} {self._feedback(f)}" for g, f in steps))
         if won is not None:
             return None
-        for tree, to, back in openings(self, steps[0][0]) if self.use_book else ():
-            node, left, _ = tree._follow([(to(guess), feedback) for guess, feedback in steps])
-            if left is None:
-                return back(tree.guess_of(node))
         return best_guess(self, steps, remaining)
 
     def _follow(self, steps) -> tuple[int, str | None, bool]:

@@ -130,7 +130,7 @@ def test_a_damaged_index_is_refused_with_its_reason(tmp_path, monkeypatch, text,
     book._index.cache_clear()
     try:
         with pytest.raises(FormatError, match=why):
-            book.shipped_opening("{}", "AABC", player.Tree)
+            book.shipped_opening(player.load(TREES / "mastermind-c6-h4-entropy.msgpack.zst"), (0, 0, 1, 2))
     finally:
         book._index.cache_clear()
 
@@ -141,7 +141,7 @@ def test_without_an_index_there_is_no_book(tmp_path, monkeypatch):
     try:
         tree = player.load(TREES / "mastermind-c6-h4-entropy.msgpack.zst")
         assert tree.suggest([("AAAA", "0B0W")]) is not None  # the rule alone
-        assert book.shipped_opening(book._canonical(book.game_key(tree.header["game"])), "AAAA", player.Tree) is None
+        assert book.shipped_opening(tree, (0, 0, 0, 0)) is None
     finally:
         book._index.cache_clear()
 
@@ -188,3 +188,10 @@ def test_after_the_book_then_a_guess_of_ones_own_suggest_still_wins():
     every answer (one in five here) is won, each suggestion narrows the candidates, none past 7."""
     tree = player.load(TREES / "wordle-salet-optimal-expected.msgpack.zst")
     assert longest_game(tree, ("crane", "pilot"), tree.game.secrets[::5]) <= 7
+
+
+def test_a_history_no_secret_gives_is_refused_after_a_booked_first_guess_too():
+    tree = player.load(TREES / "wordle-salet-optimal-expected.msgpack.zst")
+    with pytest.raises(player.InconsistentHistory, match="no secret gives all these answers: CRANE GYY--, CARGO GGG-G"):
+        tree.suggest([("crane", "GYY--"), ("cargo", "GGG-G")])
+    assert tree.suggest([("crane", "GYY--"), ("cargo", "GGGGG")]) is None

@@ -81,7 +81,7 @@ def book_openers(tree: player.Tree) -> list[str]:
     """The first guesses the shipped opening book holds for ``tree``'s game (player/book.py)."""
     from guesstree.player import book
 
-    key = book._canonical(book.game_key(tree.header["game"]))
+    key = book._key(tree)
     return sorted(first for game, first in book._index() if game == key)
 
 

@@ -204,13 +204,14 @@ export class Tree {
     if (won >= 0 && won !== steps.length - 1) {
       throw new InconsistentHistory(`step ${won + 1}: ${GONE_ON}`);
     }
-    const C = this.#candidates(steps);
-    if (!C.length) throw new InconsistentHistory(`no secret gives all these answers: ${this.#played(steps)}`);
-    if (won >= 0) return null;
-    for (const [tree, to, back] of this.#book ? openings(this, steps[0][0], this.#book) : []) {
+    // a history that a tree of the same game follows is one some secret gives: no candidates needed
+    for (const [tree, to, back] of this.#book && won < 0 ? openings(this, steps[0][0], this.#book) : []) {
       const [node, left] = tree.#follow(steps.map(([g, f]) => [to(g), f]));
       if (!left) return back(tree.guessOf(node));
     }
+    const C = this.#candidates(steps);
+    if (!C.length) throw new InconsistentHistory(`no secret gives all these answers: ${this.#played(steps)}`);
+    if (won >= 0) return null;
     return bestGuess(game, this.stats.worst, steps, C);
   }
 
