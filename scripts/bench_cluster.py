@@ -57,7 +57,7 @@ context = prepared_context(game, options, SearchSettings(checkpoint=checkpoint, 
                                                         progress=progress, cluster=cluster))
 solver = solver_for(context)
 ready = time.monotonic()
-row = {"cluster_start_seconds": round(ready - started, 2), "workers": solver.slots()}
+row = {"cluster_start_seconds": round(ready - started, 2), "workers": solver.dispatch.slots}
 try:
     report = solver.solve(options.strategy, options.max_depth)
     row.update(finished=True, total=report.total, worst=report.worst, proof=report.proof.get("proven"))

@@ -719,12 +719,12 @@ def test_openers_k_is_optimal_among_k_and_its_checkpoint_serves_a_full_search(cl
 def test_openers_k_searched_as_the_ranking_gives_the_tree_of_one_job_per_opener(cli, tmp_path, monkeypatch):
     """``--openers K`` with many openers is searched as the ranking searches first guesses (bounds
     of rising effort, the best first): the same tree, byte for byte, as one exact job per opener."""
-    from guesstree.compiler.search import total
+    from guesstree.compiler.search import dispatch
 
     ranked, jobs = tmp_path / "ranked.msgpack.zst", tmp_path / "jobs.msgpack.zst"
     args = ("compile", "twod", "--size", "7", "--strategy", "optimal-expected", "--openers", "20")
     assert cli(*args, "-o", ranked).exit_code == 0
-    monkeypatch.setattr(total, "RANKED_ROOT_MIN", 1 << 30)
+    monkeypatch.setattr(dispatch, "RANKED_ROOT_MIN", 1 << 30)
     assert cli(*args, "-o", jobs).exit_code == 0
     assert ranked.read_bytes() == jobs.read_bytes()
     from guesstree import player

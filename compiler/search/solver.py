@@ -18,6 +18,7 @@ from typing import Callable
 
 from .. import checkpoint
 from . import jobs, table
+from .dispatch import Cluster, dispatch_for
 from .problem import NODES
 from .proof import OBJECTIVES, LeastTotal, Objective
 from .settings import SearchSettings
@@ -70,30 +71,34 @@ class Solver:
 
     def __init__(self, context, search: SearchSettings | None = None, board=None):
         search = search or SearchSettings()
-        self.workers = worker_count(search.workers)
-        self.space = Space(context, search.slots or table.slots_for(context.options.max_memory), self.workers + 1)
+        workers = worker_count(search.workers)
+        self.space = Space(context, search.slots or table.slots_for(context.options.max_memory), workers + 1)
         self.game = context.game
-        self.cluster = search.cluster_address
         self.checkpoint = Path(search.checkpoint) if search.checkpoint else None
         self.progress = search.progress
-        self.inside = board is not None  # runs jobs only: a cluster's worker, or a thread's view (see view)
+        # where jobs run (``dispatch.py``), chosen once: a cluster's worker (given a board) runs them itself
+        self.dispatch = dispatch_for(workers, search.cluster_address, inside=board is not None)
         self.board = board or jobs.Board()  # the best total of the node searched in parallel, for running jobs
         self.total, self.worst = TotalSearch(self), WorstSearch(self)
         self.job_seconds = 0.0  # the time a cluster's workers spent in this search's jobs
         self.status: Status = {}
-        self._jobs = None  # where jobs run: jobs.ThreadJobs on this machine's cores, or cluster.DaskJobs
-        self.threads = None  # a thread's view: the threads it runs on, which take its own jobs when idle
         self._started = self._saved = time.monotonic()
         self._solved: dict[tuple, Report] = {}
         self._fewest_worst: Report | None = None
         if search.resume and self.checkpoint.exists():
             self.load(self.checkpoint)
-        if not self.inside and self.cluster is not None:
-            self._start_jobs()  # the cluster is reached (or refused) before the search starts
+        if isinstance(self.dispatch, Cluster):
+            self.dispatch.start(self)  # the cluster is reached (or refused) before the search starts
 
     @property
     def nodes(self) -> int:
         return self.space.nodes
+
+    @property
+    def inside(self) -> bool:
+        """Does it run jobs for another solver (a thread's view, a cluster's worker)? Then it
+        reports no progress and posts nothing to the board."""
+        return self.dispatch.inside
 
     # -- the optimal strategies -------------------------------------------------------------------
 
@@ -107,7 +112,8 @@ class Solver:
             started, nodes = time.monotonic(), self.nodes
             depth = self.minimum_worst().worst if objective.worst_first else max_depth
             penalty = self._penalize(objective, depth)
-            weighted = self.minimum_total(depth)
+            root = self.total.minimum(depth)
+            weighted = root.value
             space = self.space
             first = None if space.first is None else self.game.format_code(self.game.guesses[space.first])
             if weighted >= INF:
@@ -121,10 +127,10 @@ class Solver:
                                  "(guesstree bound finds the fewest)")
             late, total = (None, weighted) if not penalty else self._unweigh(weighted, penalty)
             proven = LeastTotal(objective, total, depth, space.n_secrets, first, space.opener_scope or {}, late,
-                                self.total.proven_first_guesses)
+                                root.settled.proven)
             self._solved[key] = Report(worst=depth, total=total, nodes=self.nodes - nodes,
                                        seconds=time.monotonic() - started, proof=proven.to_dict(),
-                                       first_guesses=dict(self.total.first_guesses))
+                                       first_guesses={"bound": root.settled.bound, "search": root.settled.search})
         return self._solved[key]
 
     def _penalize(self, objective: Objective, depth: int | None) -> int:
@@ -154,7 +160,7 @@ class Solver:
     def minimum_total(self, budget: int | None = None) -> int:
         """The fewest guesses in total of any tree within ``budget`` guesses (None: any depth);
         ``table.INF`` if no tree fits the budget."""
-        return self.total.minimum(budget)
+        return self.total.minimum(budget).value
 
     def minimum_worst(self) -> Report:
         """The fewest guesses that win every secret, proven on both sides."""
@@ -199,44 +205,11 @@ class Solver:
             self.save(self.checkpoint)
         return result
 
-    def parallel_possible(self) -> bool:
-        """Do jobs run elsewhere (threads here, or a cluster's workers)?"""
-        return self.cluster is not None or self.workers > 1
-
-    def slots(self) -> int:
-        """How many jobs run at once."""
-        return self._jobs.slots if self._jobs is not None else self.workers
-
     def schedule(self, next_job: Callable, on_result: Callable) -> None:
         """Run the jobs that ``next_job()`` hands out (``(key, job)``, or None when none can start
-        now), on the workers when it pays (else here, one after the other), and feed each result
-        to ``on_result(key, result)`` until nothing is left to start or running."""
-        if self.inside and self.threads is not None:
-            return self.threads.share(self, next_job, on_result)
-        if self.inside or not self.parallel_possible():
-            while (handed := next_job()) is not None:
-                key, job = handed
-                on_result(key, job.run(self))
-                self.note(jobs_done=self.status.get("jobs_done", 0) + 1)
-            return
-        jobs.schedule(self._start_jobs(), next_job, on_result, self)
-
-    def _start_jobs(self):
-        """Where the jobs run, started on first use: threads of this process, or the cluster."""
-        if self._jobs is None:
-            if self.cluster is not None:
-                from ..cluster import DaskJobs, search_description
-
-                self._jobs = DaskJobs(self.cluster, search_description(self.space, Solver), self.absorb,
-                                      self.space.table[self.space.table[:, 2] != 0])
-                self.board = self._jobs.board
-                self.note(dashboard=self._jobs.dashboard, workers=self._jobs.slots)
-            else:
-                views = [self.view(row) for row in range(1, self.workers + 1)]
-                self._jobs = jobs.ThreadJobs(views, self.space.stop)
-                for view in views:
-                    view.threads = self._jobs
-        return self._jobs
+        now) where the dispatch policy runs them, and feed each result to ``on_result(key,
+        result)`` until nothing is left to start or running."""
+        self.dispatch.schedule(self, next_job, on_result)
 
     def entries(self, job):
         """The table entries that make ``job``'s result usable without this table (``jobs.entries``)."""
@@ -253,21 +226,17 @@ class Solver:
         self.space.counters[self.space.row, NODES] += nodes
         self.job_seconds += seconds
 
-    def view(self, row: int) -> "Solver":
-        """This solver as a job's thread runs it: the same game, table and board, and a row of
-        counters of its own; its jobs run where it is (or on a thread with nothing to do:
-        ``ThreadJobs.share``), and it reports no progress."""
+    def view(self, row: int, dispatch) -> "Solver":
+        """This solver as a job's thread runs it (``dispatch``: ``dispatch.OnThread``): the same
+        game, table and board, and a row of counters of its own; it reports no progress."""
         view = copy.copy(self)
-        view.space = self.space.view(row)
-        view.inside, view._jobs, view.status = True, None, {}
+        view.space, view.dispatch, view.status = self.space.view(row), dispatch, {}
         view.total, view.worst = TotalSearch(view), WorstSearch(view)
         return view
 
     def close(self) -> None:
         """Stop the jobs (the table stays)."""
-        if self._jobs is not None:
-            self._jobs.close()
-            self._jobs = None
+        self.dispatch.close()
 
     def __del__(self):
         try:

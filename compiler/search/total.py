@@ -17,15 +17,15 @@ number of workers and any cluster.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 
 from .choice import Choice, Ordered
 from .jobs import PartsTotal, RootTotal, tightened
+from .openers import ranked_root
 from .table import INF, UNLIMITED, data_exact, data_guess, data_value
 
-ROOT_JOBS_PER_SLOT = 4  # on a cluster, first guesses are jobs when there are this many per worker
-RANKED_ROOT_MIN = 16  # a root with this many guesses (one per class) or more is searched as the openers' ranking is
-# (with no --first; with --openers K, K of them)
 BIG_PART = 64  # a part at least this big is a job of its own; a guess's smaller parts share one
 
 
@@ -59,18 +59,36 @@ class Trial:
         return self.failed or self.settled
 
 
+@dataclass(frozen=True)
+class Settled:
+    """How the root's first guesses were settled: by a bound alone, or by a search of some part
+    (effort, which depends on the order jobs finish in: never part of an artifact); and where the
+    ranking searched the root, what the full proof's header says of them, the same in every run
+    (``proven``: ``openers.ranked_root``)."""
+
+    bound: int = 0
+    search: int = 0
+    proven: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Root:
+    """What the search of the root found: its least total (``INF``: no tree fits the budget) and
+    how its first guesses were settled."""
+
+    value: int
+    settled: Settled = Settled()
+
+
 class TotalSearch:
     """The minimum-total search of ``solver`` (a ``Solver``, or a job's view of one) at the top
-    levels: each node's guesses by branch and bound, their parts as jobs where they pay."""
+    levels: each node's guesses by branch and bound, weighed as the solver's dispatch policy says
+    (``dispatch.py``): one after the other here, their parts as jobs, themselves as jobs, or as the
+    openers' ranking weighs them."""
 
     def __init__(self, solver):
         self.solver, self.space = solver, solver.space
         self.openings: dict[int, int] = {}  # with --first or --openers: the best opener, by the root's tag
-        # how the root's first guesses were settled: by a bound alone, or by a search of some part
-        # (effort, which depends on the order jobs finish in: never part of an artifact)
-        self.first_guesses = {"bound": 0, "search": 0}
-        # the same, for the full proof's header where the ranking searched its root (the same in every run)
-        self.proven_first_guesses: dict = {}
         self._serial = 0
 
     # -- what the jobs run -------------------------------------------------------------------------
@@ -117,9 +135,29 @@ class TotalSearch:
 
     # -- a node of the top levels ------------------------------------------------------------------
 
+    def root(self, budget: int) -> Root:
+        """The root's least total within ``budget``, stored in the table (or, where the first guesses
+        are restricted, its best opener in ``openings``), and how its first guesses were settled.
+        The root is always searched (quick from a warm table): its value comes with the tally."""
+        space = self.space
+        candidates = np.arange(space.n_secrets, dtype=np.int64)
+        bound = space.counted(len(candidates), budget)
+        if len(candidates) <= 2 or bound >= INF:
+            return Root(bound)
+        choice, settled = self._choose(candidates, (), budget, INF + 1, 0)
+        tag = space.tag(len(candidates), budget)
+        value, guess = (choice.value, choice.key[1]) if choice.key is not None else (max(bound, choice.floor), -1)
+        if space.opening(candidates, ()):  # what the root is worth after --first is not its value
+            if guess >= 0:
+                self.openings[tag] = guess
+        else:
+            space.store(candidates, (), tag, value, value >= INF or guess >= 0, guess)
+        return Root(value, settled or Settled())  # (guesses as jobs: not counted)
+
     def node(self, candidates: np.ndarray, played: tuple, budget: int, cutoff: int, level: int) -> int:
-        """Like ``recursion.min_total`` for the top two levels: symmetry classes, and the second
-        level's guesses evaluated as parallel jobs. Stores what it solves in the table."""
+        """Like ``recursion.min_total`` for the second level (``level`` 1; below, that search itself):
+        symmetry classes, and the node's guesses weighed as the dispatch policy says. Stores what it
+        solves in the table."""
         space, n = self.space, len(candidates)
         bound = space.counted(n, budget)
         if n <= 2 or bound >= INF or bound >= cutoff:
@@ -128,31 +166,25 @@ class TotalSearch:
             return space.total_below(candidates, played, budget, cutoff)
         tag = space.tag(n, budget)
         data = np.uint64(space.probe(candidates, played, tag))
-        if data and level == 0 and space.first is None and space.openers is None and not self.solver.inside:
-            data = np.uint64(0)  # the full proof's root searched again (quick from a warm table): its header
-            # says how the first guesses were refuted, as the first run did
         if data:
             if data_exact(data):
                 return int(data_value(data))
             bound = max(bound, int(data_value(data)))
             if bound >= cutoff:
                 return bound
-        choice = self._choose(candidates, played, budget, cutoff, level)
-        opening = space.opening(candidates, played)  # what the root is worth after --first is not its value
+        choice, _ = self._choose(candidates, played, budget, cutoff, level)
         if choice.key is not None:
-            if opening:
-                self.openings[tag] = choice.key[1]
-            else:
-                space.store(candidates, played, tag, choice.value, True, choice.key[1])
+            space.store(candidates, played, tag, choice.value, True, choice.key[1])
             return choice.value
         bound = max(bound, choice.floor)
-        if not opening:
-            space.store(candidates, played, tag, bound, bound >= INF, -1)
+        space.store(candidates, played, tag, bound, bound >= INF, -1)
         return bound
 
-    def _choose(self, candidates: np.ndarray, played: tuple, budget: int, cutoff: int, level: int) -> Choice:
-        """The node's guesses, bounded by counting, then tried best first where they pay."""
-        space, solver = self.space, self.solver
+    def _choose(self, candidates: np.ndarray, played: tuple, budget: int, cutoff: int,
+                level: int) -> tuple[Choice, Settled | None]:
+        """The node's guesses, bounded by counting, then weighed best first as the dispatch policy
+        says; at the root, with how its first guesses were settled."""
+        space, dispatch = self.space, self.solver.dispatch
         guesses = space.guesses(candidates, played)
         bounds, parts, is_candidate, _ = space.bounds(candidates, guesses, budget)
         useful = (parts > 1) | is_candidate
@@ -163,48 +195,40 @@ class TotalSearch:
         order = Ordered(bounds[keep], ~is_candidate[keep], guesses[keep])
         space.count_node()
         choice = Choice(cutoff, floor)
-        if level == 0 and space.first is None and len(order) >= RANKED_ROOT_MIN \
-                and cutoff > INF and not solver.inside:
-            from .openers import ranked_root  # the ranking's search of the first guesses, with K = 1
+        weigh = dispatch.root(self, len(order)) if level == 0 else dispatch.second(self)
+        return choice, weigh(candidates, played, budget, order, choice, level)
 
-            found = ranked_root(solver, budget, choice)
-            self.first_guesses["bound"] += found["refuted_by_bound"]
-            self.first_guesses["search"] += found["first_guesses"] - found["refuted_by_bound"]
-            if space.openers is None:  # the full proof: its header says how its first guesses were refuted
-                self.proven_first_guesses = found
-        elif level == 0 and openers_as_jobs(solver, len(order)):
-            self._root_jobs(candidates, budget, order, choice)
-        elif level == 0 and solver.cluster is None and solver.workers > 1:
-            # jobs on threads: the root's guesses as a second level's are, their parts (second-level nodes) the jobs
-            self._second_level(candidates, played, budget, order, choice, level=0)
-        elif level == 0:  # the root: its guesses one after the other, each part a second-level node
-            searched = 0
-            for _, key in choice.tries(order):
-                solver.note(root=space.game.format_code(space.game.guesses[key[1]]))
-                nodes = space.nodes
-                total, limit = self.root_total(candidates, key[1], budget, choice.limit(key))
-                searched += space.nodes != nodes
-                choice.consider(total, key)
-                if choice.key is not None:
-                    solver.note(best=choice.value)
-            self.first_guesses["search"] += searched
-            self.first_guesses["bound"] += len(order) - searched
-        elif solver.inside and solver.threads is not None:
-            # a job on a thread: each guess a job of its own (split, bounds and search), which a
-            # thread with nothing to do takes from it (ThreadJobs.share)
-            self._root_jobs(candidates, budget, order, choice, played)
-        else:
-            self._second_level(candidates, played, budget, order, choice)
-        return choice
+    # -- the ways to weigh a node's guesses (``order``: (bound, not a candidate, guess), best first) --
 
-    def _second_level(self, candidates: np.ndarray, played: tuple, budget: int, order: Ordered, choice: Choice,
-                      level: int = 1) -> None:
+    def ranked(self, candidates: np.ndarray, played: tuple, budget: int, order: Ordered, choice: Choice,
+               level: int) -> Settled:
+        """The root's first guesses as the openers' ranking searches them, with K = 1 (``openers.ranked_root``)."""
+        found = ranked_root(self.solver, budget, choice)
+        refuted = found["refuted_by_bound"]
+        return Settled(refuted, found["first_guesses"] - refuted, found if self.space.openers is None else {})
+
+    def each_guess(self, candidates: np.ndarray, played: tuple, budget: int, order: Ordered, choice: Choice,
+                   level: int) -> Settled:
+        """The root's guesses one after the other, each part a second-level node."""
+        solver, space = self.solver, self.space
+        searched = 0
+        for _, key in choice.tries(order):
+            solver.note(root=space.game.format_code(space.game.guesses[key[1]]))
+            nodes = space.nodes
+            total, limit = self.root_total(candidates, key[1], budget, choice.limit(key))
+            searched += space.nodes != nodes
+            choice.consider(total, key)
+            if choice.key is not None:
+                solver.note(best=choice.value)
+        return Settled(len(order) - searched, searched)
+
+    def parts_as_jobs(self, candidates: np.ndarray, played: tuple, budget: int, order: Ordered, choice: Choice,
+                      level: int) -> Settled | None:
         """Evaluate the guesses of a node at ``level`` (the root's on threads, else a second-level
-        node's; ``order``: (bound, not a candidate, guess), best first) as branch and bound does,
-        with the parts of each guess as parallel jobs: the big parts one job each, the small ones
-        together. A job's cutoff leaves the other parts their lower bounds, so it is exact or proves
-        the guess too costly whatever the others give; the next guess starts when the current ones
-        have no part left to hand out."""
+        node's) as branch and bound does, with the parts of each guess as parallel jobs: the big
+        parts one job each, the small ones together. A job's cutoff leaves the other parts their
+        lower bounds, so it is exact or proves the guess too costly whatever the others give; the
+        next guess starts when the current ones have no part left to hand out."""
         space, solver = self.space, self.solver
         trials: list[Trial] = []
         n = len(candidates)
@@ -248,7 +272,7 @@ class TotalSearch:
                         choice.consider(trial.bound(), trial.key)
                         trial.settled = True
                         self._post(serial, choice)
-                if sum(not trial.finished() for trial in trials) >= solver.slots() or not open_trial():
+                if sum(not trial.finished() for trial in trials) >= solver.dispatch.slots or not open_trial():
                     return None
 
         def on_result(job, result) -> None:
@@ -270,15 +294,13 @@ class TotalSearch:
         if level > 0:
             solver.note(guesses=len(order), guess_index=0)
         solver.schedule(next_job, on_result)
-        if level == 0:
-            self.first_guesses["search"] += sent[0]
-            self.first_guesses["bound"] += len(order) - sent[0]
+        return Settled(len(order) - sent[0], sent[0]) if level == 0 else None
 
-    def _root_jobs(self, candidates: np.ndarray, budget: int, order: Ordered, choice: Choice,
-                   played: tuple = ()) -> None:
-        """The root's guesses (``order``: (bound, not a candidate, guess), best first) as jobs,
-        each the whole search below one opener, with the best total on the board; or those of a
-        node after ``played`` in a job (whose view reports no progress; its board is its parent's)."""
+    def guesses_as_jobs(self, candidates: np.ndarray, played: tuple, budget: int, order: Ordered, choice: Choice,
+                        level: int) -> None:
+        """The root's guesses as jobs, each the whole search below one opener, with the best total
+        on the board; or those of a node after ``played`` in a job (whose view reports no progress;
+        its board is its parent's)."""
         solver = self.solver
         serial = self._new_serial()
         tries = choice.tries(order)
@@ -319,13 +341,13 @@ class TotalSearch:
 
     # -- the searches a solver starts --------------------------------------------------------------
 
-    def minimum(self, budget: int | None = None) -> int:
+    def minimum(self, budget: int | None = None) -> Root:
         """The fewest guesses in total, over all secrets, of any tree within ``budget`` guesses
-        (None: any depth); ``INF`` if no tree fits the budget."""
+        (None: any depth; ``INF`` if no tree fits the budget), with how its first guesses were settled."""
         budget = UNLIMITED if budget is None else budget
         root = np.arange(self.space.n_secrets, dtype=np.int64)
         self.space.total_below(root[:1], (), budget, INF)  # loaded here once, not by each job's thread
-        return self.solver.guarded(lambda: self.node(root, (), budget, INF + 1, 0),
+        return self.solver.guarded(lambda: self.root(budget),
                                    task=f"minimum total{'' if budget >= UNLIMITED else f' within {budget}'}")
 
     def optimal_guess(self, candidates: np.ndarray, played: tuple, budget: int | None) -> int:
@@ -347,17 +369,7 @@ class TotalSearch:
                 return int(data_guess(data))
             if attempt == 0:
                 if len(played) == 0 and not self.solver.inside:
-                    self.solver.guarded(lambda: self.node(candidates, (), budget, INF + 1, 0), task="minimum total")
+                    self.minimum(budget)
                 else:  # a node whose entry was lost: solve it again (its parts are in the table)
                     space.total_below(candidates, played, budget, INF + 1)
         raise RuntimeError(f"the optimal guess for {n} candidates was not found in the table")
-
-
-def openers_as_jobs(solver, count: int) -> bool:
-    """Is each of the root's ``count`` first guesses a job of its own? With --openers, and on a
-    cluster when the first guesses are many (else the jobs are the parts of the second guesses:
-    Bulls and Cows has one first guess under symmetry)."""
-    if not solver.parallel_possible() or solver.inside:
-        return False
-    return solver.space.openers is not None or (solver.cluster is not None
-                                                and count >= ROOT_JOBS_PER_SLOT * solver.slots())
