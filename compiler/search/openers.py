@@ -130,14 +130,8 @@ def opener_total(solver, candidates: np.ndarray, guess: int, budget: int, limit:
     space, search = solver.space, solver.total
     parts = space.split(guess, candidates)
     played = (guess,)
-    bounds = [space.counted(len(part), budget - 1) for part in parts]
-    total = min(len(candidates) + sum(bounds), INF)
-    for index in lookahead_order(space, parts):
-        limit = search.limit_now(fence, limit)
-        if total >= limit:
-            break
-        better = space.lookahead(parts[index], played, budget - 1, pure=True)
-        total, bounds[index] = min(total + better - bounds[index], INF), better
+    bounds, total = space.weigh(parts, played, budget - 1, len(candidates), limit, lookahead_order(space, parts),
+                                pure=True, limit_now=lambda limit: search.limit_now(fence, limit))
     limit, bound = search.limit_now(fence, limit), total
     if total < limit and any(len(part) > 2 for part in parts):
         total, limit = rising(solver, parts, bounds, total, played, budget - 1, limit, fence)
@@ -193,11 +187,9 @@ def lookahead_total(space, guess: int, candidates: np.ndarray, budget: int) -> i
     """A lower bound on the least total of a tree opening with ``guess``: the sum of its parts'
     lookahead bounds (under a hint rule, over the guesses it allows there; counting bounds for
     parts too small to pay)."""
-    total = len(candidates)
-    for part in space.split(guess, candidates):
-        total += space.lookahead(part, (guess,), budget - 1, pure=True) if len(part) >= LOOKAHEAD_MIN \
-            else space.counted(len(part), budget - 1)
-    return min(total, INF)
+    parts = space.split(guess, candidates)
+    every = [index for index, part in enumerate(parts) if len(part) >= LOOKAHEAD_MIN]
+    return space.weigh(parts, (guess,), budget - 1, len(candidates), INF + 1, every, pure=True)[1]
 
 
 def opener_tree(solver, guess: int, budget: int) -> tuple[int, int]:

@@ -70,6 +70,31 @@ def lookahead_bound(problem, candidates, budget, played, state, pure):
 
 
 @njit(cache=True, nogil=True)
+def weigh_parts(problem, ordered, parts, budget, limit, played, state, known):
+    """Lower bounds on the least totals of a guess's parts (``parts``: (start, size) in ``ordered``,
+    the node's candidates by feedback, largest part first) within ``budget``, into ``known``, by rising effort: every part's counting
+    bound, then the lookahead bound (``lookahead_bound``, after ``played``) of every part of
+    ``LOOKAHEAD_MIN`` secrets or more but the first (whose own search starts with one), largest
+    first, while the candidates plus the bounds are below ``limit``; none under a hint rule (``state``: they
+    do not pay there) or with no limit (above ``INF``). Returns that sum (at most ``INF``). The one
+    rule, compiled; ``Space.weigh`` is the same in Python, its order a parameter."""
+    least, reach, penalty = problem.least, problem.reach, problem.penalty
+    total = ordered.shape[0]
+    for p in range(parts.shape[0]):
+        known[p] = least_total(least, reach, parts[p, 1], budget, penalty)
+        total += known[p]
+    if state.shape[0] == 0 and limit <= INF:
+        for p in range(1, parts.shape[0]):
+            start, size = parts[p, 0], parts[p, 1]
+            if total >= limit or size < LOOKAHEAD_MIN:
+                break
+            bound = lookahead_bound(problem, ordered[start:start + size], budget, played, state, False)
+            total += bound - known[p]
+            known[p] = bound
+    return min(total, INF)
+
+
+@njit(cache=True, nogil=True)
 def min_total(problem, candidates, budget, cutoff, mask, state, played):
     """The smallest total of any tree that wins every candidate within ``budget`` guesses,
     if it is below ``cutoff``; otherwise some lower bound that is at least ``cutoff``.
@@ -81,9 +106,11 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
     guesses of equal total the best is, canonically, a candidate first and then the lowest guess;
     an exact result is stored with that guess.
 
-    One function, not helpers: split into six (the node's known value, the ranking, the parts'
-    bounds, the store) the search ran 10 to 20% slower (numba does not inline them into the
-    recursion), so the phases are marked by comments instead.
+    One function over 80 lines, not helpers: split into six (the node's known value, the ranking,
+    the parts' bounds, the store) the search ran 10 to 20% slower (numba does not inline them into
+    the recursion), and a helper that calls ``min_total`` back cannot be cached (numba's cache of
+    mutually recursive functions crashes on load), so the phases are marked by comments instead.
+    The parts' bounds are the one helper: ``weigh_parts``, the rule ``guess_total`` shares.
     """
     matrix, table, counters, win = problem.matrix, problem.table, problem.counters, problem.win
     least, reach, consistent, penalty = problem.least, problem.reach, problem.consistent, problem.penalty
@@ -171,16 +198,7 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
                     continue
             ordered, parts = split(matrix, g, candidates, problem.n_feedbacks, win)
             played_after = played | problem.guess_symbols[g] if problem.renames else played
-            total = low
-            for p in range(parts.shape[0]):
-                size = parts[p, 1]
-                known[p] = least_total(least, reach, size, budget - 1, penalty)  # as guess_bounds counted it
-                # a lookahead on the parts but the first (whose own search starts with it), largest first
-                if p > 0 and size >= LOOKAHEAD_MIN and total < limit and not hinted:
-                    counted_part = known[p]
-                    known[p] = lookahead_bound(problem, ordered[parts[p, 0]:parts[p, 0] + size], budget - 1,
-                                               played_after, state, False)  # (no hint rule: empty)
-                    total = min(total + known[p] - counted_part, INF)
+            total = weigh_parts(problem, ordered, parts, budget - 1, limit, played_after, state, known)
             for p in range(parts.shape[0]):
                 if total >= limit:
                     break
@@ -216,23 +234,11 @@ def guess_total(problem, candidates, guess, budget, limit, mask, state, played):
     part's ``min_total`` (``mask``, ``played``: after the guess; ``state``: the node's hint-rule
     state, each part's derived as ``min_total`` derives it). The steps of ``min_total`` on one
     guess, which it keeps inline."""
-    least, reach, penalty, matrix = problem.least, problem.reach, problem.penalty, problem.matrix
+    matrix = problem.matrix
     ordered, parts = split(matrix, guess, candidates, problem.n_feedbacks, problem.win)
     m, hinted = parts.shape[0], state.shape[0] > 0
     known = np.empty(m, np.int64)
-    total = candidates.shape[0]
-    for p in range(m):
-        known[p] = least_total(least, reach, parts[p, 1], budget - 1, penalty)
-        total += known[p]
-    if not hinted and limit <= INF:
-        for p in range(1, m):
-            start, size = parts[p, 0], parts[p, 1]
-            if total >= limit or size < LOOKAHEAD_MIN:
-                break
-            bound = lookahead_bound(problem, ordered[start:start + size], budget - 1, played, state, False)
-            total += bound - known[p]
-            known[p] = bound
-    total = min(total, INF)
+    total = weigh_parts(problem, ordered, parts, budget - 1, limit, played, state, known)
     for p in range(m):
         start, size = parts[p, 0], parts[p, 1]
         if total >= limit:

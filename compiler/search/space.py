@@ -166,24 +166,38 @@ class Space:
         """Per guess: its counting bound, parts, whether it is a candidate, largest part (``guess_bounds``)."""
         return guess_bounds(self.problem, candidates, guesses, np.int64(budget), largest)
 
-    def lower_bounds(self, parts: list, played: tuple, budget: int, base: int, limit: int) -> list[int]:
-        """Lower bounds on the least totals of a guess's parts (largest first) within ``budget``:
-        by counting, and for a part of ``LOOKAHEAD_MIN`` secrets or more but the first (whose own
-        search starts with it), the best guess's by counting (``lookahead_bound``; not with a hint
-        rule), largest first while ``base`` plus the bounds is below ``limit``: once it is not, the
-        guess is refuted, and the rest keep their counting bounds. With no limit (above ``INF``)
-        nothing could be refuted, nor a cutoff tightened: the counting bounds alone."""
+    def weigh(self, parts: list, played: tuple, budget: int, base: int, limit: int, order: list[int],
+              pure: bool = False, limit_now=None) -> tuple[list[int], int]:
+        """Lower bounds on the least totals of a guess's ``parts`` (after ``played``) within
+        ``budget``, by rising effort: every part's counting bound, then the lookahead bound
+        (``lookahead``, ``pure`` as there) of the parts ``order`` names, in that order, while
+        ``base`` plus the bounds is below ``limit`` (as ``limit_now(limit)`` reads it, if given: a
+        job's, which the board tightens). Once it is not, the guess is refuted, and the rest keep
+        their counting bounds. Returns the bounds and their sum with ``base`` (at most ``INF``).
+        The one rule; its compiled twin is the first half of ``recursion.guess_total``, with the
+        order ``search_order``."""
         bounds = [self.counted(len(part), budget) for part in parts]
-        total = base + sum(bounds)
-        if self.hint_rule is not None or limit > INF:
-            return bounds
-        for index in range(1, len(parts)):
-            if total >= limit or len(parts[index]) < LOOKAHEAD_MIN:
+        total = min(base + sum(bounds), INF)
+        for index in order:
+            if limit_now is not None:
+                limit = limit_now(limit)
+            if total >= limit:
                 break
-            bound = self.lookahead(parts[index], played, budget)
-            total += bound - bounds[index]
-            bounds[index] = bound
-        return bounds
+            bound = self.lookahead(parts[index], played, budget, pure)
+            total, bounds[index] = min(total + bound - bounds[index], INF), bound
+        return bounds, total
+
+    def search_order(self, parts: list, limit: int) -> list[int]:
+        """The search's lookaheads: every part of ``LOOKAHEAD_MIN`` secrets or more but the first
+        (whose own search starts with one), largest first; none under a hint rule (they do not pay
+        there), nor with no limit (above ``INF``: nothing could be refuted, no cutoff tightened)."""
+        if self.hint_rule is not None or limit > INF:
+            return []
+        return [index for index in range(1, len(parts)) if len(parts[index]) >= LOOKAHEAD_MIN]
+
+    def lower_bounds(self, parts: list, played: tuple, budget: int, base: int, limit: int) -> list[int]:
+        """``weigh``'s bounds in the search's order (``search_order``)."""
+        return self.weigh(parts, played, budget, base, limit, self.search_order(parts, limit))[0]
 
     def lookahead(self, part: np.ndarray, played: tuple, budget: int, pure: bool = False) -> int:
         """The part's one-guess lookahead bound within ``budget`` (``recursion.lookahead_bound``), over

@@ -97,15 +97,7 @@ class TotalSearch:
                     level: int = 2):
         """What a ``jobs.PartsTotal`` returns: ``(total, limit)``."""
         bounds = self.space.lower_bounds(parts, played, budget, 0, limit)
-        total = min(sum(bounds), INF)
-        for part, bound in zip(parts, bounds):
-            limit = self.limit_now(fence, limit)
-            if total >= limit:
-                break
-            rest = total - bound
-            value = self.node(part, played, budget, limit - rest, level)
-            total = min(rest + value, INF)
-        return total, limit
+        return self._search_parts(parts, bounds, played, budget, limit, fence, level)
 
     def root_total(self, candidates: np.ndarray, guess: int, budget: int, limit: int, fence: tuple | None = None,
                    played: tuple = ()):
@@ -116,17 +108,25 @@ class TotalSearch:
         parts = self.space.split(guess, candidates)
         after = played + (guess,)
         bounds = self.space.lower_bounds(parts, after, budget - 1, len(candidates), limit)
-        total = min(len(candidates) + sum(bounds), INF)
+        return self._search_parts(parts, bounds, after, budget - 1, limit, fence, len(after), len(candidates))
+
+    def _search_parts(self, parts: list, bounds: list[int], played: tuple, budget: int, limit: int,
+                      fence: tuple | None, level: int, base: int = 0) -> tuple[int, int]:
+        """The least total of ``parts`` (largest first, at ``level``; ``bounds``: lower bounds on
+        theirs) plus ``base``, if below ``limit``, else a lower bound at least the limit it ended
+        with: each part searched in turn against what the others' bounds leave of the limit, as
+        ``recursion.guess_total`` searches them. ``(total, limit)``."""
+        total = min(base + sum(bounds), INF)
         for index, (part, bound) in enumerate(zip(parts, bounds)):
             limit = self.limit_now(fence, limit)
             if total >= limit:
                 break
             if len(part) <= 2:
-                continue
-            self.solver.note(part=f"{index + 1}/{len(parts)}", part_size=len(part))
+                continue  # its bound is exact
+            if level == 1:  # where a long search is: the first guess's part
+                self.solver.note(part=f"{index + 1}/{len(parts)}", part_size=len(part))
             rest = total - bound
-            value = self.node(part, after, budget - 1, limit - rest, len(after))
-            total = min(rest + value, INF)
+            total = min(rest + self.node(part, played, budget, limit - rest, level), INF)
         return total, limit
 
     def limit_now(self, fence: tuple | None, limit: int) -> int:
