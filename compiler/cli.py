@@ -533,18 +533,9 @@ def _stopped(interrupted, command: str) -> typer.Exit:
 @contextlib.contextmanager
 def _terminate_as_interrupt():
     """SIGTERM (a job's time limit, a service stopping) stops a search as Ctrl-C does: its jobs
-    stopped, its checkpoint saved, its shared memory freed. Either signal arriving while numba
-    compiles, inside one of llvmlite's ctypes callbacks (where Python prints a raised exception
-    and drops it), is sent again a moment later, once the callback has returned."""
-    def interrupt(signum, frame):
-        while frame is not None:
-            if "llvmlite" in frame.f_code.co_filename:  # within a callback from llvm, or under one
-                threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
-                return
-            frame = frame.f_back
-        raise KeyboardInterrupt
+    stopped, its checkpoint saved, its shared memory freed (``_interrupt`` handles both signals)."""
     try:
-        previous = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGTERM, signal.SIGINT)}
+        previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGTERM, signal.SIGINT)}
     except ValueError:  # not the main thread (an embedding program): leave its handlers alone
         yield
         return
@@ -553,6 +544,18 @@ def _terminate_as_interrupt():
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def _interrupt(signum: int, frame) -> None:
+    """Raise KeyboardInterrupt; but a signal arriving while numba compiles, inside one of
+    llvmlite's ctypes callbacks (where Python prints a raised exception and drops it), is sent
+    again a moment later, once the callback has returned."""
+    while frame is not None:
+        if "llvmlite" in frame.f_code.co_filename:  # within a callback from llvm, or under one
+            threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
+            return
+        frame = frame.f_back
+    raise KeyboardInterrupt
 
 
 def main() -> None:
