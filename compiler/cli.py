@@ -1,5 +1,7 @@
-"""The compiler's commands (compile, bound, compare, list, warm), added to the one ``guesstree`` program
-through the ``guesstree.commands`` entry points (see ``player/cli.py``).
+"""The compiler's commands (compile, compare, list, bound, openers, warm), added to the one
+``guesstree`` program through the ``guesstree.commands`` entry points (see ``player/cli.py``).
+Options several commands share are declared once: ``game_command`` hands a command its game and
+strategy settings, ``search_command`` also how its work runs (a ``SearchSettings``).
 
 Importing this module imports neither numpy nor numba: a base install (the player alone) lists
 these commands in its help, and running one says which extra to install.
@@ -88,7 +90,12 @@ def warm_command() -> None:
     warm(say=lambda text: typer.echo(text, err=True))
 
 
-# -- the game argument and every game's options, declared once ----------------------------------
+# -- the options several commands share, declared once: the game's, a build's, a search's ------
+
+def _option(name: str, annotation, default) -> inspect.Parameter:
+    """A command's keyword parameter ``name``: typer reads its option (or argument) from ``default``."""
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
+
 
 def _game_parameters() -> list[inspect.Parameter]:
     """The GAME argument, then one option per keyword any built-in game takes (from ``Game.options``)."""
@@ -99,16 +106,14 @@ def _game_parameters() -> list[inspect.Parameter]:
             types[key] = kind
             if text not in helps.setdefault(key, []):
                 helps[key].append(text)
-    parameters = [inspect.Parameter(
-        "game", inspect.Parameter.KEYWORD_ONLY, annotation=str,
-        default=typer.Argument(..., metavar="GAME", help=f"{', '.join(GAMES)}, or a plugin module:factory"))]
+    parameters = [_option("game", str, typer.Argument(..., metavar="GAME",
+                                                      help=f"{', '.join(GAMES)}, or a plugin module:factory"))]
     for key, kind in types.items():
         flag = "--" + key.replace("_", "-")
         declaration = f"{flag}/--no-{flag[2:]}" if kind is bool else flag
         metavar = None if kind is bool else ("N" if kind is int else "FILE")
-        parameters.append(inspect.Parameter(
-            key, inspect.Parameter.KEYWORD_ONLY, annotation=Optional[kind],
-            default=typer.Option(None, declaration, metavar=metavar, help="; ".join(helps[key]))))
+        parameters.append(_option(key, Optional[kind],
+                                  typer.Option(None, declaration, metavar=metavar, help="; ".join(helps[key]))))
     return parameters
 
 
@@ -133,16 +138,18 @@ def _setting_parameters(names: tuple[str, ...]) -> list[inspect.Parameter]:
     for key in names:
         setting = catalogue.SETTINGS[key]
         kind = str if setting.least is None else int
-        parameters.append(inspect.Parameter(
-            key, inspect.Parameter.KEYWORD_ONLY, annotation=Optional[kind] if setting.default is None else kind,
-            default=typer.Option(setting.default, catalogue.flag(key), metavar=setting.metavar, help=setting.help)))
+        parameters.append(_option(key, Optional[kind] if setting.default is None else kind, typer.Option(
+            setting.default, catalogue.flag(key), metavar=setting.metavar, help=setting.help)))
     return parameters
 
 
-CANDIDATES = typer.Option("all", "--candidates", metavar="all|consistent",
-                          help="guesses a strategy may play: all, or consistent (possible secrets only)")
-MAX_MEMORY = typer.Option(8.0, "--max-memory", metavar="GIB",
-                          help="GiB the feedback matrix may use; a bigger game is scored in blocks on demand")
+BUILD_PARAMETERS = [
+    _option("candidates", str, typer.Option(
+        "all", "--candidates", metavar="all|consistent",
+        help="guesses a strategy may play: all, or consistent (possible secrets only)")),
+    _option("max_memory", float, typer.Option(
+        8.0, "--max-memory", metavar="GIB",
+        help="GiB the feedback matrix may use; a bigger game is scored in blocks on demand"))]
 
 
 def memory_budget(gib: float) -> int:
@@ -152,84 +159,98 @@ def memory_budget(gib: float) -> int:
     return int(gib * (1 << 30))
 
 
-def _search_parameters() -> list[inspect.Parameter]:
-    """How an exhaustive search runs (``search.settings.SearchSettings``), one option per field."""
-    declared = {
-        "workers": (Optional[int], typer.Option(None, "--workers", metavar="N",
-                                                help="threads to search with, or processes of a big heuristic build (default: one per core)")),
-        "checkpoint": (Optional[Path], typer.Option(None, "--checkpoint", metavar="FILE",
-                                                    help="keep the work in this file: an exhaustive search's (Ctrl-C "
-                                                         "saves it), a heuristic build's finished subtrees")),
-        "resume": (bool, typer.Option(False, "--resume", help="continue from the --checkpoint file")),
-        "cluster": (Optional[str], typer.Option(
-            None, "--cluster", metavar="ADDRESS",
-            help="run the jobs (an exhaustive search's; a heuristic build's subtrees) on a Dask cluster, "
-                 "tcp://HOST:PORT of its scheduler (default: "
-                 "$DASK_SCHEDULER_ADDRESS), or local:N for N worker processes here; needs guesstree[distributed]")),
-    }
-    return [inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY, annotation=kind, default=option)
-            for key, (kind, option) in declared.items()]
-
-
-SEARCH_PARAMETERS = _search_parameters()
-
-
-BUILD_PARAMETERS = [inspect.Parameter("candidates", inspect.Parameter.KEYWORD_ONLY, annotation=str, default=CANDIDATES),
-                    inspect.Parameter("max_memory", inspect.Parameter.KEYWORD_ONLY, annotation=float,
-                                      default=MAX_MEMORY)]
-
-
 ESTIMATE_PARAMETERS = [
-    inspect.Parameter("max_time", inspect.Parameter.KEYWORD_ONLY, annotation=str, default=typer.Option(
+    _option("max_time", str, typer.Option(
         "6h", "--max-time", metavar="TIME", help="refuse a heuristic build estimated to take longer (90s, 20m, "
                                                  "6h, 2d, or none); the estimate is printed with the refusal")),
-    inspect.Parameter("force", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=typer.Option(
+    _option("force", bool, typer.Option(
         False, "--force", help="build even where the estimate says it cannot finish (over --max-time, or over "
                                "this machine's memory)"))]
 
 
-def game_command(name: str, settings: tuple[str, ...] = (), build: bool = False, search: bool = False,
-                 estimate: bool = False):
+SEARCH_PARAMETERS = [  # how a command's work runs: the fields of search.settings.SearchSettings a user sets
+    _option("workers", Optional[int], typer.Option(
+        None, "--workers", metavar="N",
+        help="threads to search with, or processes of a big heuristic build (default: one per core)")),
+    _option("checkpoint", Optional[Path], typer.Option(
+        None, "--checkpoint", metavar="FILE",
+        help="keep the work in this file: an exhaustive search's (Ctrl-C saves it), a heuristic build's finished "
+             "subtrees")),
+    _option("resume", bool, typer.Option(False, "--resume", help="continue from the --checkpoint file")),
+    _option("cluster", Optional[str], typer.Option(
+        None, "--cluster", metavar="ADDRESS",
+        help="run the jobs (an exhaustive search's; a heuristic build's subtrees) on a Dask cluster, "
+             "tcp://HOST:PORT of its scheduler (default: $DASK_SCHEDULER_ADDRESS), or local:N for N worker "
+             "processes here; needs guesstree[distributed]"))]
+
+
+def game_command(name: str, settings: tuple[str, ...] = (), build: bool = False, estimate: bool = False):
     """A command taking GAME and the game options, and an option per strategy setting in
     ``settings``; the function receives the built ``game`` and ``settings``, the settings' values
     by name (an Options' keyword arguments). With ``build``, ``settings`` holds ``candidates`` and
     ``max_memory`` too (checked, in bytes); with ``estimate``, ``max_time`` (seconds, or None)
-    and ``force``; with ``search``, the function receives how an exhaustive search runs as
-    ``search``, a checked ``SearchSettings``."""
+    and ``force``."""
     def decorate(function):
-        signature = inspect.signature(function)
-        own = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in signature.parameters.values()
-               if p.name not in ("game", "settings", "search")]
         names = [p.name for p in GAME_PARAMETERS]
         building = (BUILD_PARAMETERS if build else []) + (ESTIMATE_PARAMETERS if estimate else [])
-        searching = SEARCH_PARAMETERS if search else []
-        chosen_settings = _setting_parameters(settings)
 
         @functools.wraps(function)
         def run(**arguments):
             from .estimate import parse_duration
-            from .search.settings import SearchSettings  # loads nothing heavy
 
             chosen = {key: arguments.pop(key) for key in names}
             given = {key: arguments.pop(key) for key in (*settings, *(p.name for p in building))}
-            how = {p.name: arguments.pop(p.name) for p in searching}
             if build:
                 given["max_memory"] = memory_budget(given["max_memory"])
             try:
                 if estimate:
                     given["max_time"] = parse_duration(given["max_time"])
                 game = game_from_options(chosen.pop("game"), **chosen)
-                if search:
-                    arguments["search"] = SearchSettings(**how)
             except ValueError as error:
                 raise fail(str(error)) from None
             return function(game=game, **({"settings": given} if settings or build else {}), **arguments)
 
-        parameters = [GAME_PARAMETERS[0], *own, *building, *searching, *chosen_settings, *GAME_PARAMETERS[1:]]
-        run.__signature__ = signature.replace(parameters=parameters)
-        run.__annotations__ = {p.name: p.annotation for p in run.__signature__.parameters.values()}
-        return app.command(name, cls=Command)(run)
+        own = _own_parameters(function, ("game", "settings"))
+        searching = [p for p in own if p in SEARCH_PARAMETERS]  # a search_command's: after the build's, in help
+        parameters = [GAME_PARAMETERS[0], *(p for p in own if p not in searching), *building, *searching,
+                      *_setting_parameters(settings), *GAME_PARAMETERS[1:]]
+        return app.command(name, cls=Command)(_declared(run, parameters))
     return decorate
+
+
+def search_command(name: str, settings: tuple[str, ...] = (), estimate: bool = False):
+    """A game command (``game_command`` with ``build``) that takes how its work runs too
+    (``SEARCH_PARAMETERS``); the function receives it as ``search``, a ``SearchSettings`` (which
+    checks it)."""
+    def decorate(function):
+        @functools.wraps(function)
+        def run(**arguments):
+            from .search.settings import SearchSettings  # loads nothing heavy
+
+            how = {p.name: arguments.pop(p.name) for p in SEARCH_PARAMETERS}
+            try:
+                search = SearchSettings(**how)
+            except ValueError as error:
+                raise fail(str(error)) from None
+            return function(search=search, **arguments)
+
+        parameters = [*_own_parameters(function, ("search",)), *SEARCH_PARAMETERS]
+        return game_command(name, settings, build=True, estimate=estimate)(_declared(run, parameters))
+    return decorate
+
+
+def _own_parameters(function, given: tuple[str, ...]) -> list[inspect.Parameter]:
+    """``function``'s parameters as keyword-only options, but those named in ``given`` (which a
+    declaration hands it)."""
+    return [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in inspect.signature(function).parameters.values()
+            if p.name not in given]
+
+
+def _declared(run, parameters: list[inspect.Parameter]):
+    """``run`` with ``parameters`` as the signature typer reads its options from."""
+    run.__signature__ = inspect.signature(run).replace(parameters=parameters)
+    run.__annotations__ = {p.name: p.annotation for p in parameters}
+    return run
 
 
 # -- the other options that several commands share ------------------------------------------------
@@ -253,7 +274,7 @@ def _notice(path: Optional[Path]) -> Optional[str]:
         raise fail(f"--notice {path}: {error}") from None
 
 
-@game_command("compile", settings=tuple(catalogue.SETTINGS), build=True, search=True, estimate=True)
+@search_command("compile", settings=tuple(catalogue.SETTINGS), estimate=True)
 def compile_command(
     game: Game,
     settings: dict,
@@ -402,7 +423,7 @@ def list_command() -> None:
 
 # -- the optimal worst case, and the exhaustive searches' progress -----------------------------
 
-@game_command("bound", build=True, search=True)
+@search_command("bound")
 def bound_command(
     game: Game,
     settings: dict,
@@ -435,7 +456,7 @@ def bound_command(
     typer.echo(f"  ({report.nodes} nodes searched, {report.seconds:.2f} s)")
 
 
-@game_command("openers", settings=("max_depth",), build=True, search=True)
+@search_command("openers", settings=("max_depth",))
 def openers_command(
     game: Game,
     settings: dict,
