@@ -443,17 +443,8 @@ def bound_command(
     with _failures("bound", game, "searching", "give a smaller --max-memory",
                    lambda error: f"cannot write {search.checkpoint}: {error.strerror or error}"), \
             search_status(quiet) as status, _terminate_as_interrupt():
-        report = bound(game, search=dataclasses.replace(search, progress=status), **settings)
-    if as_json:
-        typer.echo(json.dumps({"game": game.spec(), "worst": report.worst, "nodes": report.nodes,
-                               "seconds": round(report.seconds, 3), "proof": report.proof}, indent=2))
-        return
-    upper, lower = report.proof["upper"], report.proof["lower"]
-    typer.echo(f"{game!r}: the optimal worst case is {report.worst} guesses")
-    typer.echo(f"  achieved: a tree opening with {upper['first_guess']} wins every secret within {upper['depth']} "
-               f"(total {upper['tree_total']}, {upper['tree_nodes']} nodes)")
-    typer.echo(f"  no tree within {lower['impossible']}: {lower['by']}")
-    typer.echo(f"  ({report.nodes} nodes searched, {report.seconds:.2f} s)")
+        found = bound(game, search=dataclasses.replace(search, progress=status), **settings)
+    _say(game, found, as_json)
 
 
 @search_command("openers", settings=("max_depth",))
@@ -499,17 +490,17 @@ def openers_command(
         if report is not None:
             lines = [json.dumps(opener.line()) for opener in found.openers]
             write_atomic(report, ("\n".join(lines) + "\n").encode())
-    _print_openers(game, found, as_json, report)
+    _say(game, found, as_json)
+    if report is not None and not as_json:
+        typer.echo(f"wrote {report}")
 
 
-def _print_openers(game: Game, found, as_json: bool, report: Path | None) -> None:
-    """What ``openers`` prints: the ranking (or one first guess's rank), as text or JSON."""
+def _say(game: Game, found, as_json: bool) -> None:
+    """What a search found (its ``text(game)``), or as JSON: the game, then its ``to_dict()``."""
     if as_json:
         typer.echo(json.dumps({"game": game.spec(), **found.to_dict()}, indent=2))
-        return
-    typer.echo(found.text(game))
-    if report is not None:
-        typer.echo(f"wrote {report}")
+    else:
+        typer.echo(found.text(game))
 
 
 @contextlib.contextmanager
