@@ -332,7 +332,7 @@ def _compiled(game: Game, options, quiet: bool, search):
     figures = plan(game, options, search)[1]  # (refused there, if it cannot finish)
     if figures is not None and figures.seconds >= 60 and not quiet:
         typer.echo(f"estimated: {figures.text()}", err=True)
-    with compile_display(quiet) as (searching, building), _terminate_as_interrupt():
+    with compile_display(quiet) as (searching, building):
         built = build(game, options, progress=building, search=dataclasses.replace(search, progress=searching))
     _say_first_guesses(built.first_guesses, quiet)
     return built
@@ -421,7 +421,7 @@ def list_command() -> None:
         typer.echo(f"  {name:<17} {doc}")
 
 
-# -- the optimal worst case, and the exhaustive searches' progress -----------------------------
+# -- the exhaustive searches: the optimal worst case, the best first guesses -------------------
 
 @search_command("bound")
 def bound_command(
@@ -454,7 +454,7 @@ def openers_command(
     search,
     top: int = typer.Option(10, "--top", metavar="K", help="how many of the best first guesses to rank exactly"),
     first: Optional[str] = typer.Option(None, "--first", metavar="GUESS",
-                                        help="one first guess instead: its exact total and a bound on its rank"),
+                                        help="one first guess instead: its exact total and its exact rank"),
     as_json: bool = typer.Option(False, "--json", help="print the ranking as JSON"),
     report: Optional[Path] = typer.Option(None, "--report", metavar="FILE",
                                           help="write one JSON line per first guess: its total or the bound "
@@ -503,6 +503,8 @@ def _say(game: Game, found, as_json: bool) -> None:
         typer.echo(found.text(game))
 
 
+# -- how a command's work fails or stops ----------------------------------------------------------
+
 @contextlib.contextmanager
 def _failures(command: str, game: Game, doing: str, advice: str, os_said=None):
     """Every way a command's work fails, as one line and its exit code (the one mapping from errors
@@ -534,6 +536,8 @@ def _failures(command: str, game: Game, doing: str, advice: str, os_said=None):
 
 
 def _stopped(interrupted, command: str) -> typer.Exit:
+    """Say on stderr that ``command``'s search was stopped, and where its work is saved (if
+    ``interrupted`` says); exit 130."""
     if interrupted is None or interrupted.checkpoint is None:
         typer.echo("\ninterrupted: the search's work is lost (give --checkpoint FILE to keep it)", err=True)
     else:
