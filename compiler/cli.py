@@ -32,6 +32,7 @@ from guesstree.player.games import GAMES, Game, make_game
 from guesstree.player.wording import counted
 
 from . import catalogue
+from .search.settings import SearchSettings  # the standard library alone
 
 app = typer.Typer(rich_markup_mode=None)
 EXTRA = "guesstree[compiler]"
@@ -225,8 +226,6 @@ def search_command(name: str, settings: tuple[str, ...] = (), estimate: bool = F
     def decorate(function):
         @functools.wraps(function)
         def run(**arguments):
-            from .search.settings import SearchSettings  # loads nothing heavy
-
             how = {p.name: arguments.pop(p.name) for p in SEARCH_PARAMETERS}
             try:
                 search = SearchSettings(**how)
@@ -278,7 +277,7 @@ def _notice(path: Optional[Path]) -> Optional[str]:
 def compile_command(
     game: Game,
     settings: dict,
-    search,
+    search: SearchSettings,
     strategy: str = typer.Option(..., "--strategy", "-s", metavar="NAME", help=", ".join(catalogue.STRATEGIES)),
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
                                           help="artifact path (default: trees/<game>-<strategy>.msgpack.zst)"),
@@ -324,7 +323,7 @@ def compile_command(
             typer.echo(f"optimal: {built.proof['proven']}")
 
 
-def _compiled(game: Game, options, quiet: bool, search):
+def _compiled(game: Game, options, quiet: bool, search: SearchSettings):
     """The built tree, with its progress shown: an exhaustive strategy's search, then the tree."""
     from .builder import build, plan
     from .progress import compile_display
@@ -427,7 +426,7 @@ def list_command() -> None:
 def bound_command(
     game: Game,
     settings: dict,
-    search,
+    search: SearchSettings,
     as_json: bool = typer.Option(False, "--json", help="print the result and its proof as JSON"),
     quiet: bool = QUIET,
 ) -> None:
@@ -451,7 +450,7 @@ def bound_command(
 def openers_command(
     game: Game,
     settings: dict,
-    search,
+    search: SearchSettings,
     top: int = typer.Option(10, "--top", metavar="K", help="how many of the best first guesses to rank exactly"),
     first: Optional[str] = typer.Option(None, "--first", metavar="GUESS",
                                         help="one first guess instead: its exact total and its exact rank"),
