@@ -1,5 +1,7 @@
-"""The compiler's commands (compile, bound, compare, list, warm), added to the one ``guesstree`` program
-through the ``guesstree.commands`` entry points (see ``player/cli.py``).
+"""The compiler's commands (compile, compare, list, bound, openers, warm), added to the one
+``guesstree`` program through the ``guesstree.commands`` entry points (see ``player/cli.py``).
+Options several commands share are declared once: ``game_command`` hands a command its game and
+strategy settings, ``search_command`` also how its work runs (a ``SearchSettings``).
 
 Importing this module imports neither numpy nor numba: a base install (the player alone) lists
 these commands in its help, and running one says which extra to install.
@@ -30,6 +32,7 @@ from guesstree.player.games import GAMES, Game, make_game
 from guesstree.player.wording import counted
 
 from . import catalogue
+from .search.settings import SearchSettings  # the standard library alone
 
 app = typer.Typer(rich_markup_mode=None)
 EXTRA = "guesstree[compiler]"
@@ -88,7 +91,12 @@ def warm_command() -> None:
     warm(say=lambda text: typer.echo(text, err=True))
 
 
-# -- the game argument and every game's options, declared once ----------------------------------
+# -- the options several commands share, declared once: the game's, a build's, a search's ------
+
+def _option(name: str, annotation, default) -> inspect.Parameter:
+    """A command's keyword parameter ``name``: typer reads its option (or argument) from ``default``."""
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
+
 
 def _game_parameters() -> list[inspect.Parameter]:
     """The GAME argument, then one option per keyword any built-in game takes (from ``Game.options``)."""
@@ -99,16 +107,14 @@ def _game_parameters() -> list[inspect.Parameter]:
             types[key] = kind
             if text not in helps.setdefault(key, []):
                 helps[key].append(text)
-    parameters = [inspect.Parameter(
-        "game", inspect.Parameter.KEYWORD_ONLY, annotation=str,
-        default=typer.Argument(..., metavar="GAME", help=f"{', '.join(GAMES)}, or a plugin module:factory"))]
+    parameters = [_option("game", str, typer.Argument(..., metavar="GAME",
+                                                      help=f"{', '.join(GAMES)}, or a plugin module:factory"))]
     for key, kind in types.items():
         flag = "--" + key.replace("_", "-")
         declaration = f"{flag}/--no-{flag[2:]}" if kind is bool else flag
         metavar = None if kind is bool else ("N" if kind is int else "FILE")
-        parameters.append(inspect.Parameter(
-            key, inspect.Parameter.KEYWORD_ONLY, annotation=Optional[kind],
-            default=typer.Option(None, declaration, metavar=metavar, help="; ".join(helps[key]))))
+        parameters.append(_option(key, Optional[kind],
+                                  typer.Option(None, declaration, metavar=metavar, help="; ".join(helps[key]))))
     return parameters
 
 
@@ -133,16 +139,18 @@ def _setting_parameters(names: tuple[str, ...]) -> list[inspect.Parameter]:
     for key in names:
         setting = catalogue.SETTINGS[key]
         kind = str if setting.least is None else int
-        parameters.append(inspect.Parameter(
-            key, inspect.Parameter.KEYWORD_ONLY, annotation=Optional[kind] if setting.default is None else kind,
-            default=typer.Option(setting.default, catalogue.flag(key), metavar=setting.metavar, help=setting.help)))
+        parameters.append(_option(key, Optional[kind] if setting.default is None else kind, typer.Option(
+            setting.default, catalogue.flag(key), metavar=setting.metavar, help=setting.help)))
     return parameters
 
 
-CANDIDATES = typer.Option("all", "--candidates", metavar="all|consistent",
-                          help="guesses a strategy may play: all, or consistent (possible secrets only)")
-MAX_MEMORY = typer.Option(8.0, "--max-memory", metavar="GIB",
-                          help="GiB the feedback matrix may use; a bigger game is scored in blocks on demand")
+BUILD_PARAMETERS = [
+    _option("candidates", str, typer.Option(
+        "all", "--candidates", metavar="all|consistent",
+        help="guesses a strategy may play: all, or consistent (possible secrets only)")),
+    _option("max_memory", float, typer.Option(
+        8.0, "--max-memory", metavar="GIB",
+        help="GiB the feedback matrix may use; a bigger game is scored in blocks on demand"))]
 
 
 def memory_budget(gib: float) -> int:
@@ -152,84 +160,96 @@ def memory_budget(gib: float) -> int:
     return int(gib * (1 << 30))
 
 
-def _search_parameters() -> list[inspect.Parameter]:
-    """How an exhaustive search runs (``search.settings.SearchSettings``), one option per field."""
-    declared = {
-        "workers": (Optional[int], typer.Option(None, "--workers", metavar="N",
-                                                help="threads to search with, or processes of a big heuristic build (default: one per core)")),
-        "checkpoint": (Optional[Path], typer.Option(None, "--checkpoint", metavar="FILE",
-                                                    help="keep the work in this file: an exhaustive search's (Ctrl-C "
-                                                         "saves it), a heuristic build's finished subtrees")),
-        "resume": (bool, typer.Option(False, "--resume", help="continue from the --checkpoint file")),
-        "cluster": (Optional[str], typer.Option(
-            None, "--cluster", metavar="ADDRESS",
-            help="run the jobs (an exhaustive search's; a heuristic build's subtrees) on a Dask cluster, "
-                 "tcp://HOST:PORT of its scheduler (default: "
-                 "$DASK_SCHEDULER_ADDRESS), or local:N for N worker processes here; needs guesstree[distributed]")),
-    }
-    return [inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY, annotation=kind, default=option)
-            for key, (kind, option) in declared.items()]
-
-
-SEARCH_PARAMETERS = _search_parameters()
-
-
-BUILD_PARAMETERS = [inspect.Parameter("candidates", inspect.Parameter.KEYWORD_ONLY, annotation=str, default=CANDIDATES),
-                    inspect.Parameter("max_memory", inspect.Parameter.KEYWORD_ONLY, annotation=float,
-                                      default=MAX_MEMORY)]
-
-
 ESTIMATE_PARAMETERS = [
-    inspect.Parameter("max_time", inspect.Parameter.KEYWORD_ONLY, annotation=str, default=typer.Option(
+    _option("max_time", str, typer.Option(
         "6h", "--max-time", metavar="TIME", help="refuse a heuristic build estimated to take longer (90s, 20m, "
                                                  "6h, 2d, or none); the estimate is printed with the refusal")),
-    inspect.Parameter("force", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=typer.Option(
+    _option("force", bool, typer.Option(
         False, "--force", help="build even where the estimate says it cannot finish (over --max-time, or over "
                                "this machine's memory)"))]
 
 
-def game_command(name: str, settings: tuple[str, ...] = (), build: bool = False, search: bool = False,
-                 estimate: bool = False):
+SEARCH_PARAMETERS = [  # how a command's work runs: the fields of search.settings.SearchSettings a user sets
+    _option("workers", Optional[int], typer.Option(
+        None, "--workers", metavar="N",
+        help="threads to search with, or processes of a big heuristic build (default: one per core)")),
+    _option("checkpoint", Optional[Path], typer.Option(
+        None, "--checkpoint", metavar="FILE",
+        help="keep the work in this file: an exhaustive search's (Ctrl-C saves it), a heuristic build's finished "
+             "subtrees")),
+    _option("resume", bool, typer.Option(False, "--resume", help="continue from the --checkpoint file")),
+    _option("cluster", Optional[str], typer.Option(
+        None, "--cluster", metavar="ADDRESS",
+        help="run the jobs (an exhaustive search's; a heuristic build's subtrees) on a Dask cluster, "
+             "tcp://HOST:PORT of its scheduler (default: $DASK_SCHEDULER_ADDRESS), or local:N for N worker "
+             "processes here; needs guesstree[distributed]"))]
+
+
+def game_command(name: str, settings: tuple[str, ...] = (), build: bool = False, estimate: bool = False):
     """A command taking GAME and the game options, and an option per strategy setting in
     ``settings``; the function receives the built ``game`` and ``settings``, the settings' values
     by name (an Options' keyword arguments). With ``build``, ``settings`` holds ``candidates`` and
     ``max_memory`` too (checked, in bytes); with ``estimate``, ``max_time`` (seconds, or None)
-    and ``force``; with ``search``, the function receives how an exhaustive search runs as
-    ``search``, a checked ``SearchSettings``."""
+    and ``force``."""
     def decorate(function):
-        signature = inspect.signature(function)
-        own = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in signature.parameters.values()
-               if p.name not in ("game", "settings", "search")]
         names = [p.name for p in GAME_PARAMETERS]
         building = (BUILD_PARAMETERS if build else []) + (ESTIMATE_PARAMETERS if estimate else [])
-        searching = SEARCH_PARAMETERS if search else []
-        chosen_settings = _setting_parameters(settings)
 
         @functools.wraps(function)
         def run(**arguments):
             from .estimate import parse_duration
-            from .search.settings import SearchSettings  # loads nothing heavy
 
             chosen = {key: arguments.pop(key) for key in names}
             given = {key: arguments.pop(key) for key in (*settings, *(p.name for p in building))}
-            how = {p.name: arguments.pop(p.name) for p in searching}
             if build:
                 given["max_memory"] = memory_budget(given["max_memory"])
             try:
                 if estimate:
                     given["max_time"] = parse_duration(given["max_time"])
                 game = game_from_options(chosen.pop("game"), **chosen)
-                if search:
-                    arguments["search"] = SearchSettings(**how)
             except ValueError as error:
                 raise fail(str(error)) from None
             return function(game=game, **({"settings": given} if settings or build else {}), **arguments)
 
-        parameters = [GAME_PARAMETERS[0], *own, *building, *searching, *chosen_settings, *GAME_PARAMETERS[1:]]
-        run.__signature__ = signature.replace(parameters=parameters)
-        run.__annotations__ = {p.name: p.annotation for p in run.__signature__.parameters.values()}
-        return app.command(name, cls=Command)(run)
+        own = _own_parameters(function, ("game", "settings"))
+        searching = [p for p in own if p in SEARCH_PARAMETERS]  # a search_command's: after the build's, in help
+        parameters = [GAME_PARAMETERS[0], *(p for p in own if p not in searching), *building, *searching,
+                      *_setting_parameters(settings), *GAME_PARAMETERS[1:]]
+        return app.command(name, cls=Command)(_declared(run, parameters))
     return decorate
+
+
+def search_command(name: str, settings: tuple[str, ...] = (), estimate: bool = False):
+    """A game command (``game_command`` with ``build``) that takes how its work runs too
+    (``SEARCH_PARAMETERS``); the function receives it as ``search``, a ``SearchSettings`` (which
+    checks it)."""
+    def decorate(function):
+        @functools.wraps(function)
+        def run(**arguments):
+            how = {p.name: arguments.pop(p.name) for p in SEARCH_PARAMETERS}
+            try:
+                search = SearchSettings(**how)
+            except ValueError as error:
+                raise fail(str(error)) from None
+            return function(search=search, **arguments)
+
+        parameters = [*_own_parameters(function, ("search",)), *SEARCH_PARAMETERS]
+        return game_command(name, settings, build=True, estimate=estimate)(_declared(run, parameters))
+    return decorate
+
+
+def _own_parameters(function, given: tuple[str, ...]) -> list[inspect.Parameter]:
+    """``function``'s parameters as keyword-only options, but those named in ``given`` (which a
+    declaration hands it)."""
+    return [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in inspect.signature(function).parameters.values()
+            if p.name not in given]
+
+
+def _declared(run, parameters: list[inspect.Parameter]):
+    """``run`` with ``parameters`` as the signature typer reads its options from."""
+    run.__signature__ = inspect.signature(run).replace(parameters=parameters)
+    run.__annotations__ = {p.name: p.annotation for p in parameters}
+    return run
 
 
 # -- the other options that several commands share ------------------------------------------------
@@ -253,11 +273,11 @@ def _notice(path: Optional[Path]) -> Optional[str]:
         raise fail(f"--notice {path}: {error}") from None
 
 
-@game_command("compile", settings=tuple(catalogue.SETTINGS), build=True, search=True, estimate=True)
+@search_command("compile", settings=tuple(catalogue.SETTINGS), estimate=True)
 def compile_command(
     game: Game,
     settings: dict,
-    search,
+    search: SearchSettings,
     strategy: str = typer.Option(..., "--strategy", "-s", metavar="NAME", help=", ".join(catalogue.STRATEGIES)),
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
                                           help="artifact path (default: trees/<game>-<strategy>.msgpack.zst)"),
@@ -303,7 +323,7 @@ def compile_command(
             typer.echo(f"optimal: {built.proof['proven']}")
 
 
-def _compiled(game: Game, options, quiet: bool, search):
+def _compiled(game: Game, options, quiet: bool, search: SearchSettings):
     """The built tree, with its progress shown: an exhaustive strategy's search, then the tree."""
     from .builder import build, plan
     from .progress import compile_display
@@ -311,7 +331,7 @@ def _compiled(game: Game, options, quiet: bool, search):
     figures = plan(game, options, search)[1]  # (refused there, if it cannot finish)
     if figures is not None and figures.seconds >= 60 and not quiet:
         typer.echo(f"estimated: {figures.text()}", err=True)
-    with compile_display(quiet) as (searching, building), _terminate_as_interrupt():
+    with compile_display(quiet) as (searching, building):
         built = build(game, options, progress=building, search=dataclasses.replace(search, progress=searching))
     _say_first_guesses(built.first_guesses, quiet)
     return built
@@ -400,13 +420,13 @@ def list_command() -> None:
         typer.echo(f"  {name:<17} {doc}")
 
 
-# -- the optimal worst case, and the exhaustive searches' progress -----------------------------
+# -- the exhaustive searches: the optimal worst case, the best first guesses -------------------
 
-@game_command("bound", build=True, search=True)
+@search_command("bound")
 def bound_command(
     game: Game,
     settings: dict,
-    search,
+    search: SearchSettings,
     as_json: bool = typer.Option(False, "--json", help="print the result and its proof as JSON"),
     quiet: bool = QUIET,
 ) -> None:
@@ -422,27 +442,18 @@ def bound_command(
     with _failures("bound", game, "searching", "give a smaller --max-memory",
                    lambda error: f"cannot write {search.checkpoint}: {error.strerror or error}"), \
             search_status(quiet) as status, _terminate_as_interrupt():
-        report = bound(game, search=dataclasses.replace(search, progress=status), **settings)
-    if as_json:
-        typer.echo(json.dumps({"game": game.spec(), "worst": report.worst, "nodes": report.nodes,
-                               "seconds": round(report.seconds, 3), "proof": report.proof}, indent=2))
-        return
-    upper, lower = report.proof["upper"], report.proof["lower"]
-    typer.echo(f"{game!r}: the optimal worst case is {report.worst} guesses")
-    typer.echo(f"  achieved: a tree opening with {upper['first_guess']} wins every secret within {upper['depth']} "
-               f"(total {upper['tree_total']}, {upper['tree_nodes']} nodes)")
-    typer.echo(f"  no tree within {lower['impossible']}: {lower['by']}")
-    typer.echo(f"  ({report.nodes} nodes searched, {report.seconds:.2f} s)")
+        found = bound(game, search=dataclasses.replace(search, progress=status), **settings)
+    _say(game, found, as_json)
 
 
-@game_command("openers", settings=("max_depth",), build=True, search=True)
+@search_command("openers", settings=("max_depth",))
 def openers_command(
     game: Game,
     settings: dict,
-    search,
+    search: SearchSettings,
     top: int = typer.Option(10, "--top", metavar="K", help="how many of the best first guesses to rank exactly"),
     first: Optional[str] = typer.Option(None, "--first", metavar="GUESS",
-                                        help="one first guess instead: its exact total and a bound on its rank"),
+                                        help="one first guess instead: its exact total and its exact rank"),
     as_json: bool = typer.Option(False, "--json", help="print the ranking as JSON"),
     report: Optional[Path] = typer.Option(None, "--report", metavar="FILE",
                                           help="write one JSON line per first guess: its total or the bound "
@@ -478,18 +489,20 @@ def openers_command(
         if report is not None:
             lines = [json.dumps(opener.line()) for opener in found.openers]
             write_atomic(report, ("\n".join(lines) + "\n").encode())
-    _print_openers(game, found, as_json, report)
-
-
-def _print_openers(game: Game, found, as_json: bool, report: Path | None) -> None:
-    """What ``openers`` prints: the ranking (or one first guess's rank), as text or JSON."""
-    if as_json:
-        typer.echo(json.dumps({"game": game.spec(), **found.to_dict()}, indent=2))
-        return
-    typer.echo(found.text(game))
-    if report is not None:
+    _say(game, found, as_json)
+    if report is not None and not as_json:
         typer.echo(f"wrote {report}")
 
+
+def _say(game: Game, found, as_json: bool) -> None:
+    """What a search found (its ``text(game)``), or as JSON: the game, then its ``to_dict()``."""
+    if as_json:
+        typer.echo(json.dumps({"game": game.spec(), **found.to_dict()}, indent=2))
+    else:
+        typer.echo(found.text(game))
+
+
+# -- how a command's work fails or stops ----------------------------------------------------------
 
 @contextlib.contextmanager
 def _failures(command: str, game: Game, doing: str, advice: str, os_said=None):
@@ -522,6 +535,8 @@ def _failures(command: str, game: Game, doing: str, advice: str, os_said=None):
 
 
 def _stopped(interrupted, command: str) -> typer.Exit:
+    """Say on stderr that ``command``'s search was stopped, and where its work is saved (if
+    ``interrupted`` says); exit 130."""
     if interrupted is None or interrupted.checkpoint is None:
         typer.echo("\ninterrupted: the search's work is lost (give --checkpoint FILE to keep it)", err=True)
     else:
@@ -533,18 +548,9 @@ def _stopped(interrupted, command: str) -> typer.Exit:
 @contextlib.contextmanager
 def _terminate_as_interrupt():
     """SIGTERM (a job's time limit, a service stopping) stops a search as Ctrl-C does: its jobs
-    stopped, its checkpoint saved, its shared memory freed. Either signal arriving while numba
-    compiles, inside one of llvmlite's ctypes callbacks (where Python prints a raised exception
-    and drops it), is sent again a moment later, once the callback has returned."""
-    def interrupt(signum, frame):
-        while frame is not None:
-            if "llvmlite" in frame.f_code.co_filename:  # within a callback from llvm, or under one
-                threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
-                return
-            frame = frame.f_back
-        raise KeyboardInterrupt
+    stopped, its checkpoint saved, its shared memory freed (``_interrupt`` handles both signals)."""
     try:
-        previous = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGTERM, signal.SIGINT)}
+        previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGTERM, signal.SIGINT)}
     except ValueError:  # not the main thread (an embedding program): leave its handlers alone
         yield
         return
@@ -553,6 +559,18 @@ def _terminate_as_interrupt():
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def _interrupt(signum: int, frame) -> None:
+    """Raise KeyboardInterrupt; but a signal arriving while numba compiles, inside one of
+    llvmlite's ctypes callbacks (where Python prints a raised exception and drops it), is sent
+    again a moment later, once the callback has returned."""
+    while frame is not None:
+        if "llvmlite" in frame.f_code.co_filename:  # within a callback from llvm, or under one
+            threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
+            return
+        frame = frame.f_back
+    raise KeyboardInterrupt
 
 
 def main() -> None:
