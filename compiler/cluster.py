@@ -108,15 +108,16 @@ def fingerprint(game, *arrays: np.ndarray) -> str:
     return digest.hexdigest()
 
 
-def search_description(space, make: Callable) -> dict:
+def search_description(space, recipe: tuple, make: Callable) -> dict:
     """What a cluster's worker needs to take part in the search of ``space`` (see ``run_job``):
-    ``make(context, SearchSettings(workers=1), board=...)`` makes its solver (the ``Solver`` class)."""
+    ``recipe`` makes the game's context there (``BuildContext.portable_recipe``), and ``make(context,
+    SearchSettings(workers=1), board=...)`` its solver (the ``Solver`` class)."""
     import uuid
 
     from guesstree import player
 
     return {"id": uuid.uuid4().hex, "version": player.__version__, "game": repr(space.game),
-            "recipe": space.context.portable_recipe(), "fingerprint": fingerprint(space.game, space.matrix),
+            "recipe": recipe, "fingerprint": fingerprint(space.game, space.matrix),
             "penalty": space.penalty, "make": make}
 
 

@@ -140,8 +140,8 @@ class Cluster(Elsewhere):
             from ..cluster import DaskJobs, search_description
 
             space = solver.space
-            self.jobs = DaskJobs(self.address, search_description(space, type(solver)), solver.absorb,
-                                 space.table[space.table[:, 2] != 0])
+            described = search_description(space, solver.recipe, type(solver))
+            self.jobs = DaskJobs(self.address, described, solver.absorb, space.table[space.table[:, 2] != 0])
             solver.board = self.jobs.board
             solver.note(dashboard=self.jobs.dashboard, workers=self.jobs.slots)
         return self.jobs

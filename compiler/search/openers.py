@@ -1,6 +1,6 @@
 """Which first guess is best: the exact ranking of the first guesses by their least totals
 (``ranked``, what ``guesstree openers`` prints through ``guesstree.compiler.openers.rank_openers``), and one
-first guess's exact total with a bound on its rank (``ranked_first``), and the full proof's root
+first guess's exact total and its exact rank (``ranked_first``), and the full proof's root
 searched the same way (``ranked_root``).
 
 The ranking is the root's branch and bound of the full proof (``total.py``) with the cutoff at
@@ -307,7 +307,7 @@ class OpenerSearch:
         predictor of the total: the K-th best is near its final value from the start), then the
         rest by counting bound, where one that the bound refutes refutes every later one."""
         guesses, counted, space = self.guesses, self.counted, self.space
-        seeds = space.context.best_guesses(guesses, self.root, space.game.heuristic, seeds_for(self.top))
+        seeds = space.searched.rank(guesses, self.root, space.game.heuristic, seeds_for(self.top))
         looked = np.array([lookahead_total(space, int(g), self.root, self.budget) for g in seeds], dtype=np.int64)
         first = np.lexsort((seeds, looked))
         rest = ~np.isin(guesses, seeds)

@@ -22,7 +22,7 @@ from .dispatch import Cluster, dispatch_for
 from .problem import NODES
 from .proof import OBJECTIVES, LeastTotal, Objective
 from .settings import SearchSettings
-from .space import Space
+from .space import SearchedGame, Space
 from .table import INF
 from .total import Infeasible, TotalSearch
 from .worst import WorstSearch
@@ -72,12 +72,15 @@ class Solver:
     def __init__(self, context, search: SearchSettings | None = None, board=None):
         search = search or SearchSettings()
         workers = worker_count(search.workers)
-        self.space = Space(context, search.slots or table.slots_for(context.options.max_memory), workers + 1)
+        self.space = Space(SearchedGame.of(context), search.slots or table.slots_for(context.options.max_memory),
+                           workers + 1)
         self.game = context.game
         self.checkpoint = Path(search.checkpoint) if search.checkpoint else None
         self.progress = search.progress
         # where jobs run (``dispatch.py``), chosen once: a cluster's worker (given a board) runs them itself
         self.dispatch = dispatch_for(workers, search.cluster_address, inside=board is not None)
+        # how a cluster's worker makes the same game (``BuildContext.portable_recipe``)
+        self.recipe = context.portable_recipe() if isinstance(self.dispatch, Cluster) else None
         self.board = board or jobs.Board()  # the best total of the node searched in parallel, for running jobs
         self.total, self.worst = TotalSearch(self), WorstSearch(self)
         self.job_seconds = 0.0  # the time a cluster's workers spent in this search's jobs

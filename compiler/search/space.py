@@ -1,18 +1,22 @@
-"""One game as the exhaustive searches see it: its matrix and index maps, the counting tables, the
-symmetries and the hint rule, the transposition table, and what a node needs from them (its
-guesses, its key in the table, its parts). The top levels (``total.py``, ``worst.py``) and the
+"""One game as the exhaustive searches see it: its arrays, made once (``SearchedGame``), and the
+counting tables, the symmetries and the hint rule, the transposition table, and what a node needs
+from them (its guesses, its key in the table, its parts). The top levels (``total.py``, ``worst.py``) and the
 compiled recursion (``recursion.py``, through ``problem``) read the same space.
 """
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
+
+from guesstree.player.games import Game
 
 from ..hint_rule import HintRule
 from .. import kernels
 from ..kernels import transposed
-from ..symmetry import Symmetry
+from ..symmetry import AbsentSymbols, Symmetry
 from . import recursion, table
 from .counting import counting_tables, least_total
 from .hint import hint_salt
@@ -22,40 +26,75 @@ from .recursion import LOOKAHEAD_MIN, lookahead_bound
 from .table import FEASIBLE_TAG, INF, total_tag
 
 
-class Space:
-    """The game of ``context`` (a ``BuildContext``) prepared for an exact search, over a table of
-    ``slots`` entries with ``rows`` rows of counters (one per thread that searches it)."""
+@dataclass(frozen=True)
+class SearchedGame:
+    """What an exact search reads of one game, made once and never changed (``of``): its matrix
+    [guess, secret] and that read by secret (the matrix itself where the score is symmetric), the
+    index maps between secrets and guesses, the feedbacks' count and the win's index, the
+    guesses' codes and the backend that scores them, the guesses alike by absent symbols; which
+    guesses may be played (``consistent``: only candidates), a fixed first guess (``first``) or
+    the number of first guesses to search (``openers``); and ``rank(guesses, candidates,
+    heuristic, count)``, the heuristic's best guesses at a node (for ``--openers`` and the
+    openers' ranking)."""
 
-    def __init__(self, context, slots: int, rows: int):
-        game = context.game
+    game: Game
+    matrix: np.ndarray
+    by_secret: np.ndarray
+    secret_guess: np.ndarray
+    guess_secret: np.ndarray
+    n_feedbacks: int
+    win: int
+    guess_codes: np.ndarray
+    backend: str
+    absent: AbsentSymbols
+    consistent: bool = False
+    first: int | None = None
+    openers: int | None = None
+    rank: Callable | None = None
+
+    @classmethod
+    def of(cls, context) -> "SearchedGame":
+        """The game of a build's ``context`` (a ``BuildContext``), as its options restrict it."""
+        game, options = context.game, context.options
         if context.matrix is None:
             raise ValueError(f"{game!r} is too big for an exact search: its feedback matrix "
                              "does not fit in --max-memory")
-        if game.restricts_guesses and not game.hint_rule and context.options.candidates != "consistent":
+        matrix = np.ascontiguousarray(context.matrix)
+        return cls(game, matrix, context.columns if context.columns is not None else transposed(matrix),
+                   np.ascontiguousarray(context.secret_guess, dtype=np.int64),
+                   np.ascontiguousarray(context.guess_secret, dtype=np.int64), int(context.n_feedbacks),
+                   int(context.win_index), context.scorer.guess_codes, context.scorer.backend, context.absent,
+                   options.candidates == "consistent", context.first, options.openers, context.best_guesses)
+
+
+class Space:
+    """The ``game`` (a ``SearchedGame``) prepared for an exact search, over a table of ``slots``
+    entries with ``rows`` rows of counters (one per thread that searches it)."""
+
+    def __init__(self, searched: SearchedGame, slots: int, rows: int):
+        game, self.searched = searched.game, searched
+        if game.restricts_guesses and not game.hint_rule and not searched.consistent:
             raise ValueError(f"{game!r} restricts guesses by what was played in a way the exact search "
                              "cannot follow (it follows the hint rule of hard mode): use --candidates consistent")
         if len(game.guesses) >= 1 << 20:
             raise ValueError(f"{game!r} has too many guesses for an exact search")
-        self.context, self.game = context, game
-        self.matrix = np.ascontiguousarray(context.matrix)
-        # the matrix read by secret, which the compiled searches scan: itself for a symmetric score
-        self.by_secret = context.columns if context.columns is not None else transposed(self.matrix)
+        self.game, self.matrix, self.by_secret = game, searched.matrix, searched.by_secret
         self.n_secrets, self.n_guesses = len(game.secrets), len(game.guesses)
-        self.n_feedbacks, self.win = int(context.n_feedbacks), int(context.win_index)
+        self.n_feedbacks, self.win = searched.n_feedbacks, searched.win
         if np.count_nonzero(self.matrix == self.win) != self.n_secrets:  # each secret has its own guess
             raise ValueError(f"{game!r}: a guess wins more than one secret (the winning feedback must mean "
                              "the guess is the secret), so no tree can tell them apart")
-        self.consistent = context.options.candidates == "consistent"
-        self.secret_guess = np.ascontiguousarray(context.secret_guess, dtype=np.int64)
-        self.guess_secret = np.ascontiguousarray(context.guess_secret, dtype=np.int64)
+        self.consistent = searched.consistent
+        self.secret_guess, self.guess_secret = searched.secret_guess, searched.guess_secret
+        self.absent = searched.absent
         self.children = int(kernels.most_children(self.matrix, self.n_feedbacks, self.win))  # answers but the win, at most
         self.least, self.least_blind, self.reach = counting_tables(self.n_secrets, self.n_feedbacks, self.children)
-        codes = context.scorer.guess_codes
-        self.symmetry = Symmetry(game, codes, context.scorer.backend, rename_played=True) if game.permutable else None
+        codes = searched.guess_codes
+        self.symmetry = Symmetry(game, codes, searched.backend, rename_played=True) if game.permutable else None
         # hard mode's rule, which the compiled search carries as a state (empty arrays: no rule)
         self.hint_rule = HintRule(game, codes) if game.hint_rule and not self.consistent else None
-        self.first = context.first  # a fixed opening guess (--first), or None
-        self.openers = context.options.openers  # search only this many first guesses (the heuristic's best)
+        self.first = searched.first  # a fixed opening guess (--first), or None
+        self.openers = searched.openers  # search only this many first guesses (the heuristic's best)
         self.opener_scope: dict | None = None  # with --openers: how many first guesses were searched, of how many
         self.table = table.empty_table(slots)
         self.counters = np.zeros((rows, 4), dtype=np.int64)  # what the searches did, a row per thread
@@ -75,7 +114,7 @@ class Space:
             least=self.least, least_blind=self.least_blind, reach=self.reach,
             hint_codes=hint.codes if hint else nothing, letter_counts=hint.counts if hint else nothing,
             marks=hint.marks if hint else nothing, table=self.table, counters=self.counters[self.row], stop=self.stop,
-            penalty=self.penalty, **self.context.absent.problem_fields(self.secret_guess, self.game.permutable))
+            penalty=self.penalty, **self.absent.problem_fields(self.secret_guess, self.game.permutable))
 
     def penalize(self, penalty: int) -> None:
         """From now on a secret won by the last guess of a search's budget costs ``penalty`` more
@@ -133,7 +172,7 @@ class Space:
 
     def _best_openers(self, candidates: np.ndarray, guesses: np.ndarray) -> np.ndarray:
         """The ``--openers`` first guesses (one per symmetry class) that the game's heuristic ranks best."""
-        ranked = self.context.best_guesses(guesses, candidates, self.game.heuristic, len(guesses))
+        ranked = self.searched.rank(guesses, candidates, self.game.heuristic, len(guesses))
         self.opener_scope = {"openers": min(self.openers, len(ranked)), "of": len(ranked),
                              "ranked_by": self.game.heuristic}
         return np.sort(ranked[:self.openers])
@@ -203,7 +242,7 @@ class Space:
         """The part's one-guess lookahead bound within ``budget`` (``recursion.lookahead_bound``), over
         the guesses the hint rule allows after ``played``, if there is one; ``pure``: the lookahead's
         own value, the same in every run (the openers' bounds, which the full proof's header counts)."""
-        return int(lookahead_bound(self.problem, part, np.int64(budget), self.context.absent.played(played),
+        return int(lookahead_bound(self.problem, part, np.int64(budget), self.absent.played(played),
                                    self.state(part, played), pure))
 
     def counted(self, n: int, budget: int) -> int:
@@ -224,7 +263,7 @@ class Space:
         """``recursion.min_total`` from a node down, with this node's symmetry."""
         return int(recursion.min_total(self.problem, candidates, np.int64(budget), np.int64(cutoff),
                                        self.mask(played), self.state(candidates, played),
-                                       self.context.absent.played(played)))
+                                       self.absent.played(played)))
 
     def guess_total(self, candidates: np.ndarray, played: tuple, guess: int, budget: int, limit: int) -> int:
         """``recursion.guess_total``: a guess at a node below the root (after ``played``) searched
@@ -232,7 +271,7 @@ class Space:
         after = played + (guess,)
         return int(recursion.guess_total(self.problem, candidates, np.int64(guess), np.int64(budget), np.int64(limit),
                                          self.mask(after), self.state(candidates, played),
-                                         self.context.absent.played(after)))
+                                         self.absent.played(after)))
 
     def within_below(self, candidates: np.ndarray, played: tuple, depth: int) -> bool:
         """``recursion.within`` from a node down, with this node's symmetry."""
