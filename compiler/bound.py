@@ -1,33 +1,42 @@
-"""The exhaustive searches as library calls: the optimal worst case of a game (``bound``, what
-``guesstree bound`` prints), and a build context whose solver is set up for a long search
-(progress, checkpoints, jobs on threads or a cluster: ``prepared_context``). The search itself is
-the subpackage ``search/``.
+"""The exhaustive search as a library call: the optimal worst case of a game (``bound``, what
+``guesstree bound`` prints), and a solver set up for a long search of a game (``solver_of``:
+progress, checkpoints, jobs on threads or a cluster). The search itself is the subpackage
+``search/``.
 
     from guesstree.compiler.bound import bound
     bound(make_game("bulls-cows")).worst   # 7
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
-from .context import BuildContext
-from .feedback import Scorer
-from .options import DEFAULT_MAX_MEMORY, Options
+from .arrays import GameArrays
+from .options import DEFAULT_MAX_MEMORY
 from .search.settings import SearchSettings
-from .search.solver import solver_for
+from .search.solver import Solver
+from .search.space import SearchedGame
+from .strategies import best_guesses
 
 
-def prepared_context(game, options, search: SearchSettings | None = None):
-    """A build context whose solver (``search.solver.solver_for(context)``) runs as ``search``
-    says (progress, checkpoints, jobs on threads or on a Dask cluster), for calling the search
+def searched_game(game, candidates: str = "all", max_memory: int | None = None,
+                  first: str | None = None) -> SearchedGame:
+    """``game`` with arrays of its own as a search called directly sees it (``--candidates``,
+    ``--max-memory``, ``--first``)."""
+    if candidates not in ("all", "consistent"):
+        raise ValueError(f"--candidates must be 'all' or 'consistent', not {candidates!r}")
+    max_memory = max_memory or DEFAULT_MAX_MEMORY
+    arrays = GameArrays.made(game, max_memory)
+    return SearchedGame(arrays, max_memory, candidates == "consistent",
+                        None if first is None else arrays.opening(first), rank=functools.partial(best_guesses, arrays))
+
+
+def solver_of(game, candidates: str = "all", max_memory: int | None = None,
+              search: SearchSettings | None = None) -> Solver:
+    """A solver of ``game`` (``--candidates``, ``--max-memory``) that runs as ``search`` says
+    (progress, checkpoints, jobs on threads or on a Dask cluster), for calling the search
     directly. (To build a tree with such a search, ``build(game, options, search=...)``.)"""
-    context = BuildContext(game, options, Scorer(game, options.max_memory))
-    try:
-        solver_for(context, search)
-    except BaseException:
-        context.close()
-        raise
-    return context
+    return Solver(searched_game(game, candidates, max_memory), search)
 
 
 @dataclass(frozen=True)
@@ -57,10 +66,9 @@ def bound(game, candidates: str = "all", max_memory: int | None = None, search: 
     """The optimal worst case of ``game``: the fewest guesses within which some strategy wins
     every secret, with its proof (a tree that achieves it, and the refutation of one fewer).
     ``search``: how the search runs (threads, checkpoint, progress, cluster)."""
-    options = Options(strategy="optimal-worst", candidates=candidates, max_memory=max_memory or DEFAULT_MAX_MEMORY)
-    context = prepared_context(game, options, search)
+    solver = solver_of(game, candidates, max_memory, search)
     try:
-        report = solver_for(context).minimum_worst()
+        report = solver.minimum_worst()
     finally:
-        context.close()
+        solver.close()
     return Bound(report.worst, report.proof, report.nodes, report.seconds)

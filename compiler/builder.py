@@ -19,6 +19,7 @@ import numpy as np
 from guesstree.player.games import Game
 from guesstree.player.stats import Statistics
 
+from .arrays import GameArrays
 from .context import BuildContext, Node
 from .estimate import Estimate, estimate
 from .feedback import Scorer, backend_for, check_listing, peg_words
@@ -123,10 +124,11 @@ class Subtree:
         return self.levels[index]
 
 
-def expand(context: BuildContext, start: Node, progress: Callable[[int, int], None] | None = None) -> Subtree:
-    """Expand the strategy below ``start``, breadth first; children in feedback order.
-    ``progress(solved, nodes)``: the secrets won and the nodes placed so far."""
-    strategy = context.options.strategy
+def expand(context: BuildContext, start: Node, progress: Callable[[int, int], None] | None = None,
+           strategy=None) -> Subtree:
+    """Expand ``strategy`` (default the options') below ``start``, breadth first; children in
+    feedback order. ``progress(solved, nodes)``: the secrets won and the nodes placed so far."""
+    strategy = strategy or context.options.strategy
     subtree = Subtree()
     queue = deque([start])
     top, placed = len(start.path), 0
@@ -240,26 +242,28 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
     search = search or SearchSettings()
     exhaustive = strategy.reads == "solution"
     layout, _ = plan(game, options, search, workers)  # refused here if it cannot finish: before any work
-    context = BuildContext(game, options, layout.scorer(game, options))
+    context = BuildContext(GameArrays.of(game, layout.scorer(game, options)), options)
     n = game.secret_count()
     wins, determined = np.zeros(n, dtype=np.int64), np.full(n, 0 if n == 1 else -1, dtype=np.int64)
+    chosen = strategy
     try:
-        report = strategy.prepare(context, search)  # a whole-game search, for the exhaustive strategies
+        chosen = strategy.prepare(context, search)  # a whole-game search, for the exhaustive strategies
         root = Node(np.arange(n, dtype=np.int64), (), ())
         if layout.splits(context.scorer) or (not exhaustive and (search.checkpoint or search.cluster) is not None):
             parts = layout.parts and not context.scorer.on_the_fly
             tree = _expand_below_root(context, root, layout.workers, progress, parts, search, (wins, determined))
         else:
             shown = None if progress is None else (lambda solved, nodes: progress(solved, n, nodes))
-            subtree = expand(context, root, shown)
+            subtree = expand(context, root, shown, chosen)
             tree = Nodes(*([value for level in subtree.levels for value in level[k]] for k in range(3)))
             _settle(wins, subtree.wins)
             _settle(determined, subtree.determined)
     finally:
+        chosen.close()
         context.close()
     built = Built(game, options, tree, Statistics.from_depths(wins.tolist(), determined.tolist()))
-    if report is not None:
-        built.proof, built.first_guesses = dict(report.proof), dict(report.first_guesses)
+    if chosen.report is not None:
+        built.proof, built.first_guesses = dict(chosen.report.proof), dict(chosen.report.first_guesses)
     return built
 
 

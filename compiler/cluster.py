@@ -108,16 +108,16 @@ def fingerprint(game, *arrays: np.ndarray) -> str:
     return digest.hexdigest()
 
 
-def search_description(space, recipe: tuple, make: Callable) -> dict:
+def search_description(space, make: Callable) -> dict:
     """What a cluster's worker needs to take part in the search of ``space`` (see ``run_job``):
-    ``recipe`` makes the game's context there (``BuildContext.portable_recipe``), and ``make(context,
-    SearchSettings(workers=1), board=...)`` its solver (the ``Solver`` class)."""
+    the recipe of its game (``SearchedGame.recipe``), and ``make(searched, SearchSettings(workers=1),
+    board=...)`` that makes its solver (the ``Solver`` class)."""
     import uuid
 
     from guesstree import player
 
     return {"id": uuid.uuid4().hex, "version": player.__version__, "game": repr(space.game),
-            "recipe": recipe, "fingerprint": fingerprint(space.game, space.matrix),
+            "recipe": space.searched.recipe(), "fingerprint": fingerprint(space.game, space.matrix),
             "penalty": space.penalty, "make": make}
 
 
@@ -145,12 +145,12 @@ def run_job(search: dict, job, seed):
 def _new_solver(search: dict, seed):
     from .search.settings import SearchSettings
 
-    context = _made(search, search["recipe"], lambda made: fingerprint(made.game, made.matrix))
+    searched = _made(search, search["recipe"], lambda made: fingerprint(made.game, made.matrix))
     for old in _searches.values():
         old.close()
     _searches.clear()
-    solver = _searches[search["id"]] = search["make"](context, SearchSettings(workers=1),
-                                                               board=VariableBoard(search["id"]))
+    solver = _searches[search["id"]] = search["make"](searched, SearchSettings(workers=1),
+                                                      board=VariableBoard(search["id"]))
     solver.space.penalize(search["penalty"])
     if seed is not None and len(seed):
         solver.restore(seed)
@@ -192,8 +192,8 @@ def run_build_job(build: dict, call, seed):
 
 
 def _made(description: dict, recipe: tuple, fingerprint_of: Callable):
-    """The context ``recipe`` makes on this worker, or a ``Refused``: another guesstree here, or
-    another game made from the same description."""
+    """What ``recipe`` makes on this worker (a search's game, a build's context), or a ``Refused``:
+    another guesstree here, or another game made from the same description."""
     from guesstree import player
 
     if description["version"] != player.__version__:
@@ -201,14 +201,14 @@ def _made(description: dict, recipe: tuple, fingerprint_of: Callable):
                       f"guesstree {description['version']}: install the same version on every machine")
     setup, arguments = recipe
     try:
-        context = setup(*arguments)
+        made = setup(*arguments)
     except ValueError as error:
         raise Refused(f"the worker at {worker_address()} cannot make the game {description['game']}: {error}") \
             from None
-    if fingerprint_of(context) != description["fingerprint"]:
+    if fingerprint_of(made) != description["fingerprint"]:
         raise Refused(f"the worker at {worker_address()} makes another game than {description['game']} from the "
                       "same description (another version of its plugin or word lists?)")
-    return context
+    return made
 
 
 class DaskMap:

@@ -1,23 +1,21 @@
 """The build context: what strategies may ask of the game while a tree is built.
 
-The builder (``builder.py``) makes one per build; the strategies (``strategies.py``) ask it for the
-guesses allowed at a node, their partitions' statistics, one guess per symmetry class, and the
-randomness of a node; an exhaustive strategy's solver is kept in its ``solver``.
+The builder (``builder.py``) makes one per build, over the game's arrays (``arrays.py``); the
+strategies (``strategies.py``) ask it for the guesses allowed at a node, their partitions'
+statistics, one guess per symmetry class, and the randomness of a node.
 """
 from __future__ import annotations
 
-import copy
 from typing import NamedTuple
 
 import numpy as np
 
 from guesstree.player.games import Game, game_from_spec
 
+from .arrays import GameArrays
 from .feedback import Scorer, backend_kernels
-from .hint_rule import HintRule
 from .options import Options
-from .strategies import clog_table, get_strategy
-from .symmetry import AbsentSymbols, Symmetry
+from .strategies import best_guesses, clog_table
 
 TIE = 1e-9  # scores within this relative distance of the best are a tie
 SYMMETRY_MIN_CANDIDATES = 64  # below this, scoring every guess is cheaper than finding classes
@@ -33,35 +31,21 @@ class Node(NamedTuple):
 
 class BuildContext:
     """What strategies may ask while a tree is built: allowed guesses, partitions, symmetry classes,
-    randomness; and an exhaustive strategy's solver for the whole build (``solver``)."""
+    randomness; over the game's arrays (``arrays``: a ``GameArrays``) as ``options`` ask."""
 
-    def __init__(self, game: Game, options: Options, scorer: Scorer):
-        self.game, self.options, self.scorer = game, options, scorer
-        guess_index = {g: i for i, g in enumerate(game.guesses)}
-        missing = [s for s in game.secrets if s not in guess_index]
-        if missing:
-            raise ValueError(f"{game!r}: secret {game.format_code(missing[0])} is not an allowed guess, "
-                             "so no strategy could ever win it")
-        self._number(np.array([guess_index[s] for s in game.secrets], dtype=np.int64))
+    def __init__(self, arrays: GameArrays, options: Options):
+        self.arrays, self.options = arrays, options
+        game = self.game = arrays.game
+        self.scorer, self.absent, self.hint_rule = arrays.scorer, arrays.absent, arrays.hint_rule
+        self.secret_guess, self.guess_secret = arrays.secret_guess, arrays.guess_secret
         self.all_guesses = np.arange(len(game.guesses), dtype=np.int64)
-        self.feedbacks = game.feedbacks()
-        self.n_feedbacks = len(self.feedbacks)
-        self.win_index = game.feedbacks().index(game.win)
+        self.feedbacks, self.n_feedbacks, self.win_index = arrays.feedbacks, arrays.n_feedbacks, arrays.win
         self.clog = clog_table(len(game.secrets))
         self.restricted = game.restricts_guesses  # guesses allowed depend on the history (hard mode)
-        self.hint_rule = HintRule(game, scorer.guess_codes) if game.hint_rule else None  # that, vectorised
         self.shortcuts = options.engine != "reference"  # the reference engine scores every guess at every node
-        self.solver = None  # an exhaustive strategy's search (search/solver.py), made on first use
-        self._symmetry = Symmetry(game, scorer.guess_codes, scorer.backend) if game.permutable else None
-        self.absent = AbsentSymbols(game, scorer.guess_codes)  # guesses alike by symbols no candidate has
-        self.first = None if options.first is None else self._opening(options.first)
-
-    def _number(self, secret_guess: np.ndarray) -> None:
-        """Number the secrets: ``secret_guess[secret]`` is each one's guess index."""
-        self.secret_guess = secret_guess
-        self.guess_secret = np.full(len(self.game.guesses), -1, dtype=np.int64)
-        self.guess_secret[secret_guess] = np.arange(len(secret_guess))
-        self._candidate_guess = np.zeros(len(self.game.guesses), dtype=bool)
+        self._symmetry = arrays.symmetry
+        self._candidate_guess = np.zeros(len(game.guesses), dtype=bool)
+        self.first = None if options.first is None else arrays.opening(options.first)
 
     @property
     def matrix(self) -> np.ndarray | None:
@@ -74,16 +58,10 @@ class BuildContext:
         return self.scorer.columns
 
     def for_part(self, part: np.ndarray) -> "BuildContext":
-        """This context narrowed to the secrets ``part`` (numbered 0 .. len(part)-1 there) over a
-        matrix of every guess against them alone, if it fits the memory budget (else this one).
-        Guesses keep their numbers, so strategies choose exactly as they would here."""
-        scorer = self.scorer.part(part, self.secret_guess[part])
-        if scorer is None:
-            return self
-        narrow = copy.copy(self)
-        narrow.scorer = scorer
-        narrow._number(self.secret_guess[part])
-        return narrow
+        """This context narrowed to the secrets ``part`` (``GameArrays.part``): strategies choose
+        exactly as they would here."""
+        arrays = self.arrays.part(part)
+        return self if arrays is self.arrays else BuildContext(arrays, self.options)
 
     def recipe(self, matrix) -> tuple:
         """How a worker process rebuilds this context over ``matrix`` (the matrix in shared memory,
@@ -97,29 +75,12 @@ class BuildContext:
         return own_context, (self.game.portable().spec(), self.options, self.scorer.backend, whole)
 
     def best_guesses(self, guess_ids: np.ndarray, candidates: np.ndarray, heuristic: str, count: int) -> np.ndarray:
-        """The ``count`` of ``guess_ids`` that ``heuristic`` ranks best at a node of ``candidates``, best
-        first (by score, then a possible secret, then the lowest guess; useless guesses never)."""
-        strategy = get_strategy(heuristic)
-        stats, parts = self.partition_stats(guess_ids, candidates, strategy.statistic)
-        scores = strategy.score(stats, len(candidates)).astype(np.float64)
-        is_candidate = self.is_candidate(guess_ids, candidates)
-        ranked = np.lexsort((guess_ids, ~is_candidate, -scores))
-        ranked = ranked[((parts > 1) | is_candidate)[ranked]]
-        return guess_ids[ranked[:count]]
+        """``strategies.best_guesses`` over this game's arrays."""
+        return best_guesses(self.arrays, guess_ids, candidates, heuristic, count)
 
     def close(self) -> None:
-        """Stop a solver's jobs, and free the matrix if it is in shared memory."""
-        solver, self.solver = self.solver, None
-        if solver is not None:
-            solver.close()
+        """Free the matrix if it is in shared memory."""
         self.scorer.release()
-
-    def _opening(self, text: str) -> int:
-        code = self.game.parse_code(text)
-        index = {g: i for i, g in enumerate(self.game.guesses)}.get(code)
-        if index is None:
-            raise ValueError(f"--first {text}: {self.game.format_code(code)} is not an allowed guess")
-        return index
 
     def symmetric(self, guess_ids: np.ndarray, node: Node) -> np.ndarray:
         """Drop guesses that a lower guess of the same symmetry class stands for, or a lower guess
@@ -228,7 +189,7 @@ def worker_context(spec: dict, options: Options, backend: str, matrix) -> BuildC
     scorer = Scorer(game, options.max_memory, backend, matrix=None if matrix is None else matrix.array,
                     whole=False if matrix is None else None)
     scorer.threads = False  # one process per core already
-    return BuildContext(game, options, scorer)
+    return BuildContext(GameArrays.of(game, scorer), options)
 
 
 def own_context(spec: dict, options: Options, backend: str, whole: bool | None = None) -> BuildContext:
@@ -237,4 +198,4 @@ def own_context(spec: dict, options: Options, backend: str, whole: bool | None =
     game = game_from_spec(spec)
     scorer = Scorer(game, options.max_memory, backend, whole=whole)
     scorer.threads = False
-    return BuildContext(game, options, scorer)
+    return BuildContext(GameArrays.of(game, scorer), options)

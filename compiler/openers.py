@@ -8,17 +8,10 @@ rank (``rank_of``). The search itself is ``search/openers.py``.
 """
 from __future__ import annotations
 
+from .bound import solver_of
+from .catalogue import SETTINGS
 from .search.openers import FirstRank, Ranking, ranked, ranked_first
 from .search.settings import SearchSettings
-
-
-def _solver_context(game, max_depth, candidates, max_memory, search):
-    from .bound import prepared_context
-    from .options import DEFAULT_MAX_MEMORY, Options
-
-    options = Options(strategy="optimal-expected", candidates=candidates, max_depth=max_depth,
-                      max_memory=max_memory or DEFAULT_MAX_MEMORY)
-    return prepared_context(game, options, search)
 
 
 def rank_openers(game, top: int = 10, max_depth: int | None = None, candidates: str = "all",
@@ -30,11 +23,12 @@ def rank_openers(game, top: int = 10, max_depth: int | None = None, candidates: 
     checkpoint, progress, cluster)."""
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise ValueError(f"--top must be a whole number of at least 1, not {top!r}")
-    context = _solver_context(game, max_depth, candidates, max_memory, search)
+    SETTINGS["max_depth"].check("max_depth", max_depth)
+    solver = solver_of(game, candidates, max_memory, search)
     try:
-        return ranked(context.solver, top, max_depth)
+        return ranked(solver, top, max_depth)
     finally:
-        context.close()
+        solver.close()
 
 
 def rank_of(game, first: str, max_depth: int | None = None, candidates: str = "all", max_memory: int | None = None,
@@ -49,8 +43,9 @@ def rank_of(game, first: str, max_depth: int | None = None, candidates: str = "a
     if not game.is_guess(code):
         raise ValueError(f"--first {first}: {game.format_code(code)} is not an allowed guess")
     index = game.guesses.index(code)
-    context = _solver_context(game, max_depth, candidates, max_memory, search)
+    SETTINGS["max_depth"].check("max_depth", max_depth)
+    solver = solver_of(game, candidates, max_memory, search)
     try:
-        return ranked_first(context.solver, index, max_depth)
+        return ranked_first(solver, index, max_depth)
     finally:
-        context.close()
+        solver.close()

@@ -72,10 +72,15 @@ class Strategy:
         """Its settings as the artifact's strategy records them: only what changes the tree."""
         return {name: getattr(options, name) for name in self.settings if getattr(options, name) is not None}
 
-    def prepare(self, context, search=None):
-        """Whole-game work before the builder asks node by node: the search's ``Report`` (what it
-        proved, as the artifact's strategy records it, and its effort), or None for none."""
-        return None
+    report: ClassVar = None  # what a whole-game search proved (``Solved``), as the artifact's strategy records it
+
+    def prepare(self, context, search=None) -> "Strategy":
+        """Whole-game work before the builder asks node by node; returns the strategy that then
+        chooses (itself, or an exhaustive strategy's ``Solved``)."""
+        return self
+
+    def close(self) -> None:
+        """Stop what ``prepare`` started (a search's jobs)."""
 
     def choose(self, context, node) -> int:
         raise NotImplementedError
@@ -170,19 +175,54 @@ class Exhaustive(Strategy):
             raise ValueError("--openers and --first exclude each other: --first fixes the one opener")
 
     # The solver is imported when an exhaustive strategy runs: its compiled searches load numba.
-    def prepare(self, context, search=None):
+    def prepare(self, context, search=None) -> "Solved":
         """Solve the whole game once (the one place a search starts), before the builder asks node
-        by node: its report (what it proved, as the artifact's strategy records it, and its effort). ``search``: its progress,
-        checkpoint and where its jobs run (default: threads here, no checkpoint)."""
-        from .search.solver import solver_for
+        by node: the strategy that plays the optimal tree found, with the search's report.
+        ``search``: its progress, checkpoint and where its jobs run (default: threads here)."""
+        from .search.solver import Solver
+        from .search.space import SearchedGame
 
-        solver = solver_for(context, search)
-        return solver.solve(self.objective, context.options.max_depth)
+        solver = Solver(SearchedGame.of(context), search)
+        try:
+            return Solved(self, solver, solver.solve(self.objective, context.options.max_depth))
+        except BaseException:
+            solver.close()
+            raise
+
+
+@dataclass(frozen=True)
+class Solved(Strategy):
+    """An exhaustive ``strategy`` whose game its ``solver`` solved (``Exhaustive.prepare``): plays
+    the canonical optimal tree, node by node; ``report``: what the search proved, and its effort."""
+
+    strategy: Exhaustive
+    solver: object  # a search.solver.Solver
+    report: object  # its search.solver.Report
+    reads: ClassVar[str] = "solution"
+
+    @property
+    def name(self) -> str:
+        return self.strategy.name
 
     def choose(self, context, node) -> int:
-        from .search.solver import solver_for
+        return self.solver.choose(node, self.strategy.objective, context.options.max_depth)
 
-        return solver_for(context).choose(node, self.objective, context.options.max_depth)
+    def close(self) -> None:
+        self.solver.close()
+
+
+def best_guesses(arrays, guess_ids: np.ndarray, candidates: np.ndarray, heuristic: str, count: int) -> np.ndarray:
+    """The ``count`` of ``guess_ids`` that ``heuristic`` ranks best at a node of ``candidates`` (over
+    ``arrays``, a ``GameArrays``), best first: by score, then a possible secret, then the lowest
+    guess; useless guesses never."""
+    strategy = get_strategy(heuristic)
+    stats, parts = arrays.scorer.partition_stats(guess_ids, candidates, arrays.n_feedbacks, strategy.statistic,
+                                                 clog_table(len(arrays.game.secrets)))
+    scores = strategy.score(stats, len(candidates)).astype(np.float64)
+    is_candidate = np.isin(arrays.guess_secret[guess_ids], candidates) & (arrays.guess_secret[guess_ids] >= 0)
+    ranked = np.lexsort((guess_ids, ~is_candidate, -scores))
+    ranked = ranked[((parts > 1) | is_candidate)[ranked]]
+    return guess_ids[ranked[:count]]
 
 
 def _entropy(stats, n):

@@ -31,7 +31,8 @@ KEPT_BYTES = 1 << 26  # AbsentSymbols keeps its masks of the guesses kept up to 
 
 class Symmetry:
     """Per history (the guesses played, as indices into ``codes``), a mask of the guesses that are
-    the lowest of their class. ``rename_played``: may played colours be renamed (the search's group)."""
+    the lowest of their class. ``rename_played``: may played colours be renamed (the search's
+    group), unless ``canonical`` is told otherwise: one object serves both groups."""
 
     def __init__(self, game: Game, codes: np.ndarray, backend: str = "numba", rename_played: bool = False):
         self.codes = np.ascontiguousarray(codes, dtype=np.int64)
@@ -40,15 +41,18 @@ class Symmetry:
         # code's symbols in order along positions gives a lower code (``_in_order``)
         self.ordered = len(self.codes) > 1 and bool(np.array_equal(np.lexsort(self.codes.T[::-1]),
                                                                    np.arange(len(self.codes))))
-        self._cache: dict[tuple, np.ndarray | None] = {}
+        self._cache: dict[tuple, np.ndarray | None] = {}  # by (played, renames)
 
-    def canonical(self, played: tuple[int, ...], candidates: int = MAX_SYMMETRIES) -> np.ndarray | None:
+    def canonical(self, played: tuple[int, ...], candidates: int = MAX_SYMMETRIES,
+                  renames: bool | None = None) -> np.ndarray | None:
         """Mask of the guesses lowest in their class, or None when no symmetry is left.
-        ``candidates``: how many the node has, which bounds the symmetries worth enumerating."""
-        if played not in self._cache:
+        ``candidates``: how many the node has, which bounds the symmetries worth enumerating;
+        ``renames``: may played colours be renamed (default ``rename_played``)."""
+        renames = self.rename_played if renames is None else renames
+        if (played, renames) not in self._cache:
             worth = candidates // (self.codes.shape[1] * COST_PER_POSITION[self.backend])
-            self._cache[played] = self._compute(played, max(1, min(worth, MAX_SYMMETRIES)))
-        return self._cache[played]
+            self._cache[played, renames] = self._compute(played, max(1, min(worth, MAX_SYMMETRIES)), renames)
+        return self._cache[played, renames]
 
     def lowest_of_class(self, code) -> tuple[int, ...]:
         """The lowest code of ``code``'s class before any guess (the search's group, where every
@@ -57,13 +61,13 @@ class Symmetry:
         rename = {colour: new for new, (colour, _) in enumerate(Counter(code).most_common())}
         return tuple(sorted(rename[colour] for colour in code))
 
-    def _compute(self, played: tuple[int, ...], limit: int) -> np.ndarray | None:
+    def _compute(self, played: tuple[int, ...], limit: int, renames: bool) -> np.ndarray | None:
         from .feedback import backend_kernels
 
         history = self.codes[list(played)] if played else np.zeros((0, self.codes.shape[1]), dtype=np.int64)
         used = np.zeros(self.colours, dtype=np.bool_)
         used[np.unique(history)] = True
-        perms, maps = self._symmetries(history, limit)
+        perms, maps = self._symmetries(history, limit, renames)
         # where the symmetries enumerated may be fewer than the group's (all of it: order adds nothing),
         # at the top two levels (below, the many nodes' passes would cost more than they save)
         in_order = self._in_order(history) if len(perms) >= limit and len(played) <= 1 else None
@@ -97,7 +101,7 @@ class Symmetry:
             kept &= np.all(counts[:, :-1] >= counts[:, 1:], axis=1)
         return kept
 
-    def _symmetries(self, history: np.ndarray, limit: int) -> tuple[list, list]:
+    def _symmetries(self, history: np.ndarray, limit: int, renames: bool) -> tuple[list, list]:
         """Up to ``limit`` (position reordering, colour map) pairs that map every played guess to
         itself, the identity first. ``perm[h]`` is the position moved to h; ``rename[c]`` the
         new name of played colour c (-1 for the others, which the kernel names freely)."""
@@ -114,12 +118,12 @@ class Symmetry:
                 return
             if h == holes:
                 perms.append(list(perm))
-                maps.append(list(rename) if self.rename_played else list(range(self.colours)))
+                maps.append(list(rename) if renames else list(range(self.colours)))
                 return
             for source in range(holes):
                 if taken[source]:
                     continue
-                if not self.rename_played:
+                if not renames:
                     if columns[source] != columns[h]:
                         continue
                     taken[source], perm[h] = True, source

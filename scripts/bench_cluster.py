@@ -39,8 +39,9 @@ import json, signal, sys, time
 signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C, even if started in the background (ignored there)
 from guesstree.compiler import Options
 from guesstree.compiler.cli import game_from_options
-from guesstree.compiler.search.solver import Interrupted, solver_for
-from guesstree.compiler.bound import prepared_context
+from dataclasses import replace
+from guesstree.compiler.search.solver import Interrupted, Solver
+from guesstree.compiler.bound import searched_game
 from guesstree.compiler.search.settings import SearchSettings
 game_args, options, cluster, log, checkpoint = (json.loads(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3],
                                                 sys.argv[4], sys.argv[5] or None)
@@ -53,19 +54,19 @@ def progress(status):
             f.write(json.dumps({k: v for k, v in status.items() if k != "dashboard"}) + "\\n")
 game = game_from_options(**game_args)
 options = Options(**options)
-context = prepared_context(game, options, SearchSettings(checkpoint=checkpoint, resume=bool(checkpoint),
-                                                        progress=progress, cluster=cluster))
-solver = solver_for(context)
+searched = replace(searched_game(game, options.candidates, options.max_memory), openers=options.openers)
+solver = Solver(searched, SearchSettings(checkpoint=checkpoint, resume=bool(checkpoint), progress=progress,
+                                         cluster=cluster))
 ready = time.monotonic()
 row = {"cluster_start_seconds": round(ready - started, 2), "workers": solver.dispatch.slots}
 try:
-    report = solver.solve(options.strategy, options.max_depth)
+    report = solver.solve(options.strategy.objective, options.max_depth)
     row.update(finished=True, total=report.total, worst=report.worst, proof=report.proof.get("proven"))
 except Interrupted:
     row.update(finished=False, progress={k: v for k, v in solver.status.items() if k != "dashboard"})
 row.update(search_seconds=round(time.monotonic() - ready, 2), busy_seconds=round(solver.job_seconds, 2),
            nodes=solver.nodes, openers=solver.status.get("openers"))
-context.close()
+solver.close()
 print(json.dumps(row))
 """
 
@@ -76,15 +77,12 @@ print(json.dumps(row))
 SAMPLE_SCRIPT = """
 import json, sys, time
 import numpy as np
-from guesstree.compiler import Options
 from guesstree.compiler.cli import game_from_options
-from guesstree.compiler.search.solver import solver_for
-from guesstree.compiler.bound import prepared_context
+from guesstree.compiler.bound import solver_of
 from guesstree.compiler.search.settings import SearchSettings
 game_args, count = json.loads(sys.argv[1]), int(sys.argv[2])
 game = game_from_options(**game_args)
-context = prepared_context(game, Options(strategy="optimal-expected"), SearchSettings(workers=1))
-solver = solver_for(context)
+solver = solver_of(game, search=SearchSettings(workers=1))
 root = np.arange(len(game.secrets), dtype=np.int64)
 openers = np.random.default_rng(2026).choice(len(game.guesses), count, replace=False)
 seconds = []

@@ -125,7 +125,7 @@ def test_compile_checks_where_the_tree_goes_before_any_work(cli, tmp_path, clean
         raise AssertionError("the work started before the output path was checked")
 
     monkeypatch.setattr(builder, "build", no_work)
-    monkeypatch.setattr(bound, "prepared_context", no_work)
+    monkeypatch.setattr(bound, "solver_of", no_work)
     (tmp_path / "a-file").write_text("not a directory")
     path = where.format(tmp=tmp_path)
     line = clean_error(cli("compile", *MM32, "--strategy", strategy, "-o", path), code=2)

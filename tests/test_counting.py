@@ -13,9 +13,8 @@ import pytest
 from guesstree.compiler import Options, build, kernels
 from guesstree.compiler.search.counting import counting_tables
 from guesstree.compiler.feedback import Scorer
-from guesstree.compiler.bound import prepared_context
+from guesstree.compiler.bound import solver_of
 from guesstree.compiler.output import to_bytes
-from guesstree.compiler.search.solver import solver_for
 from guesstree.player.games import make_game
 from guesstree.compiler.search.settings import SearchSettings
 
@@ -77,17 +76,17 @@ def test_the_bound_keeps_the_least_total_and_the_tree(monkeypatch, params, fewer
     options = Options("optimal-expected")
     counted = to_bytes(build(game, options))
     assert build(game, options).stats["total"] == _least_total(game)
-    nodes = solver_for(prepared_context(game, options, ONE_THREAD)).solve("optimal-expected").nodes
+    nodes = solver_of(game, search=ONE_THREAD).solve("optimal-expected").nodes
     monkeypatch.setattr(kernels, "most_children", lambda matrix, n_feedbacks, win: n_feedbacks - 1)
     assert to_bytes(build(game, options)) == counted  # the same tree, byte for byte, as with the weaker bound
-    weaker = solver_for(prepared_context(game, options, ONE_THREAD)).solve("optimal-expected").nodes
+    weaker = solver_of(game, search=ONE_THREAD).solve("optimal-expected").nodes
     assert nodes < weaker if fewer else nodes == weaker  # 4x4: 29 nodes against 37
 
 
 @pytest.mark.slow
 def test_five_colours_five_holes_without_repeated_secrets_is_quick():
     game = make_game("mastermind", **PERMUTED)
-    report = solver_for(prepared_context(game, Options("optimal-expected"), ONE_THREAD)).solve("optimal-expected")
+    report = solver_of(game, search=ONE_THREAD).solve("optimal-expected")
     assert report.total == 512  # as the search with the feedbacks' count of children found it, in 26 s
     assert report.nodes < 60000  # that search visited 1271876 nodes
 

@@ -90,10 +90,11 @@ def test_a_big_peg_game_is_built_with_no_matrix(monkeypatch, name, params, strat
 
 
 def test_a_part_too_big_for_the_budget_is_scored_in_blocks():
+    from guesstree.compiler.arrays import GameArrays
     from guesstree.compiler.context import BuildContext
 
     game = make_game("mastermind", colours=5, holes=3)
-    context = BuildContext(game, Options("entropy"), Scorer(game, 38_000, whole=False))
+    context = BuildContext(GameArrays.of(game, Scorer(game, 38_000, whole=False)), Options("entropy"))
     assert context.matrix is None and context.columns is None
     assert context.for_part(np.arange(125)) is context  # 125 x 125 cells are over the budget: blocks
     narrow = context.for_part(np.arange(10, 20))

@@ -37,7 +37,7 @@ def test_symmetries_are_enumerated_within_their_budget():
 
     game = make_game("mastermind", colours=2, holes=12)
     symmetry = Symmetry(game, np.zeros((1, 12), dtype=np.int64), "numba")
-    perms, maps = symmetry._symmetries(np.zeros((0, 12), dtype=np.int64), 100)  # 12! are there
+    perms, maps = symmetry._symmetries(np.zeros((0, 12), dtype=np.int64), 100, False)  # 12! are there
     assert len(perms) == len(maps) == 100 and perms[0] == list(range(12))  # the identity first
     assert len({tuple(p) for p in perms}) == 100
 

@@ -123,11 +123,10 @@ def test_the_full_proofs_header_says_how_its_first_guesses_were_refuted_the_same
     root): the header counts the first guesses refuted by a bound alone (those whose counting and
     lookahead bound is at least the optimum, tie-break included) and by search, the same on one
     thread and on two, with a warm table or not; every bound is at most the first guess's total."""
-    from guesstree.compiler.bound import prepared_context
+    from guesstree.compiler.bound import solver_of
     from guesstree.compiler.output import to_bytes
     from guesstree.compiler.search.openers import lookahead_total
     from guesstree.compiler.search.settings import SearchSettings
-    from guesstree.compiler.search.solver import solver_for
     from guesstree.compiler.search.table import UNLIMITED
 
     game = make_game("twod", size=7)
@@ -140,7 +139,7 @@ def test_the_full_proofs_header_says_how_its_first_guesses_were_refuted_the_same
     truth = {i: compiled(game, game.format_code(code))[0] for i, code in enumerate(game.guesses)}
     best = min(truth, key=lambda i: (truth[i], game.guesses[i] not in game.secrets, i))
     assert builds[0].node_guess[0] == best
-    space = solver_for(prepared_context(game, Options(strategy="optimal-expected"), ONE_THREAD)).space
+    space = solver_of(game, search=ONE_THREAD).space
     root = np.arange(space.n_secrets, dtype=np.int64)
     by_bound = 0
     for i in truth:

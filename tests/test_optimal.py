@@ -20,8 +20,8 @@ from guesstree.compiler import Options
 from guesstree.compiler.search import counting, partitions, problem, recursion, table
 from guesstree.compiler.search.alike import absent_symbols, lowest_alike, lowest_renamed, unplayed_symbols
 from guesstree.compiler.search.counting import counting_tables
-from guesstree.compiler.search.solver import Interrupted, Solver, solver_for
-from guesstree.compiler.bound import bound, prepared_context
+from guesstree.compiler.search.solver import Interrupted, Solver
+from guesstree.compiler.bound import bound, searched_game, solver_of
 from guesstree.compiler.search.settings import SearchSettings
 from guesstree.compiler.search.total import BIG_PART, Infeasible
 from guesstree.player.games import make_game
@@ -120,7 +120,7 @@ def test_minimum_total_and_worst_case_match_a_brute_force(name, params, candidat
     game = make_game(name, **params)
     total, worst, _ = brute_force(game, candidates == "consistent")
     root = tuple(range(len(game.secrets)))
-    solver = solver_for(prepared_context(game, Options(strategy="optimal-expected", candidates=candidates), ONE_THREAD))
+    solver = solver_of(game, candidates, search=ONE_THREAD)
     fewest = worst(root)
     assert solver.minimum_worst().worst == fewest
     assert solver.minimum_total() == total(root, len(root))
@@ -273,13 +273,13 @@ def test_a_checkpoint_resumes_the_search(tmp_path):
     game = make_game("mastermind", colours=4, holes=4)
     path = tmp_path / "mm.checkpoint"
     options = Options(strategy="optimal-expected")
-    first = solver_for(prepared_context(game, options, SearchSettings(workers=1, checkpoint=path)))
+    first = solver_of(game, search=SearchSettings(workers=1, checkpoint=path))
     assert first.minimum_total() == 905
     assert path.exists() and first.nodes > 50
-    again = solver_for(prepared_context(game, options, SearchSettings(workers=1, checkpoint=path, resume=True)))
+    again = solver_of(game, search=SearchSettings(workers=1, checkpoint=path, resume=True))
     assert again.minimum_total() == 905
     assert again.nodes < first.nodes / 10  # the solved sets came from the file
-    other = prepared_context(make_game("mastermind", colours=3, holes=4), options, ONE_THREAD)
+    other = searched_game(make_game("mastermind", colours=3, holes=4))
     with pytest.raises(ValueError, match="this checkpoint is of another search"):
         Solver(other, SearchSettings(workers=1, checkpoint=path, resume=True))
 
@@ -410,7 +410,7 @@ def test_guesses_alike_by_absent_symbols_are_exact(name, params):
     from guesstree.compiler.symmetry import AbsentSymbols
 
     game = make_game(name, **params)
-    solver = solver_for(prepared_context(game, Options(strategy="optimal-expected"), ONE_THREAD))
+    solver = solver_of(game, search=ONE_THREAD)
     codes, every = np.array(game.guesses), np.arange(solver.space.n_guesses, dtype=np.int64)
     alike = AbsentSymbols(game, codes)
     assert alike.usable and alike.repeats == (name == "mastermind" and params.get("guess_repeats", True))
@@ -442,7 +442,7 @@ def test_guesses_alike_by_a_renaming_of_unplayed_symbols_are_exact(name, params)
     of each set of guesses that a renaming of the symbols no played guess has maps to each other;
     each set splits every node below those guesses into parts of the same sizes."""
     game = make_game(name, **params)
-    solver = solver_for(prepared_context(game, Options(strategy="optimal-expected"), ONE_THREAD))
+    solver = solver_of(game, search=ONE_THREAD)
     codes = [tuple(c) for c in game.guesses]
     kept_in_all = 0
     for history in [(), ((0, 1, 2),), ((0, 1, 2), (1, 3, 0)), ((0, 0, 1),), ((3, 4, 0), (0, 1, 2))]:
@@ -472,7 +472,7 @@ def test_a_lookahead_bound_is_the_best_guess_by_counting_and_never_above_the_lea
     """``recursion.lookahead_bound``: the least, over every guess, of the candidates plus the counting
     bounds of its parts (computed here by hand), at most the least total that the search proves."""
     game = make_game(name, **params)
-    solver = solver_for(prepared_context(game, Options(strategy="optimal-expected"), ONE_THREAD))
+    solver = solver_of(game, search=ONE_THREAD)
     problem, matrix = solver.space.problem, solver.space.matrix
     played = np.uint64((1 << game.symbols) - 1)  # a random set is no node's: no symbol may be renamed
     rng = np.random.default_rng(5)
@@ -509,7 +509,7 @@ def test_a_lookahead_bound_under_a_hint_rule_is_over_the_guesses_it_allows():
     guesses hard mode allows after the first guess (by the game's own rule), of the part plus the
     counting bounds of its parts, and at most the part's least total there."""
     game = make_game("words", answers=str(Path(__file__).parent / "data" / "words-small.txt"), hard=True)
-    solver = solver_for(prepared_context(game, Options(strategy="optimal-expected"), ONE_THREAD))
+    solver = solver_of(game, search=ONE_THREAD)
     space = solver.space
     played = np.uint64(0)
     checked = 0
@@ -553,7 +553,7 @@ def test_symbols_put_in_order_keep_the_lowest_of_each_class_when_the_symmetries_
         mask = short.canonical(played)
         assert (mask | ~exact[history]).all(), history  # every class's lowest kept
         short.ordered = False  # the enumerated symmetries alone
-        alone = short._compute(played, 1)
+        alone = short._compute(played, 1, True)
         assert (alone | ~mask).all() and mask.sum() <= alone.sum(), history
         if history == ():
             assert mask.sum() < alone.sum()
@@ -759,7 +759,7 @@ def test_guess_bounds_agree_with_counting_by_hand_on_every_path(name, tmp_path):
     at a time (many feedbacks with the largest part asked for); a run of consecutive guesses read
     without an index, and the same guesses in another order (which must not be read as a run)."""
     game = make_game("mastermind", colours=4, holes=3) if name == "mastermind" else _words_game(tmp_path)
-    solver = solver_for(prepared_context(game, Options(strategy="optimal-expected"), ONE_THREAD))
+    solver = solver_of(game, search=ONE_THREAD)
     matrix, win = solver.space.matrix, solver.space.win
     rng = np.random.default_rng(7)
     every = np.arange(solver.space.n_guesses, dtype=np.int64)
@@ -786,7 +786,7 @@ def test_guess_bounds_agree_with_counting_by_hand_on_every_path(name, tmp_path):
 
 def test_a_search_told_to_stop_gives_up_at_its_next_node():
     game = make_game("mastermind", colours=4, holes=3)
-    solver = solver_for(prepared_context(game, Options(strategy="optimal-expected"), ONE_THREAD))
+    solver = solver_of(game, search=ONE_THREAD)
     root = np.arange(solver.space.n_secrets, dtype=np.int64)
     solver.space.stop[0] = 1
     with pytest.raises(problem.Stopped):
@@ -804,7 +804,7 @@ def test_the_least_bound_is_the_least_of_every_guess_bound(name, params):
     guesses that split the candidates: on sets too big for every part to be perfect, within budgets
     that cap the parts' sizes and not, and with fewest-at-worst's penalty (counted as before)."""
     game = make_game(name, **params)
-    space = solver_for(prepared_context(game, Options(strategy="optimal-expected"), ONE_THREAD)).space
+    space = solver_of(game, search=ONE_THREAD).space
     rng = np.random.default_rng(11)
     guesses = np.arange(space.n_guesses, dtype=np.int64)
     checked_big = 0
@@ -836,7 +836,7 @@ def test_a_guess_below_the_root_in_one_compiled_call_is_the_python_steps(name, p
         (tmp_path / "answers.txt").write_text("\n".join(words) + "\n")
         params = {**params, "answers": str(tmp_path / "answers.txt")}
     game = make_game(name, **params)
-    compiled, stepped = (solver_for(prepared_context(game, Options(strategy="optimal-expected"), ONE_THREAD))
+    compiled, stepped = (solver_of(game, search=ONE_THREAD)
                          for _ in range(2))
     space, budget = compiled.space, table.UNLIMITED
     first = int(space.guesses(np.arange(space.n_secrets, dtype=np.int64), ())[0])

@@ -253,13 +253,13 @@ def brute_force_with_rules(game, first=None):
 @pytest.mark.parametrize("hard", [False, True])
 def test_exact_searches_follow_the_hard_mode_rule(hard, first):
     """After LIGHT, hard mode must keep -IGHT and can only try the -IGHT words one by one."""
-    from guesstree.compiler.search.solver import solver_for
-    from guesstree.compiler.bound import prepared_context
+    from guesstree.compiler.bound import searched_game
+    from guesstree.compiler.search.solver import Solver
     from guesstree.compiler.search.table import INF as NONE
 
     game = make_game("words", hard=hard, **IGHT)
     total, worst = brute_force_with_rules(game, first)
-    solver = solver_for(prepared_context(game, Options("optimal-expected", first=first), ONE_THREAD))
+    solver = Solver(searched_game(game, first=first), ONE_THREAD)
     assert solver.minimum_worst().worst == worst()
     for budget in range(2, 9):
         assert solver.minimum_total(budget) == (NONE if total(budget) == INF else total(budget))

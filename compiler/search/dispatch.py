@@ -140,7 +140,7 @@ class Cluster(Elsewhere):
             from ..cluster import DaskJobs, search_description
 
             space = solver.space
-            described = search_description(space, solver.recipe, type(solver))
+            described = search_description(space, type(solver))
             self.jobs = DaskJobs(self.address, described, solver.absorb, space.table[space.table[:, 2] != 0])
             solver.board = self.jobs.board
             solver.note(dashboard=self.jobs.dashboard, workers=self.jobs.slots)

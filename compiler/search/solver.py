@@ -60,8 +60,8 @@ def worker_count(workers: int | None) -> int:
 
 
 class Solver:
-    """Exact solutions of one game (``context``: a ``BuildContext``): the fewest guesses in the
-    worst case, the fewest in total within a depth budget, and the guess that an optimal tree
+    """Exact solutions of one game (``searched``: a ``space.SearchedGame``): the fewest guesses in
+    the worst case, the fewest in total within a depth budget, and the guess that an optimal tree
     plays at any node.
 
     ``search``: how it runs (``settings.SearchSettings``: its threads, checkpoint, progress display
@@ -69,18 +69,15 @@ class Solver:
     else.
     """
 
-    def __init__(self, context, search: SearchSettings | None = None, board=None):
+    def __init__(self, searched: SearchedGame, search: SearchSettings | None = None, board=None):
         search = search or SearchSettings()
         workers = worker_count(search.workers)
-        self.space = Space(SearchedGame.of(context), search.slots or table.slots_for(context.options.max_memory),
-                           workers + 1)
-        self.game = context.game
+        self.space = Space(searched, search.slots or table.slots_for(searched.max_memory), workers + 1)
+        self.game = searched.game
         self.checkpoint = Path(search.checkpoint) if search.checkpoint else None
         self.progress = search.progress
         # where jobs run (``dispatch.py``), chosen once: a cluster's worker (given a board) runs them itself
         self.dispatch = dispatch_for(workers, search.cluster_address, inside=board is not None)
-        # how a cluster's worker makes the same game (``BuildContext.portable_recipe``)
-        self.recipe = context.portable_recipe() if isinstance(self.dispatch, Cluster) else None
         self.board = board or jobs.Board()  # the best total of the node searched in parallel, for running jobs
         self.total, self.worst = TotalSearch(self), WorstSearch(self)
         self.job_seconds = 0.0  # the time a cluster's workers spent in this search's jobs
@@ -266,11 +263,3 @@ def _objective(objective: Objective | str) -> Objective:
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective: {objective!r}; choose from {', '.join(OBJECTIVES)}")
     return OBJECTIVES[objective]
-
-
-def solver_for(context, search: SearchSettings | None = None) -> Solver:
-    """The build's solver, made on first use (running as ``search`` says) and kept in ``context.solver``."""
-    if context.solver is None:
-        context.solver = Solver(context, search)
-    return context.solver
-

@@ -1,7 +1,7 @@
-"""One game as the exhaustive searches see it: its arrays, made once (``SearchedGame``), and the
-counting tables, the symmetries and the hint rule, the transposition table, and what a node needs
-from them (its guesses, its key in the table, its parts). The top levels (``total.py``, ``worst.py``) and the
-compiled recursion (``recursion.py``, through ``problem``) read the same space.
+"""One game as the exhaustive searches see it: the game as asked (``SearchedGame``: its arrays,
+made once, and what may be played), the counting tables, the transposition table, and what a node
+needs from them (its guesses, its key in the table, its parts). The top levels (``total.py``,
+``worst.py``) and the compiled recursion (``recursion.py``, through ``problem``) read the same space.
 """
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from typing import Callable
 
 import numpy as np
 
-from guesstree.player.games import Game
+from guesstree.player.games import Game, game_from_spec
 
-from ..hint_rule import HintRule
 from .. import kernels
+from ..arrays import GameArrays
+from ..feedback import Scorer
 from ..kernels import transposed
-from ..symmetry import AbsentSymbols, Symmetry
 from . import recursion, table
 from .counting import counting_tables, least_total
 from .hint import hint_salt
@@ -28,25 +28,15 @@ from .table import FEASIBLE_TAG, INF, total_tag
 
 @dataclass(frozen=True)
 class SearchedGame:
-    """What an exact search reads of one game, made once and never changed (``of``): its matrix
-    [guess, secret] and that read by secret (the matrix itself where the score is symmetric), the
-    index maps between secrets and guesses, the feedbacks' count and the win's index, the
-    guesses' codes and the backend that scores them, the guesses alike by absent symbols; which
-    guesses may be played (``consistent``: only candidates), a fixed first guess (``first``) or
-    the number of first guesses to search (``openers``); and ``rank(guesses, candidates,
-    heuristic, count)``, the heuristic's best guesses at a node (for ``--openers`` and the
-    openers' ranking)."""
+    """A game as an exact search is asked to search it: its ``arrays`` (a ``GameArrays``), which
+    guesses may be played (``consistent``: only candidates), a fixed first guess (``first``, an
+    index) or how many of the heuristic's best first guesses to search (``openers``), the memory
+    budget that sizes its transposition table, and ``rank(guesses, candidates, heuristic, count)``:
+    the heuristic's best guesses at a node (``strategies.best_guesses``), for ``--openers`` and the
+    openers' ranking. Never changed once made."""
 
-    game: Game
-    matrix: np.ndarray
-    by_secret: np.ndarray
-    secret_guess: np.ndarray
-    guess_secret: np.ndarray
-    n_feedbacks: int
-    win: int
-    guess_codes: np.ndarray
-    backend: str
-    absent: AbsentSymbols
+    arrays: GameArrays
+    max_memory: int
     consistent: bool = False
     first: int | None = None
     openers: int | None = None
@@ -54,45 +44,67 @@ class SearchedGame:
 
     @classmethod
     def of(cls, context) -> "SearchedGame":
-        """The game of a build's ``context`` (a ``BuildContext``), as its options restrict it."""
-        game, options = context.game, context.options
-        if context.matrix is None:
-            raise ValueError(f"{game!r} is too big for an exact search: its feedback matrix "
-                             "does not fit in --max-memory")
-        matrix = np.ascontiguousarray(context.matrix)
-        return cls(game, matrix, context.columns if context.columns is not None else transposed(matrix),
-                   np.ascontiguousarray(context.secret_guess, dtype=np.int64),
-                   np.ascontiguousarray(context.guess_secret, dtype=np.int64), int(context.n_feedbacks),
-                   int(context.win_index), context.scorer.guess_codes, context.scorer.backend, context.absent,
-                   options.candidates == "consistent", context.first, options.openers, context.best_guesses)
+        """The game of a build's ``context`` (a ``BuildContext``), as its options ask."""
+        options = context.options
+        return cls(context.arrays, options.max_memory, options.candidates == "consistent", context.first,
+                   options.openers, context.best_guesses)
+
+    @property
+    def game(self) -> Game:
+        return self.arrays.game
+
+    @property
+    def matrix(self) -> np.ndarray | None:
+        return self.arrays.matrix
+
+    def recipe(self) -> tuple:
+        """How a process on another machine (a cluster's worker) makes the same game, with no file
+        and no shared memory of ours: ``(function, arguments)``, both picklable."""
+        return on_worker, (self.game.portable().spec(), self.arrays.scorer.backend, self.consistent, self.first,
+                           self.openers, self.max_memory)
+
+
+def on_worker(spec: dict, backend: str, consistent: bool, first: int | None, openers: int | None,
+              max_memory: int) -> SearchedGame:
+    """A cluster's worker's game (``SearchedGame.recipe``): its own matrix, scored on one thread
+    (the worker runs one job at a time, one worker per core)."""
+    game = game_from_spec(spec)
+    scorer = Scorer(game, max_memory, backend)
+    scorer.threads = False
+    return SearchedGame(GameArrays.of(game, scorer), max_memory, consistent, first, openers)
 
 
 class Space:
-    """The ``game`` (a ``SearchedGame``) prepared for an exact search, over a table of ``slots``
-    entries with ``rows`` rows of counters (one per thread that searches it)."""
+    """The ``searched`` game (a ``SearchedGame``) prepared for an exact search, over a table of
+    ``slots`` entries with ``rows`` rows of counters (one per thread that searches it)."""
 
     def __init__(self, searched: SearchedGame, slots: int, rows: int):
-        game, self.searched = searched.game, searched
+        arrays, game = searched.arrays, searched.game
+        if arrays.matrix is None:
+            raise ValueError(f"{game!r} is too big for an exact search: its feedback matrix "
+                             "does not fit in --max-memory")
         if game.restricts_guesses and not game.hint_rule and not searched.consistent:
             raise ValueError(f"{game!r} restricts guesses by what was played in a way the exact search "
                              "cannot follow (it follows the hint rule of hard mode): use --candidates consistent")
         if len(game.guesses) >= 1 << 20:
             raise ValueError(f"{game!r} has too many guesses for an exact search")
-        self.game, self.matrix, self.by_secret = game, searched.matrix, searched.by_secret
+        self.searched, self.game = searched, game
+        self.matrix = np.ascontiguousarray(arrays.matrix)
+        # the matrix read by secret, which the compiled searches scan: itself for a symmetric score
+        self.by_secret = arrays.columns if arrays.columns is not None else transposed(self.matrix)
         self.n_secrets, self.n_guesses = len(game.secrets), len(game.guesses)
-        self.n_feedbacks, self.win = searched.n_feedbacks, searched.win
+        self.n_feedbacks, self.win = arrays.n_feedbacks, arrays.win
         if np.count_nonzero(self.matrix == self.win) != self.n_secrets:  # each secret has its own guess
             raise ValueError(f"{game!r}: a guess wins more than one secret (the winning feedback must mean "
                              "the guess is the secret), so no tree can tell them apart")
         self.consistent = searched.consistent
-        self.secret_guess, self.guess_secret = searched.secret_guess, searched.guess_secret
-        self.absent = searched.absent
+        self.secret_guess, self.guess_secret = arrays.secret_guess, arrays.guess_secret
+        self.absent = arrays.absent
         self.children = int(kernels.most_children(self.matrix, self.n_feedbacks, self.win))  # answers but the win, at most
         self.least, self.least_blind, self.reach = counting_tables(self.n_secrets, self.n_feedbacks, self.children)
-        codes = searched.guess_codes
-        self.symmetry = Symmetry(game, codes, searched.backend, rename_played=True) if game.permutable else None
+        self.symmetry = arrays.symmetry  # its classes with played colours renamed too (``mask``)
         # hard mode's rule, which the compiled search carries as a state (empty arrays: no rule)
-        self.hint_rule = HintRule(game, codes) if game.hint_rule and not self.consistent else None
+        self.hint_rule = arrays.hint_rule if not self.consistent else None
         self.first = searched.first  # a fixed opening guess (--first), or None
         self.openers = searched.openers  # search only this many first guesses (the heuristic's best)
         self.opener_scope: dict | None = None  # with --openers: how many first guesses were searched, of how many
@@ -148,7 +160,7 @@ class Space:
         """The guesses that stand for their symmetry class after ``played`` (empty: all)."""
         if self.symmetry is None:
             return self._empty
-        mask = self.symmetry.canonical(played, len(self.secret_guess))
+        mask = self.symmetry.canonical(played, len(self.secret_guess), renames=True)
         return self._empty if mask is None else mask
 
     def opening(self, candidates: np.ndarray, played: tuple[int, ...]) -> bool:
