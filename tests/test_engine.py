@@ -141,7 +141,7 @@ def test_numpy_and_numba_feedback_matrices_are_equal(name, params):
     assert np.array_equal(Scorer(game, 1 << 30, "numpy").matrix, compiled)
     budget = 2 * (compiled.size + 64 * sum(compiled.shape))  # room for the matrix, filled in blocks
     chunked = Scorer(game, budget, "numpy")
-    assert chunked.block_cells < compiled.size or compiled.size < 1 << 14
+    assert chunked.codes.block_cells < compiled.size or compiled.size < 1 << 14
     assert np.array_equal(chunked.matrix, compiled)
     assert compiled[0, 0] == game.feedbacks().index(game.score(game.guesses[0], game.secrets[0]))
 
@@ -229,7 +229,7 @@ def test_partitions_scored_from_packed_codes_are_the_references(name, params):
 
     game = make_game(name, **params)
     scorer = Scorer(game, 1 << 30, "numba", whole=False)
-    assert isinstance(scorer._block, PackedPegs) and scorer.on_the_fly and scorer.matrix is None
+    assert isinstance(scorer.codes.block, PackedPegs) and scorer.on_the_fly and scorer.matrix is None
     matrix = Scorer(game, 1 << 30, "numpy").matrix
     n_feedbacks, clog = len(game.feedbacks()), clog_table(len(game.secrets))
     rng = np.random.default_rng(len(game.secrets))
