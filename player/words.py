@@ -93,7 +93,7 @@ class Words(Game):
     name = "words"
     page_kind = "letters"
     feedback_kind = "marks"
-    options = {
+    parameters = {
         "answers": (str, "words: file of the possible secrets, one word per line"),
         "guesses": (str, "words: file of the allowed guesses (default: the answers)"),
         "hard": (bool, "words: hard mode, every guess keeps the hints so far"),

@@ -136,7 +136,7 @@ def _histories(tree):
 def test_a_tree_carries_its_words_and_an_older_one_checks_its_files(tmp_path):
     """A tree (format 1.1) needs no word list; one written before (1.0) names its files and
     refuses a list whose sha256 differs."""
-    from guesstree.compiler.output import body, header
+    from guesstree.compiler.writer import body, header
     from guesstree.player.artifact import encode
 
     answers = tmp_path / "answers.txt"
