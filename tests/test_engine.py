@@ -8,6 +8,7 @@ import pytest
 
 from guesstree.compiler import Options, build, kernels, to_bytes, vectorised
 from guesstree.compiler.feedback import Scorer, _block_function, backend_for
+from guesstree.compiler.statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
 from guesstree.player.games import make_game
 
 WORDLE = Path(__file__).parent / "data" / "wordle"  # the original lists
@@ -208,7 +209,7 @@ def test_partition_statistics_of_the_compiled_kernels_are_the_references(n_feedb
     for size in (2, 9, 60, 300):
         candidates = np.sort(rng.choice(300, size, replace=False))
         guess_ids = rng.choice(300, 120, replace=False)
-        for statistic in (reference.CLOG_SUM, reference.MAX_PART, reference.SUM_SQUARES, reference.PARTS):
+        for statistic in (CLOG_SUM, MAX_PART, SUM_SQUARES, PARTS):
             expected = reference.partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog)
             stored = matrix.T.copy() if by_column else matrix
             for threads in (False, True):
@@ -236,7 +237,7 @@ def test_partitions_scored_from_packed_codes_are_the_references(name, params):
     for size in (1, 2, 5, 14, 60, len(game.secrets)):
         candidates = np.sort(rng.choice(len(game.secrets), min(size, len(game.secrets)), replace=False))
         guess_ids = rng.permutation(len(game.guesses))[:400]
-        for statistic in (reference.CLOG_SUM, reference.MAX_PART, reference.SUM_SQUARES, reference.PARTS):
+        for statistic in (CLOG_SUM, MAX_PART, SUM_SQUARES, PARTS):
             expected = reference.partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog)
             for scorer.threads in (False, True):
                 found = scorer.partition_stats(guess_ids, candidates, n_feedbacks, statistic, clog)
@@ -270,11 +271,11 @@ def test_the_scan_that_stops_at_a_perfect_split_finds_the_first_in_any_block(mon
     for before in (0, 5, BLOCK, 2 * BLOCK + 17, len(other)):
         guess_ids = np.concatenate([other[:before], split, other[before:]])
         for scorer.threads in (False, True):
-            for statistic in (reference.PARTS, reference.CLOG_SUM):
+            for statistic in (PARTS, CLOG_SUM):
                 assert scorer.perfect_or_stats(guess_ids, candidates, n_feedbacks, statistic, clog) == \
                     (before, None, None), (before, statistic, scorer.threads)
     for scorer.threads in (False, True):
-        for statistic in (reference.PARTS, reference.CLOG_SUM):
+        for statistic in (PARTS, CLOG_SUM):
             first, *found = scorer.perfect_or_stats(other, candidates, n_feedbacks, statistic, clog)
             expected = reference.partition_stats(matrix, other, candidates, n_feedbacks, statistic, clog)
             assert first == -1 and all(np.array_equal(a, b) for a, b in zip(found, expected))
