@@ -161,6 +161,9 @@ class Codes:
 # and ``perfect_or_stats`` as ``Scorer`` documents them, with ``threads`` passed in.
 
 class Source:
+    """Where a scorer reads its answers; ``perfect_or_stats``: ``first_perfect``, then if none
+    ``partition_stats``."""
+
     matrix: np.ndarray | None = None  # [guess, secret], if held
     columns: np.ndarray | None = None  # [secret, guess], if held
 
@@ -298,8 +301,8 @@ class Scorer:
     backend = property(lambda self: self.codes.backend)
     guess_codes = property(lambda self: self.codes.guess_codes)
     secret_codes = property(lambda self: self.codes.secret_codes)
-    matrix = property(lambda self: self.source.matrix, doc="The whole matrix [guess, secret], if held.")
-    columns = property(lambda self: self.source.columns, doc="The matrix by columns [secret, guess], if held.")
+    matrix = property(lambda self: self.source.matrix, doc="The matrix [guess, secret] it reads, if any.")
+    columns = property(lambda self: self.source.columns, doc="The matrix by columns [secret, guess], if any.")
 
     def part(self, secret_ids: np.ndarray, as_guesses: np.ndarray) -> "Scorer | None":
         """A scorer of every guess against the secrets ``secret_ids`` alone (numbered 0 ..
@@ -313,10 +316,6 @@ class Scorer:
         else:
             held = Held(self.block(None, secret_ids), None, kernels)
         return Scorer.reading(self.codes, held, self.threads)
-
-    def fits(self, n_secrets: int) -> bool:
-        """Does a matrix of every guess against ``n_secrets`` secrets leave room for the rest?"""
-        return self.codes.fits(n_secrets)
 
     def block(self, guess_ids: np.ndarray | None, secret_ids: np.ndarray | None) -> np.ndarray:
         """Feedback indices for every (guess, secret) pair; ``None`` means all of them."""
