@@ -10,7 +10,7 @@ the one ``guesstree`` program) imports without numpy and numba.
 """
 from importlib import import_module
 
-_HOMES = {"Built": "builder", "build": "builder", "Options": "options", "save": "output", "to_bytes": "output",
+_HOMES = {"Built": "builder", "build": "builder", "Options": "options", "save": "writer", "to_bytes": "writer",
           "STRATEGIES": "strategies", "get_strategy": "strategies", "SearchSettings": "search.settings"}
 
 __all__ = list(_HOMES)

@@ -99,11 +99,11 @@ def _option(name: str, annotation, default) -> inspect.Parameter:
 
 
 def _game_parameters() -> list[inspect.Parameter]:
-    """The GAME argument, then one option per keyword any built-in game takes (from ``Game.options``)."""
+    """The GAME argument, then one option per keyword any built-in game takes (from ``Game.parameters``)."""
     helps: dict[str, list[str]] = {}
     types: dict[str, type] = {}
     for game in GAMES.values():
-        for key, (kind, text) in game.options.items():
+        for key, (kind, text) in game.parameters.items():
             types[key] = kind
             if text not in helps.setdefault(key, []):
                 helps[key].append(text)
@@ -125,7 +125,7 @@ def game_from_options(name: str, **options) -> Game:
     """The game a command line names; an option another game takes is refused by name."""
     given = {key: value for key, value in options.items() if value is not None}
     if name in GAMES:
-        stray = sorted(set(given) - set(GAMES[name].options))
+        stray = sorted(set(given) - set(GAMES[name].parameters))
         if stray:
             raise ValueError(f"{', '.join('--' + key.replace('_', '-') for key in stray)} does not apply to {name}")
     game = make_game(name, **given)
@@ -261,7 +261,7 @@ def _notice(path: Optional[Path]) -> Optional[str]:
     """The text of a ``--notice FILE``, or a clear error."""
     if path is None:
         return None
-    from .output import check_notice
+    from .writer import check_notice
 
     try:
         return check_notice(path.read_text(encoding="utf-8-sig"))
@@ -295,7 +295,7 @@ def compile_command(
     """
     _engine()
     from .options import Options
-    from .output import check_destination, default_path, save
+    from .writer import check_destination, default_path, save
 
     notice_text = _notice(notice)  # before any work
 
@@ -369,7 +369,7 @@ def compare_command(
     from guesstree.player.artifact import write_atomic
 
     from .compare import DEFAULT_STRATEGIES, compare, parse_strategies, plot_svg, table
-    from .output import check_destination
+    from .writer import check_destination
 
     if trees is not None and trees.exists() and not trees.is_dir():
         raise fail(f"--trees {trees} is not a directory")
@@ -413,7 +413,7 @@ def list_command() -> None:
     typer.echo("games (guesstree compile GAME [options]; a plugin is module:factory):")
     for name, game in GAMES.items():
         summary = (game.__doc__ or "").strip().splitlines()[0].replace("``", "")
-        flags = " ".join(f"--{key.replace('_', '-')}" for key in game.options)
+        flags = " ".join(f"--{key.replace('_', '-')}" for key in game.parameters)
         typer.echo(f"  {name:<12} {summary} [{flags}]")
     typer.echo("strategies (--strategy NAME):")
     for name, (doc, _) in catalogue.STRATEGIES.items():
@@ -469,7 +469,7 @@ def openers_command(
     _engine()
     from guesstree.player.artifact import write_atomic
 
-    from .output import check_destination
+    from .writer import check_destination
     from .progress import search_status
     from .openers import rank_of, rank_openers
 

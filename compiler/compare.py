@@ -22,7 +22,7 @@ from guesstree.player.stats import Statistics
 from .builder import build, plan
 from .options import Options
 from .feedback import backend_for
-from .output import default_path, save
+from .writer import default_path, save
 from .strategies import get_strategy
 
 DEFAULT_STRATEGIES = ("first", "minimax", "entropy", "expected-size", "most-parts")  # the published results' table (README)

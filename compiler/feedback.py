@@ -13,7 +13,7 @@ takes less time than loading numba into the process.
 """
 from __future__ import annotations
 
-import copy
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
@@ -84,54 +84,35 @@ def check_listing(game: Game, max_memory: int) -> None:
 COLUMN_MAX_CANDIDATES = 1024  # below this, a game with a symmetric score reads its matrix by columns
 
 
-class Scorer:
-    """Feedback indices of (guess, secret) pairs, the one source of them while a tree is built:
-    from the whole matrix when it fits ``max_memory`` (read by columns where the score is
-    symmetric: ``columns``), from blocks on demand otherwise, or straight from the codes where the
-    game's kernel can (``on_the_fly``). ``shared``: keep the matrix in shared memory, for worker
-    processes (``pool.py``); ``matrix``: one made before (a worker's view of the shared one);
-    ``whole``: False for no whole matrix (parts of it are made with ``rows``), None to decide by
-    the memory budget; ``threads``: may kernels start threads (not in a worker process: there is
-    one per core already)."""
+@dataclass(frozen=True)
+class Codes:
+    """A game's codes in arrays and the kernel that scores them (``block``): what a scorer and the
+    scorers of its parts share. ``square``: the score is symmetric over guesses that are the
+    secrets (score(a, b) == score(b, a)), so a matrix is its own transpose."""
 
-    def __init__(self, game: Game, max_memory: int, backend: str = "numba", shared: bool = False,
-                 matrix: np.ndarray | None = None, whole: bool | None = None):
-        n_secrets = game.secret_count()
+    game: Game
+    backend: str
+    guess_codes: np.ndarray
+    secret_codes: np.ndarray
+    dtype: np.dtype
+    block: BlockFunction
+    block_cells: int  # cells per block computed at once
+    max_memory: int
+    square: bool
+
+    @classmethod
+    def of(cls, game: Game, max_memory: int, backend: str) -> "Codes":
         check_listing(game, max_memory)
-        feedbacks = game.feedbacks()
         try:
-            self.dtype = feedback_dtype(len(feedbacks))
+            dtype = feedback_dtype(len(game.feedbacks()))
         except ValueError as error:
             raise ValueError(f"{game!r} has {error}") from None
-        self.game, self.backend, self.threads = game, backend, True
-        self.guess_codes, self.secret_codes = codes_array(game.guesses), codes_array(game.secrets)
-        self._block = _block_function(game, self.guess_codes, self.secret_codes, backend)
-        # cells per block computed at once: numpy's temporaries take tens of bytes per cell
-        per_cell = 16 if backend == "numba" else 64
-        self.block_cells = max(1 << 12, min(BLOCK_CELLS, max_memory // per_cell))
-        self.shared = None  # the matrix's shared memory, if any
-        self.matrix = matrix
-        self.max_memory = max_memory
-        # the whole matrix only when it leaves room for the rest of the build (and the codes' arrays)
-        if matrix is None and whole is not False and self.fits(n_secrets):
-            self.matrix = self._whole(shared)
-        # columns[secret, guess]: a symmetric score makes the matrix its own transpose
-        self.square = game.symmetric_score and game.guesses == game.secrets  # score(a, b) == score(b, a)
-        self.columns = self.matrix if self.square else None
-
-    def part(self, secret_ids: np.ndarray, as_guesses: np.ndarray) -> "Scorer | None":
-        """A scorer of every guess against the secrets ``secret_ids`` alone (numbered 0 ..
-        len(secret_ids)-1 there; ``as_guesses``: their guess indices), over a matrix of its own,
-        if one fits the memory budget (else None). It answers from that matrix only."""
-        if not self.fits(len(secret_ids)):
-            return None
-        narrow = copy.copy(self)
-        narrow.shared = None
-        if self.square:  # one matrix read by columns: [secret, guess], the part's guess rows
-            narrow.matrix, narrow.columns = None, self.rows(as_guesses)
-        else:
-            narrow.matrix, narrow.columns = self.rows(secret_ids=secret_ids), None
-        return narrow
+        guess_codes, secret_codes = codes_array(game.guesses), codes_array(game.secrets)
+        per_cell = 16 if backend == "numba" else 64  # numpy's temporaries take tens of bytes per cell
+        return cls(game, backend, guess_codes, secret_codes, dtype,
+                   _block_function(game, guess_codes, secret_codes, backend),
+                   max(1 << 12, min(BLOCK_CELLS, max_memory // per_cell)), max_memory,
+                   game.symmetric_score and game.guesses == game.secrets)
 
     def fits(self, n_secrets: int) -> bool:
         """Does a matrix of every guess against ``n_secrets`` secrets leave room for the rest?"""
@@ -156,34 +137,198 @@ class Scorer:
             out[start:start + step] = self.block(every[start:start + step], secret_ids)
         return out
 
-    def _whole(self, shared: bool) -> np.ndarray:
+    def whole(self, shared: bool):
+        """The whole matrix, and the shared memory that holds it (``pool.SharedArray``) if
+        ``shared``, else None."""
         if not shared:
-            return self.rows()
+            return self.rows(), None
         from .pool import SharedArray
 
-        self.shared = SharedArray((len(self.guess_codes), len(self.secret_codes)), self.dtype)
-        return self.rows(out=self.shared.array)
+        memory = SharedArray((len(self.guess_codes), len(self.secret_codes)), self.dtype)
+        return self.rows(out=memory.array), memory
+
+    def chunks(self, guess_ids: np.ndarray, n_secrets: int):
+        """``guess_ids`` in blocks of at most ``block_cells`` cells against ``n_secrets`` secrets."""
+        step = max(1, self.block_cells // max(1, n_secrets))
+        return (guess_ids[start:start + step] for start in range(0, len(guess_ids), step))
+
+
+# -- where a scorer reads its answers ---------------------------------------------------------
+#
+# One of three sources, chosen when the scorer is made: ``Held`` (a matrix in memory), ``Computed``
+# (blocks computed from the codes on demand) or ``FromCodes`` (partitions scored straight from the
+# codes, ``PackedPegs``). Each gives ``block``, ``answers``, ``partition_stats``, ``first_perfect``
+# and ``perfect_or_stats`` as ``Scorer`` documents them, with ``threads`` passed in.
+
+class Source:
+    """Where a scorer reads its answers; ``perfect_or_stats``: ``first_perfect``, then if none
+    ``partition_stats``."""
+
+    matrix: np.ndarray | None = None  # [guess, secret], if held
+    columns: np.ndarray | None = None  # [secret, guess], if held
+
+    def perfect_or_stats(self, guess_ids, secret_ids, n_feedbacks, statistic, clog, threads, pick_only):
+        first = self.first_perfect(guess_ids, secret_ids, n_feedbacks)
+        if first >= 0:
+            return first, None, None
+        return -1, *self.partition_stats(guess_ids, secret_ids, n_feedbacks, statistic, clog, threads, pick_only)
+
+
+class Held(Source):
+    """Answers read from a matrix in memory: ``matrix[guess, secret]``, and ``columns[secret,
+    guess]`` where the score is symmetric (the same array, for a whole square matrix; alone, for
+    a part of one), read where few secrets make columns the cheaper way."""
+
+    def __init__(self, matrix: np.ndarray | None, columns: np.ndarray | None, kernels):
+        self.matrix, self.columns, self.kernels = matrix, columns, kernels
+
+    def block(self, guess_ids, secret_ids):
+        if self.matrix is None:  # a part's columns alone
+            return _cells(self.columns, secret_ids, guess_ids).T
+        return _cells(self.matrix, guess_ids, secret_ids)
+
+    def answers(self, guess, secret_ids):
+        return self.columns[secret_ids, guess] if self.matrix is None else self.matrix[guess, secret_ids]
+
+    def partition_stats(self, guess_ids, secret_ids, n_feedbacks, statistic, clog, threads, pick_only):
+        count = self.kernels.partition_stats
+        if self.columns is not None and (len(secret_ids) < COLUMN_MAX_CANDIDATES or self.matrix is None):
+            return count(self.columns, guess_ids, secret_ids, n_feedbacks, statistic, clog, by_column=True,
+                         threads=threads)
+        return count(self.matrix, guess_ids, secret_ids, n_feedbacks, statistic, clog, threads=threads)
+
+    def first_perfect(self, guess_ids, secret_ids, n_feedbacks):
+        if self.columns is not None:
+            return self.kernels.first_perfect(self.columns, guess_ids, secret_ids, n_feedbacks, True)
+        return self.kernels.first_perfect(self.matrix, guess_ids, secret_ids, n_feedbacks)
+
+
+def _cells(matrix: np.ndarray, row_ids, column_ids) -> np.ndarray:
+    """``matrix``'s cells at ``row_ids`` x ``column_ids`` (None: all of them)."""
+    if row_ids is None and column_ids is None:
+        return matrix
+    rows = np.arange(matrix.shape[0]) if row_ids is None else row_ids
+    return matrix[np.ix_(rows, np.arange(matrix.shape[1]) if column_ids is None else column_ids)]
+
+
+class Computed(Source):
+    """Answers computed from the codes on demand, a block of guesses at a time, in bounded memory."""
+
+    def __init__(self, codes: Codes, kernels):
+        self.codes, self.kernels = codes, kernels
+
+    def block(self, guess_ids, secret_ids):
+        return self.codes.rows(guess_ids, secret_ids)
+
+    def answers(self, guess, secret_ids):
+        return self.codes.block(np.array([guess]), secret_ids)[0]
+
+    def partition_stats(self, guess_ids, secret_ids, n_feedbacks, statistic, clog, threads, pick_only):
+        every = np.arange(len(secret_ids))
+        stats, parts = [], []
+        for chunk in self.codes.chunks(guess_ids, len(secret_ids)):
+            chunk_stats, chunk_parts = self.kernels.partition_stats(
+                self.codes.block(chunk, secret_ids), np.arange(len(chunk)), every, n_feedbacks, statistic, clog,
+                threads=threads)
+            stats.append(chunk_stats)
+            parts.append(chunk_parts)
+        return np.concatenate(stats), np.concatenate(parts)
+
+    def first_perfect(self, guess_ids, secret_ids, n_feedbacks):
+        every, start = np.arange(len(secret_ids)), 0
+        for chunk in self.codes.chunks(guess_ids, len(secret_ids)):
+            index = self.kernels.first_perfect(self.codes.block(chunk, secret_ids), np.arange(len(chunk)), every,
+                                               n_feedbacks)
+            if index >= 0:
+                return start + index
+            start += len(chunk)
+        return -1
+
+
+class FromCodes(Computed):
+    """Blocks computed from the codes, and partitions scored straight from them (``PackedPegs``),
+    so that a big game needs no matrix at all."""
+
+    def partition_stats(self, guess_ids, secret_ids, n_feedbacks, statistic, clog, threads, pick_only):
+        return self.codes.block.partition_stats(guess_ids, secret_ids, statistic, clog, threads,
+                                                pick_only=pick_only)[:2]
+
+    def first_perfect(self, guess_ids, secret_ids, n_feedbacks):
+        return self.codes.block.first_perfect(guess_ids, secret_ids)
+
+    def perfect_or_stats(self, guess_ids, secret_ids, n_feedbacks, statistic, clog, threads, pick_only):
+        """In one scan, that stops at the first perfect guess."""
+        stats, parts, first = self.codes.block.partition_stats(guess_ids, secret_ids, statistic, clog, threads,
+                                                               stop=len(secret_ids), pick_only=pick_only)
+        return (first, None, None) if first >= 0 else (-1, stats, parts)
+
+
+def computed(codes: Codes) -> Computed:
+    """The source that computes answers from ``codes``: straight from them where their kernel can."""
+    kind = FromCodes if hasattr(codes.block, "partition_stats") else Computed
+    return kind(codes, backend_kernels(codes.backend))
+
+
+class Scorer:
+    """Feedback indices of (guess, secret) pairs, the one source of them while a tree is built:
+    from the whole matrix when it fits ``max_memory`` (read by columns where the score is
+    symmetric: ``columns``), from blocks on demand otherwise, or straight from the codes where the
+    game's kernel can (``on_the_fly``); which of them is decided once, when it is made (its
+    ``source``). ``shared``: keep the matrix in shared memory, for worker processes (``pool.py``);
+    ``matrix``: one made before (a worker's view of the shared one); ``whole``: False for no whole
+    matrix (parts of it are made with ``part``); ``threads``: may kernels start threads (not in a
+    worker process: there is one per core already)."""
+
+    def __init__(self, game: Game, max_memory: int, backend: str = "numba", shared: bool = False,
+                 matrix: np.ndarray | None = None, whole: bool | None = None):
+        codes = Codes.of(game, max_memory, backend)
+        memory = None  # the matrix's shared memory, if any
+        # the whole matrix only when it leaves room for the rest of the build (and the codes' arrays)
+        if matrix is None and whole is not False and codes.fits(len(codes.secret_codes)):
+            matrix, memory = codes.whole(shared)
+        source = computed(codes) if matrix is None else \
+            Held(matrix, matrix if codes.square else None, backend_kernels(backend))
+        self.codes, self.source, self.shared, self.threads = codes, source, memory, True
+
+    @classmethod
+    def reading(cls, codes: Codes, source: Source, threads: bool) -> "Scorer":
+        """A scorer of ``codes`` that reads its answers from ``source``."""
+        scorer = cls.__new__(cls)
+        scorer.codes, scorer.source, scorer.shared, scorer.threads = codes, source, None, threads
+        return scorer
+
+    game = property(lambda self: self.codes.game)
+    backend = property(lambda self: self.codes.backend)
+    guess_codes = property(lambda self: self.codes.guess_codes)
+    secret_codes = property(lambda self: self.codes.secret_codes)
+    matrix = property(lambda self: self.source.matrix, doc="The matrix [guess, secret] it reads, if any.")
+    columns = property(lambda self: self.source.columns, doc="The matrix by columns [secret, guess], if any.")
+
+    def part(self, secret_ids: np.ndarray, as_guesses: np.ndarray) -> "Scorer | None":
+        """A scorer of every guess against the secrets ``secret_ids`` alone (numbered 0 ..
+        len(secret_ids)-1 there; ``as_guesses``: their guess indices), over a matrix of its own,
+        if one fits the memory budget (else None). It answers from that matrix only."""
+        if not self.codes.fits(len(secret_ids)):
+            return None
+        kernels = backend_kernels(self.backend)
+        if self.codes.square:  # one matrix read by columns: [secret, guess], the part's guess rows
+            held = Held(None, self.block(as_guesses, None), kernels)
+        else:
+            held = Held(self.block(None, secret_ids), None, kernels)
+        return Scorer.reading(self.codes, held, self.threads)
 
     def block(self, guess_ids: np.ndarray | None, secret_ids: np.ndarray | None) -> np.ndarray:
         """Feedback indices for every (guess, secret) pair; ``None`` means all of them."""
-        if self.matrix is not None:
-            if guess_ids is None and secret_ids is None:
-                return self.matrix
-            return self.matrix[np.ix_(self._ids(guess_ids, True), self._ids(secret_ids, False))]
-        return self._block(guess_ids, secret_ids)
+        return self.source.block(guess_ids, secret_ids)
 
     def answers(self, guess: int, secret_ids: np.ndarray) -> np.ndarray:
         """Feedback indices of one guess against some secrets."""
-        if self.matrix is not None:
-            return self.matrix[guess, secret_ids]
-        if self.columns is not None:
-            return self.columns[secret_ids, guess]
-        return self._block(np.array([guess]), secret_ids)[0]
+        return self.source.answers(guess, secret_ids)
 
     @property
     def on_the_fly(self) -> bool:
         """Does the game score partitions straight from its codes, as cheaply as through a matrix?"""
-        return hasattr(self._block, "partition_stats")
+        return hasattr(self.codes.block, "partition_stats")
 
     def partition_stats(self, guess_ids: np.ndarray, secret_ids: np.ndarray, n_feedbacks: int, statistic: int,
                         clog: np.ndarray, pick_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -192,76 +337,34 @@ class Scorer:
         else straight from the codes if the game can, else from blocks of guesses computed on demand.
         ``pick_only``: the statistics need be exact only for the best guesses (minimax's: see
         ``kernels.packed_partition_stats``)."""
-        count, threads = backend_kernels(self.backend).partition_stats, self.threads
-        if self.columns is not None and (len(secret_ids) < COLUMN_MAX_CANDIDATES or self.matrix is None):
-            return count(self.columns, guess_ids, secret_ids, n_feedbacks, statistic, clog, by_column=True,
-                         threads=threads)
-        if self.matrix is not None:
-            return count(self.matrix, guess_ids, secret_ids, n_feedbacks, statistic, clog, threads=threads)
-        if self.on_the_fly:
-            return self._block.partition_stats(guess_ids, secret_ids, statistic, clog, threads,
-                                               pick_only=pick_only)[:2]
-        every = np.arange(len(secret_ids))
-        stats, parts = [], []
-        for chunk in self._chunks(guess_ids, len(secret_ids)):
-            chunk_stats, chunk_parts = count(self._block(chunk, secret_ids), np.arange(len(chunk)), every,
-                                             n_feedbacks, statistic, clog, threads=threads)
-            stats.append(chunk_stats)
-            parts.append(chunk_parts)
-        return np.concatenate(stats), np.concatenate(parts)
+        return self.source.partition_stats(guess_ids, secret_ids, n_feedbacks, statistic, clog, self.threads,
+                                           pick_only)
 
     def perfect_or_stats(self, guess_ids: np.ndarray, secret_ids: np.ndarray, n_feedbacks: int, statistic: int,
                          clog: np.ndarray, pick_only: bool = False) -> tuple[int, np.ndarray | None, np.ndarray | None]:
         """``(first_perfect, None, None)`` if one of ``guess_ids`` puts every one of ``secret_ids`` in
         a part of its own, else ``(-1, *partition_stats)``: in one scan that stops at the first
         perfect guess where the game scores partitions from its codes."""
-        if self.matrix is None and self.columns is None and self.on_the_fly:
-            stats, parts, first = self._block.partition_stats(guess_ids, secret_ids, statistic, clog, self.threads,
-                                                              stop=len(secret_ids), pick_only=pick_only)
-            return (first, None, None) if first >= 0 else (-1, stats, parts)
-        first = self.first_perfect(guess_ids, secret_ids, n_feedbacks)
-        if first >= 0:
-            return first, None, None
-        return -1, *self.partition_stats(guess_ids, secret_ids, n_feedbacks, statistic, clog, pick_only)
+        return self.source.perfect_or_stats(guess_ids, secret_ids, n_feedbacks, statistic, clog, self.threads,
+                                            pick_only)
 
     def first_with_parts(self, guess_ids: np.ndarray, secret_ids: np.ndarray, stop: int) -> tuple[int, np.ndarray]:
         """Where the game scores partitions from its codes (``on_the_fly``): the index of the first
         of ``guess_ids`` whose answers to ``secret_ids`` make ``stop`` parts (or -1), and the parts
         of each guess up to it (of every guess, when none does)."""
-        _, parts, first = self._block.partition_stats(guess_ids, secret_ids, PARTS, NO_CLOG, self.threads, stop=stop)
+        _, parts, first = self.codes.block.partition_stats(guess_ids, secret_ids, PARTS, NO_CLOG, self.threads,
+                                                           stop=stop)
         return first, parts
 
     def first_perfect(self, guess_ids: np.ndarray, secret_ids: np.ndarray, n_feedbacks: int) -> int:
         """The index of the first of ``guess_ids`` that puts every one of ``secret_ids`` in a part
         of its own, or -1."""
-        first_perfect = backend_kernels(self.backend).first_perfect
-        if self.columns is not None:
-            return first_perfect(self.columns, guess_ids, secret_ids, n_feedbacks, True)
-        if self.matrix is not None:
-            return first_perfect(self.matrix, guess_ids, secret_ids, n_feedbacks)
-        if self.on_the_fly:
-            return self._block.first_perfect(guess_ids, secret_ids)
-        every, start = np.arange(len(secret_ids)), 0
-        for chunk in self._chunks(guess_ids, len(secret_ids)):
-            index = first_perfect(self._block(chunk, secret_ids), np.arange(len(chunk)), every, n_feedbacks)
-            if index >= 0:
-                return start + index
-            start += len(chunk)
-        return -1
-
-    def _chunks(self, guess_ids: np.ndarray, n_secrets: int):
-        step = max(1, self.block_cells // max(1, n_secrets))
-        return (guess_ids[start:start + step] for start in range(0, len(guess_ids), step))
-
-    def _ids(self, ids, guesses: bool):
-        if ids is None:
-            return np.arange(len(self.game.guesses if guesses else self.game.secrets))
-        return ids
+        return self.source.first_perfect(guess_ids, secret_ids, n_feedbacks)
 
     def release(self) -> None:
         """Free the shared matrix (a matrix in this process's own memory goes with the scorer)."""
         if self.shared is not None:
-            self.matrix = self.columns = None
+            self.source = computed(self.codes)
             self.shared.release()
             self.shared = None
 

@@ -14,7 +14,7 @@ from typing import ClassVar
 
 Code = tuple[int, ...]  # one symbol index per position (colour, digit, coordinate, letter)
 Feedback = tuple[int, ...]  # the codemaker's answer, e.g. (black, white)
-Option = tuple[type, str]  # a command-line game option: its type and its help
+Parameter = tuple[type, str]  # a keyword that builds a game, given as a command-line option: its type and its help
 
 
 class Game:
@@ -43,8 +43,8 @@ class Game:
     feedback_kind: ClassVar[str | None] = None
     # How the web page lets a person answer: "pegs", "digits", "pair", "letters" or "text".
     page_kind: ClassVar[str] = "text"
-    # The command-line options that build the game: keyword argument -> (type, help).
-    options: ClassVar[dict[str, Option]] = {}
+    # The keyword parameters that build the game, each a command-line option: keyword -> (type, help).
+    parameters: ClassVar[dict[str, Parameter]] = {}
     # The heuristic strategy that ranks first guesses when an exact search tries only the best
     # few (``--openers K``).
     heuristic: ClassVar[str] = "entropy"

@@ -34,7 +34,7 @@ def make_game(name: str, **params) -> Game:
         try:
             return GAMES[name](**params)
         except TypeError:
-            accepted = ", ".join(GAMES[name].options) or "no parameters"
+            accepted = ", ".join(GAMES[name].parameters) or "no parameters"
             raise ValueError(f"bad parameters for {name}: {', '.join(params)} (it takes {accepted})") from None
     if ":" in name:
         return _plugin(name, params)

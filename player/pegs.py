@@ -89,7 +89,7 @@ class Mastermind(PegGame):
     """A code of coloured pegs (4 holes, 6 colours by default); feedback (black, white) pegs."""
 
     name = "mastermind"
-    options = {
+    parameters = {
         "colours": (int, "mastermind: number of colours (default 6)"),
         "holes": (int, "mastermind: number of holes (default 4)"),
         "secret_repeats": (bool, "mastermind: may a secret repeat a colour (default yes)"),
@@ -183,7 +183,7 @@ class Digits(Mastermind):
     peg_names = ("strikes", "balls")
     thing, symbol_name = "number", "digit"
     page_kind = "digits"
-    options = {"length": (int, "bulls-cows, digits: code length (default 4)")}
+    parameters = {"length": (int, "bulls-cows, digits: code length (default 4)")}
 
     def __init__(self, length: int = 4):
         require_int("length", length, 1, 10)
@@ -212,7 +212,7 @@ class BullsCows(PegGame):
     peg_names = ("bulls", "cows")
     thing, symbol_name = "number with different digits", "digit"
     page_kind = "digits"
-    options = {
+    parameters = {
         "digits": (int, "bulls-cows: number of digits (default 10)"),
         "length": (int, "bulls-cows, digits: code length (default 4)"),
     }

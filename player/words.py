@@ -81,19 +81,128 @@ def list_sha256(words: list[str]) -> str:
     return hashlib.sha256("".join(w + "\n" for w in words).encode()).hexdigest()
 
 
+Digests = tuple[str | None, str | None]  # the answer list's and the guess list's sha256, where recorded
+
+
+def _known_length(length: int | None) -> int:
+    length = 5 if length is None else length  # a spec without its length (none written so): the original game's
+    require_int("length", length, 1, MAX_LENGTH)
+    return length
+
+
+class WordFiles:
+    """Word lists read from files (``answers``, ``guesses``: what ``guesstree compile words``
+    reads), when first needed, and refused unless they match the sha256 recorded for them, if any.
+    ``length``: the words' (None: the first answer's)."""
+
+    def __init__(self, answers, guesses, length: int | None, sha256: Digests):
+        self.inferred = length is None and isinstance(answers, str) and bool(answers)
+        self.length = _known_length(list_length(answers) if self.inferred else length)
+        if not isinstance(answers, str) or not answers:
+            raise ValueError("words needs --answers FILE, a list of the possible secrets")
+        if guesses is not None and not isinstance(guesses, str):
+            raise ValueError(f"--guesses must be a file name, not {guesses!r}")
+        self.answers, self.guesses = answers, guesses
+        self.answers_sha256, self.guesses_sha256 = sha256
+
+    def spec(self, keys: dict) -> dict:
+        """A spec's parameters: the files, then ``keys`` (the order specs have been written in)."""
+        return {"answers": self.answers, "guesses": self.guesses, **keys}
+
+    def answer_words(self) -> list[str]:
+        return _checked(self._read(self.answers), self.answers, self.answers_sha256)
+
+    def guess_words(self, answer_words: list[str]) -> list[str]:
+        if self.guesses is None:
+            return answer_words
+        words = _checked(self._read(self.guesses), self.guesses, self.guesses_sha256)
+        missing = sorted(set(answer_words) - set(words))
+        if missing:  # an answer that may not be guessed could never be won
+            more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+            raise ValueError(f"{self.answers}: the answer {missing[0]!r}{more} is not in the guess list "
+                             f"{self.guesses}, so it could never be won")
+        return words
+
+    def _read(self, path: str) -> list[str]:
+        return read_words(path, self.length, self.inferred)
+
+    def describe(self, game: "Words") -> str:
+        """The call that rebuilds the game (the lists' digests and the defaults would only hide it)."""
+        shown = {"answers": self.answers, "guesses": self.guesses, "hard": game.hard, "length": self.length}
+        defaults = {"guesses": None, "hard": False, "length": self.length if self.inferred else 5}
+        return "Words(" + ", ".join(f"{k}={v!r}" for k, v in shown.items() if defaults.get(k, object()) != v) + ")"
+
+    def stem(self) -> str:
+        """The answer file's name, as a file name's part."""
+        return re.sub(r"[^a-z0-9]+", "-", os.path.basename(self.answers).rsplit(".", 1)[0].lower()).strip("-")
+
+
+class CarriedWords:
+    """Word lists carried in a spec, as an artifact records them: ``answer_words``, and
+    ``guess_words`` (the guesses that are not answers), checked when read back, not at first use."""
+
+    def __init__(self, answer_words: str, guess_words: str, length: int | None, sha256: Digests):
+        self.length = _known_length(length)
+        if not (all(isinstance(digest, str) for digest in sha256)
+                and isinstance(answer_words, str) and isinstance(guess_words, str)):
+            raise ValueError("embedded word lists need answer_words, guess_words and both sha256 as text")
+        self.answer_text, self.guess_text = answer_words, guess_words
+        self.answers_sha256, self.guesses_sha256 = sha256
+        self.answers = _carried(answer_words, self.length, "answer_words")
+        if list_sha256(self.answers) != self.answers_sha256:
+            raise ValueError("the answer words it carries do not match their sha256")
+        self.extra = _carried(guess_words, self.length, "guess_words", empty=True)
+
+    def spec(self, keys: dict) -> dict:
+        """A spec's parameters: ``keys``, then the words (the order artifacts have been written in)."""
+        return {**keys, "answer_words": self.answer_text, "guess_words": self.guess_text}
+
+    def answer_words(self) -> list[str]:
+        return self.answers
+
+    def guess_words(self, answer_words: list[str]) -> list[str]:
+        return sorted(set(self.extra) | set(answer_words))
+
+    def describe(self, game: "Words") -> str:
+        hard = ", hard=True" if game.hard else ""
+        return f"Words({counted(len(game.secrets), 'answer')}, {counted(len(game.guesses), 'guess', 'guesses')}{hard})"
+
+    def stem(self) -> str:
+        return ""
+
+
+def word_lists(answers, guesses, length: int | None, answer_words, guess_words, sha256: Digests):
+    """Where a game's words come from, decided once: carried in its spec, or files."""
+    if answer_words is None:
+        if guess_words is not None:
+            raise ValueError("guess_words needs answer_words")
+        return WordFiles(answers, guesses, length, sha256)
+    if answers is not None or guesses is not None:
+        raise ValueError("words takes its lists from files or from answer_words, not both")
+    return CarriedWords(answer_words, guess_words, length, sha256)
+
+
+def _checked(words: list[str], path: str, expected: str | None) -> list[str]:
+    if expected is not None and list_sha256(words) != expected:
+        raise ValueError(f"{path}: this word list is not the one the tree was built from "
+                         f"(its sha256 differs from {expected[:12]}...)")
+    return words
+
+
 class Words(Game):
     """Guess a word from a list (5 letters by default); hard mode makes every guess keep the hints so far.
 
     The words come from files (``answers``, ``guesses``: what ``guesstree compile words`` reads) or
     are carried in the spec itself (``answer_words``, ``guess_words``: what an artifact records, so
-    that a tree works away from its lists). ``guess_words`` holds the guesses that are not
-    answers (an older artifact only those its tree plays); the lists' sha256 stay as provenance.
+    that a tree works away from its lists): ``lists``, a ``WordFiles`` or a ``CarriedWords``, chosen
+    when the game is made. ``guess_words`` holds the guesses that are not answers (an older
+    artifact only those its tree plays); the lists' sha256 stay as provenance.
     """
 
     name = "words"
     page_kind = "letters"
     feedback_kind = "marks"
-    options = {
+    parameters = {
         "answers": (str, "words: file of the possible secrets, one word per line"),
         "guesses": (str, "words: file of the allowed guesses (default: the answers)"),
         "hard": (bool, "words: hard mode, every guess keeps the hints so far"),
@@ -103,42 +212,13 @@ class Words(Game):
     def __init__(self, answers: str | None = None, guesses: str | None = None, hard: bool = False,
                  length: int | None = None, answers_sha256: str | None = None, guesses_sha256: str | None = None,
                  answer_words: str | None = None, guess_words: str | None = None):
-        embedded = answer_words is not None
-        self._length_inferred = length is None and not embedded and isinstance(answers, str) and bool(answers)
-        if self._length_inferred:
-            length = list_length(answers)
-        elif length is None:
-            length = 5  # a spec without its length (none written so): the original game's
-        require_int("length", length, 1, MAX_LENGTH)
-        if embedded:
-            if answers is not None or guesses is not None:
-                raise ValueError("words takes its lists from files or from answer_words, not both")
-            if not (isinstance(answers_sha256, str) and isinstance(guesses_sha256, str)
-                    and isinstance(answer_words, str) and isinstance(guess_words, str)):
-                raise ValueError("embedded word lists need answer_words, guess_words and both sha256 as text")
-        else:
-            if not isinstance(answers, str) or not answers:
-                raise ValueError("words needs --answers FILE, a list of the possible secrets")
-            if guesses is not None and not isinstance(guesses, str):
-                raise ValueError(f"--guesses must be a file name, not {guesses!r}")
-            if guess_words is not None:
-                raise ValueError("guess_words needs answer_words")
-        self.answers_path, self.guesses_path = answers, guesses
-        self.hard, self.length, self.symbols = bool(hard), length, len(ALPHABET)
-        self.win = (2,) * length
-        self._answers_sha256, self._guesses_sha256 = answers_sha256, guesses_sha256
-        self._embedded = (answer_words, guess_words) if embedded else None
-        if embedded:  # carried in a file we read back: checked now, not at first use
-            self._answer_words, self._guess_words
+        self.lists = word_lists(answers, guesses, length, answer_words, guess_words, (answers_sha256, guesses_sha256))
+        self.hard, self.length, self.symbols = bool(hard), self.lists.length, len(ALPHABET)
+        self.win = (2,) * self.length
 
     def params(self) -> dict:
-        if self._embedded is not None:
-            answer_words, guess_words = self._embedded
-            return {"hard": self.hard, "length": self.length, "answers_sha256": self.answers_sha256,
-                    "guesses_sha256": self.guesses_sha256, "answer_words": answer_words, "guess_words": guess_words}
-        return {"answers": self.answers_path, "guesses": self.guesses_path, "hard": self.hard,
-                "length": self.length, "answers_sha256": self.answers_sha256,
-                "guesses_sha256": self.guesses_sha256}
+        return self.lists.spec({"hard": self.hard, "length": self.length, "answers_sha256": self.answers_sha256,
+                                "guesses_sha256": self.guesses_sha256})
 
     def identity(self) -> dict:  # the same lists make the same game, from files or carried along
         return {"name": self.name, "hard": self.hard, "length": self.length,
@@ -154,13 +234,8 @@ class Words(Game):
                      guesses_sha256=self.guesses_sha256, answer_words=" ".join(self._answer_words),
                      guess_words=" ".join(extra))
 
-    def __repr__(self) -> str:  # the lists' digests and the defaults would only hide the call
-        if self._embedded is not None:
-            hard = ", hard=True" if self.hard else ""
-            return f"Words({counted(len(self.secrets), 'answer')}, {counted(len(self.guesses), 'guess', 'guesses')}{hard})"
-        shown = {"answers": self.answers_path, "guesses": self.guesses_path, "hard": self.hard, "length": self.length}
-        defaults = {"guesses": None, "hard": False, "length": self.length if self._length_inferred else 5}
-        return "Words(" + ", ".join(f"{k}={v!r}" for k, v in shown.items() if defaults.get(k, object()) != v) + ")"
+    def __repr__(self) -> str:
+        return self.lists.describe(self)
 
     def title(self) -> str:
         hard = ", hard mode" if self.hard else ""
@@ -168,9 +243,7 @@ class Words(Game):
 
     def slug(self) -> str:
         digest = hashlib.sha256(f"{self.answers_sha256} {self.guesses_sha256}".encode()).hexdigest()[:8]
-        stem = ""
-        if self.answers_path is not None:
-            stem = re.sub(r"[^a-z0-9]+", "-", os.path.basename(self.answers_path).rsplit(".", 1)[0].lower()).strip("-")
+        stem = self.lists.stem()
         parts = ["words", stem[:24], "" if self.length == 5 else f"l{self.length}", digest, "hard" if self.hard else ""]
         return "-".join(part for part in parts if part)
 
@@ -187,44 +260,19 @@ class Words(Game):
 
     @property
     def answers_sha256(self) -> str:
-        return self._answers_sha256 or list_sha256(self._answer_words)
+        return self.lists.answers_sha256 or list_sha256(self._answer_words)
 
     @property
     def guesses_sha256(self) -> str:
-        return self._guesses_sha256 or list_sha256(self._guess_words)
+        return self.lists.guesses_sha256 or list_sha256(self._guess_words)
 
     @cached_property
     def _answer_words(self) -> list[str]:
-        if self._embedded is not None:
-            words = _carried(self._embedded[0], self.length, "answer_words")
-            if list_sha256(words) != self._answers_sha256:
-                raise ValueError("the answer words it carries do not match their sha256")
-            return words
-        return self._checked(read_words(self.answers_path, self.length, self._length_inferred), self.answers_path,
-                             self._answers_sha256)
+        return self.lists.answer_words()
 
     @cached_property
     def _guess_words(self) -> list[str]:
-        if self._embedded is not None:
-            extra = _carried(self._embedded[1], self.length, "guess_words", empty=True)
-            return sorted(set(extra) | set(self._answer_words))
-        if self.guesses_path is None:
-            return self._answer_words
-        words = read_words(self.guesses_path, self.length, self._length_inferred)
-        words = self._checked(words, self.guesses_path, self._guesses_sha256)
-        missing = sorted(set(self._answer_words) - set(words))
-        if missing:  # an answer that may not be guessed could never be won
-            more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
-            raise ValueError(f"{self.answers_path}: the answer {missing[0]!r}{more} is not in the guess list "
-                             f"{self.guesses_path}, so it could never be won")
-        return words
-
-    @staticmethod
-    def _checked(words: list[str], path: str, expected: str | None) -> list[str]:
-        if expected is not None and list_sha256(words) != expected:
-            raise ValueError(f"{path}: this word list is not the one the tree was built from "
-                             f"(its sha256 differs from {expected[:12]}...)")
-        return words
+        return self.lists.guess_words(self._answer_words)
 
     def _secrets(self) -> list[Code]:
         return [self._code(w) for w in self._answer_words]

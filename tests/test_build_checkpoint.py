@@ -16,7 +16,7 @@ import pytest
 import zstandard
 
 from guesstree.compiler import Options, build, builder
-from guesstree.compiler.output import to_bytes
+from guesstree.compiler.writer import to_bytes
 from guesstree.compiler.search.settings import SearchSettings
 from guesstree.compiler.search.solver import Interrupted
 from guesstree.compiler.spool import LENGTH_BYTES, Record, _frames

@@ -352,7 +352,7 @@ def test_a_cluster_splits_the_first_guesss_big_parts_again_and_splices_the_same_
     """On a cluster a big part of the first guess is a job that plays its guess, then a job per
     part of that guess (``builder._subtrees``); spliced in the client, the same tree."""
     from guesstree.compiler import Options, build, builder
-    from guesstree.compiler.output import to_bytes
+    from guesstree.compiler.writer import to_bytes
     from guesstree.compiler.search.settings import SearchSettings
     from guesstree.player.games import make_game
 

@@ -14,7 +14,7 @@ from guesstree.compiler import Options, build, kernels
 from guesstree.compiler.search.counting import counting_tables
 from guesstree.compiler.feedback import Scorer
 from guesstree.compiler.bound import solver_of
-from guesstree.compiler.output import to_bytes
+from guesstree.compiler.writer import to_bytes
 from guesstree.player.games import make_game
 from guesstree.compiler.search.settings import SearchSettings
 

@@ -8,6 +8,7 @@ import pytest
 
 from guesstree.compiler import Options, build, kernels, to_bytes, vectorised
 from guesstree.compiler.feedback import Scorer, _block_function, backend_for
+from guesstree.compiler.statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
 from guesstree.player.games import make_game
 
 WORDLE = Path(__file__).parent / "data" / "wordle"  # the original lists
@@ -142,7 +143,7 @@ def test_numpy_and_numba_feedback_matrices_are_equal(name, params):
     assert np.array_equal(Scorer(game, 1 << 30, "numpy").matrix, compiled)
     budget = 2 * (compiled.size + 64 * sum(compiled.shape))  # room for the matrix, filled in blocks
     chunked = Scorer(game, budget, "numpy")
-    assert chunked.block_cells < compiled.size or compiled.size < 1 << 14
+    assert chunked.codes.block_cells < compiled.size or compiled.size < 1 << 14
     assert np.array_equal(chunked.matrix, compiled)
     assert compiled[0, 0] == game.feedbacks().index(game.score(game.guesses[0], game.secrets[0]))
 
@@ -209,7 +210,7 @@ def test_partition_statistics_of_the_compiled_kernels_are_the_references(n_feedb
     for size in (2, 9, 60, 300):
         candidates = np.sort(rng.choice(300, size, replace=False))
         guess_ids = rng.choice(300, 120, replace=False)
-        for statistic in (reference.CLOG_SUM, reference.MAX_PART, reference.SUM_SQUARES, reference.PARTS):
+        for statistic in (CLOG_SUM, MAX_PART, SUM_SQUARES, PARTS):
             expected = reference.partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog)
             stored = matrix.T.copy() if by_column else matrix
             for threads in (False, True):
@@ -230,14 +231,14 @@ def test_partitions_scored_from_packed_codes_are_the_references(name, params):
 
     game = make_game(name, **params)
     scorer = Scorer(game, 1 << 30, "numba", whole=False)
-    assert isinstance(scorer._block, PackedPegs) and scorer.on_the_fly and scorer.matrix is None
+    assert isinstance(scorer.codes.block, PackedPegs) and scorer.on_the_fly and scorer.matrix is None
     matrix = Scorer(game, 1 << 30, "numpy").matrix
     n_feedbacks, clog = len(game.feedbacks()), clog_table(len(game.secrets))
     rng = np.random.default_rng(len(game.secrets))
     for size in (1, 2, 5, 14, 60, len(game.secrets)):
         candidates = np.sort(rng.choice(len(game.secrets), min(size, len(game.secrets)), replace=False))
         guess_ids = rng.permutation(len(game.guesses))[:400]
-        for statistic in (reference.CLOG_SUM, reference.MAX_PART, reference.SUM_SQUARES, reference.PARTS):
+        for statistic in (CLOG_SUM, MAX_PART, SUM_SQUARES, PARTS):
             expected = reference.partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog)
             for scorer.threads in (False, True):
                 found = scorer.partition_stats(guess_ids, candidates, n_feedbacks, statistic, clog)
@@ -271,11 +272,11 @@ def test_the_scan_that_stops_at_a_perfect_split_finds_the_first_in_any_block(mon
     for before in (0, 5, BLOCK, 2 * BLOCK + 17, len(other)):
         guess_ids = np.concatenate([other[:before], split, other[before:]])
         for scorer.threads in (False, True):
-            for statistic in (reference.PARTS, reference.CLOG_SUM):
+            for statistic in (PARTS, CLOG_SUM):
                 assert scorer.perfect_or_stats(guess_ids, candidates, n_feedbacks, statistic, clog) == \
                     (before, None, None), (before, statistic, scorer.threads)
     for scorer.threads in (False, True):
-        for statistic in (reference.PARTS, reference.CLOG_SUM):
+        for statistic in (PARTS, CLOG_SUM):
             first, *found = scorer.perfect_or_stats(other, candidates, n_feedbacks, statistic, clog)
             expected = reference.partition_stats(matrix, other, candidates, n_feedbacks, statistic, clog)
             assert first == -1 and all(np.array_equal(a, b) for a, b in zip(found, expected))

@@ -124,7 +124,7 @@ def test_the_full_proofs_header_says_how_its_first_guesses_were_refuted_the_same
     lookahead bound is at least the optimum, tie-break included) and by search, the same on one
     thread and on two, with a warm table or not; every bound is at most the first guess's total."""
     from guesstree.compiler.bound import solver_of
-    from guesstree.compiler.output import to_bytes
+    from guesstree.compiler.writer import to_bytes
     from guesstree.compiler.search.openers import lookahead_total
     from guesstree.compiler.search.settings import SearchSettings
     from guesstree.compiler.search.table import UNLIMITED

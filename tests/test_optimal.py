@@ -217,7 +217,7 @@ def test_bad_depth_options(options, words):
 
 
 def test_the_spec_and_default_path_name_the_depth_bound():
-    from guesstree.compiler.output import default_path
+    from guesstree.compiler.writer import default_path
 
     options = Options(strategy="optimal-expected", max_depth=5)
     assert options.spec() == {"name": "optimal-expected", "candidates": "all", "max_depth": 5}

@@ -136,7 +136,7 @@ def _histories(tree):
 def test_a_tree_carries_its_words_and_an_older_one_checks_its_files(tmp_path):
     """A tree (format 1.1) needs no word list; one written before (1.0) names its files and
     refuses a list whose sha256 differs."""
-    from guesstree.compiler.output import body, header
+    from guesstree.compiler.writer import body, header
     from guesstree.player.artifact import encode
 
     answers = tmp_path / "answers.txt"
@@ -276,8 +276,8 @@ def test_optimal_trees_in_hard_mode_keep_the_rule_on_every_path(strategy):
 
 
 def test_the_hint_rule_allows_exactly_what_the_game_allows():
-    """The rule's state, folded over random histories by ``HintRule`` (numpy) and by the exact
-    search's compiled twin, against ``Words.allows``."""
+    """The rule's state, folded over random histories by ``HintRule`` (the rule run in Python) and
+    by the exact search (the same rule compiled), against ``Words.allows``."""
     from guesstree.compiler.search import hint
     from guesstree.compiler.feedback import codes_array
     from guesstree.compiler.hint_rule import HintRule
