@@ -47,16 +47,6 @@ class BuildContext:
         self._candidate_guess = np.zeros(len(game.guesses), dtype=bool)
         self.first = None if options.first is None else arrays.opening(options.first)
 
-    @property
-    def matrix(self) -> np.ndarray | None:
-        """The whole matrix [guess, secret], if the scorer keeps one."""
-        return self.scorer.matrix
-
-    @property
-    def columns(self) -> np.ndarray | None:
-        """The matrix read by columns [secret, guess], where the score is symmetric."""
-        return self.scorer.columns
-
     def for_part(self, part: np.ndarray) -> "BuildContext":
         """This context narrowed to the secrets ``part`` (``GameArrays.part``): strategies choose
         exactly as they would here."""

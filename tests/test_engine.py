@@ -96,11 +96,11 @@ def test_a_part_too_big_for_the_budget_is_scored_in_blocks():
 
     game = make_game("mastermind", colours=5, holes=3)
     context = BuildContext(GameArrays.of(game, Scorer(game, 38_000, whole=False)), Options("entropy"))
-    assert context.matrix is None and context.columns is None
+    assert context.arrays.matrix is None and context.arrays.columns is None
     assert context.for_part(np.arange(125)) is context  # 125 x 125 cells are over the budget: blocks
     narrow = context.for_part(np.arange(10, 20))
-    assert narrow.matrix is None and narrow.columns.shape == (10, 125)  # the part's rows, read by columns
-    assert np.array_equal(narrow.columns, Scorer(game, 1 << 30).matrix[10:20])
+    assert narrow.arrays.matrix is None and narrow.arrays.columns.shape == (10, 125)  # the part's rows, read by columns
+    assert np.array_equal(narrow.arrays.columns, Scorer(game, 1 << 30).matrix[10:20])
 
 
 @pytest.mark.parametrize("name, params, budget", [
