@@ -291,18 +291,18 @@ def test_the_hint_rule_allows_exactly_what_the_game_allows():
         secret = rng.choice(game.secrets)
         compiled, played, answers, history = rule.start, [], [], []
         for _ in range(rng.randint(1, 3)):
-            allowed = hint.hint_allowed(compiled, rule.codes, rule.counts)
+            allowed = hint.hint_allowed(compiled, rule.positions, rule.counts)
             guess = rng.choice([g for g in sample if allowed[g]] or [game.guesses.index(secret)])
             feedback = game.score(game.guesses[guess], secret)
             played.append(guess)
             answers.append(index[feedback])
             history.append((game.guesses[guess], feedback))
-            compiled = hint.hint_next(compiled, rule.codes, rule.marks, guess, index[feedback])
+            compiled = hint.hint_next(compiled, rule.positions, rule.marks, guess, index[feedback])
         state = rule.state(played, answers)
         assert np.array_equal(state, compiled)
         expected = [game.allows(game.guesses[g], history) is None for g in sample]
         assert rule.allowed(state)[sample].tolist() == expected
-        assert hint.hint_allowed(compiled, rule.codes, rule.counts)[sample].tolist() == expected
+        assert hint.hint_allowed(compiled, rule.positions, rule.counts)[sample].tolist() == expected
 
 
 def test_cli_compiles_and_verifies_an_optimal_hard_mode_tree(cli, tmp_path):

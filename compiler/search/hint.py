@@ -3,7 +3,7 @@
 of a table key.
 
 A node's state is one int array: per position the green letter (-1 for none), then per letter
-the least count any one guess revealed; its arrays are ``HintRule.codes``, ``.counts`` (the
+the least count any one guess revealed; its arrays are ``HintRule.positions``, ``.counts`` (the
 letter counts) and ``.marks``. An empty state means no rule.
 """
 from __future__ import annotations

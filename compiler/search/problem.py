@@ -32,7 +32,7 @@ class Problem(NamedTuple):
     least: np.ndarray  # see counting.py
     least_blind: np.ndarray
     reach: np.ndarray
-    hint_codes: np.ndarray  # see hint.py
+    hint_codes: np.ndarray  # see hint.py: per position, each guess's symbol there
     letter_counts: np.ndarray
     marks: np.ndarray
     table: np.ndarray  # the transposition table

@@ -124,7 +124,7 @@ class Space:
             matrix=self.matrix, by_secret=self.by_secret, secret_guess=self.secret_guess,
             guess_secret=self.guess_secret, consistent=self.consistent, n_feedbacks=self.n_feedbacks, win=self.win,
             least=self.least, least_blind=self.least_blind, reach=self.reach,
-            hint_codes=hint.codes if hint else nothing, letter_counts=hint.counts if hint else nothing,
+            hint_codes=hint.positions if hint else nothing, letter_counts=hint.counts if hint else nothing,
             marks=hint.marks if hint else nothing, table=self.table, counters=self.counters[self.row], stop=self.stop,
             penalty=self.penalty, **self.absent.problem_fields(self.secret_guess, self.game.permutable))
 
