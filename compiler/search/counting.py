@@ -30,17 +30,12 @@ def counting_tables(n_secrets: int, n_feedbacks: int, children: int | None = Non
     branching = max(1, n_feedbacks - 1 if children is None else min(children, n_feedbacks - 1))
 
     def fill(first_level: int) -> np.ndarray:
-        least = np.zeros(n_secrets + 1, dtype=np.int64)
-        depth, room, total = 1, first_level, 0
-        level = 1
-        for n in range(1, n_secrets + 1):
-            while room == 0:
-                depth, level = depth + 1, min(level * branching, n_secrets + 1)
-                room = level
-            room -= 1
-            total += depth
-            least[n] = total
-        return least
+        sizes, level = [first_level], 1  # the most nodes at each depth, from 1
+        while sum(sizes) < n_secrets:
+            level = min(level * branching, n_secrets + 1)
+            sizes.append(level)
+        depths = np.repeat(np.arange(1, len(sizes) + 1, dtype=np.int64), sizes)[:n_secrets]
+        return np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(depths)])
 
     reach = [0]
     level = 1
@@ -48,6 +43,24 @@ def counting_tables(n_secrets: int, n_feedbacks: int, children: int | None = Non
         reach.append(min(reach[-1] + level, n_secrets + 1))
         level = min(level * branching, n_secrets + 1)
     return fill(1), fill(0), np.array(reach, dtype=np.int64)
+
+
+def branching_tables(n_secrets: int, n_feedbacks: int, children: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``counting_tables`` for every branching up to ``children``, as rows: ``least_by[b]``,
+    ``least_blind_by[b]`` and ``reach_by[b]`` are the tables of a node where no guess gets more
+    than b answers besides the win (row 0 as row 1; ``reach`` rows padded with their last value).
+
+    Fewer answers at a node are fewer at every node below it (a guess's parts of a subset are at
+    most its parts of the set), so the most answers a node's guesses get (``min_total`` counts
+    them as it scores them) bounds its whole subtree. A game's most can be far above its nodes':
+    a Mastermind guess of 5 holes on secrets of 5 colours out of 6 gets up to 10 answers, but
+    once the colour left out is known only its blacks vary."""
+    rows = [counting_tables(n_secrets, n_feedbacks, max(1, b)) for b in range(children + 1)]
+    depth = max(len(reach) for _, _, reach in rows)
+    reach_by = np.array([np.concatenate([reach, np.full(depth - len(reach), reach[-1])]) for _, _, reach in rows],
+                        dtype=np.int64)
+    return (np.array([least for least, _, _ in rows], dtype=np.int64),
+            np.array([blind for _, blind, _ in rows], dtype=np.int64), reach_by)
 
 
 @njit(cache=True, nogil=True)
