@@ -92,7 +92,8 @@ def lookahead_bound(problem, candidates, budget, played, state, pure, branching)
         and not problem.consistent else everything
     scan = kept_guesses(problem, _allowed(problem.matrix.shape[0], candidates, problem.secret_guess, problem.consistent),
                         everything, allowed, absent_symbols(problem, candidates), unplayed_symbols(problem, played))
-    best = least_bound(problem, candidates, scan, budget, branching, not pure and state.shape[0] == 0)
+    narrow = not pure and state.shape[0] == 0  # (under a hint rule, the guesses allowed here are not all)
+    best = least_bound(problem, candidates, scan, budget, branching, narrow)
     if best > bound:
         if not (known and (data_exact(data) or data_value(data) >= best)):
             store(problem.table, h1, h2, pack(min(best, INF), best >= INF, -1, n))

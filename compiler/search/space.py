@@ -139,8 +139,8 @@ class Space:
             least_by=self.least_by, least_blind_by=self.least_blind_by, reach_by=self.reach_by,
             hint_codes=hint.codes if hint else nothing, letter_counts=hint.counts if hint else nothing,
             marks=hint.marks if hint else nothing, table=self.table, counters=self.counters[self.row], stop=self.stop,
-            secret_class=self.secret_class,
-            class_branching=self.class_branching, penalty=self.penalty, **self.absent.problem_fields(self.secret_guess, self.game.permutable))
+            secret_class=self.secret_class, class_branching=self.class_branching, penalty=self.penalty,
+            **self.absent.problem_fields(self.secret_guess, self.game.permutable))
 
     def penalize(self, penalty: int) -> None:
         """From now on a secret won by the last guess of a search's budget costs ``penalty`` more
