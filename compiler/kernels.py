@@ -264,6 +264,31 @@ def most_children(matrix, n_feedbacks, win):
     return most.max() if matrix.shape[0] else 0
 
 
+@njit(cache=True, parallel=True)
+def most_children_by_class(by_secret, secret_class, n_classes, n_feedbacks, win):
+    """Per class of secrets (``secret_class``: each secret's, from 0 to ``n_classes`` - 1), the most
+    distinct answers other than ``win`` that any guess gets on the class's secrets (``by_secret``:
+    [secret, guess]): ``most_children`` of each class."""
+    order = np.argsort(secret_class, kind="mergesort")
+    starts = np.searchsorted(secret_class[order], np.arange(n_classes + 1))
+    n_guesses, words = by_secret.shape[1], (n_feedbacks + 63) // 64
+    win_word, win_bit, one = win >> 6, np.uint64(win & 63), np.uint64(1)
+    most = np.zeros(n_classes, np.int64)
+    for k in prange(n_classes):
+        bits = np.zeros((n_guesses, words), np.uint64)  # which answers each guess gets on the class
+        for i in range(starts[k], starts[k + 1]):
+            row = by_secret[order[i]]
+            for g in range(n_guesses):
+                f = row[g]
+                bits[g, f >> 6] |= one << np.uint64(f & 63)
+        for g in range(n_guesses):
+            answers = 0
+            for w in range(words):
+                answers += _popcount(bits[g, w])
+            most[k] = max(most[k], answers - np.int64((bits[g, win_word] >> win_bit) & one))
+    return most
+
+
 @njit(cache=True, inline="always")
 def _reduce(counts, statistic, clog):
     """One guess's partition counts -> (statistic, number of parts)."""

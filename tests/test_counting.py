@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
 import pytest
 
 from guesstree.compiler import Options, build, kernels
-from guesstree.compiler.search.counting import counting_tables
+from guesstree.compiler.search.counting import branching_tables, counting_tables
 from guesstree.compiler.feedback import Scorer
 from guesstree.compiler.bound import solver_of
 from guesstree.compiler.writer import to_bytes
@@ -67,6 +68,31 @@ def test_counting_tables_with_fewer_children():
     assert blind[1:7].tolist() == [2, 4, 6, 8, 10, 13]
     assert [t.tolist() for t in counting_tables(1296, 14, children=99)] == \
         [t.tolist() for t in counting_tables(1296, 14)]  # never more than the feedbacks allow
+
+
+def test_branching_tables_hold_the_counting_tables_of_each_branching():
+    least_by, blind_by, reach_by = branching_tables(720, 21, 9)
+    assert least_by.shape == blind_by.shape == (10, 721)
+    for b in range(1, 10):
+        least, blind, reach = counting_tables(720, 21, children=b)
+        assert least_by[b].tolist() == least.tolist() and blind_by[b].tolist() == blind.tolist()
+        assert reach_by[b, :len(reach)].tolist() == reach.tolist()
+        assert (reach_by[b, len(reach):] == reach[-1]).all()  # padded: no depth wins more
+    assert least_by[0].tolist() == least_by[1].tolist()
+    assert least_by[5, 45] == 142 and least_by[9, 45] == 124  # 45 secrets, 5 answers a node against 9
+
+
+def test_most_children_by_class_is_the_most_children_of_each_class():
+    game = make_game("mastermind", colours=5, holes=4, secret_repeats=False)  # 5 classes: the colour left out
+    scorer = Scorer(game, 1 << 30, "numba")
+    matrix, feedbacks = scorer.matrix, game.feedbacks()
+    win = feedbacks.index(game.win)
+    left_out = np.array([sum(set(range(5)) - set(secret)) for secret in game.secrets])
+    most = kernels.most_children_by_class(np.ascontiguousarray(matrix.T), left_out, 5, len(feedbacks), win)
+    assert most.tolist() == [int(kernels.most_children(np.ascontiguousarray(matrix[:, left_out == k]),
+                                                       len(feedbacks), win)) for k in range(5)]
+    assert most.tolist() == [4] * 5  # the colours known, only the blacks vary: 0 to 4 (4 wins or is no secret)
+    assert _most_children(game) == 7  # the game's, where the colour left out is not known yet
 
 
 @pytest.mark.parametrize("params, fewer", [({"colours": 3, "holes": 3, "secret_repeats": False}, False),

@@ -312,8 +312,7 @@ def test_the_parts_get_their_lookahead_nearest_the_size_two_guesses_win_first():
     bound stands)."""
     from types import SimpleNamespace
 
-    from guesstree.compiler.search.openers import lookahead_order
-    from guesstree.compiler.search.recursion import LOOKAHEAD_MIN
+    from guesstree.compiler.search.openers import LOOKAHEAD_MIN, lookahead_order
 
     space = SimpleNamespace(reach=np.array([0, 1, 150, 22351]))
     sizes = [900, 400, 151, 150, 120, 60, LOOKAHEAD_MIN, LOOKAHEAD_MIN - 1, 3, 1]

@@ -489,19 +489,62 @@ def test_a_lookahead_bound_is_the_best_guess_by_counting_and_never_above_the_lea
                     after = sum(int(counting.least_total(solver.space.least, solver.space.reach, x, budget - 1, penalty))
                                 for f, x in sizes.items() if f != solver.space.win)
                     by_hand = min(by_hand, min(len(candidates) + after, table.INF))
+            children = np.int64(solver.space.children)
             solver.space.table[:] = 0
             found = recursion.lookahead_bound(problem, candidates, np.int64(budget), played, solver.space._no_state,
-                                              False)
+                                              True, children)
             assert found == max(by_hand, counting.least_total(solver.space.least, solver.space.reach, len(candidates),
                                                               budget, penalty))
+            solver.space.table[:] = 0  # by the candidates' own classes and answers: at least as much
+            narrowed = recursion.lookahead_bound(problem, candidates, np.int64(budget), played, solver.space._no_state,
+                                                 False, children)
             least = recursion.min_total(problem, candidates, np.int64(budget), np.int64(table.INF + 1), solver.space._empty,
-                                    solver.space._no_state, played)
-            assert found <= least
+                                    solver.space._no_state, played, children)
+            assert found <= narrowed <= least
             assert recursion.lookahead_bound(problem, candidates, np.int64(budget), played,
-                                             solver.space._no_state, False) == least
+                                             solver.space._no_state, False, children) == least
             # (the table's exact value, once solved); pure, the lookahead's own value whatever was solved
             assert recursion.lookahead_bound(problem, candidates, np.int64(budget), played,
-                                             solver.space._no_state, True) == found
+                                             solver.space._no_state, True, children) == found
+
+
+@pytest.mark.parametrize("name, params", [("mastermind", {"colours": 4, "holes": 3, "secret_repeats": False}),
+                                          ("mastermind", {"colours": 5, "holes": 3, "secret_repeats": False}),
+                                          ("bulls-cows", {"digits": 5, "length": 3})])
+def test_bounds_by_classes_and_by_the_answers_a_node_gets_never_exceed_a_brute_force(name, params):
+    """Secrets that play the same colours (a class) answer a guess in fewer ways than the game's most
+    (their colours known, only the blacks vary): ``recursion.class_bound`` (the classes' counting
+    bounds, each by its own most answers), the lookahead narrowed to the answers the node's guesses
+    get, and the search that uses both, against a brute force over every tree, on sets of secrets
+    within one class and across classes."""
+    game = make_game(name, **params)
+    total, _, _ = brute_force(game)
+    space = solver_of(game, search=ONE_THREAD).space
+    problem, children = space.problem, np.int64(space.children)
+    assert len(space.class_branching) > 1 and space.class_branching.max() < space.children
+    played = np.uint64((1 << game.symbols) - 1)  # a random set is no node's: no symbol may be renamed
+    rng = np.random.default_rng(3)
+    narrowed_classes = raised = 0
+    for trial in range(60):
+        if trial % 3:  # across classes
+            candidates = np.sort(rng.choice(space.n_secrets, rng.integers(3, 13), replace=False))
+        else:  # within one
+            members = np.flatnonzero(space.secret_class == rng.integers(len(space.class_branching)))
+            candidates = np.sort(rng.choice(members, rng.integers(3, len(members) + 1), replace=False))
+        least = total(tuple(candidates.tolist()), len(candidates))
+        counted = int(counting.least_total(space.least, space.reach, len(candidates), table.UNLIMITED, 0))
+        bound, branching = recursion.class_bound(problem, candidates, np.int64(table.UNLIMITED), children)
+        assert counted <= bound <= least
+        narrowed_classes += branching < children
+        raised += bound > counted
+        space.table[:] = 0
+        ahead = recursion.lookahead_bound(problem, candidates, np.int64(table.UNLIMITED), played, space._no_state,
+                                          False, children)
+        assert ahead <= least
+        space.table[:] = 0
+        assert recursion.min_total(problem, candidates, np.int64(table.UNLIMITED), np.int64(table.INF + 1), space._empty,
+                                   space._no_state, played, children) == least
+    assert narrowed_classes >= 20 and raised >= 5
 
 
 def test_a_lookahead_bound_under_a_hint_rule_is_over_the_guesses_it_allows():
@@ -528,7 +571,8 @@ def test_a_lookahead_bound_under_a_hint_rule_is_over_the_guesses_it_allows():
                     by_hand = min(by_hand, len(part) + after)
             state = space.state(part, (first,))
             space.table[:] = 0
-            found = recursion.lookahead_bound(space.problem, part, np.int64(table.UNLIMITED), played, state, False)
+            found = recursion.lookahead_bound(space.problem, part, np.int64(table.UNLIMITED), played, state, False,
+                                              np.int64(space.children))
             assert found == max(by_hand, space.counted(len(part), table.UNLIMITED)), (first, part)
             assert found <= space.total_below(part, (first,), table.UNLIMITED, table.INF + 1)
             checked += 1
@@ -771,7 +815,8 @@ def test_guess_bounds_agree_with_counting_by_hand_on_every_path(name, tmp_path):
             for guesses in (every, every[5:], shuffled, np.sort(rng.choice(every, 7, replace=False))):
                 for largest_needed in (False, True):
                     bounds, parts, candidate, largest = partitions.guess_bounds(
-                        solver.space.problem, candidates, guesses, np.int64(budget), largest_needed)
+                        solver.space.problem, candidates, guesses, np.int64(budget), largest_needed,
+                        np.int64(solver.space.children))
                     for j, g in enumerate(guesses):
                         counts = np.bincount(matrix[g, candidates], minlength=solver.space.n_feedbacks)
                         after = sum(int(counting.least_total(solver.space.least, solver.space.reach, x, budget - 1,
@@ -791,7 +836,7 @@ def test_a_search_told_to_stop_gives_up_at_its_next_node():
     solver.space.stop[0] = 1
     with pytest.raises(problem.Stopped):
         recursion.min_total(solver.space.problem, root, np.int64(table.UNLIMITED), np.int64(table.INF + 1), solver.space._empty,
-                        solver.space._no_state, np.uint64(0))
+                        solver.space._no_state, np.uint64(0), np.int64(solver.space.children))
     assert not solver.space.table.any()  # nothing half-solved was stored
     solver.space.stop[0] = 0
     assert solver.minimum_total() == 206
@@ -814,10 +859,18 @@ def test_the_least_bound_is_the_least_of_every_guess_bound(name, params):
         candidates = np.sort(rng.choice(space.n_secrets, rng.integers(3, min(space.n_secrets, 700)), replace=False))
         scan = guesses if trial % 3 else np.sort(rng.choice(guesses, space.n_guesses // 2, replace=False))
         for budget in (3, 4, 6, table.UNLIMITED):
-            totals, parts, candidate, _ = partitions.guess_bounds(problem, candidates, scan, np.int64(budget), False)
+            children = np.int64(space.children)
+            totals, parts, candidate, _ = partitions.guess_bounds(problem, candidates, scan, np.int64(budget), False,
+                                                                  children)
             split = (parts > 1) | candidate
             expected = int(totals[split].min()) if split.any() else table.INF
-            assert partitions.least_bound(problem, candidates, scan, np.int64(budget)) == expected
+            assert partitions.least_bound(problem, candidates, scan, np.int64(budget), children, False) == expected
+            # narrowed to the most answers the guesses get here: each guess's parts counted by those tables
+            most = int(max(1, (parts - candidate).max()))
+            totals, _, _, _ = partitions.guess_bounds(problem, candidates, scan, np.int64(budget), False,
+                                                      np.int64(min(children, most)))
+            narrowed = int(totals[split].min()) if split.any() else table.INF
+            assert partitions.least_bound(problem, candidates, scan, np.int64(budget), children, True) == narrowed
             checked_big += space.least[len(candidates)] > 2 * len(candidates) - 1 and expected < table.INF
     assert checked_big >= 20
 

@@ -30,17 +30,12 @@ def counting_tables(n_secrets: int, n_feedbacks: int, children: int | None = Non
     branching = max(1, n_feedbacks - 1 if children is None else min(children, n_feedbacks - 1))
 
     def fill(first_level: int) -> np.ndarray:
-        least = np.zeros(n_secrets + 1, dtype=np.int64)
-        depth, room, total = 1, first_level, 0
-        level = 1
-        for n in range(1, n_secrets + 1):
-            while room == 0:
-                depth, level = depth + 1, min(level * branching, n_secrets + 1)
-                room = level
-            room -= 1
-            total += depth
-            least[n] = total
-        return least
+        sizes, level = [first_level], 1  # the most nodes at each depth, from 1
+        while sum(sizes) < n_secrets:
+            level = min(level * branching, n_secrets + 1)
+            sizes.append(level)
+        depths = np.repeat(np.arange(1, len(sizes) + 1, dtype=np.int64), sizes)[:n_secrets]
+        return np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(depths)])
 
     reach = [0]
     level = 1
@@ -48,6 +43,43 @@ def counting_tables(n_secrets: int, n_feedbacks: int, children: int | None = Non
         reach.append(min(reach[-1] + level, n_secrets + 1))
         level = min(level * branching, n_secrets + 1)
     return fill(1), fill(0), np.array(reach, dtype=np.int64)
+
+
+def branching_tables(n_secrets: int, n_feedbacks: int, children: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``counting_tables`` for every branching up to ``children``, as rows: ``least_by[b]``,
+    ``least_blind_by[b]`` and ``reach_by[b]`` are the tables of a node where no guess gets more
+    than b answers besides the win (row 0 as row 1; ``reach`` rows padded with their last value).
+
+    Fewer answers at a node are fewer at every node below it (a guess's parts of a subset are at
+    most its parts of the set), so the most answers a node's guesses get (``min_total`` counts
+    them as it scores them) bounds its whole subtree. A game's most can be far above its nodes':
+    a Mastermind guess of 5 holes on secrets of 5 colours out of 6 gets up to 10 answers, but
+    once the colour left out is known only its blacks vary.
+
+    The rows of two answers or more at once (a game of 150 answers a guess spent 0.1 s a row at
+    a time): the k-th secret of the best conceivable tree sits one level below each full level
+    before it."""
+    one = counting_tables(n_secrets, n_feedbacks, 1)  # (a level a depth: as deep as the secrets)
+    branching = np.maximum(2, np.minimum(np.arange(children + 1), n_feedbacks - 1)).astype(np.int64)
+    cap = n_secrets + 1
+    levels = [np.ones(children + 1, dtype=np.int64)]  # nodes at each depth from the root, capped
+    while levels[-1].min() < cap:
+        levels.append(np.minimum(levels[-1] * branching, cap))
+    levels = np.array(levels)  # [depth - 1, branching]
+    secrets = np.arange(1, n_secrets + 1)
+
+    def fill(first_level: int) -> np.ndarray:
+        held = np.cumsum(levels, axis=0) - (1 - first_level)  # secrets the depths 1 to d hold
+        depth = 1 + (secrets[None, :] > held[:, :, None]).sum(axis=0)  # [branching, secret]
+        return np.concatenate([np.zeros((children + 1, 1), dtype=np.int64), np.cumsum(depth, axis=1)], axis=1)
+
+    reach = np.minimum(np.concatenate([np.zeros((1, children + 1), dtype=np.int64), np.cumsum(levels, axis=0)]), cap)
+    reach_by = np.full((children + 1, len(one[2])), cap, dtype=np.int64)
+    reach_by[:, :len(reach)] = reach.T
+    tables = fill(1), fill(0), reach_by
+    for table, row in zip(tables, one):
+        table[:2, :len(row)] = row  # no answer but one (or none) besides the win
+    return tables
 
 
 @njit(cache=True, nogil=True)

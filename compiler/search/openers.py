@@ -31,10 +31,13 @@ import numpy as np
 
 from guesstree.player.wording import counted
 
-from .recursion import LOOKAHEAD_MIN
 from .table import INF, UNLIMITED
 
 SEEDS_PER_PLACE, SEEDS_MIN = 10, 100  # first guesses the heuristic ranks best, searched first: per place ranked, at least
+
+# parts at least this big get the ranking's lookahead bound (its own, not the search's
+# ``recursion.LOOKAHEAD_MIN``: what the full proof's header says of the first guesses depends on it)
+LOOKAHEAD_MIN = 12
 
 SERIAL = 0  # the board's node number for the ranking's root (the root searches number theirs from 1)
 BOUND, SEARCH = "bound", "search"

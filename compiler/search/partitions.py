@@ -46,11 +46,13 @@ def split(matrix, guess, candidates, n_feedbacks, win):
 
 
 @njit(cache=True, nogil=True)
-def _partition(problem, guess, candidates, counts, touched, budget):
-    """How ``guess`` splits the candidates: (parts, the counting bound of the guesses after it,
-    its largest part but the win, whether it is a candidate). ``counts`` (one per feedback) must
-    be all zero and is left so; ``touched`` is scratch of the same length. Only the feedbacks
-    that occur are visited, so a node costs its candidates, not the game's feedbacks."""
+def _partition(problem, guess, candidates, counts, touched, budget, branching):
+    """How ``guess`` splits the candidates: (parts, the counting bound of the guesses after it (by
+    the tables of ``branching``), its largest part but the win, whether it is a candidate).
+    ``counts`` (one per feedback) must be all zero and is left so; ``touched`` is scratch of the
+    same length. Only the feedbacks that occur are visited, so a node costs its candidates, not
+    the game's feedbacks."""
+    least, reach = problem.least_by[branching], problem.reach_by[branching]
     row = problem.matrix[guess]
     k = 0
     for c in candidates:
@@ -67,7 +69,7 @@ def _partition(problem, guess, candidates, counts, touched, budget):
         if f == problem.win:
             candidate = True
         else:
-            bound += least_total(problem.least, problem.reach, x, budget - 1, problem.penalty)
+            bound += least_total(least, reach, x, budget - 1, problem.penalty)
             largest = max(largest, x)
     return k, bound, largest, candidate
 
@@ -176,18 +178,25 @@ def _perfect_bounds(problem, candidates, guesses, first, contiguous, bounds, par
 
 
 @njit(cache=True, nogil=True)
-def least_bound(problem, candidates, guesses, budget):
+def least_bound(problem, candidates, guesses, budget, branching, narrow):
     """The least counting bound (``guess_bounds``') of the guesses that split the candidates (into
     two parts or more, or one of them), INF if none: what a one-guess lookahead needs. Where
     ``guess_bounds`` would count every guess's parts, this takes each guess's ``3n - parts - won``
     (``_perfect_bounds``), a lower bound on its counting bound, and counts the parts only of the
     guesses whose lower bound is below the least counting bound found: the guess with the least
     lower bound first, then the others below it (none, where no part is bigger than the most
-    answers a guess gets plus one, and the lower bound is exact)."""
+    answers a guess gets plus one, and the lower bound is exact). The parts are counted by the
+    tables of ``branching``, or (``narrow``, where ``guesses`` stand for every guess that may
+    follow) of the most answers but the win that ``guesses`` get here, if fewer."""
     m, n = guesses.shape[0], candidates.shape[0]
-    cap = reachable(problem.reach, budget - 1)
+    cap = reachable(problem.reach_by[branching], budget - 1)
     if problem.penalty > 0 or problem.n_feedbacks > 256 or n > cap or m == 0:
-        totals, n_parts, candidate, _ = guess_bounds(problem, candidates, guesses, budget, False)
+        totals, n_parts, candidate, _ = guess_bounds(problem, candidates, guesses, budget, False, branching)
+        most = 1
+        for j in range(m):
+            most = max(most, n_parts[j] - (1 if candidate[j] else 0))
+        if narrow and most < branching:  # (the parts counted again by the narrower tables)
+            totals, n_parts, candidate, _ = guess_bounds(problem, candidates, guesses, budget, False, most)
         best = INF
         for j in range(m):
             if (n_parts[j] > 1 or candidate[j]) and totals[j] < best:
@@ -197,29 +206,34 @@ def least_bound(problem, candidates, guesses, budget):
     low, parts = np.empty(m, np.int64), np.empty(m, np.int64)
     candidate = np.empty(m, np.bool_)
     _perfect_bounds(problem, candidates, guesses, first, contiguous, low, parts, candidate)
-    lowest, at = INF, -1
+    lowest, at, most = INF, -1, 1
     for j in range(m):
+        most = max(most, parts[j] - (1 if candidate[j] else 0))
         if not (parts[j] > 1 or candidate[j]):
             low[j] = INF
         elif low[j] < lowest:
             lowest, at = low[j], j
-    if at < 0 or problem.least[n] == 2 * n - 1:  # no part is bigger: each lower bound is exact
+    if narrow:
+        branching = min(branching, most)
+    if at < 0 or problem.least_by[branching][n] == 2 * n - 1:  # no part is bigger: each lower bound is exact
         return lowest
     counts, touched = np.zeros(problem.n_feedbacks, np.int64), np.empty(problem.n_feedbacks, np.int64)
-    _, after, _, _ = _partition(problem, guesses[at], candidates, counts, touched, budget)
+    _, after, _, _ = _partition(problem, guesses[at], candidates, counts, touched, budget, branching)
     best = min(n + after, INF)  # the lowest first, whose count is most likely the least
     for j in range(m):
         if j != at and low[j] < best:
-            _, after, _, _ = _partition(problem, guesses[j], candidates, counts, touched, budget)
+            _, after, _, _ = _partition(problem, guesses[j], candidates, counts, touched, budget, branching)
             best = min(best, n + after)
     return best
 
 
 @njit(cache=True, nogil=True)
-def guess_bounds(problem, candidates, guesses, budget, largest_needed):
+def guess_bounds(problem, candidates, guesses, budget, largest_needed, branching):
     """Per guess: the counting bound of the total after it (INF: a part cannot be won within
-    ``budget - 1`` more guesses), its number of parts, whether it is a candidate, and (if
-    ``largest_needed``, else -1) its largest part other than the win.
+    ``budget - 1`` more guesses), by the tables of ``branching`` (``counting.branching_tables``:
+    the most answers but the win that any guess gets at the node or above it), its number of
+    parts, whether it is a candidate, and (if ``largest_needed``, else -1) its largest part other
+    than the win.
 
     The answers are read from ``by_secret``, a block of guesses at a time: each candidate's row
     streams through cache instead of one scattered byte per pair from every guess's row. When
@@ -230,12 +244,13 @@ def guess_bounds(problem, candidates, guesses, budget, largest_needed):
     pays: a word game's big parts), each answer's count per guess of the block, in 16 bits; else
     one guess at a time, visiting only the feedbacks that occur (``_partition``)."""
     m, n = guesses.shape[0], candidates.shape[0]
-    n_feedbacks, win, least = problem.n_feedbacks, problem.win, problem.least
+    n_feedbacks, win = problem.n_feedbacks, problem.win
+    least, reach = problem.least_by[branching], problem.reach_by[branching]
     by_secret = problem.by_secret
     first, contiguous = _contiguous(guesses)
-    cap = reachable(problem.reach, budget - 1)  # a bigger part cannot be won in time
+    cap = reachable(reach, budget - 1)  # a bigger part cannot be won in time
     # a bigger part leaves secrets to the last guess, each costing the penalty (fewest-at-worst)
-    late = reachable(problem.reach, budget - 2) if problem.penalty > 0 and budget >= 2 else n
+    late = reachable(reach, budget - 2) if problem.penalty > 0 and budget >= 2 else n
     penalty = problem.penalty
     bounds = np.empty(m, np.int64)
     parts = np.empty(m, np.int64)
@@ -265,7 +280,8 @@ def guess_bounds(problem, candidates, guesses, budget, largest_needed):
     counts1 = np.zeros(n_feedbacks, np.int64)
     touched = np.empty(n_feedbacks, np.int64)
     for j in range(m):
-        parts[j], after, big, candidate[j] = _partition(problem, guesses[j], candidates, counts1, touched, budget)
+        parts[j], after, big, candidate[j] = _partition(problem, guesses[j], candidates, counts1, touched, budget,
+                                                        branching)
         bounds[j] = min(n + after, INF)
         if largest_needed:
             largest[j] = big

@@ -29,9 +29,13 @@ class Problem(NamedTuple):
     consistent: bool  # only candidates may be guessed
     n_feedbacks: int
     win: int  # the winning feedback's index
-    least: np.ndarray  # see counting.py
+    least: np.ndarray  # see counting.py: the game's tables (least_by[children])
     least_blind: np.ndarray
     reach: np.ndarray
+    children: int  # the most answers besides the win that any guess gets
+    least_by: np.ndarray  # the tables by the most answers a node's guesses get (``counting.branching_tables``)
+    least_blind_by: np.ndarray
+    reach_by: np.ndarray
     hint_codes: np.ndarray  # see hint.py: per position, each guess's symbol there
     letter_counts: np.ndarray
     marks: np.ndarray
@@ -47,3 +51,5 @@ class Problem(NamedTuple):
     repeats: bool  # guesses may repeat a symbol
     every_symbol: np.uint64  # the game's symbols as bits
     renames: bool  # symbols that no played guess has may be renamed (see ``lowest_renamed``)
+    secret_class: np.ndarray  # each secret's class: secrets of the same symbols (empty: no classes)
+    class_branching: np.ndarray  # per class, the most answers but the win that a guess gets on it

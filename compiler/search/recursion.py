@@ -24,12 +24,38 @@ from .table import (FEASIBLE_TAG, INF, PURE_SALT, data_exact, data_value, depths
                     set_key, store, total_tag)
 
 CANDIDATES_FIRST = 48  # up to this many candidates, try them as guesses before the other guesses
-LOOKAHEAD_MIN = 12  # parts at least this big get a bound from one guess's lookahead before any is searched
+# parts at least this big get a bound from one guess's lookahead before any is searched (12 until
+# the bounds counted each node's answers: then 4 halved 6x5 without repeated secrets, and 7x4 and 6x4 lost nothing)
+LOOKAHEAD_MIN = 4
 PERFECT_MAX = 64  # below this many candidates, look for a candidate that splits them all apart first
 
 
 @njit(cache=True, nogil=True)
-def lookahead_bound(problem, candidates, budget, played, state, pure):
+def class_bound(problem, candidates, budget, branching):
+    """(bound, branching): the counting bound of the candidates within ``budget`` by the tables of
+    ``branching``, or more: a tree restricted to some of its secrets is a tree of theirs with the
+    same depths, so the total is at least the sum over the candidates' classes (secrets of the same
+    symbols) of each class's counting bound, by its own branching. All of one class: the branching
+    narrowed to that class's."""
+    n, penalty = candidates.shape[0], problem.penalty
+    bound = least_total(problem.least_by[branching], problem.reach_by[branching], n, budget, penalty)
+    if problem.class_branching.shape[0] <= 1 or n <= 2:
+        return bound, branching
+    ids = problem.secret_class[candidates]
+    ids.sort()
+    total, start = 0, 0
+    for i in range(1, n + 1):
+        if i == n or ids[i] != ids[start]:
+            b = min(branching, max(1, problem.class_branching[ids[start]]))
+            total += least_total(problem.least_by[b], problem.reach_by[b], i - start, budget, penalty)
+            start = i
+    if ids[0] == ids[n - 1]:
+        branching = min(branching, max(1, problem.class_branching[ids[0]]))
+    return max(bound, min(total, INF)), branching
+
+
+@njit(cache=True, nogil=True)
+def lookahead_bound(problem, candidates, budget, played, state, pure, branching):
     """A lower bound on the least total of ``candidates`` within ``budget`` guesses: the table's,
     or the least over every guess of the candidates plus the counting bounds of its parts (what
     ``min_total`` would first compute there), which it stores in the table. Guesses alike by
@@ -37,9 +63,16 @@ def lookahead_bound(problem, candidates, budget, played, state, pure):
     only the guesses it allows, and it is part of the key (``min_total`` computes none under a
     hint rule, where it does not pay; the openers' ranking does). ``pure``: the lookahead's own
     value, never a search's bound from the table (which depends on what was searched before), so
-    that it is the same in every run; it has entries of its own (``PURE_SALT``)."""
-    least, reach, n = problem.least, problem.reach, candidates.shape[0]
-    bound = least_total(least, reach, n, budget, problem.penalty)
+    that it is the same in every run; it has entries of its own (``PURE_SALT``), and counts by the
+    game's tables. Else it counts by those of ``branching`` (the most answers but the win that a
+    guess gets at a node above, ``counting.branching_tables``), or of the most that a guess gets
+    here, if fewer (with no hint rule: where every guess may follow)."""
+    n = candidates.shape[0]
+    if pure:
+        branching = problem.children
+        bound = least_total(problem.least_by[branching], problem.reach_by[branching], n, budget, problem.penalty)
+    else:
+        bound, branching = class_bound(problem, candidates, budget, branching)
     if n <= 2 or budget < 2 or bound >= INF:
         return bound
     tag, salt = total_tag(n, budget, problem.penalty), hint_salt(state)
@@ -59,7 +92,8 @@ def lookahead_bound(problem, candidates, budget, played, state, pure):
         and not problem.consistent else everything
     scan = kept_guesses(problem, _allowed(problem.matrix.shape[0], candidates, problem.secret_guess, problem.consistent),
                         everything, allowed, absent_symbols(problem, candidates), unplayed_symbols(problem, played))
-    best = least_bound(problem, candidates, scan, budget)
+    narrow = not pure and state.shape[0] == 0  # (under a hint rule, the guesses allowed here are not all)
+    best = least_bound(problem, candidates, scan, budget, branching, narrow)
     if best > bound:
         if not (known and (data_exact(data) or data_value(data) >= best)):
             store(problem.table, h1, h2, pack(min(best, INF), best >= INF, -1, n))
@@ -70,39 +104,46 @@ def lookahead_bound(problem, candidates, budget, played, state, pure):
 
 
 @njit(cache=True, nogil=True)
-def weigh_parts(problem, ordered, parts, budget, limit, played, state, known):
+def weigh_parts(problem, ordered, parts, budget, limit, played, state, known, branching):
     """Lower bounds on the least totals of a guess's parts (``parts``: (start, size) in ``ordered``,
     the node's candidates by feedback, largest part first) within ``budget``, into ``known``, by rising effort: every part's counting
     bound, then the lookahead bound (``lookahead_bound``, after ``played``) of every part of
     ``LOOKAHEAD_MIN`` secrets or more but the first (whose own search starts with one), largest
     first, while the candidates plus the bounds are below ``limit``; none under a hint rule (``state``: they
     do not pay there) or with no limit (above ``INF``). Returns that sum (at most ``INF``). The one
-    rule, compiled; ``Space.weigh`` is the same in Python, its order a parameter."""
-    least, reach, penalty = problem.least, problem.reach, problem.penalty
+    rule, compiled; ``Space.weigh`` is the same in Python, its order a parameter. The counting
+    bounds are by the tables of ``branching`` (the most answers but the win at the parts' node)."""
+    least, reach, penalty = problem.least_by[branching], problem.reach_by[branching], problem.penalty
     total = ordered.shape[0]
     for p in range(parts.shape[0]):
-        known[p] = least_total(least, reach, parts[p, 1], budget, penalty)
+        if parts[p, 1] > 2:
+            known[p], _ = class_bound(problem, ordered[parts[p, 0]:parts[p, 0] + parts[p, 1]], budget, branching)
+        else:
+            known[p] = least_total(least, reach, parts[p, 1], budget, penalty)
         total += known[p]
     if state.shape[0] == 0 and limit <= INF:
         for p in range(1, parts.shape[0]):
             start, size = parts[p, 0], parts[p, 1]
             if total >= limit or size < LOOKAHEAD_MIN:
                 break
-            bound = lookahead_bound(problem, ordered[start:start + size], budget, played, state, False)
+            bound = lookahead_bound(problem, ordered[start:start + size], budget, played, state, False, branching)
             total += bound - known[p]
             known[p] = bound
     return min(total, INF)
 
 
 @njit(cache=True, nogil=True)
-def min_total(problem, candidates, budget, cutoff, mask, state, played):
+def min_total(problem, candidates, budget, cutoff, mask, state, played, branching):
     """The smallest total of any tree that wins every candidate within ``budget`` guesses,
     if it is below ``cutoff``; otherwise some lower bound that is at least ``cutoff``.
 
     ``mask`` (empty: all guesses) restricts this node's guesses to symmetry classes'
     representatives; ``state`` (empty: none) is the node's hint-rule state, which allows
     only some guesses (the candidates always) and is part of the node's key; ``played``: the
-    symbols of the guesses on the path from the root, as bits (see ``alike.lowest_renamed``). Among
+    symbols of the guesses on the path from the root, as bits (see ``alike.lowest_renamed``);
+    ``branching``: the most answers but the win that a guess gets at a node above (its counting
+    tables count; ``counting.branching_tables``), which the parts get narrowed to the most that a
+    guess gets here, once every guess is scored (with no hint rule). Among
     guesses of equal total the best is, canonically, a candidate first and then the lowest guess;
     an exact result is stored with that guess.
 
@@ -113,9 +154,11 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
     The parts' bounds are the one helper: ``weigh_parts``, the rule ``guess_total`` shares.
     """
     matrix, table, counters, win = problem.matrix, problem.table, problem.counters, problem.win
-    least, reach, consistent, penalty = problem.least, problem.reach, problem.consistent, problem.penalty
+    consistent, penalty = problem.consistent, problem.penalty
     n = candidates.shape[0]
-    counted = least_total(least, reach, n, budget, penalty)
+    counted, branching = class_bound(problem, candidates, budget, branching)
+    least, reach = problem.least_by[branching], problem.reach_by[branching]
+    plain = least_total(least, reach, n, budget, penalty)  # by counting alone
     if n <= 2 or counted >= INF:
         return counted  # exact
     bound = counted
@@ -131,7 +174,7 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
         bound = max(bound, data_value(data))
         if bound >= cutoff:
             return bound
-    if n <= problem.n_feedbacks and n <= PERFECT_MAX and least[n] == 2 * n - 1 and bound == counted:
+    if n <= problem.n_feedbacks and n <= PERFECT_MAX and least[n] == 2 * n - 1 and bound == plain:
         own = np.sort(problem.secret_guess[candidates])  # the candidates as guesses, lowest first
         i = first_perfect(matrix, own, candidates, problem.n_feedbacks)
         if i >= 0:  # nothing beats 2n - 1 (and its penalty), and the lowest perfect candidate is the canonical pick
@@ -147,7 +190,9 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
     # phases: the candidates first when they are few (a good total from them may spare
     # scoring every other guess), then the rest
     first_phase = 1 if consistent or n > CANDIDATES_FIRST else 0
-    blind = problem.least_blind[n] + counted - least[n]  # no guess outside the candidates does better
+    # no guess outside the candidates does better
+    blind = max(problem.least_blind_by[branching][n] + plain - least[n], counted)
+    narrow = branching  # the most answers but the win that a guess gets here, once every guess is scored
     best, best_key, best_guess = INF, 0, -1
     floor = INF  # the least bound among guesses not tried
     order_keys = np.empty(n_guesses, np.int64)
@@ -166,10 +211,17 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
         scan_limit = cutoff if best_guess < 0 else min(cutoff, best + 1)  # ties may still win
         scan = kept_guesses(problem, guesses, mask, allowed, absent, free)
         n_scan = scan.shape[0]
-        totals, n_parts, candidates_too, _ = guess_bounds(problem, candidates, scan, budget, False)
+        totals, n_parts, candidates_too, _ = guess_bounds(problem, candidates, scan, budget, False, branching)
+        low_here = bound  # what any guess here costs at least
+        if phase == 1 and not hinted:  # every guess scored: fewer answers here are fewer below
+            most = 1
+            for j in range(n_scan):
+                most = max(most, n_parts[j] - (1 if candidates_too[j] else 0))
+            narrow = min(branching, most)
+            low_here = max(bound, least_total(problem.least_by[narrow], problem.reach_by[narrow], n, budget, penalty))
         m = 0
         for j in range(n_scan):
-            g, total, parts, candidate = scan[j], totals[j], n_parts[j], candidates_too[j]
+            g, total, parts, candidate = scan[j], max(totals[j], low_here), n_parts[j], candidates_too[j]
             if phase == 1 and first_phase == 0 and candidate and _is_candidate(g, candidates, problem.guess_secret):
                 continue  # done in phase 0
             if total >= scan_limit:
@@ -198,7 +250,7 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
                     continue
             ordered, parts = split(matrix, g, candidates, problem.n_feedbacks, win)
             played_after = played | problem.guess_symbols[g] if problem.renames else played
-            total = weigh_parts(problem, ordered, parts, budget - 1, limit, played_after, state, known)
+            total = weigh_parts(problem, ordered, parts, budget - 1, limit, played_after, state, known, narrow)
             for p in range(parts.shape[0]):
                 if total >= limit:
                     break
@@ -208,7 +260,7 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
                 rest = total - known[p]
                 part = ordered[start:start + size]
                 child = hint_next(state, problem.hint_codes, problem.marks, g, matrix[g, part[0]]) if hinted else state
-                value = min_total(problem, part, budget - 1, limit - rest, mask[:0], child, played_after)
+                value = min_total(problem, part, budget - 1, limit - rest, mask[:0], child, played_after, narrow)
                 total = min(rest + value, INF)
             if total < limit:
                 best, best_key, best_guess = total, own_key, g
@@ -225,20 +277,20 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played):
 
 
 @njit(cache=True, nogil=True)
-def guess_total(problem, candidates, guess, budget, limit, mask, state, played):
+def guess_total(problem, candidates, guess, budget, limit, mask, state, played, branching):
     """The least total of a tree that plays ``guess`` at a node of ``candidates`` (within
     ``budget`` guesses, this one among them) if it is below ``limit``, else a lower bound that is
     at least ``limit``: ``TotalSearch.root_total`` below the root, in one call rather than one per
     part. As there: the parts' counting bounds, the lookaheads of the parts but the first (largest
     first, while the sum is below ``limit``; none with no limit or under a hint rule), then each
     part's ``min_total`` (``mask``, ``played``: after the guess; ``state``: the node's hint-rule
-    state, each part's derived as ``min_total`` derives it). The steps of ``min_total`` on one
-    guess, which it keeps inline."""
+    state, each part's derived as ``min_total`` derives it; ``branching``: as there). The steps of
+    ``min_total`` on one guess, which it keeps inline."""
     matrix = problem.matrix
     ordered, parts = split(matrix, guess, candidates, problem.n_feedbacks, problem.win)
     m, hinted = parts.shape[0], state.shape[0] > 0
     known = np.empty(m, np.int64)
-    total = weigh_parts(problem, ordered, parts, budget - 1, limit, played, state, known)
+    total = weigh_parts(problem, ordered, parts, budget - 1, limit, played, state, known, branching)
     for p in range(m):
         start, size = parts[p, 0], parts[p, 1]
         if total >= limit:
@@ -247,7 +299,7 @@ def guess_total(problem, candidates, guess, budget, limit, mask, state, played):
             continue
         rest, part = total - known[p], ordered[start:start + size]
         child = hint_next(state, problem.hint_codes, problem.marks, guess, matrix[guess, part[0]]) if hinted else state
-        total = min(rest + min_total(problem, part, budget - 1, limit - rest, mask, child, played), INF)
+        total = min(rest + min_total(problem, part, budget - 1, limit - rest, mask, child, played, branching), INF)
     return total
 
 
@@ -296,7 +348,8 @@ def within(problem, candidates, depth, mask, state):
     if problem.stop[0]:
         raise Stopped("stopped")
     room = reachable(problem.reach, depth - 1)
-    _, n_parts, candidates_too, largest_parts = guess_bounds(problem, candidates, guesses, depth, True)
+    _, n_parts, candidates_too, largest_parts = guess_bounds(problem, candidates, guesses, depth, True,
+                                                             problem.children)
     order_keys = np.empty(guesses.shape[0], np.int64)
     order_ids = np.empty(guesses.shape[0], np.int64)
     m = 0

@@ -17,8 +17,9 @@ from .. import kernels
 from ..arrays import GameArrays
 from ..feedback import Scorer
 from ..kernels import transposed
+from ..symmetry import AbsentSymbols
 from . import recursion, table
-from .counting import counting_tables, least_total
+from .counting import branching_tables, least_total
 from .hint import hint_salt
 from .partitions import guess_bounds, split
 from .problem import NODES, Problem
@@ -74,6 +75,25 @@ def on_worker(spec: dict, backend: str, consistent: bool, first: int | None, ope
     return SearchedGame(GameArrays.of(game, scorer), max_memory, consistent, first, openers)
 
 
+CLASS_SIZE_MIN = 4  # secrets per class on average, for the classes' counting bounds to be worth their cost
+
+
+def symbol_classes(absent: AbsentSymbols, secret_guess: np.ndarray, by_secret: np.ndarray, n_feedbacks: int,
+                   win: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(secret_class, class_branching)``: the secrets in classes by the symbols they have, and per
+    class the most answers but the win that any guess gets on it (``recursion.class_bound``), in a
+    game of peg scores whose classes hold ``CLASS_SIZE_MIN`` secrets or more on average; else one
+    class, which bounds nothing (empty arrays)."""
+    nothing = np.zeros(0, dtype=np.int64)
+    if not absent.usable:
+        return nothing, nothing
+    symbols, secret_class = np.unique(absent.guess_bits[secret_guess], return_inverse=True)
+    if len(symbols) < 2 or len(symbols) * CLASS_SIZE_MIN > len(secret_guess):
+        return nothing, nothing
+    secret_class = np.ascontiguousarray(secret_class, dtype=np.int64)
+    return secret_class, kernels.most_children_by_class(by_secret, secret_class, len(symbols), n_feedbacks, win)
+
+
 class Space:
     """The ``searched`` game (a ``SearchedGame``) prepared for an exact search, over a table of
     ``slots`` entries with ``rows`` rows of counters (one per thread that searches it)."""
@@ -101,7 +121,12 @@ class Space:
         self.secret_guess, self.guess_secret = arrays.secret_guess, arrays.guess_secret
         self.absent = arrays.absent
         self.children = int(kernels.most_children(self.matrix, self.n_feedbacks, self.win))  # answers but the win, at most
-        self.least, self.least_blind, self.reach = counting_tables(self.n_secrets, self.n_feedbacks, self.children)
+        self.least_by, self.least_blind_by, self.reach_by = branching_tables(self.n_secrets, self.n_feedbacks,
+                                                                             self.children)
+        self.least, self.least_blind, self.reach = (self.least_by[self.children], self.least_blind_by[self.children],
+                                                    self.reach_by[self.children])
+        self.secret_class, self.class_branching = symbol_classes(self.absent, self.secret_guess, self.by_secret,
+                                                                 self.n_feedbacks, self.win)
         self.symmetry = arrays.symmetry  # its classes with played colours renamed too (``mask``)
         # hard mode's rule, which the compiled search carries as a state (empty arrays: no rule)
         self.hint_rule = arrays.hint_rule if not self.consistent else None
@@ -123,10 +148,12 @@ class Space:
         return Problem(
             matrix=self.matrix, by_secret=self.by_secret, secret_guess=self.secret_guess,
             guess_secret=self.guess_secret, consistent=self.consistent, n_feedbacks=self.n_feedbacks, win=self.win,
-            least=self.least, least_blind=self.least_blind, reach=self.reach,
+            least=self.least, least_blind=self.least_blind, reach=self.reach, children=self.children,
+            least_by=self.least_by, least_blind_by=self.least_blind_by, reach_by=self.reach_by,
             hint_codes=hint.positions if hint else nothing, letter_counts=hint.counts if hint else nothing,
             marks=hint.marks if hint else nothing, table=self.table, counters=self.counters[self.row], stop=self.stop,
-            penalty=self.penalty, **self.absent.problem_fields(self.secret_guess, self.game.permutable))
+            secret_class=self.secret_class, class_branching=self.class_branching, penalty=self.penalty,
+            **self.absent.problem_fields(self.secret_guess, self.game.permutable))
 
     def penalize(self, penalty: int) -> None:
         """From now on a secret won by the last guess of a search's budget costs ``penalty`` more
@@ -215,7 +242,7 @@ class Space:
 
     def bounds(self, candidates: np.ndarray, guesses: np.ndarray, budget: int, largest: bool = False):
         """Per guess: its counting bound, parts, whether it is a candidate, largest part (``guess_bounds``)."""
-        return guess_bounds(self.problem, candidates, guesses, np.int64(budget), largest)
+        return guess_bounds(self.problem, candidates, guesses, np.int64(budget), largest, np.int64(self.children))
 
     def weigh(self, parts: list, played: tuple, budget: int, base: int, limit: int, order: list[int],
               pure: bool = False, limit_now=None) -> tuple[list[int], int]:
@@ -255,7 +282,7 @@ class Space:
         the guesses the hint rule allows after ``played``, if there is one; ``pure``: the lookahead's
         own value, the same in every run (the openers' bounds, which the full proof's header counts)."""
         return int(lookahead_bound(self.problem, part, np.int64(budget), self.absent.played(played),
-                                   self.state(part, played), pure))
+                                   self.state(part, played), pure, np.int64(self.children)))
 
     def counted(self, n: int, budget: int) -> int:
         """The counting bound of n secrets within ``budget`` (``counting.least_total``, with the penalty)."""
@@ -275,7 +302,7 @@ class Space:
         """``recursion.min_total`` from a node down, with this node's symmetry."""
         return int(recursion.min_total(self.problem, candidates, np.int64(budget), np.int64(cutoff),
                                        self.mask(played), self.state(candidates, played),
-                                       self.absent.played(played)))
+                                       self.absent.played(played), np.int64(self.children)))
 
     def guess_total(self, candidates: np.ndarray, played: tuple, guess: int, budget: int, limit: int) -> int:
         """``recursion.guess_total``: a guess at a node below the root (after ``played``) searched
@@ -283,7 +310,7 @@ class Space:
         after = played + (guess,)
         return int(recursion.guess_total(self.problem, candidates, np.int64(guess), np.int64(budget), np.int64(limit),
                                          self.mask(after), self.state(candidates, played),
-                                         self.absent.played(after)))
+                                         self.absent.played(after), np.int64(self.children)))
 
     def within_below(self, candidates: np.ndarray, played: tuple, depth: int) -> bool:
         """``recursion.within`` from a node down, with this node's symmetry."""
