@@ -30,10 +30,11 @@ def counting_tables(n_secrets: int, n_feedbacks: int, children: int | None = Non
     branching = max(1, n_feedbacks - 1 if children is None else min(children, n_feedbacks - 1))
 
     def fill(first_level: int) -> np.ndarray:
-        sizes, level = [first_level], 1  # the most nodes at each depth, from 1
-        while sum(sizes) < n_secrets:
+        sizes, level, held = [first_level], 1, first_level  # the most nodes at each depth, from 1; their sum
+        while held < n_secrets:
             level = min(level * branching, n_secrets + 1)
             sizes.append(level)
+            held += level
         depths = np.repeat(np.arange(1, len(sizes) + 1, dtype=np.int64), sizes)[:n_secrets]
         return np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(depths)])
 
@@ -70,7 +71,9 @@ def branching_tables(n_secrets: int, n_feedbacks: int, children: int) -> tuple[n
 
     def fill(first_level: int) -> np.ndarray:
         held = np.cumsum(levels, axis=0) - (1 - first_level)  # secrets the depths 1 to d hold
-        depth = 1 + (secrets[None, :] > held[:, :, None]).sum(axis=0)  # [branching, secret]
+        # [branching, secret]: one more than the depths full before it (a search per branching:
+        # comparing every secret with every depth of every branching took 0.08 s for Wordle)
+        depth = 1 + np.stack([np.searchsorted(held[:, b], secrets, side="left") for b in range(children + 1)])
         return np.concatenate([np.zeros((children + 1, 1), dtype=np.int64), np.cumsum(depth, axis=1)], axis=1)
 
     reach = np.minimum(np.concatenate([np.zeros((1, children + 1), dtype=np.int64), np.cumsum(levels, axis=0)]), cap)
