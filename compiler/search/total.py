@@ -3,14 +3,16 @@
 The two levels above the third guess run here, where they can afford more: guesses are reduced to
 one per class of the symmetries that fix the history (renaming played colours too; the third
 level gets its classes handed to the compiled search), and the parts that a node's guesses leave
-are solved as jobs (``jobs.py``). On threads the jobs are the first guesses' parts (second-level
-nodes, each searched whole by one thread); on a cluster the second guesses' parts, or, with many
-first guesses, each first guess. A root of many first guesses (``--openers K`` among them) is
-searched as the openers' ranking searches them (``openers.ranked_root``). Running jobs tighten
-their cutoffs with the best total found meanwhile (the board). Before any part of a guess is
-searched, every part but the largest gets a lower bound from one guess's lookahead, largest first
-while the sum is below the guess's limit (``Space.lower_bounds``): their sum refutes many guesses
-at once, and leaves the largest part a tight cutoff. Below the root, a job's guess is one compiled
+are solved as jobs (``jobs.py``), as the solver's dispatch policy says (``dispatch.py``, chosen
+once): on threads the jobs are the first guesses' parts (second-level nodes, each searched whole
+by one thread); on a cluster the second guesses' parts, or, with many first guesses, each first
+guess. A root of many first guesses (``--openers K`` among them) is searched as the openers'
+ranking searches them (``openers.ranked_root``). Running jobs tighten their cutoffs with the best
+total found meanwhile (the board). Before any part of a guess is searched, its parts are weighed
+by the one rule (``Space.weigh``, compiled ``recursion.weigh_parts``): every part's counting bound,
+then every part but the largest gets a lower bound from one guess's lookahead, largest first while
+the sum is below the guess's limit: their sum refutes many guesses at once, and leaves the
+largest part a tight cutoff. Below the root, a job's guess is one compiled
 call (``recursion.guess_total``). The choice among guesses follows the canonical tie-break (the
 least total, then a possible secret, then the lowest guess), so the tree is the same for any
 number of workers and any cluster.
