@@ -35,6 +35,9 @@ class Here:
         self.inside = inside
 
     def root(self, search, count: int) -> Callable:
+        """How the root's ``count`` guesses are weighed (a method of ``search``, a ``TotalSearch``):
+        as the openers' ranking weighs them where they are many and no --first fixes one, else as
+        this policy's ``_root`` says."""
         if search.space.first is None and count >= RANKED_ROOT_MIN:
             return search.ranked
         return self._root(search, count)
@@ -43,6 +46,7 @@ class Here:
         return search.each_guess
 
     def second(self, search) -> Callable:
+        """How a second-level node's guesses are weighed."""
         return search.parts_as_jobs
 
     def schedule(self, solver, next_job: Callable, on_result: Callable) -> None:
@@ -68,6 +72,7 @@ class Elsewhere(Here):
         jobs.schedule(self.start(solver), next_job, on_result, solver)
 
     def start(self, solver):
+        """The backend, started on first use (each kind of place starts its own)."""
         raise NotImplementedError
 
     def close(self) -> None:
