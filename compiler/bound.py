@@ -12,7 +12,7 @@ import functools
 from dataclasses import dataclass
 
 from .arrays import GameArrays
-from .options import DEFAULT_MAX_MEMORY
+from .options import DEFAULT_MAX_MEMORY, check_candidates
 from .search.settings import SearchSettings
 from .search.solver import Solver
 from .search.space import SearchedGame
@@ -23,8 +23,7 @@ def searched_game(game, candidates: str = "all", max_memory: int | None = None,
                   first: str | None = None) -> SearchedGame:
     """``game`` with arrays of its own as a search called directly sees it (``--candidates``,
     ``--max-memory``, ``--first``)."""
-    if candidates not in ("all", "consistent"):
-        raise ValueError(f"--candidates must be 'all' or 'consistent', not {candidates!r}")
+    check_candidates(candidates)
     max_memory = max_memory or DEFAULT_MAX_MEMORY
     arrays = GameArrays.made(game, max_memory)
     return SearchedGame(arrays, max_memory, candidates == "consistent",

@@ -12,6 +12,12 @@ ENGINES = ("fast", "numba", "numpy", "reference")  # fast: numpy kernels for sma
 DEFAULT_MAX_MEMORY = 8 << 30
 
 
+def check_candidates(candidates: str) -> None:
+    """A ValueError naming ``--candidates``, unless it is "all" or "consistent"."""
+    if candidates not in ("all", "consistent"):
+        raise ValueError(f"--candidates must be 'all' or 'consistent', not {candidates!r}")
+
+
 @dataclass(frozen=True)
 class Options:
     """Everything that decides the tree (``engine``, ``max_memory``, ``max_time`` and ``force``
@@ -38,8 +44,7 @@ class Options:
     def __post_init__(self):
         strategy = get_strategy(self.strategy)
         object.__setattr__(self, "strategy", strategy)
-        if self.candidates not in ("all", "consistent"):
-            raise ValueError(f"--candidates must be 'all' or 'consistent', not {self.candidates!r}")
+        check_candidates(self.candidates)
         object.__setattr__(self, "candidates", strategy.candidates(self.candidates))
         if self.engine not in ENGINES:
             raise ValueError(f"unknown engine: {self.engine!r}; choose from {', '.join(ENGINES)}")
