@@ -10,8 +10,10 @@ the one ``guesstree`` program) imports without numpy and numba.
 """
 from importlib import import_module
 
-_HOMES = {"Built": "builder", "build": "builder", "Options": "options", "save": "writer", "to_bytes": "writer",
-          "STRATEGIES": "strategies", "get_strategy": "strategies", "SearchSettings": "search.settings"}
+_HOMES = {"Built": "builder.tree", "build": "builder.runner", "plan": "builder.runner", "Options": "options",
+          "save": "builder.writer", "to_bytes": "builder.writer", "STRATEGIES": "strategies", "get_strategy": "strategies",
+          "SearchSettings": "workers.settings", "bound": "exact", "rank_openers": "exact", "rank_of": "exact",
+          "solving": "exact", "compare": "compare", "register": "engine.kinds"}
 
 __all__ = list(_HOMES)
 

@@ -8,6 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+DEFAULT_MAX_TIME = 6 * 3600.0  # seconds: --max-time's default
+
+
 @dataclass(frozen=True)
 class Setting:
     """A strategy's setting: its default, the ``--flag``'s metavar and help, and the least value."""

@@ -19,10 +19,10 @@ from guesstree import player
 from guesstree.player.games import Game, make_game
 from guesstree.player.stats import Statistics
 
-from .builder import build, plan
+from .builder.runner import build, plan
 from .options import Options
-from .feedback import backend_for
-from .writer import default_path, save
+from .engine.kinds import backend_for
+from .builder.writer import default_path, save
 from .strategies import get_strategy
 
 DEFAULT_STRATEGIES = ("first", "minimax", "entropy", "expected-size", "most-parts")  # the published results' table (README)

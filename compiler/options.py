@@ -4,8 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .catalogue import SETTINGS
-from .estimate import DEFAULT_MAX_TIME
+from .catalogue import DEFAULT_MAX_TIME, SETTINGS
 from .strategies import Strategy, get_strategy
 
 ENGINES = ("fast", "numba", "numpy", "reference")  # fast: numpy kernels for small games, numba for the rest

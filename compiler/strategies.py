@@ -16,25 +16,9 @@ from typing import Callable, ClassVar
 import numpy as np
 
 from . import catalogue
-from .catalogue import SETTINGS, flag, settings_of, takers
-from .estimate import DEFAULT_MAX_TIME
-from .statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
+from .catalogue import DEFAULT_MAX_TIME, SETTINGS, flag, settings_of, takers
+from .engine.statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES, clog_table, entropy
 from .search.proof import FEWEST_AT_WORST, OPTIMAL_EXPECTED, OPTIMAL_WORST, Objective
-
-CLOG_SCALE = float(1 << 32)  # fixed point for c*log2(c): exact integer sums, same for equal multisets
-
-
-def clog_table(n: int) -> np.ndarray:
-    """``round(c * log2(c) * 2**32)`` for c in 0..n."""
-    c = np.arange(n + 1, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        values = np.where(c > 1, c * np.log2(np.maximum(c, 1)), 0.0)
-    return np.rint(values * CLOG_SCALE).astype(np.int64)
-
-
-def entropy(clog_sum: np.ndarray, n: int) -> np.ndarray:
-    """Shannon entropy (bits) of partitions of n candidates from their fixed-point sum of c*log2(c)."""
-    return np.log2(n) - clog_sum / (CLOG_SCALE * n)
 
 
 class Strategy:

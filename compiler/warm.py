@@ -59,7 +59,7 @@ def warm_up() -> int:
     from guesstree.player.games import make_game
 
     from . import Options, build
-    from .search.settings import SearchSettings
+    from .workers.settings import SearchSettings
 
     jobs = 0
     with tempfile.TemporaryDirectory() as folder:
@@ -92,12 +92,12 @@ def warm_up() -> int:
 
 
 def _score_from_packed_codes(game) -> None:
-    """What a big peg game's heuristic build runs with no matrix (``feedback.PackedPegs``): one
+    """What a big peg game's heuristic build runs with no matrix (``engine.kinds.PackedPegs``): one
     guess's answers, perfect splits, and partitions on one thread and on several."""
     import numpy as np
 
-    from .feedback import Scorer
-    from .strategies import clog_table
+    from .engine.scorer import Scorer
+    from .engine.statistic import clog_table
 
     scorer = Scorer(game, 1 << 30, "numba", whole=False)
     every, n_feedbacks = np.arange(len(game.secrets)), len(game.feedbacks())

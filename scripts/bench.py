@@ -44,7 +44,7 @@ MIB = 1 << 20
 BUILD_SCRIPT = """
 import json, statistics, sys, time
 from guesstree.compiler import Options, build
-from guesstree.compiler.feedback import backend_for
+from guesstree.compiler.engine.kinds import backend_for
 from guesstree.player.games import make_game
 name, params, strategy, small = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3], json.loads(sys.argv[4])
 options = Options(strategy=strategy)
@@ -402,7 +402,7 @@ WARM_UP = (["mastermind", "--holes", "4", "--colours", "4"], ["bulls-cows", "--d
 
 def warm_up(scratch: Path, timeout: float) -> None:
     """Small compiles of each game family, so that numba's on-disk cache is valid before
-    anything is timed (after an edit of compiler/kernels.py, the first run recompiles)."""
+    anything is timed (after an edit of compiler/engine/kernels.py, the first run recompiles)."""
     for game in WARM_UP:
         result = run([GUESSTREE, "compile", *game, "--strategy", "entropy", "--engine", "numba",
                       "-o", str(scratch / "warm-up.msgpack.zst"), "--quiet"], timeout)

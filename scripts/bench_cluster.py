@@ -38,11 +38,11 @@ SEARCH_SCRIPT = """
 import json, signal, sys, time
 signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C, even if started in the background (ignored there)
 from guesstree.compiler import Options
-from guesstree.compiler.cli import game_from_options
+from guesstree.compiler.cli.parameters import game_from_options
 from dataclasses import replace
 from guesstree.compiler.search.solver import Interrupted, Solver
-from guesstree.compiler.bound import searched_game
-from guesstree.compiler.search.settings import SearchSettings
+from guesstree.compiler.exact import searched_game
+from guesstree.compiler.workers.settings import SearchSettings
 game_args, options, cluster, log, checkpoint = (json.loads(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3],
                                                 sys.argv[4], sys.argv[5] or None)
 started = time.monotonic()
@@ -77,9 +77,9 @@ print(json.dumps(row))
 SAMPLE_SCRIPT = """
 import json, sys, time
 import numpy as np
-from guesstree.compiler.cli import game_from_options
-from guesstree.compiler.bound import solver_of
-from guesstree.compiler.search.settings import SearchSettings
+from guesstree.compiler.cli.parameters import game_from_options
+from guesstree.compiler.exact import solver_of
+from guesstree.compiler.workers.settings import SearchSettings
 game_args, count = json.loads(sys.argv[1]), int(sys.argv[2])
 game = game_from_options(**game_args)
 solver = solver_of(game, search=SearchSettings(workers=1))

@@ -17,16 +17,15 @@ import time
 
 import numpy as np
 
-from guesstree.compiler.feedback import Scorer
-from guesstree.compiler.statistic import CLOG_SUM, MAX_PART, PARTS
-from guesstree.compiler.strategies import clog_table
+from guesstree.compiler.engine.scorer import Scorer
+from guesstree.compiler.engine.statistic import CLOG_SUM, MAX_PART, PARTS
+from guesstree.compiler.engine.statistic import clog_table
 from guesstree.player.games import make_game
 
 
 def cell_costs(colours: int, holes: int, runs: int) -> dict:
     game = make_game("mastermind", colours=colours, holes=holes)
-    scorer = Scorer(game, 1 << 30, "numba", whole=False)
-    scorer.threads = False
+    scorer = Scorer(game, 1 << 30, "numba", whole=False, threads=False)
     n, n_feedbacks = game.secret_count(), len(game.feedbacks())
     candidates = np.sort(np.random.default_rng(1).choice(n, min(n, 20000), replace=False))
     guesses = np.arange(min(n, 3000))

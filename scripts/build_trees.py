@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from guesstree.compiler import Options, build, save
-from guesstree.compiler.writer import default_path
+from guesstree.compiler.builder.writer import default_path
 from guesstree.player.artifact import FormatError, decode, encode, write_atomic
 from guesstree.player.games import make_game
 from guesstree.player.manifest import FORMAT, entries_of

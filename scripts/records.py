@@ -23,8 +23,8 @@ import time
 from dataclasses import dataclass, field
 
 from guesstree.compiler import Options, build
-from guesstree.compiler.bound import bound
-from guesstree.compiler.openers import rank_openers
+from guesstree.compiler.exact import bound
+from guesstree.compiler.exact import rank_openers
 from guesstree.player.games import make_game
 
 OBJECTIVES = ("optimal-expected", "optimal-worst", "fewest-at-worst", "bound")

@@ -1,4 +1,4 @@
-"""A heuristic build's checkpoint (``--checkpoint FILE``, ``--resume``; ``compiler/spool.py``): the
+"""A heuristic build's checkpoint (``--checkpoint FILE``, ``--resume``; ``compiler/builder/spool.py``): the
 subtrees below the first guess written as they finish, a build stopped, killed or cut short
 resumed to the same bytes as one run, and a checkpoint that is damaged or of another build
 refused with its reason."""
@@ -15,11 +15,12 @@ import numpy as np
 import pytest
 import zstandard
 
-from guesstree.compiler import Options, build, builder
-from guesstree.compiler.writer import to_bytes
-from guesstree.compiler.search.settings import SearchSettings
+from guesstree.compiler import Options, build
+from guesstree.compiler.builder import plan, runner as builder
+from guesstree.compiler.builder.writer import to_bytes
+from guesstree.compiler.workers.settings import SearchSettings
 from guesstree.compiler.search.solver import Interrupted
-from guesstree.compiler.spool import LENGTH_BYTES, Record, _frames
+from guesstree.compiler.builder.spool import LENGTH_BYTES, Record, _frames
 from guesstree.player.games import make_game
 
 GAME = make_game("mastermind", colours=6, holes=4)
@@ -71,7 +72,7 @@ def test_the_bar_moves_while_a_subtree_is_built(whole, tmp_path, monkeypatch, wo
     """The jobs tell their progress as they go (in worker processes too): secrets won and nodes
     placed only grow, to the whole tree's, and more often than once per job."""
     monkeypatch.setattr(builder, "REPORT_SECONDS", 0.0)
-    monkeypatch.setattr(builder, "PARALLEL_MIN_SECRETS", 0)  # worker processes, as for a big game
+    monkeypatch.setattr(plan, "PARALLEL_MIN_SECRETS", 0)  # worker processes, as for a big game
     calls = []
     built = build(GAME, Options("minimax"), progress=lambda *call: calls.append(call),
                   search=SearchSettings(checkpoint=tmp_path / "cp", workers=workers))

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from guesstree import player
 from guesstree.compiler import Options, build
-from guesstree.compiler.writer import body, header, to_bytes
+from guesstree.compiler.builder.writer import body, header, to_bytes
 from guesstree.player import FormatError
 from guesstree.player.artifact import InMemory, encode_chunked, frame_length, pack_uints, unpack_uints
 from guesstree.player.body import MAX_CHUNK_BYTES, MAX_NODES

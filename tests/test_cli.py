@@ -118,8 +118,8 @@ def test_compile_to_an_unwritable_place_is_one_error_line(cli, tmp_path, clean_e
 @pytest.mark.parametrize("strategy", ["entropy", "optimal-expected"])
 def test_compile_checks_where_the_tree_goes_before_any_work(cli, tmp_path, clean_error, monkeypatch, where, says,
                                                            strategy):
-    import guesstree.compiler.builder as builder
-    import guesstree.compiler.bound as bound
+    import guesstree.compiler.builder.runner as builder
+    import guesstree.compiler.exact as bound
 
     def no_work(*args, **kwargs):
         raise AssertionError("the work started before the output path was checked")

@@ -234,7 +234,7 @@ def test_a_local_cluster_of_two_processes(tmp_path):
 
 SLOW_JOBS = """
 import time
-from guesstree.compiler import cluster
+from guesstree.compiler.workers import cluster
 
 _job = getattr(cluster.run_job, "unslowed", cluster.run_job)  # preloaded by the nanny and the worker
 
@@ -307,7 +307,7 @@ def _after_first_job(cluster: Cluster, run: subprocess.Popen) -> None:
 
 @pytest.mark.parametrize("stop", ["ctrl-c", "scheduler gone"])
 def test_a_stopped_search_keeps_its_finished_jobs_and_resumes_on_another_cluster(own_cluster, tmp_path, stop):
-    from guesstree.compiler.checkpoint import ENTRY_BYTES
+    from guesstree.compiler.search.checkpoint import ENTRY_BYTES
 
     mine = own_cluster(preload=slow_workers(tmp_path))
     args = ["mastermind", "--strategy", "optimal-expected", "--openers", "5"]
@@ -350,20 +350,21 @@ def test_a_heuristic_build_on_a_cluster_is_the_same_bytes(cluster, tmp_path):
 
 def test_a_cluster_splits_the_first_guesss_big_parts_again_and_splices_the_same_bytes(monkeypatch, tmp_path):
     """On a cluster a big part of the first guess is a job that plays its guess, then a job per
-    part of that guess (``builder._subtrees``); spliced in the client, the same tree."""
-    from guesstree.compiler import Options, build, builder
-    from guesstree.compiler.writer import to_bytes
-    from guesstree.compiler.search.settings import SearchSettings
+    part of that guess (``builder.runner._subtrees``); spliced in the client, the same tree."""
+    from guesstree.compiler import Options, build
+    from guesstree.compiler.builder import runner as builder
+    from guesstree.compiler.builder.writer import to_bytes
+    from guesstree.compiler.workers.settings import SearchSettings
     from guesstree.player.games import make_game
 
     words = small_words(tmp_path)
     for game, strategy in ((make_game("mastermind", colours=5), "most-parts"),
                            (make_game("words", answers=str(words[2]), guesses=str(words[4])), "entropy")):
         alone = to_bytes(build(game, Options(strategy)))
-        spliced, original = [], builder._spliced
+        spliced, original = [], builder.spliced
         monkeypatch.setattr(builder, "SPLIT_MIN_SECRETS", 6)
         monkeypatch.setattr(builder, "_splits_again", lambda pool, nodes, secrets: True)  # as on many workers
-        monkeypatch.setattr(builder, "_spliced", lambda top, pieces: spliced.append(len(pieces)) or
+        monkeypatch.setattr(builder, "spliced", lambda top, pieces: spliced.append(len(pieces)) or
                             original(top, pieces))
         assert to_bytes(build(game, Options(strategy), search=SearchSettings(cluster="local:2"))) == alone
         assert len(spliced) > 1 and max(spliced) > 3  # parts of the first guess split again, each in pieces
@@ -374,7 +375,7 @@ HEURISTIC = ["mastermind", "--colours", "5", "--strategy", "most-parts"]  # a jo
 
 
 def test_a_build_whose_scheduler_goes_keeps_its_subtrees_and_resumes_on_another_cluster(own_cluster, tmp_path):
-    from guesstree.compiler.spool import LENGTH_BYTES
+    from guesstree.compiler.builder.spool import LENGTH_BYTES
 
     mine = own_cluster(preload=slow_workers(tmp_path))
     alone = compiled(tmp_path, "alone", *HEURISTIC)
@@ -500,7 +501,7 @@ def _version() -> str:
 def test_a_board_post_that_fails_does_not_fail_the_search():
     """Posting the best total helps running jobs; when the scheduler has just gone, the post fails
     and the next wait for jobs tells the user (one line, checkpoint kept), not the post."""
-    from guesstree.compiler.cluster import VariableBoard
+    from guesstree.compiler.workers.cluster import VariableBoard
 
     class Gone:
         def set(self, value):

@@ -11,13 +11,14 @@ import functools
 import numpy as np
 import pytest
 
-from guesstree.compiler import Options, build, kernels
+from guesstree.compiler import Options, build
+from guesstree.compiler.engine import kernels
 from guesstree.compiler.search.counting import branching_tables, counting_tables
-from guesstree.compiler.feedback import Scorer
-from guesstree.compiler.bound import solver_of
-from guesstree.compiler.writer import to_bytes
+from guesstree.compiler.engine.scorer import Scorer
+from guesstree.compiler.exact import solver_of
+from guesstree.compiler.builder.writer import to_bytes
 from guesstree.player.games import make_game
-from guesstree.compiler.search.settings import SearchSettings
+from guesstree.compiler.workers.settings import SearchSettings
 
 ONE_THREAD = SearchSettings(workers=1)  # a search on this thread alone
 
@@ -120,7 +121,7 @@ def test_five_colours_five_holes_without_repeated_secrets_is_quick():
 def test_bound_counts_or_searches_to_refute_a_depth_of_two(tmp_path):
     from pathlib import Path
 
-    from guesstree.compiler.bound import bound
+    from guesstree.compiler.exact import bound
 
     data = Path(__file__).parent / "data"
     answers = str(data / "words-ight.txt")

@@ -6,14 +6,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from guesstree.compiler import Options, build, kernels, to_bytes, vectorised
-from guesstree.compiler.feedback import Scorer, _block_function, backend_for
-from guesstree.compiler.statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
+from guesstree.compiler import Options, build, to_bytes
+from guesstree.compiler.engine import kernels, vectorised
+from guesstree.compiler.engine.kinds import backend_for, block_function
+from guesstree.compiler.engine.scorer import Scorer
+from guesstree.compiler.engine.statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
 from guesstree.player.games import make_game
 
 WORDLE = Path(__file__).parent / "data" / "wordle"  # the original lists
 
-build_module = sys.modules["guesstree.compiler.builder"]
+build_module = sys.modules["guesstree.compiler.builder.plan"]
 
 GAMES = [
     ("mastermind", {"colours": 5, "holes": 3}),
@@ -53,7 +55,7 @@ def test_a_sampled_strategy_makes_no_part_matrices(monkeypatch):
     """A sampled strategy scores a sample of guesses on a sample of secrets: blocks on demand, not
     a matrix of every guess for each of the root's parts (which took 2.6 GiB and three times as long
     on 5-digit Digits)."""
-    from guesstree.compiler.context import BuildContext
+    from guesstree.compiler.builder.context import BuildContext
 
     game = make_game("mastermind", colours=5, holes=3)
     made = []
@@ -77,7 +79,7 @@ def test_a_sampled_strategy_makes_no_part_matrices(monkeypatch):
 def test_a_big_peg_game_is_built_with_no_matrix(monkeypatch, name, params, strategy):
     """A big peg game on the compiled engine scores partitions straight from its packed codes:
     no whole matrix, no matrix of a part, only single guesses' answers; the reference's bytes."""
-    from guesstree.compiler.feedback import PackedPegs
+    from guesstree.compiler.engine.kinds import PackedPegs
 
     game = make_game(name, **params)
     options = dict(strategy=strategy, guess_sample=20, secret_sample=15)
@@ -91,8 +93,8 @@ def test_a_big_peg_game_is_built_with_no_matrix(monkeypatch, name, params, strat
 
 
 def test_a_part_too_big_for_the_budget_is_scored_in_blocks():
-    from guesstree.compiler.arrays import GameArrays
-    from guesstree.compiler.context import BuildContext
+    from guesstree.compiler.engine.arrays import GameArrays
+    from guesstree.compiler.builder.context import BuildContext
 
     game = make_game("mastermind", colours=5, holes=3)
     context = BuildContext(GameArrays.of(game, Scorer(game, 38_000, whole=False)), Options("entropy"))
@@ -153,7 +155,7 @@ def test_numpy_and_numba_word_matrices_are_equal():
     game = make_game("words", answers=str(WORDLE / "wordlist_orig_hidden"), guesses=str(WORDLE / "wordlist_orig_all"))
     secret_ids = np.random.default_rng(0).choice(len(game.secrets), 40, replace=False)
     scorer = Scorer(game, 1 << 24, "numba")  # no whole matrix: blocks
-    numpy_block = _block_function(game, scorer.guess_codes, scorer.secret_codes, "numpy")
+    numpy_block = block_function(game, scorer.guess_codes, scorer.secret_codes, "numpy")
     block = scorer.block(None, secret_ids)
     assert np.array_equal(numpy_block(None, secret_ids), block)
     rng = np.random.default_rng(1)  # perfect splits with more feedback values than bits in a word
@@ -201,8 +203,8 @@ def test_the_fast_engine_picks_numpy_for_small_games_and_numba_for_big_ones():
 def test_partition_statistics_of_the_compiled_kernels_are_the_references(n_feedbacks, by_column):
     """Every statistic, by rows and by columns, with the bit-set count of parts (up to 64
     feedback values) and the counting one beyond."""
-    from guesstree.compiler import reference
-    from guesstree.compiler.strategies import clog_table
+    from guesstree.compiler.engine import reference
+    from guesstree.compiler.engine.statistic import clog_table
 
     rng = np.random.default_rng(n_feedbacks)
     matrix = rng.integers(0, n_feedbacks, size=(300, 300), dtype=np.uint8)
@@ -225,9 +227,9 @@ def test_partitions_scored_from_packed_codes_are_the_references(name, params):
     """A peg game's statistics and perfect splits computed from its packed codes, with no matrix,
     against the reference's over the numpy engine's matrix: every statistic, on one thread and on
     several, up to 7 holes and 16 colours (the most the packing holds)."""
-    from guesstree.compiler import reference
-    from guesstree.compiler.feedback import PackedPegs
-    from guesstree.compiler.strategies import clog_table
+    from guesstree.compiler.engine import reference
+    from guesstree.compiler.engine.kinds import PackedPegs
+    from guesstree.compiler.engine.statistic import clog_table
 
     game = make_game(name, **params)
     scorer = Scorer(game, 1 << 30, "numba", whole=False)
@@ -253,9 +255,9 @@ def test_the_scan_that_stops_at_a_perfect_split_finds_the_first_in_any_block(mon
     guess that splits the candidates apart: that guess wherever it lies (the first block, a later
     one, the last guess), on one thread and on several (however few the cells), and the full
     statistics when there is none."""
-    from guesstree.compiler import reference
-    from guesstree.compiler.kernels import BLOCK
-    from guesstree.compiler.strategies import clog_table
+    from guesstree.compiler.engine import reference
+    from guesstree.compiler.engine.kernels import BLOCK
+    from guesstree.compiler.engine.statistic import clog_table
 
     monkeypatch.setattr(kernels, "PARALLEL_CELLS", 0)  # threads whenever asked for
     game = make_game("mastermind", colours=6, holes=5)

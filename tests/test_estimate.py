@@ -1,4 +1,4 @@
-"""A heuristic build's estimate of time and memory (``compiler/estimate.py``): a build that cannot
+"""A heuristic build's estimate of time and memory (``compiler/builder/estimate.py``): a build that cannot
 finish is refused before any work, with its figures; ``--max-time`` and ``--force`` let it run;
 the model stays near the builds measured on this machine (scripts/BENCHMARKS.md)."""
 from __future__ import annotations
@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from guesstree.compiler import Options, build
-from guesstree.compiler.builder import Layout, plan
-from guesstree.compiler.estimate import DEFAULT_MAX_TIME, Estimate, estimate, parse_duration
+from guesstree.compiler.builder.plan import Layout, plan
+from guesstree.compiler.builder.estimate import Estimate, estimate
+from guesstree.compiler.catalogue import DEFAULT_MAX_TIME
+from guesstree.player.wording import parse_duration
 from guesstree.player.games import make_game
 
 BIG = ["mastermind", "--colours", "10", "--holes", "7"]  # 10 million secrets: days of most-parts

@@ -33,7 +33,7 @@ def test_many_holes_compile_quickly(cli, tmp_path):
 
 
 def test_symmetries_are_enumerated_within_their_budget():
-    from guesstree.compiler.symmetry import Symmetry
+    from guesstree.compiler.engine.symmetry import Symmetry
 
     game = make_game("mastermind", colours=2, holes=12)
     symmetry = Symmetry(game, np.zeros((1, 12), dtype=np.int64), "numba")
@@ -135,7 +135,7 @@ def test_compare_reuses_an_optimal_tree(cli, tmp_path):
 # -- 5. the progress bar knows its total from the start ----------------------------------------------
 
 def test_the_progress_bar_starts_with_its_total(monkeypatch):
-    from guesstree.compiler.progress import BuildBar
+    from guesstree.compiler.cli.progress import BuildBar
 
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     progress = BuildBar(False, 1296)
@@ -153,7 +153,7 @@ def test_the_progress_bar_starts_with_its_total(monkeypatch):
 def test_a_compile_shows_its_search_then_its_bar(monkeypatch):
     """An exhaustive strategy's compile shows the search's status, then the bar of secrets solved:
     one display at a time (rich refuses two live displays at once)."""
-    import guesstree.compiler.progress as progress
+    import guesstree.compiler.cli.progress as progress
 
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     shown = []
@@ -183,7 +183,7 @@ def _recorded(display, shown: list, name: str):
 
 
 def test_the_search_bar_is_never_full_for_work_not_done():
-    from guesstree.compiler.progress import bar_share, describe
+    from guesstree.compiler.cli.progress import bar_share, describe
 
     assert bar_share({}) == (0, 1)  # empty before any job
     assert bar_share({"jobs_done": 0, "in_flight": 2}) == (0, 2)  # not full: nothing done yet
@@ -194,7 +194,7 @@ def test_the_search_bar_is_never_full_for_work_not_done():
 
 
 def test_a_long_search_estimates_the_time_left_where_its_size_is_known():
-    from guesstree.compiler.progress import time_left
+    from guesstree.compiler.cli.progress import time_left
 
     assert time_left({"openers": 100, "openers_done": 25}, 60.0) == "about 3 min left"  # 75 more at 2.4 s
     assert time_left({"openers": 12972, "openers_done": 1000}, 3600.0) == "about 12.0 h left"

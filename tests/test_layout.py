@@ -62,6 +62,32 @@ def test_no_modules_import_each_other_in_a_circle():
     assert circles == []
 
 
+# The compiler's floors, from the ground up: a module imports its own floor's or those below, never
+# one above (DEVELOPING.md draws them). The player is below them all.
+FLOORS = (("workers",), ("engine",), ("search",), ("catalogue", "options", "strategies"), ("builder",),
+          ("exact", "compare", "warm", "__init__"), ("cli", "__main__"))
+
+
+def floor(module: str) -> int:
+    """The floor of a compiler module (``guesstree.compiler.x...``): the one whose names hold its first part."""
+    first = (module.split(".") + ["__init__"])[2]
+    return next(level for level, names in enumerate(FLOORS) if first in names)
+
+
+def test_no_compiler_import_climbs_up_a_floor():
+    climbs = sorted(f"{module} -> {target}" for module, targets in imports().items() if module.startswith("guesstree.compiler")
+                    for target in targets - {"guesstree.compiler"}  # (its __init__ imports nothing when loaded)
+                    if target.startswith("guesstree.compiler") and floor(target) > floor(module))
+    assert climbs == []
+
+
+def test_every_compiler_module_has_a_floor():
+    """The control: a new room is placed on a floor (or the rule above would not see it), and the
+    rule sees a climb where there is one."""
+    assert all(floor(module) >= 0 for module in imports() if module.startswith("guesstree.compiler"))
+    assert floor("guesstree.compiler.engine.scorer") < floor("guesstree.compiler.builder.runner")
+
+
 def test_the_import_reader_sees_imports():
     """The control: the reader finds the arrows that are there, lazy ones included."""
     graph = imports()
@@ -127,19 +153,27 @@ def test_rooms_stay_small():
     assert too_big == []
 
 
+def test_modules_stay_small():
+    """No module over 500 lines in the packages but the compiled kernels' (numba's entry points
+    and the loops they call, which share their arrays' layouts)."""
+    too_long = [f"{path.relative_to(REPO)} ({length} lines)" for package in PACKAGES for path in (REPO / package).rglob("*.py")
+                if (length := len(path.read_text().splitlines())) > 500 and path != REPO / "compiler" / "engine" / "kernels.py"]
+    assert too_long == []
+
+
 def _compiled(function: ast.FunctionDef) -> bool:
     """Is it a numba kernel (``@njit(...)``)? Its parameters are the arrays it reads: no object holds them."""
     return any("njit" in ast.unparse(decorator) for decorator in function.decorator_list)
 
 
 def test_no_function_takes_more_than_eight_parameters():
-    """Outside the kernels (the compiled ones, and ``compiler/kernels.py``, whose entry points hand
+    """Outside the kernels (the compiled ones, and ``compiler/engine/kernels.py``, whose entry points hand
     the kernels their arrays), a function that needs more than eight values takes an object that
     holds them (``SearchSettings``, ``Options``, a command's ``settings``)."""
     too_many = []
     for package in PACKAGES:
         for path in (REPO / package).rglob("*.py"):
-            if path == REPO / "compiler" / "kernels.py":
+            if path == REPO / "compiler" / "engine" / "kernels.py":
                 continue
             for node in ast.walk(ast.parse(path.read_text(), str(path))):
                 if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or _compiled(node):

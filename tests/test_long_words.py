@@ -10,8 +10,9 @@ import pytest
 
 from guesstree import player
 from guesstree.compiler import Options, build
-from guesstree.compiler.feedback import Scorer, feedback_dtype
-from guesstree.compiler.writer import body, to_bytes
+from guesstree.compiler.engine.kinds import feedback_dtype
+from guesstree.compiler.engine.scorer import Scorer
+from guesstree.compiler.builder.writer import body, to_bytes
 from guesstree.player.artifact import decode
 from guesstree.player.games import make_game
 from guesstree.player.verify import verify

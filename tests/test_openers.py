@@ -1,4 +1,4 @@
-"""Which first guess is best (``guesstree openers``, compiler/search/openers.py): the ranking is
+"""Which first guess is best (``guesstree openers``, compiler/search/ranking.py): the ranking is
 what ``compile --first X --strategy optimal-expected`` proves for every X, and every first guess
 it counts out truly ranks below the K-th."""
 from __future__ import annotations
@@ -12,9 +12,9 @@ import pytest
 
 from guesstree import compiler
 from guesstree.compiler.options import Options
-from guesstree.compiler.openers import rank_of, rank_openers
-from guesstree.compiler.search.openers import BOUND, SEARCH
-from guesstree.compiler.search.settings import SearchSettings
+from guesstree.compiler.exact import rank_of, rank_openers
+from guesstree.compiler.search.standings import BOUND, SEARCH
+from guesstree.compiler.workers.settings import SearchSettings
 from guesstree.player.games import make_game
 
 ONE_THREAD = SearchSettings(workers=1)  # a search on this thread alone
@@ -123,10 +123,10 @@ def test_the_full_proofs_header_says_how_its_first_guesses_were_refuted_the_same
     root): the header counts the first guesses refuted by a bound alone (those whose counting and
     lookahead bound is at least the optimum, tie-break included) and by search, the same on one
     thread and on two, with a warm table or not; every bound is at most the first guess's total."""
-    from guesstree.compiler.bound import solver_of
-    from guesstree.compiler.writer import to_bytes
-    from guesstree.compiler.search.openers import lookahead_total
-    from guesstree.compiler.search.settings import SearchSettings
+    from guesstree.compiler.exact import solver_of
+    from guesstree.compiler.builder.writer import to_bytes
+    from guesstree.compiler.search.ranking import lookahead_total
+    from guesstree.compiler.workers.settings import SearchSettings
     from guesstree.compiler.search.table import UNLIMITED
 
     game = make_game("twod", size=7)
@@ -312,7 +312,7 @@ def test_the_parts_get_their_lookahead_nearest_the_size_two_guesses_win_first():
     bound stands)."""
     from types import SimpleNamespace
 
-    from guesstree.compiler.search.openers import LOOKAHEAD_MIN, lookahead_order
+    from guesstree.compiler.search.ranking import LOOKAHEAD_MIN, lookahead_order
 
     space = SimpleNamespace(reach=np.array([0, 1, 150, 22351]))
     sizes = [900, 400, 151, 150, 120, 60, LOOKAHEAD_MIN, LOOKAHEAD_MIN - 1, 3, 1]

@@ -21,8 +21,8 @@ from guesstree.compiler.search import counting, partitions, problem, recursion, 
 from guesstree.compiler.search.alike import absent_symbols, lowest_alike, lowest_renamed, unplayed_symbols
 from guesstree.compiler.search.counting import counting_tables
 from guesstree.compiler.search.solver import Interrupted, Solver
-from guesstree.compiler.bound import bound, searched_game, solver_of
-from guesstree.compiler.search.settings import SearchSettings
+from guesstree.compiler.exact import bound, searched_game, solver_of
+from guesstree.compiler.workers.settings import SearchSettings
 from guesstree.compiler.search.total import BIG_PART, Infeasible
 from guesstree.player.games import make_game
 from guesstree.player.verify import verify
@@ -217,7 +217,7 @@ def test_bad_depth_options(options, words):
 
 
 def test_the_spec_and_default_path_name_the_depth_bound():
-    from guesstree.compiler.writer import default_path
+    from guesstree.compiler.builder.writer import default_path
 
     options = Options(strategy="optimal-expected", max_depth=5)
     assert options.spec() == {"name": "optimal-expected", "candidates": "all", "max_depth": 5}
@@ -302,7 +302,7 @@ def test_a_damaged_or_foreign_checkpoint_is_refused_by_name(tmp_path):
     import msgpack
     import zstandard
 
-    from guesstree.compiler import checkpoint
+    from guesstree.compiler.search import checkpoint
 
     identity = {"game": make_game("twod", size=3).identity(), "candidates": "all"}
     table = np.zeros((8, 3), dtype=np.uint64)
@@ -343,7 +343,7 @@ def test_the_largest_checkpoint_a_search_writes_is_one_the_reader_accepts(tmp_pa
     """A long search's table is at most ``table.SLOTS_MAX`` entries, and its hashes do not
     compress: the file of a full table, its bytes scaled from a smaller random one, stays under
     the reader's cap, so ``--resume`` always reads what a search saved."""
-    from guesstree.compiler import checkpoint
+    from guesstree.compiler.search import checkpoint
     from guesstree.compiler.search import table
 
     assert checkpoint.MAX_ENTRIES >= table.SLOTS_MAX
@@ -382,7 +382,7 @@ def test_an_interrupted_search_saves_its_work_and_resumes(tmp_path):
 def test_history_symmetry_classes_are_exact():
     """Against a plain enumeration of the position and colour permutations that fix the history:
     the mask keeps exactly the lowest guess of each class."""
-    from guesstree.compiler.symmetry import Symmetry
+    from guesstree.compiler.engine.symmetry import Symmetry
 
     game = make_game("mastermind", colours=4, holes=3)
     codes = np.array(game.guesses)
@@ -407,7 +407,7 @@ def test_guesses_alike_by_absent_symbols_are_exact(name, params):
     """Against a plain enumeration: at nodes whose candidates lack two or more symbols, the guesses
     kept (by numpy, and by the compiled search) are exactly the lowest of each set of guesses that
     differ only in which absent symbols they play; each set answers alike on every candidate."""
-    from guesstree.compiler.symmetry import AbsentSymbols
+    from guesstree.compiler.engine.symmetry import AbsentSymbols
 
     game = make_game(name, **params)
     solver = solver_of(game, search=ONE_THREAD)
@@ -583,7 +583,7 @@ def test_symbols_put_in_order_keep_the_lowest_of_each_class_when_the_symmetries_
     """With fewer symmetries enumerated than the group has (``MAX_SYMMETRIES``), the mask still
     keeps the lowest guess of every class (against the plain enumeration), and putting the symbols
     in order within the positions the history treats alike drops more of the others."""
-    from guesstree.compiler import symmetry as module
+    from guesstree.compiler.engine import symmetry as module
 
     game = make_game("mastermind", colours=4, holes=3)
     codes = np.array(game.guesses)
@@ -606,7 +606,7 @@ def test_symbols_put_in_order_keep_the_lowest_of_each_class_when_the_symmetries_
 def test_many_holes_first_guess_classes():
     """Mastermind 2x10's group at the root has 7 257 600 symmetries; the mask keeps one first guess
     per class all the same: the number of A's, 10 down to 5 (the colours swapped are the others)."""
-    from guesstree.compiler.symmetry import Symmetry
+    from guesstree.compiler.engine.symmetry import Symmetry
 
     game = make_game("mastermind", colours=2, holes=10)
     classes = Symmetry(game, np.array(game.guesses), rename_played=True).canonical(())
@@ -615,7 +615,7 @@ def test_many_holes_first_guess_classes():
 
 
 def test_classic_first_guess_classes():
-    from guesstree.compiler.symmetry import Symmetry
+    from guesstree.compiler.engine.symmetry import Symmetry
 
     mastermind, bulls = make_game("mastermind"), make_game("bulls-cows")
     classes = Symmetry(mastermind, np.array(mastermind.guesses), rename_played=True).canonical(())

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from guesstree.compiler import Options, build
-from guesstree.compiler.bound import bound
+from guesstree.compiler.exact import bound
 from guesstree.compiler.search.total import Infeasible
 from guesstree.player.games import make_game
 

@@ -123,7 +123,7 @@ def test_classic_first_plays_consistent_candidates_only():
 def test_format_md_worked_example_is_what_the_compiler_writes():
     """trees/FORMAT.md walks through this tiny tree byte by byte; keep the two in step."""
     from guesstree.compiler import Options, build, to_bytes
-    from guesstree.compiler.writer import body
+    from guesstree.compiler.builder.writer import body
 
     built = build(player.make_game("mastermind", colours=3, holes=2), Options("entropy"))
     arrays = body(built)

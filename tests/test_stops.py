@@ -14,11 +14,11 @@ import time
 import psutil
 import pytest
 
-from guesstree.compiler.pool import BrokenProcessPool, WorkerPool
+from guesstree.compiler.workers.pool import BrokenProcessPool, WorkerPool
 
 LINUX = sys.platform.startswith("linux")
 # The builder spawns one worker per core for a heuristic's tree of 20000 secrets or more
-# (builder.PARALLEL_MIN_SECRETS): 8x5 Mastermind, 32768 secrets.
+# (builder.plan.PARALLEL_MIN_SECRETS): 8x5 Mastermind, 32768 secrets.
 GAME = ["mastermind", "--colours", "8", "--holes", "5"]
 needs_cores = pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the builder spawns workers only with 2 cores or more")
 
@@ -143,7 +143,7 @@ def test_pool_tells_a_dead_worker():
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
 def test_busy_and_idle_workers_end_with_a_killed_parent():
     script = ("import sys, time\n"
-              "from guesstree.compiler.pool import WorkerPool\n"
+              "from guesstree.compiler.workers.pool import WorkerPool\n"
               "pool = WorkerPool(2, float, 60)\n"  # each job: time.sleep(60.0)
               "print(*(p.pid for p, _ in pool._workers), flush=True)\n"
               "jobs = pool.map_unordered(time.sleep, [()])\n"  # one busy worker, one idle

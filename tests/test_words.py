@@ -11,7 +11,7 @@ from guesstree.player.artifact import decode, encode
 from guesstree.player.games import make_game
 from guesstree.player.verify import verify
 from guesstree.player.words import list_sha256
-from guesstree.compiler.search.settings import SearchSettings
+from guesstree.compiler.workers.settings import SearchSettings
 
 ONE_THREAD = SearchSettings(workers=1)  # a search on this thread alone
 
@@ -136,7 +136,7 @@ def _histories(tree):
 def test_a_tree_carries_its_words_and_an_older_one_checks_its_files(tmp_path):
     """A tree (format 1.1) needs no word list; one written before (1.0) names its files and
     refuses a list whose sha256 differs."""
-    from guesstree.compiler.writer import body, header
+    from guesstree.compiler.builder.writer import body, header
     from guesstree.player.artifact import encode
 
     answers = tmp_path / "answers.txt"
@@ -253,7 +253,7 @@ def brute_force_with_rules(game, first=None):
 @pytest.mark.parametrize("hard", [False, True])
 def test_exact_searches_follow_the_hard_mode_rule(hard, first):
     """After LIGHT, hard mode must keep -IGHT and can only try the -IGHT words one by one."""
-    from guesstree.compiler.bound import searched_game
+    from guesstree.compiler.exact import searched_game
     from guesstree.compiler.search.solver import Solver
     from guesstree.compiler.search.table import INF as NONE
 
@@ -279,8 +279,8 @@ def test_the_hint_rule_allows_exactly_what_the_game_allows():
     """The rule's state, folded over random histories by ``HintRule`` (the rule run in Python) and
     by the exact search (the same rule compiled), against ``Words.allows``."""
     from guesstree.compiler.search import hint
-    from guesstree.compiler.feedback import codes_array
-    from guesstree.compiler.hint_rule import HintRule
+    from guesstree.compiler.engine.codes import codes_array
+    from guesstree.compiler.engine.hint_rule import HintRule
 
     game = make_game("words", answers=str(HIDDEN), guesses=str(ALL), hard=True)
     rule = HintRule(game, codes_array(game.guesses))

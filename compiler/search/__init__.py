@@ -22,8 +22,8 @@ least-total search with a penalty on every secret won by the budget's last guess
 
 An exhaustive strategy's ``prepare`` (``compiler/strategies.py``) starts the search a build
 needs and returns the strategy that plays its tree (``Solved``, which holds the solver); the other
-library calls that start one are in ``compiler/bound.py`` (``solver_of``) and
-``compiler/openers.py``; a cluster's worker makes the game from its recipe
-(``SearchedGame.recipe``) and runs the jobs through ``compiler/cluster.py``. Nothing is imported here, so
+library calls that start one are in ``compiler/exact.py`` (``solver_of``) and
+``compiler/exact_openers.py``; a cluster's worker makes the game from its recipe
+(``SearchedGame.recipe``) and runs the jobs through ``compiler/workers/cluster.py``. Nothing is imported here, so
 that a module of this package loads only what it needs.
 """

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..kernels import _popcount
+from ..engine.kernels import _popcount
 
 
 @njit(cache=True, nogil=True)

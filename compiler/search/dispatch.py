@@ -142,7 +142,7 @@ class Cluster(Elsewhere):
 
     def start(self, solver):
         if self.jobs is None:
-            from ..cluster import DaskJobs, search_description
+            from ..workers.cluster import DaskJobs, search_description
 
             space = solver.space
             described = search_description(space, type(solver))

@@ -97,7 +97,29 @@ class WithinNode:
         return [(self.candidates, self.played, self.depth)]
 
 
-Job = PartsTotal | RootTotal | WithinAfter | WithinNode
+@dataclass(frozen=True)
+class OpenerTotal:
+    """A job: the least total of a tree opening with ``guess``, if below ``limit`` (tightened by
+    the board as the K-th best improves). Returns ``(total, limit, cpu_seconds, bound)``: the total
+    exact if below the limit it ended with, else a lower bound at least that; ``bound``: the lower
+    bound before any search (all its parts' lookahead bounds if a search followed), which decides
+    how the guess was settled (``OpenerSearch.settled``)."""
+
+    candidates: np.ndarray
+    guess: int
+    budget: int
+    limit: int
+    fence: tuple | None = None
+    worst = False
+
+    def run(self, solver):
+        return solver.opener_total(self.candidates, self.guess, self.budget, self.limit, self.fence)
+
+    def solves(self, space) -> list[tuple]:
+        return [(part, (self.guess,), self.budget - 1) for part in space.split(self.guess, self.candidates)]
+
+
+Job = PartsTotal | RootTotal | WithinAfter | WithinNode | OpenerTotal
 
 
 def entries(space, job: Job) -> np.ndarray:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..kernels import _popcount
+from ..engine.kernels import _popcount
 from .counting import least_total, reachable
 from .table import GOLD, INF, M1
 

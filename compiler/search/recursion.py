@@ -14,10 +14,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..kernels import first_perfect
+from ..engine.kernels import first_perfect
 from .alike import absent_symbols, kept_guesses, unplayed_symbols
 from .counting import least_total, reachable
-from .hint import hint_allowed, hint_next, hint_salt
+from .hint_kernels import hint_allowed, hint_next, hint_salt
 from .partitions import _allowed, _is_candidate, _repeats, guess_bounds, least_bound, split
 from .problem import HITS, NODES, STORES, Stopped
 from .table import (FEASIBLE_TAG, INF, PURE_SALT, data_exact, data_value, depths, pack, probe, remember_depths,

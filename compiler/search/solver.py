@@ -4,8 +4,8 @@ cluster, its progress, Ctrl-C, checkpoints).
 
 The searches themselves are ``total.py`` (least total) and ``worst.py`` (fewest guesses in the
 worst case) over the game's ``space.py``; their jobs are ``jobs.py``; what a cluster's worker runs
-is in ``compiler/cluster.py``. What was solved is kept in the table; a checkpoint file
-(``compiler/checkpoint.py``) holds its entries, so an interrupted search resumes where it stopped.
+is in ``compiler/workers/cluster.py``. What was solved is kept in the table; a checkpoint file
+(``compiler/search/checkpoint.py``) holds its entries, so an interrupted search resumes where it stopped.
 """
 from __future__ import annotations
 
@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .. import checkpoint
-from . import jobs, table
+from ..workers.settings import SearchSettings
+from . import checkpoint, jobs, table
 from .dispatch import Cluster, dispatch_for
 from .problem import NODES
 from .proof import OBJECTIVES, LeastTotal, Objective
-from .settings import SearchSettings
+from .ranking import opener_total
 from .space import SearchedGame, Space
 from .table import INF
 from .total import Infeasible, TotalSearch
@@ -189,7 +189,7 @@ class Solver:
     def guarded(self, run: Callable, task: str):
         """Run a top-level search; on Ctrl-C (or a cluster that fails it) stop the jobs, save the
         table, raise Interrupted (or the cluster's error)."""
-        from ..cluster import ClusterError
+        from ..workers.cluster import ClusterError
 
         self.status["task"] = task
         try:
@@ -210,6 +210,10 @@ class Solver:
         now) where the dispatch policy runs them, and feed each result to ``on_result(key,
         result)`` until nothing is left to start or running."""
         self.dispatch.schedule(self, next_job, on_result)
+
+    def opener_total(self, candidates, guess: int, budget: int, limit: int, fence: tuple | None = None):
+        """What an ``OpenerTotal`` job returns (``ranking.opener_total``), on this solver."""
+        return opener_total(self, candidates, guess, budget, limit, fence)
 
     def entries(self, job):
         """The table entries that make ``job``'s result usable without this table (``jobs.entries``)."""

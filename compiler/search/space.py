@@ -11,16 +11,15 @@ from typing import Callable
 
 import numpy as np
 
-from guesstree.player.games import Game, game_from_spec
+from guesstree.player.games import Game
 
-from .. import kernels
-from ..arrays import GameArrays
-from ..feedback import Scorer
-from ..kernels import transposed
-from ..symmetry import AbsentSymbols
+from ..engine import kernels
+from ..engine.arrays import GameArrays
+from ..engine.kernels import transposed
+from ..engine.symmetry import AbsentSymbols
 from . import recursion, table
 from .counting import branching_tables, least_total
-from .hint import hint_salt
+from .hint_kernels import hint_salt
 from .partitions import guess_bounds, split
 from .problem import NODES, Problem
 from .recursion import LOOKAHEAD_MIN, lookahead_bound
@@ -69,10 +68,7 @@ def on_worker(spec: dict, backend: str, consistent: bool, first: int | None, ope
               max_memory: int) -> SearchedGame:
     """A cluster's worker's game (``SearchedGame.recipe``): its own matrix, scored on one thread
     (the worker runs one job at a time, one worker per core)."""
-    game = game_from_spec(spec)
-    scorer = Scorer(game, max_memory, backend)
-    scorer.threads = False
-    return SearchedGame(GameArrays.of(game, scorer), max_memory, consistent, first, openers)
+    return SearchedGame(GameArrays.in_worker(spec, max_memory, backend), max_memory, consistent, first, openers)
 
 
 CLASS_SIZE_MIN = 4  # secrets per class on average, for the classes' counting bounds to be worth their cost

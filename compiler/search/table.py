@@ -6,7 +6,7 @@ for the worst-case search's; the salt stands for whatever else decides the node'
 mode's state, ``hint.hint_salt``). The searches of a process's threads share one table, so they
 pool what they solve; an entry is three words ``(key1 ^ data, key2 ^ data, data)``, so a torn
 write from two threads at once reads as a miss, never as a wrong answer. Losing an entry costs
-time, not correctness. A checkpoint (``compiler/checkpoint.py``) holds a table's entries.
+time, not correctness. A checkpoint (``compiler/search/checkpoint.py``) holds a table's entries.
 """
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from .choice import Choice, Ordered
 from .jobs import PartsTotal, RootTotal, tightened
-from .openers import ranked_root
+from .ranking import ranked_root
 from .table import INF, UNLIMITED, data_exact, data_guess, data_value
 
 BIG_PART = 64  # a part at least this big is a job of its own; a guess's smaller parts share one

@@ -10,12 +10,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from guesstree.player.games import Game, game_from_spec
 
-from .arrays import GameArrays
-from .feedback import Scorer, backend_kernels
-from .options import Options
-from .strategies import best_guesses, clog_table
+from ..engine.arrays import GameArrays
+from ..engine.kinds import backend_kernels
+from ..options import Options
+from ..engine.statistic import clog_table
+from ..strategies import best_guesses
 
 TIE = 1e-9  # scores within this relative distance of the best are a tie
 SYMMETRY_MIN_CANDIDATES = 64  # below this, scoring every guess is cheaper than finding classes
@@ -55,14 +55,14 @@ class BuildContext:
 
     def recipe(self, matrix) -> tuple:
         """How a worker process rebuilds this context over ``matrix`` (the matrix in shared memory,
-        a ``pool.SharedArray``, or None for none): ``(function, arguments)``, both picklable."""
-        return worker_context, (self.game.spec(), self.options, self.scorer.backend, matrix)
+        a ``workers.shared.SharedArray``, or None for none): ``(function, arguments)``, both picklable."""
+        return in_worker, (self.game.spec(), self.options, self.scorer.backend, matrix, False if matrix is None else None)
 
     def portable_recipe(self, whole: bool | None = None) -> tuple:
         """How a process on another machine rebuilds this context, with no file and no shared
         memory of ours: ``(function, arguments)``, both picklable (the game carries its words).
-        ``whole``: its matrix, as ``feedback.Scorer`` takes it (False: none, as a big build's)."""
-        return own_context, (self.game.portable().spec(), self.options, self.scorer.backend, whole)
+        ``whole``: its matrix, as ``engine.scorer.Scorer`` takes it (False: none, as a big build's)."""
+        return in_worker, (self.game.portable().spec(), self.options, self.scorer.backend, None, whole)
 
     def best_guesses(self, guess_ids: np.ndarray, candidates: np.ndarray, heuristic: str, count: int) -> np.ndarray:
         """``strategies.best_guesses`` over this game's arrays."""
@@ -172,20 +172,7 @@ class BuildContext:
         return np.random.default_rng(np.random.SeedSequence([self.options.seed, len(key), *key]))
 
 
-def worker_context(spec: dict, options: Options, backend: str, matrix) -> BuildContext:
-    """A worker's build context: the same game and options, over the parent's shared matrix (or
-    none: matrices of parts, made by the worker)."""
-    game = game_from_spec(spec)
-    scorer = Scorer(game, options.max_memory, backend, matrix=None if matrix is None else matrix.array,
-                    whole=False if matrix is None else None)
-    scorer.threads = False  # one process per core already
-    return BuildContext(GameArrays.of(game, scorer), options)
-
-
-def own_context(spec: dict, options: Options, backend: str, whole: bool | None = None) -> BuildContext:
-    """A build context with a matrix of its own, or none (a cluster's worker, one per core: see
-    ``portable_recipe``)."""
-    game = game_from_spec(spec)
-    scorer = Scorer(game, options.max_memory, backend, whole=whole)
-    scorer.threads = False
-    return BuildContext(GameArrays.of(game, scorer), options)
+def in_worker(spec: dict, options: Options, backend: str, matrix=None, whole: bool | None = None) -> BuildContext:
+    """A worker's build context (``recipe``, ``portable_recipe``): the same game and options over
+    the arrays it rebuilds (``GameArrays.in_worker``)."""
+    return BuildContext(GameArrays.in_worker(spec, options.max_memory, backend, matrix, whole), options)

@@ -4,7 +4,7 @@ the client's side (``DaskJobs``; ``DaskMap`` for a build) and everything a worke
 ``run_build_job``).
 
 A heuristic build hands out the first guess's subtrees as the builder's worker processes take
-them (``builder._subtrees``): each worker makes the build's context once and returns each subtree
+them (``builder.runner._subtrees``): each worker makes the build's context once and returns each subtree
 whole, or for a big part on many workers its guess, then each of its parts' subtrees; the client
 splices them and writes each part's subtree to its spool, so the tree is the same bytes.
 
@@ -143,7 +143,7 @@ def run_job(search: dict, job, seed):
 
 
 def _new_solver(search: dict, seed):
-    from .search.settings import SearchSettings
+    from .settings import SearchSettings
 
     searched = _made(search, search["recipe"], lambda made: fingerprint(made.game, made.matrix))
     for old in _searches.values():
@@ -215,6 +215,8 @@ class DaskMap:
     """A heuristic build's jobs on the cluster at ``where``, as ``pool.WorkerPool`` runs them on
     this machine: ``map_unordered(function, jobs)`` gives ``(index, function(context, *job))`` as
     each job finishes, ``context`` the build's, made once on each worker (``build_description``)."""
+
+    reporter = None  # a cluster's job tells nothing until it is done
 
     def __init__(self, where: str, context):
         self.jobs = DaskJobs(where, build_description(context), lambda *effort: None, np.zeros(0, np.int64),

@@ -4,59 +4,22 @@
 Workers are started with ``spawn``, the one start method that Linux, macOS and Windows all have
 (macOS warns against ``fork``, Windows has none). A spawned worker starts from nothing: it
 rebuilds its state once, from a recipe (``setup(*args)``: a game spec and options, say), and
-big arrays reach it through named shared memory (``SharedArray``), so that every worker reads
+big arrays reach it through named shared memory (``shared.SharedArray``), so that every worker reads
 the same pages instead of a copy each.
 """
 from __future__ import annotations
 
 import ctypes
-import mmap
 import multiprocessing
 import multiprocessing.connection
 import os
 import signal
 import sys
 import threading
-import weakref
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from multiprocessing.connection import Connection
-from multiprocessing.shared_memory import SharedMemory
 from typing import Callable, Iterator
-
-import numpy as np
-
-
-class SharedArray:
-    """A numpy array in named shared memory; pickled as its name, so a worker maps the same pages."""
-
-    def __init__(self, shape: tuple[int, ...], dtype, name: str | None = None):
-        self.shape, self.dtype = tuple(int(n) for n in shape), np.dtype(dtype)
-        size = max(1, int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize)
-        if name is None:  # map that much privately first: running short is a MemoryError, not a failed segment
-            try:
-                mmap.mmap(-1, size).close()
-            except OSError:
-                raise MemoryError(f"cannot map {size} bytes") from None
-        self._memory = SharedMemory(name=name, create=name is None, size=size)  # created zero-filled
-        self._owner = name is None
-        self.array = np.ndarray(self.shape, self.dtype, buffer=self._memory.buf)
-        if self._owner:  # freed with its maker, if not released before
-            self._finalizer = weakref.finalize(self, _unlink, self._memory)
-
-    def __reduce__(self):
-        return SharedArray, (self.shape, self.dtype.str, self._memory.name)
-
-    def release(self) -> None:
-        """Unmap it here (if nothing else holds a view), and free it if this process made it."""
-        self.array = None
-        try:
-            self._memory.close()
-        except BufferError:  # a view is still alive: the pages go when the process ends
-            pass
-        if self._owner:
-            self._owner = False
-            self._finalizer()
 
 
 @contextmanager
@@ -74,13 +37,6 @@ def main_unseen():
     finally:
         for key, value in saved.items():
             setattr(main, key, value)
-
-
-def _unlink(memory: SharedMemory) -> None:
-    try:
-        memory.unlink()
-    except FileNotFoundError:
-        pass
 
 
 class WorkerPool:
@@ -113,6 +69,11 @@ class WorkerPool:
         except BaseException:
             self.close()
             raise
+
+    @staticmethod
+    def reporter(value) -> None:
+        """A running job's way to tell its progress (``report``), handed to the jobs."""
+        report(value)
 
     def map_unordered(self, job: Callable, jobs: list, progress: Callable | None = None) -> Iterator[tuple[int, object]]:
         """``(index, job(state, *jobs[index]))`` as each finishes, the jobs sent in order to the

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..hint_rule import allowed_by, next_state
+from ..engine.hint_rule import allowed_by, next_state
 from .table import SEED2, mix
 
 hint_next = njit(cache=True, nogil=True)(next_state)  # the state after a guess got a feedback

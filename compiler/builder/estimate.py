@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from dataclasses import dataclass
 
 from guesstree.player.games import Game
+from guesstree.player.wording import duration, size
 
-DEFAULT_MAX_TIME = 6 * 3600.0  # seconds
 DEPTH_PER_LOG = 1.6  # average guesses to win ~ 1.6 log(secrets) / log(answers) (measured, 6x4 to 7x7)
 # CPU seconds per (guess, secret) scored, by how a peg game is scored (``Layout.peg_words``; None:
 # from a matrix, or another game): for most-parts (a bit per answer), and for the heuristics that
@@ -29,7 +28,6 @@ NODE_SECONDS = 25e-6  # the builder's own work per node (Python)
 START_SECONDS = 1.0  # the interpreter and the compiled kernels' cache
 BASE_BYTES = 160 << 20  # a process: the interpreter with numpy and numba loaded
 SECRET_BYTES = 600  # per secret in each process: its code listed and packed, its node and depths
-UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 @dataclass(frozen=True)
@@ -61,7 +59,7 @@ class Estimate:
 
 def estimate(game: Game, options, layout) -> Estimate | None:
     """The estimate of building ``options.strategy``'s tree of ``game`` as ``layout`` (a
-    ``builder.Layout``) lays it out; None for an exhaustive strategy (its search is not modelled)."""
+    ``plan.Layout``) lays it out; None for an exhaustive strategy (its search is not modelled)."""
     reads = options.strategy.reads
     if reads == "solution":
         return None
@@ -93,35 +91,3 @@ def physical_memory() -> int | None:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
         return None
-
-
-def size(nbytes: float) -> str:
-    """A memory size for people: ``512 bytes``, ``3.5 KiB``, ``1.2 GiB``."""
-    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if nbytes >= scale:
-            return f"{nbytes / scale:.1f} {unit}"
-    return f"{int(nbytes)} bytes"
-
-
-def duration(seconds: float) -> str:
-    """A time for people: ``45 s``, ``12 min``, ``3.5 h``, ``9.2 days``."""
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 90 * 60:
-        return f"{seconds / 60:.0f} min"
-    if seconds < 48 * 3600:
-        return f"{seconds / 3600:.1f} h"
-    if seconds < 1000 * 86400:
-        return f"{seconds / 86400:.1f} days"
-    return f"{seconds / (365.25 * 86400):.3g} years"
-
-
-def parse_duration(text: str) -> float | None:
-    """``--max-time``: a number with a unit (``90s``, ``20m``, ``6h``, ``2d``; seconds without
-    one), or ``none`` for no limit; a ValueError that names it otherwise."""
-    if text.strip().lower() == "none":
-        return None
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*", text.lower())
-    if not match or float(match.group(1)) <= 0:
-        raise ValueError(f"--max-time must be a positive time such as 90s, 20m, 6h or 2d, or none, not {text!r}")
-    return float(match.group(1)) * UNITS[match.group(2) or "s"]

@@ -62,7 +62,7 @@ class Symmetry:
         return tuple(sorted(rename[colour] for colour in code))
 
     def _compute(self, played: tuple[int, ...], limit: int, renames: bool) -> np.ndarray | None:
-        from .feedback import backend_kernels
+        from .kinds import backend_kernels
 
         history = self.codes[list(played)] if played else np.zeros((0, self.codes.shape[1]), dtype=np.int64)
         used = np.zeros(self.colours, dtype=np.bool_)

@@ -12,7 +12,7 @@ from guesstree.player.artifact import encode, encode_chunks, write_atomic
 from guesstree.player.body import MAX_NODES
 from guesstree.player.tree import notice_problem
 
-from .builder import Built
+from .runner import Built
 
 
 def header(built: Built, notice: str | None = None) -> dict:

@@ -33,4 +33,3 @@ def partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog)
             raise ValueError(f"unknown partition statistic {statistic}")
         parts.append((counts > 0).sum(axis=1))
     return np.concatenate(stats).astype(np.int64), np.concatenate(parts).astype(np.int64)
-

@@ -2,7 +2,7 @@
 matrix or blocks of it, the codes, the backend), the index maps between secrets and guesses, the
 feedbacks and the win's, the guesses alike by absent symbols or by the game's symmetries, and
 hard mode's rule. The heuristic
-builder's context (``context.py``) and the exact search (``search/space.py``) both read them.
+builder's context (``builder/context.py``) and the exact search (``search/space.py``) both read them.
 """
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from guesstree.player.games import Game
+from guesstree.player.games import Game, game_from_spec
 
-from .feedback import Scorer
+from .scorer import Scorer
 from .hint_rule import HintRule
 from .symmetry import AbsentSymbols, Symmetry
 
@@ -53,6 +53,15 @@ class GameArrays:
     def made(cls, game: Game, max_memory: int, backend: str = "numba") -> "GameArrays":
         """The arrays of ``game`` with a scorer of their own, its whole matrix if it fits ``max_memory``."""
         return cls.of(game, Scorer(game, max_memory, backend))
+
+    @classmethod
+    def in_worker(cls, spec: dict, max_memory: int, backend: str, matrix=None, whole: bool | None = None) -> "GameArrays":
+        """The arrays that a worker process rebuilds from a game's ``spec``, scored on one thread
+        (there is a worker per core already): over its parent's ``matrix`` (a ``SharedArray``), or
+        with a matrix of its own where it fits, none where ``whole`` is False (``Scorer``)."""
+        game = game_from_spec(spec)
+        shared = None if matrix is None else matrix.array
+        return cls.of(game, Scorer(game, max_memory, backend, matrix=shared, whole=whole, threads=False))
 
     @property
     def n_feedbacks(self) -> int:

@@ -15,7 +15,7 @@ SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"  # Dask's own: the scheduler a cli
 class SearchSettings:
     """``workers``: threads (default one per core); ``checkpoint``: the file that keeps the search's
     work (read first if ``resume``); ``progress``: called with a status dict now and then;
-    ``cluster``: a Dask scheduler's address, or local:N (``compiler/cluster.py``); ``slots``: the
+    ``cluster``: a Dask scheduler's address, or local:N (``compiler/workers/cluster.py``); ``slots``: the
     transposition table's entries."""
 
     workers: int | None = None

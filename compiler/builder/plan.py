@@ -1,0 +1,84 @@
+"""How a build lays out its work (``Layout``: the matrix it keeps, the processes that expand the
+first guess's subtrees) and what it will take (``plan``, with ``estimate.py``'s figures): decided
+once, before any work, so that a build that cannot finish is refused at once."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from guesstree.player.games import Game
+
+from ..engine.codes import check_listing
+from ..engine.kinds import backend_for, peg_words
+from ..engine.scorer import Scorer
+from ..options import Options
+from ..workers.settings import SearchSettings
+from .estimate import Estimate, estimate
+
+PARALLEL_MIN_SECRETS = 20000  # smaller games build faster in one process (its kernels use every core)
+# From this many guesses x secrets, a heuristic's tree is built without the whole matrix. A game
+# that scores partitions straight from its codes (``Scorer.on_the_fly``: peg games on the compiled
+# engine) needs none at all; otherwise the root is scored in blocks, and each of its subtrees over
+# a matrix of its own part's secrets (the largest part of 8x5 Mastermind would take 231 MB instead
+# of the whole matrix's 1 GiB). A sampled heuristic scores blocks on demand instead: it reads a
+# sample of guesses on a sample of secrets.
+PART_MIN_CELLS = 1 << 28
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a build lays out its work: the matrix it keeps, and who expands the first guess's subtrees."""
+
+    backend: str  # the kernels' (engine.kinds.BACKENDS)
+    matrix: str  # "whole" (if it fits the memory budget), "shared" (so, in shared memory), "none" (blocks, parts)
+    workers: int  # processes expanding the first guess's subtrees (1: this one)
+    parts: bool  # each of those subtrees over a matrix of its own part's secrets
+
+    @classmethod
+    def of(cls, game: Game, options: Options, workers: int) -> "Layout":
+        """A strategy that looks its choices up in a solved game does them in one process, over
+        its search's matrix (and the compiled kernels its search runs on, unless ``--engine`` says
+        otherwise). A scoring one splits the work among processes in a game big enough to pay for
+        them, and needs no whole matrix in a large game (one that reads every guess scores each
+        first guess's subtree over its own part's matrix; a sampled one reads blocks, and one that
+        reads only its guess's answers, the row of that guess)."""
+        n, reads = game.secret_count(), options.strategy.reads
+        if reads == "solution":
+            return cls("numba" if options.engine == "fast" else backend_for(game, options.engine), "whole", 1, False)
+        backend = backend_for(game, options.engine)
+        split = workers if workers > 1 and n >= PARALLEL_MIN_SECRETS else 1
+        if game.guess_count() * n >= PART_MIN_CELLS:
+            return cls(backend, "none", split, reads == "every")
+        return cls(backend, "shared" if split > 1 else "whole", split, False)
+
+    def peg_words(self, game: Game) -> str | None:
+        """How a peg game with no matrix is scored: from its packed codes, "unary" or "nibbles"
+        (``engine.kinds.peg_words``), or "blocks" where they do not pack; None with a matrix, or for
+        another game."""
+        if self.matrix != "none" or getattr(game, "feedback_kind", None) != "pegs":
+            return None
+        return peg_words(game, self.backend) or "blocks"
+
+    def scorer(self, game: Game, options: Options) -> Scorer:
+        return Scorer(game, options.max_memory, self.backend, shared=self.matrix == "shared",
+                      whole=False if self.matrix == "none" else None)
+
+    def splits(self, scorer: Scorer) -> bool:
+        """Are the first guess's subtrees expanded as jobs? With no whole matrix, or over a shared one."""
+        return self.matrix == "none" or (self.matrix == "shared" and scorer.shared is not None)
+
+
+def plan(game: Game, options: Options, search: SearchSettings | None = None,
+         workers: int | None = None) -> tuple[Layout, Estimate | None]:
+    """How ``build`` lays out the work (``workers`` processes, default ``search.workers`` for a
+    heuristic, else one per core) and what it will take (``estimate.py``; None for an exhaustive
+    strategy); a ValueError with the figures for a build that cannot finish (``Estimate.check``)."""
+    if workers is None:
+        given = search.workers if search is not None and options.strategy.reads != "solution" else None
+        workers = given if given is not None else (os.cpu_count() or 1)
+    check_listing(game, options.max_memory)  # the one limit that no option lifts, first
+    layout = Layout.of(game, options, workers)
+    figures = estimate(game, options, layout)
+    if figures is not None:
+        figures.check(f"{options.name} on {game!r}", options.max_time, options.force)
+    return layout, figures

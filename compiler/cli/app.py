@@ -1,0 +1,53 @@
+"""The compiler's commands' one app, and what every command that computes checks first: that the
+compiler's dependencies are installed (``engine``), and the kernels compiled once per machine."""
+from __future__ import annotations
+
+import importlib.util
+
+import typer
+from guesstree.player.cli import Command, fail
+
+app = typer.Typer(rich_markup_mode=None)
+EXTRA = "guesstree[compiler]"
+
+
+NEEDS_NOTHING = ("list",)  # the commands that run on a player-only install too
+
+
+def missing_dependency() -> str | None:
+    """The first of the compiler's dependencies that is not installed, found without importing
+    it (numba takes a while, and small games never load it)."""
+    for name in ("numpy", "numba"):
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except ValueError:  # in sys.modules as None: blocked, as on a base install
+            found = False
+        if not found:
+            return name
+    return None
+
+
+def need_compiler(warm: bool = True):
+    """Check that the compiler's dependencies are installed, or say in one line which extra brings
+    them; then, on the first command on this machine that runs kernels, compile them all
+    (``compiler.warm``)."""
+    missing = missing_dependency()
+    if missing is not None:
+        raise fail(f"this command needs the compiler's dependencies ({missing} is missing): pip install '{EXTRA}'")
+    if warm:
+        from ..warm import ensure_warm
+
+        ensure_warm()
+
+
+@app.command("warm", cls=Command)
+def warm_command() -> None:
+    """Compile the compiler's kernels for this machine now (about a minute, once), so that no
+    later compile, bound or compare stops to compile them.
+
+    Example: guesstree warm
+    """
+    need_compiler(warm=False)
+    from ..warm import warm
+
+    warm(say=lambda text: typer.echo(text, err=True))

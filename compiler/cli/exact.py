@@ -1,0 +1,97 @@
+"""The commands over the exhaustive search: ``bound`` (the optimal worst case, proven) and
+``openers`` (the exact ranking of the first guesses)."""
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+from guesstree.player.cli import fail
+from guesstree.player.games import Game
+
+from ..workers.settings import SearchSettings
+from .app import need_compiler
+from .parameters import QUIET, search_command
+from .stops import failures, terminate_as_interrupt
+
+
+@search_command("bound")
+def bound_command(
+    game: Game,
+    settings: dict,
+    search: SearchSettings,
+    as_json: bool = typer.Option(False, "--json", help="print the result and its proof as JSON"),
+    quiet: bool = QUIET,
+) -> None:
+    """The optimal worst case: the fewest guesses within which some strategy wins every
+    secret, proven both ways (a tree that does it; an exhaustive search refuting one fewer).
+
+    Example: guesstree bound bulls-cows --json
+    """
+    need_compiler()
+    from ..exact import bound
+    from .progress import search_status
+
+    with failures("bound", game, "searching", "give a smaller --max-memory",
+                   lambda error: f"cannot write {search.checkpoint}: {error.strerror or error}"), \
+            search_status(quiet) as status, terminate_as_interrupt():
+        found = bound(game, search=dataclasses.replace(search, progress=status), **settings)
+    _say(game, found, as_json)
+
+
+@search_command("openers", settings=("max_depth",))
+def openers_command(
+    game: Game,
+    settings: dict,
+    search: SearchSettings,
+    top: int = typer.Option(10, "--top", metavar="K", help="how many of the best first guesses to rank exactly"),
+    first: Optional[str] = typer.Option(None, "--first", metavar="GUESS",
+                                        help="one first guess instead: its exact total and its exact rank"),
+    as_json: bool = typer.Option(False, "--json", help="print the ranking as JSON"),
+    report: Optional[Path] = typer.Option(None, "--report", metavar="FILE",
+                                          help="write one JSON line per first guess: its total or the bound "
+                                               "proven (at_least), how it was settled, its CPU seconds"),
+    quiet: bool = QUIET,
+) -> None:
+    """Rank the first guesses by the least total of an optimal tree after them (optimal-expected):
+    the K best exactly, with average and worst case, ties in the canonical guess order; every
+    other first guess proven to need more.
+
+    Example: guesstree openers words --answers hidden.txt --guesses all.txt --top 10
+    """
+    need_compiler()
+    from guesstree.player.artifact import write_atomic
+
+    from ..builder.writer import check_destination
+    from ..exact import rank_of, rank_openers
+    from .progress import search_status
+
+    if first is not None and report is not None:
+        raise fail("--report lists every first guess of a ranking: leave out --first")
+    with failures("openers", game, "searching", "give a smaller --max-memory",
+                   lambda error: f"cannot write {error.filename or report or search.checkpoint}: "
+                                 f"{error.strerror or error}"):
+        if report is not None:
+            check_destination(report, artifact=False)  # before any work
+        with search_status(quiet) as status, terminate_as_interrupt():
+            how = dataclasses.replace(search, progress=status)
+            if first is not None:
+                found = rank_of(game, first, search=how, **settings)
+            else:
+                found = rank_openers(game, top, search=how, **settings)
+        if report is not None:
+            lines = [json.dumps(opener.line()) for opener in found.openers]
+            write_atomic(report, ("\n".join(lines) + "\n").encode())
+    _say(game, found, as_json)
+    if report is not None and not as_json:
+        typer.echo(f"wrote {report}")
+
+
+def _say(game: Game, found, as_json: bool) -> None:
+    """What a search found (its ``text(game)``), or as JSON: the game, then its ``to_dict()``."""
+    if as_json:
+        typer.echo(json.dumps({"game": game.spec(), **found.to_dict()}, indent=2))
+    else:
+        typer.echo(found.text(game))
