@@ -1,6 +1,6 @@
 """A heuristic build's estimate of time and memory (``compiler/builder/estimate.py``): a build that cannot
 finish is refused before any work, with its figures; ``--max-time`` and ``--force`` let it run;
-the model stays near the builds measured on this machine (scripts/BENCHMARKS.md)."""
+the model stays near the builds measured on this machine (compiler/builder/estimate.py)."""
 from __future__ import annotations
 
 import pytest

@@ -1,12 +1,34 @@
 """How long a heuristic build takes and how much memory it needs, told before it starts.
 
-A model of the work, fitted to builds measured on a 2-core machine (scripts/BENCHMARKS.md,
-"The estimate"): a strategy that scores guesses scores about ``pool x secrets`` pairs on each
-level below the first two (the two cost little: the root's guesses are few by symmetry, and the
-first guess splits the secrets among its parts), and the tree's depth grows as the log of the
-secrets in the base of the answers a guess can get. The figures hold within a factor of about
-two for Mastermind-like games; a build is refused when they say it cannot finish: longer than
-``--max-time``, or more memory than this machine has (``--force`` builds it anyway).
+The model. A strategy that scores guesses scores about ``pool x secrets`` (guess, secret) cells
+on each level below the first two (the two cost little: the root's guesses are few by symmetry,
+and the first guess splits the secrets among its parts), where ``pool`` is the guesses scored at
+a node (every guess; a node's candidates with ``--candidates consistent``; a sample's for
+``sampled-entropy``; none for ``first`` and ``random``). The tree's depth grows as the log of the
+secrets in the base of the answers a guess can get: ``DEPTH_PER_LOG * ln(secrets) / ln(answers)``
+levels in all. A cell costs ``CELL_SECONDS`` by how the game is scored (packed peg codes as a bit
+per colour and hole, or as nibbles; a matrix; codes that do not pack, in blocks) and by whether
+the statistic counts per answer (entropy, minimax, expected-size) or only marks answers
+(most-parts); the builder adds ``NODE_SECONDS`` per node, the process ``START_SECONDS``. The
+cores are the build's worker processes, or every core for the kernels' threads in one process.
+Memory: ``BASE_BYTES`` per process plus ``SECRET_BYTES`` per secret in each (a split build's
+workers list the codes too), and the whole matrix where one is kept (at most 0.8 of
+``--max-memory``).
+
+Fitted to builds measured on a 2-core machine (whole processes, ``/usr/bin/time``; 2026-12-04):
+
+    build                       estimate              measured
+    7x7 most-parts              24 min                30 min 17 s (3539 CPU-s)
+    6x7 most-parts              2.5 min (295 CPU-s)   250 s (284 CPU-s)
+    7x6 most-parts              28 s (56 CPU-s)       37.8 s (50 CPU-s)
+    7x6 minimax / entropy       53 s (107 CPU-s)      103 s (102 CPU-s) / 115 s (104 CPU-s)
+    9x5 most-parts              9 s                   14.3 s
+    4x8 most-parts, packed      8 s                   13.0 s
+
+The CPU seconds agree within 25%; the wall time is longer where the biggest part of the first
+guess keeps its job's core alone to the end. A build is refused when the figures say it cannot
+finish: longer than ``--max-time``, or more memory than this machine has (``--force`` builds it
+anyway).
 """
 from __future__ import annotations
 
