@@ -23,7 +23,8 @@ from guesstree.compiler.search.counting import counting_tables
 from guesstree.compiler.search.solver import Interrupted, Solver
 from guesstree.compiler.exact import bound, searched_game, solver_of
 from guesstree.compiler.workers.settings import SearchSettings
-from guesstree.compiler.search.total import BIG_PART, Infeasible
+from guesstree.compiler.search.total import Infeasible
+from guesstree.compiler.search.weighing import BIG_PART
 from guesstree.player.games import make_game
 from guesstree.player.verify import verify
 

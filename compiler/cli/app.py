@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 
 import typer
+
 from guesstree.player.cli import Command, fail
 
 app = typer.Typer(rich_markup_mode=None)

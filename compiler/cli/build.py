@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+
 from guesstree.player.cli import Command, fail
 from guesstree.player.games import GAMES, Game
 from guesstree.player.wording import counted

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+
 from guesstree.player.cli import fail
 from guesstree.player.games import Game
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+
 from guesstree.player.cli import Command, fail
 from guesstree.player.games import GAMES, Game, make_game
 

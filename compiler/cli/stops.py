@@ -10,6 +10,7 @@ import threading
 from concurrent.futures import BrokenExecutor
 
 import typer
+
 from guesstree.player.cli import fail
 from guesstree.player.games import Game
 

@@ -10,8 +10,8 @@ follow, which they never decide again node by node.
 - ``Cluster``: a Dask cluster's workers (``cluster.DaskJobs``), reached when the solver is made.
 
 Each policy says how the guesses of the root (``root``) and of a second-level node (``second``)
-are weighed, as one of the ``TotalSearch`` ways (``each_guess``, ``parts_as_jobs``,
-``guesses_as_jobs``, ``ranked``), and runs the jobs a search hands out (``schedule``). A root of
+are weighed, as one of the kinds of ``weighing.py`` (``EachGuess``, ``PartsAsJobs``,
+``GuessesAsJobs``, ``Ranked``), and runs the jobs a search hands out (``schedule``). A root of
 many first guesses is searched as the openers' ranking searches them, whatever the policy.
 """
 from __future__ import annotations
@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Callable
 
 from . import jobs
+from .weighing import EachGuess, GuessesAsJobs, PartsAsJobs, Ranked, Weighing
 
 ROOT_JOBS_PER_SLOT = 4  # on a cluster, first guesses are jobs when there are this many per worker
 RANKED_ROOT_MIN = 16  # a root with this many guesses (one per class) or more is searched as the openers' ranking is
@@ -34,20 +35,20 @@ class Here:
     def __init__(self, inside: bool = False):
         self.inside = inside
 
-    def root(self, search, count: int) -> Callable:
-        """How the root's ``count`` guesses are weighed (a method of ``search``, a ``TotalSearch``):
-        as the openers' ranking weighs them where they are many and no --first fixes one, else as
-        this policy's ``_root`` says."""
+    def root(self, search, count: int) -> type[Weighing]:
+        """How the root's ``count`` guesses are weighed in ``search`` (a ``TotalSearch``): as the
+        openers' ranking weighs them where they are many and no --first fixes one, else as this
+        policy's ``_root`` says."""
         if search.space.first is None and count >= RANKED_ROOT_MIN:
-            return search.ranked
+            return Ranked
         return self._root(search, count)
 
-    def _root(self, search, count: int) -> Callable:
-        return search.each_guess
+    def _root(self, search, count: int) -> type[Weighing]:
+        return EachGuess
 
-    def second(self, search) -> Callable:
+    def second(self) -> type[Weighing]:
         """How a second-level node's guesses are weighed."""
-        return search.parts_as_jobs
+        return PartsAsJobs
 
     def schedule(self, solver, next_job: Callable, on_result: Callable) -> None:
         """Run the jobs ``next_job()`` hands out (``(key, job)``, or None when none can start now),
@@ -93,8 +94,8 @@ class Threads(Elsewhere):
     def slots(self) -> int:
         return self.workers
 
-    def _root(self, search, count: int) -> Callable:
-        return search.guesses_as_jobs if search.space.openers is not None else search.parts_as_jobs
+    def _root(self, search, count: int) -> type[Weighing]:
+        return GuessesAsJobs if search.space.openers is not None else PartsAsJobs
 
     def start(self, solver):
         if self.jobs is None:
@@ -115,8 +116,8 @@ class OnThread(Here):
     def slots(self) -> int:
         return self.threads.workers
 
-    def second(self, search) -> Callable:
-        return search.guesses_as_jobs
+    def second(self) -> type[Weighing]:
+        return GuessesAsJobs
 
     def schedule(self, solver, next_job: Callable, on_result: Callable) -> None:
         self.threads.jobs.share(solver, next_job, on_result)
@@ -136,9 +137,9 @@ class Cluster(Elsewhere):
     def slots(self) -> int:
         return self.jobs.slots  # (reached when the solver is made)
 
-    def _root(self, search, count: int) -> Callable:
+    def _root(self, search, count: int) -> type[Weighing]:
         many = search.space.openers is not None or count >= ROOT_JOBS_PER_SLOT * self.start(search.solver).slots
-        return search.guesses_as_jobs if many else search.each_guess
+        return GuessesAsJobs if many else EachGuess
 
     def start(self, solver):
         if self.jobs is None:

@@ -7,7 +7,7 @@ are solved as jobs (``jobs.py``), as the solver's dispatch policy says (``dispat
 once): on threads the jobs are the first guesses' parts (second-level nodes, each searched whole
 by one thread); on a cluster the second guesses' parts, or, with many first guesses, each first
 guess. A root of many first guesses (``--openers K`` among them) is searched as the openers'
-ranking searches them (``openers.ranked_root``). Running jobs tighten their cutoffs with the best
+ranking searches them (``ranking.ranked_root``). Running jobs tighten their cutoffs with the best
 total found meanwhile (the board). Before any part of a guess is searched, its parts are weighed
 by the one rule (``Space.weigh``, compiled ``recursion.weigh_parts``): every part's counting bound,
 then every part but the largest gets a lower bound from one guess's lookahead, largest first while
@@ -19,74 +19,23 @@ number of workers and any cluster.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from .choice import Choice, Ordered
-from .jobs import PartsTotal, RootTotal, tightened
-from .ranking import ranked_root
+from .jobs import tightened
 from .table import INF, UNLIMITED, data_exact, data_guess, data_value
-
-BIG_PART = 64  # a part at least this big is a job of its own; a guess's smaller parts share one
+from .weighing import Root, Settled
 
 
 class Infeasible(ValueError):
     """No tree wins every secret within the depth asked for."""
 
 
-class Trial:
-    """A second-level guess being evaluated: its parts in groups (one job each) and, per group,
-    a lower bound on its total that becomes exact when its job returns below its cutoff."""
-
-    def __init__(self, key: tuple, n: int, parts: list, bounds: list[int]):
-        self.key = key  # (not a candidate, guess): the tie-break
-        paired = list(zip(parts, bounds))  # each part with a lower bound (exact for 1 and 2 secrets)
-        small = [pair for pair in paired if 2 < len(pair[0]) < BIG_PART]
-        grouped = [[pair] for pair in paired if len(pair[0]) >= BIG_PART] + ([small] if small else [])
-        self.groups = [[part for part, _ in group] for group in grouped]
-        self.known = [sum(bound for _, bound in group) for group in grouped]
-        self.base = n + sum(bound for part, bound in paired if len(part) <= 2)
-        self.sent = self.running = 0
-        self.failed = self.settled = False
-
-    def bound(self) -> int:
-        return min(self.base + sum(self.known), INF)
-
-    def size(self, index: int) -> int:
-        """The secrets of the group of parts ``index`` (one job)."""
-        return sum(len(part) for part in self.groups[index])
-
-    def finished(self) -> bool:
-        return self.failed or self.settled
-
-
-@dataclass(frozen=True)
-class Settled:
-    """How the root's first guesses were settled: by a bound alone, or by a search of some part
-    (effort, which depends on the order jobs finish in: never part of an artifact); and where the
-    ranking searched the root, what the full proof's header says of them, the same in every run
-    (``proven``: ``openers.ranked_root``)."""
-
-    bound: int = 0
-    search: int = 0
-    proven: dict = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Root:
-    """What the search of the root found: its least total (``INF``: no tree fits the budget) and
-    how its first guesses were settled."""
-
-    value: int
-    settled: Settled = Settled()
-
-
 class TotalSearch:
     """The minimum-total search of ``solver`` (a ``Solver``, or a job's view of one) at the top
-    levels: each node's guesses by branch and bound, weighed as the solver's dispatch policy says
-    (``dispatch.py``): one after the other here, their parts as jobs, themselves as jobs, or as the
-    openers' ranking weighs them."""
+    levels: each node's guesses by branch and bound, weighed by the kind the solver's dispatch
+    policy chooses (``dispatch.py``, ``weighing.py``): one after the other here, their parts as
+    jobs, themselves as jobs, or as the openers' ranking weighs them."""
 
     def __init__(self, solver):
         self.solver, self.space = solver, solver.space
@@ -197,138 +146,10 @@ class TotalSearch:
         order = Ordered(bounds[keep], ~is_candidate[keep], guesses[keep])
         space.count_node()
         choice = Choice(cutoff, floor)
-        weigh = dispatch.root(self, len(order)) if level == 0 else dispatch.second(self)
-        return choice, weigh(candidates, played, budget, order, choice, level)
+        kind = dispatch.root(self, len(order)) if level == 0 else dispatch.second()
+        return choice, kind(self, candidates, played, budget, order, choice, level).run()
 
-    # -- the ways to weigh a node's guesses (``order``: (bound, not a candidate, guess), best first) --
-
-    def ranked(self, candidates: np.ndarray, played: tuple, budget: int, order: Ordered, choice: Choice,
-               level: int) -> Settled:
-        """The root's first guesses as the openers' ranking searches them, with K = 1 (``openers.ranked_root``)."""
-        found = ranked_root(self.solver, budget, choice)
-        refuted = found["refuted_by_bound"]
-        return Settled(refuted, found["first_guesses"] - refuted, found if self.space.openers is None else {})
-
-    def each_guess(self, candidates: np.ndarray, played: tuple, budget: int, order: Ordered, choice: Choice,
-                   level: int) -> Settled:
-        """The root's guesses one after the other, each part a second-level node."""
-        solver, space = self.solver, self.space
-        searched = 0
-        for _, key in choice.tries(order):
-            solver.note(root=space.game.format_code(space.game.guesses[key[1]]))
-            nodes = space.nodes
-            total, limit = self.root_total(candidates, key[1], budget, choice.limit(key))
-            searched += space.nodes != nodes
-            choice.consider(total, key)
-            if choice.key is not None:
-                solver.note(best=choice.value)
-        return Settled(len(order) - searched, searched)
-
-    def parts_as_jobs(self, candidates: np.ndarray, played: tuple, budget: int, order: Ordered, choice: Choice,
-                      level: int) -> Settled | None:
-        """Evaluate the guesses of a node at ``level`` (the root's on threads, else a second-level
-        node's) as branch and bound does, with the parts of each guess as parallel jobs: the big
-        parts one job each, the small ones together. A job's cutoff leaves the other parts their
-        lower bounds, so it is exact or proves the guess too costly whatever the others give; the
-        next guess starts when the current ones have no part left to hand out."""
-        space, solver = self.space, self.solver
-        trials: list[Trial] = []
-        n = len(candidates)
-        serial = self._new_serial()
-        tries = choice.tries(order)
-        sent = [0]  # guesses with a part sent as a job
-
-        def open_trial() -> bool:
-            index, key = next(tries, (None, None))
-            if key is None:
-                return False
-            parts, after = space.split(key[1], candidates), played + (key[1],)
-            trials.append(Trial(key, n, parts, space.lower_bounds(parts, after, budget - 1, n, choice.limit(key))))
-            if level == 0:
-                solver.note(root=space.game.format_code(space.game.guesses[key[1]]), root_index=index + 1, part=None)
-            else:
-                solver.note(guess_index=index + 1)
-            return True
-
-        def next_job():
-            while True:
-                trials[:] = [trial for trial in trials if not trial.finished()]
-                for trial in trials:
-                    limit = choice.limit(trial.key)
-                    if trial.bound() >= limit:
-                        trial.failed = True
-                        choice.refute(trial.bound())
-                        continue
-                    if trial.sent < len(trial.groups):
-                        index = trial.sent
-                        sent[0] += index == 0  # a guess searched (the others a bound settled)
-                        trial.sent += 1
-                        trial.running += 1
-                        others = trial.bound() - trial.known[index]
-                        fence = None if serial is None else (serial, *trial.key, others)
-                        if level == 0:  # where a long search is: the first guess's part handed out last
-                            solver.note(part=f"{index + 1}/{len(trial.groups)}", part_size=trial.size(index))
-                        return (trial, index), PartsTotal(trial.groups[index], played + (trial.key[1],), budget - 1,
-                                                          limit - others, fence, level + 1)
-                    if trial.running == 0:  # no part needed a job: its total is known
-                        choice.consider(trial.bound(), trial.key)
-                        trial.settled = True
-                        self._post(serial, choice)
-                if sum(not trial.finished() for trial in trials) >= solver.dispatch.slots or not open_trial():
-                    return None
-
-        def on_result(job, result) -> None:
-            trial, index = job
-            value, group_cutoff = result
-            trial.running -= 1
-            if value < group_cutoff:
-                trial.known[index] = value  # exact
-            else:
-                trial.known[index] = max(trial.known[index], value)  # the guess costs too much
-                trial.failed = True
-            if trial.failed:
-                choice.refute(trial.bound())
-            elif trial.sent == len(trial.groups) and trial.running == 0:  # every part exact
-                choice.consider(trial.bound(), trial.key)
-                trial.settled = True
-                self._post(serial, choice)
-
-        if level > 0:
-            solver.note(guesses=len(order), guess_index=0)
-        solver.schedule(next_job, on_result)
-        return Settled(len(order) - sent[0], sent[0]) if level == 0 else None
-
-    def guesses_as_jobs(self, candidates: np.ndarray, played: tuple, budget: int, order: Ordered, choice: Choice,
-                        level: int) -> None:
-        """The root's guesses as jobs, each the whole search below one opener, with the best total
-        on the board; or those of a node after ``played`` in a job (whose view reports no progress;
-        its board is its parent's)."""
-        solver = self.solver
-        serial = self._new_serial()
-        tries = choice.tries(order)
-        solver.note(openers=len(order), openers_done=0)
-
-        def next_job():
-            _, key = next(tries, (None, None))
-            if key is None:
-                return None
-            fence = None if serial is None else (serial, *key, 0)
-            return key, RootTotal(candidates, key[1], budget, choice.limit(key), fence, played)
-
-        def on_result(key, result) -> None:
-            value, limit = result
-            if value < limit:
-                choice.consider(value, key)
-            else:
-                choice.refute(value)
-            self._post(serial, choice)
-            solver.note(openers_done=solver.status.get("openers_done", 0) + 1,
-                        **({} if choice.key is None else {"best": choice.value}))
-
-        solver.schedule(next_job, on_result)
-        solver.note(openers_done=len(order))
-
-    def _new_serial(self) -> int | None:
+    def new_serial(self) -> int | None:
         """A number for a node whose jobs share its best total, or None in a job: the board is its
         parent's (jobs within a job run here, each with its own limit)."""
         if self.solver.inside:
@@ -336,7 +157,7 @@ class TotalSearch:
         self._serial += 1
         return self._serial
 
-    def _post(self, serial: int, choice: Choice) -> None:
+    def post(self, serial: int, choice: Choice) -> None:
         """Put a node's best total on the board, for its running jobs."""
         if choice.key is not None and not self.solver.inside:
             self.solver.board.write((serial, choice.value, *choice.key))
