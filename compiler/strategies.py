@@ -17,7 +17,7 @@ import numpy as np
 
 from . import catalogue
 from .catalogue import DEFAULT_MAX_TIME, SETTINGS, flag, settings_of, takers
-from .engine.statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES, clog_table, entropy
+from .engine.statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES, entropy
 from .search.proof import FEWEST_AT_WORST, OPTIMAL_EXPECTED, OPTIMAL_WORST, Objective
 
 
@@ -200,8 +200,7 @@ def best_guesses(arrays, guess_ids: np.ndarray, candidates: np.ndarray, heuristi
     ``arrays``, a ``GameArrays``), best first: by score, then a possible secret, then the lowest
     guess; useless guesses never."""
     strategy = get_strategy(heuristic)
-    stats, parts = arrays.scorer.partition_stats(guess_ids, candidates, arrays.n_feedbacks, strategy.statistic,
-                                                 clog_table(len(arrays.game.secrets)))
+    stats, parts = arrays.scorer.partition_stats(guess_ids, candidates, strategy.statistic)
     scores = strategy.score(stats, len(candidates)).astype(np.float64)
     is_candidate = np.isin(arrays.guess_secret[guess_ids], candidates) & (arrays.guess_secret[guess_ids] >= 0)
     ranked = np.lexsort((guess_ids, ~is_candidate, -scores))

@@ -97,14 +97,14 @@ def _score_from_packed_codes(game) -> None:
     import numpy as np
 
     from .engine.scorer import Scorer
-    from .engine.statistic import clog_table
+    from .engine.statistic import CLOG_SUM
 
-    scorer = Scorer(game, 1 << 30, "numba", whole=False)
-    every, n_feedbacks = np.arange(len(game.secrets)), len(game.feedbacks())
-    scorer.answers(0, every)
-    scorer.first_perfect(every, every[:5], n_feedbacks)
-    for scorer.threads in (False, True):  # (every guess against every secret is enough cells for threads)
-        scorer.partition_stats(every, every, n_feedbacks, 0, clog_table(len(every)))
+    every = np.arange(len(game.secrets))
+    for threads in (False, True):  # (every guess against every secret is enough cells for threads)
+        scorer = Scorer(game, 1 << 30, "numba", whole=False, threads=threads)
+        scorer.answers(0, every)
+        scorer.first_perfect(every, every[:5])
+        scorer.partition_stats(every, every, CLOG_SUM)
 
 
 def _stamp_path() -> Path:

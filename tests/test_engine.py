@@ -232,7 +232,8 @@ def test_partitions_scored_from_packed_codes_are_the_references(name, params):
     from guesstree.compiler.engine.statistic import clog_table
 
     game = make_game(name, **params)
-    scorer = Scorer(game, 1 << 30, "numba", whole=False)
+    scorers = [Scorer(game, 1 << 30, "numba", whole=False, threads=threads) for threads in (False, True)]
+    scorer = scorers[1]
     assert isinstance(scorer.codes.block, PackedPegs) and scorer.on_the_fly and scorer.matrix is None
     matrix = Scorer(game, 1 << 30, "numpy").matrix
     n_feedbacks, clog = len(game.feedbacks()), clog_table(len(game.secrets))
@@ -242,11 +243,11 @@ def test_partitions_scored_from_packed_codes_are_the_references(name, params):
         guess_ids = rng.permutation(len(game.guesses))[:400]
         for statistic in (CLOG_SUM, MAX_PART, SUM_SQUARES, PARTS):
             expected = reference.partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog)
-            for scorer.threads in (False, True):
-                found = scorer.partition_stats(guess_ids, candidates, n_feedbacks, statistic, clog)
-                assert all(np.array_equal(a, b) for a, b in zip(found, expected)), (statistic, size, scorer.threads)
+            for each in scorers:
+                found = each.partition_stats(guess_ids, candidates, statistic)
+                assert all(np.array_equal(a, b) for a, b in zip(found, expected)), (statistic, size, each.tally)
         perfect = vectorised.first_perfect(matrix, guess_ids, candidates, n_feedbacks)
-        assert scorer.first_perfect(guess_ids, candidates, n_feedbacks) == perfect
+        assert scorer.first_perfect(guess_ids, candidates) == perfect
         assert np.array_equal(scorer.block(guess_ids[:50], candidates), matrix[np.ix_(guess_ids[:50], candidates)])
 
 
@@ -261,7 +262,7 @@ def test_the_scan_that_stops_at_a_perfect_split_finds_the_first_in_any_block(mon
 
     monkeypatch.setattr(kernels, "PARALLEL_CELLS", 0)  # threads whenever asked for
     game = make_game("mastermind", colours=6, holes=5)
-    scorer = Scorer(game, 1 << 30, "numba", whole=False)
+    scorers = [Scorer(game, 1 << 30, "numba", whole=False, threads=threads) for threads in (False, True)]
     matrix = Scorer(game, 1 << 30, "numpy").matrix
     n_feedbacks, clog = len(game.feedbacks()), clog_table(len(game.secrets))
     rng = np.random.default_rng(5)
@@ -273,13 +274,13 @@ def test_the_scan_that_stops_at_a_perfect_split_finds_the_first_in_any_block(mon
     assert len(split) > 3 and len(other) > 3 * BLOCK
     for before in (0, 5, BLOCK, 2 * BLOCK + 17, len(other)):
         guess_ids = np.concatenate([other[:before], split, other[before:]])
-        for scorer.threads in (False, True):
+        for scorer in scorers:
             for statistic in (PARTS, CLOG_SUM):
-                assert scorer.perfect_or_stats(guess_ids, candidates, n_feedbacks, statistic, clog) == \
-                    (before, None, None), (before, statistic, scorer.threads)
-    for scorer.threads in (False, True):
+                assert scorer.perfect_or_stats(guess_ids, candidates, statistic) == \
+                    (before, None, None), (before, statistic, scorer.tally)
+    for scorer in scorers:
         for statistic in (PARTS, CLOG_SUM):
-            first, *found = scorer.perfect_or_stats(other, candidates, n_feedbacks, statistic, clog)
+            first, *found = scorer.perfect_or_stats(other, candidates, statistic)
             expected = reference.partition_stats(matrix, other, candidates, n_feedbacks, statistic, clog)
             assert first == -1 and all(np.array_equal(a, b) for a, b in zip(found, expected))
 

@@ -278,7 +278,7 @@ def test_optimal_trees_in_hard_mode_keep_the_rule_on_every_path(strategy):
 def test_the_hint_rule_allows_exactly_what_the_game_allows():
     """The rule's state, folded over random histories by ``HintRule`` (the rule run in Python) and
     by the exact search (the same rule compiled), against ``Words.allows``."""
-    from guesstree.compiler.search import hint
+    from guesstree.compiler.search import hint_kernels as hint
     from guesstree.compiler.engine.codes import codes_array
     from guesstree.compiler.engine.hint_rule import HintRule
 

@@ -14,7 +14,6 @@ import numpy as np
 from ..engine.arrays import GameArrays
 from ..engine.kinds import backend_kernels
 from ..options import Options
-from ..engine.statistic import clog_table
 from ..strategies import best_guesses
 
 TIE = 1e-9  # scores within this relative distance of the best are a tie
@@ -40,7 +39,6 @@ class BuildContext:
         self.secret_guess, self.guess_secret = arrays.secret_guess, arrays.guess_secret
         self.all_guesses = np.arange(len(game.guesses), dtype=np.int64)
         self.feedbacks, self.n_feedbacks, self.win_index = arrays.feedbacks, arrays.n_feedbacks, arrays.win
-        self.clog = clog_table(len(game.secrets))
         self.restricted = game.restricts_guesses  # guesses allowed depend on the history (hard mode)
         self.shortcuts = options.engine != "reference"  # the reference engine scores every guess at every node
         self._symmetry = arrays.symmetry
@@ -88,7 +86,7 @@ class BuildContext:
     def first_perfect(self, candidates: np.ndarray) -> int | None:
         """The first candidate that puts every candidate in a part of its own, if any."""
         guess_ids = self.secret_guess[candidates]
-        index = self.scorer.first_perfect(guess_ids, candidates, self.n_feedbacks)
+        index = self.scorer.first_perfect(guess_ids, candidates)
         return None if index < 0 else int(guess_ids[index])
 
     def allowed(self, node: Node) -> np.ndarray:
@@ -118,8 +116,7 @@ class BuildContext:
     def perfect_or_stats(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int, pick_only: bool = False):
         """``(guess, None, None)``: the first of ``guess_ids`` that puts every candidate in a part of
         its own; else ``(None, stats, parts)`` of ``partition_stats``."""
-        first, stats, parts = self.scorer.perfect_or_stats(guess_ids, candidates, self.n_feedbacks, statistic,
-                                                           self.clog, pick_only)
+        first, stats, parts = self.scorer.perfect_or_stats(guess_ids, candidates, statistic, pick_only)
         return (int(guess_ids[first]), None, None) if first >= 0 else (None, stats, parts)
 
     def canonical_pick(self, guess_ids: np.ndarray, scores: np.ndarray, parts: np.ndarray,
@@ -165,7 +162,7 @@ class BuildContext:
     def partition_stats(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int, pick_only: bool = False):
         """Per guess: the strategy's statistic of its partition of ``candidates``, and its part count
         (``pick_only``: exact only for the best guesses, where the scorer can drop the others early)."""
-        return self.scorer.partition_stats(guess_ids, candidates, self.n_feedbacks, statistic, self.clog, pick_only)
+        return self.scorer.partition_stats(guess_ids, candidates, statistic, pick_only)
 
     def rng(self, key: tuple) -> np.random.Generator:
         """Randomness for one node: from the seed and the node's path, never from build order."""
