@@ -609,3 +609,15 @@ def test_cmake_configures_and_builds(tmp_path):
     path = REPO / "trees" / "twod-s5-entropy.msgpack.zst"
     done = subprocess.run([str(tmp_path / "gtree"), "next", str(path)], capture_output=True, text=True)
     assert done.stdout.strip() == player.load(path).game.format_code(player.load(path).next_guess([]))
+
+
+def test_the_main_readme_s_c_example_answers_as_python(lib, tmp_path):
+    section = re.search(r"^## The player in C\n(.*?)(?=^## )", (REPO / "README.md").read_text(), re.S | re.M)[1]
+    snippet = re.search(r"```c\n(.*?)```", section, re.S)[1].replace("gt_close(tree);", 'printf("%s\\n", guess);\ngt_close(tree);')
+    (tmp_path / "main.c").write_text(f'#include <stdio.h>\n#include "guesstree.h"\nint main(void)\n{{\n{snippet}return 0;\n}}\n')
+    compiled = subprocess.run(["cc", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", f"-I{C}", str(tmp_path / "main.c"),
+                               str(BUILD / "libguesstree.a"), "-lzstd", "-o", str(tmp_path / "main")], capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    done = subprocess.run([str(tmp_path / "main")], cwd=REPO, capture_output=True, text=True)
+    tree = player.load(REPO / "trees" / "mastermind-c6-h4-entropy.msgpack.zst")
+    assert done.stdout.strip() == tree.game.format_code(tree.next_guess([("ABCD", "1B1W")]))
