@@ -63,6 +63,7 @@ static gt_status read_feedbacks(gt_tree *t, mp_item table, gt_error *e)
     }
     game_win(g, w);
     game_feedback_key(g, w, &win);
+    t->win_key = win;
     t->win_index = t->key_index[win] ? t->key_index[win] - 1u : UINT32_MAX;
     return GT_OK;
 }

@@ -76,7 +76,7 @@ struct gt_tree {
     /* the table */
     uint64_t nodes;
     unsigned width;
-    uint32_t feedbacks, win_index, key_space;
+    uint32_t feedbacks, win_index, key_space, win_key;
     uint16_t *key_index;     /* feedback key -> its index + 1 in the table, 0: none */
     uint32_t *table_key;     /* index -> key */
     /* the nodes: one piece, or chunks in slots */
@@ -133,6 +133,8 @@ uint32_t edge_feedback_at(const gt_tree *t, const piece *p, uint64_t edge);
 int64_t child_of(const gt_tree *t, const piece *p, uint64_t node, uint32_t index);
 
 void gt_sha256(const uint8_t *data, size_t size, uint8_t digest[32]);
+/* is hex (length bytes) the digest in 64 lower-case hex digits? */
+int gt_sha256_is(const uint8_t digest[32], const uint8_t *hex, uint64_t length);
 typedef struct gt_sha256_state { uint32_t h[8]; uint8_t block[64]; uint64_t bytes; } gt_sha256_state;
 void gt_sha256_init(gt_sha256_state *s);
 void gt_sha256_update(gt_sha256_state *s, const uint8_t *data, size_t size);

@@ -3,18 +3,22 @@
 #include <string.h>
 #include "internal.h"
 
+/* ints as Python's repr of a tuple: (0, 27, 1) */
+static void ints_text(const int *values, unsigned count, char *out, size_t size)
+{
+    size_t n = (size_t)snprintf(out, size, "(");
+    for (unsigned p = 0; p < count && n < size; p++) n += (size_t)snprintf(out + n, size - n, p ? ", %d" : "%d", values[p]);
+    if (n < size) snprintf(out + n, size - n, ")");
+}
+
 /* a code for a message: as the game writes it, or as ints where it cannot (player/tree.py's _code) */
 static void code_text(const gt_tree *t, const int *code, char *out, size_t size)
 {
     const game *g = &t->g;
-    int writable = g->kind == GT_DIGITS || g->kind == GT_BULLS_COWS || g->kind == GT_TWOD || game_is_code(g, code);
-    if (writable) {
+    if (g->kind == GT_DIGITS || g->kind == GT_BULLS_COWS || g->kind == GT_TWOD || game_is_code(g, code))
         game_format_code(g, code, out, size);
-        return;
-    }
-    size_t n = (size_t)snprintf(out, size, "(");
-    for (unsigned p = 0; p < g->length && n < size; p++) n += (size_t)snprintf(out + n, size - n, p ? ", %d" : "%d", code[p]);
-    if (n < size) snprintf(out + n, size - n, ")");
+    else
+        ints_text(code, g->length, out, size);
 }
 
 static void feedback_text(const gt_tree *t, const int *f, char *out, size_t size)
@@ -23,13 +27,8 @@ static void feedback_text(const gt_tree *t, const int *f, char *out, size_t size
     uint32_t key;
     int writable = g->kind != GT_TWOD || game_feedback_key(g, f, &key);
     for (unsigned p = 0; g->kind == GT_WORDS && p < g->length; p++) writable &= f[p] >= 0 && f[p] <= 2;
-    if (writable) {
-        game_format_feedback(g, f, out, size);
-        return;
-    }
-    size_t n = (size_t)snprintf(out, size, "(");
-    for (unsigned p = 0; p < g->feedback_length && n < size; p++) n += (size_t)snprintf(out + n, size - n, p ? ", %d" : "%d", f[p]);
-    if (n < size) snprintf(out + n, size - n, ")");
+    if (writable) game_format_feedback(g, f, out, size);
+    else ints_text(f, g->feedback_length, out, size);
 }
 
 static int plays(const gt_tree *t, const piece *p, uint64_t node, const int *guess)
@@ -46,18 +45,14 @@ static void guess_of(const gt_tree *t, const piece *p, uint64_t node, int *guess
     for (unsigned k = 0; k < t->g.length; k++) guess[k] = played[k];
 }
 
-static int64_t child_for(const gt_tree *t, const piece *p, uint64_t node, const int *feedback)
+/* where a feedback leads from node: GT_WON for the win, else the child or -1 */
+static int64_t child_for(const gt_tree *t, const piece *p, uint64_t node, const int *feedback, int *won)
 {
     uint32_t key;
-    if (!game_feedback_key(&t->g, feedback, &key) || !t->key_index[key]) return -1;
+    int known = game_feedback_key(&t->g, feedback, &key);
+    *won = known && key == t->win_key;
+    if (!known || *won || !t->key_index[key]) return -1;
     return child_of(t, p, node, t->key_index[key] - 1u);
-}
-
-static int is_win(const gt_tree *t, const int *feedback)
-{
-    int win[GT_MAX_FEEDBACK];
-    game_win(&t->g, win);
-    return memcmp(win, feedback, t->g.feedback_length * sizeof *win) == 0;
 }
 
 gt_status gt_next_guess(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int *guess, gt_error *e)
@@ -77,11 +72,10 @@ gt_status gt_next_guess(gt_tree *t, const int *guesses, const int *feedbacks, si
             code_text(t, played, shown[1], sizeof shown[1]);
             return gt_fail(e, GT_E_OFF_TREE, "step %zu: the tree plays %s here, not %s", step, shown[0], shown[1]);
         }
-        if (is_win(t, feedback)) {
-            if (step == steps) return GT_WON;
-            return gt_fail(e, GT_E_ALREADY_WON, "step %zu: the game was already won, yet the history goes on", step);
-        }
-        int64_t child = child_for(t, p, node, feedback);
+        int won;
+        int64_t child = child_for(t, p, node, feedback, &won);
+        if (won && step == steps) return GT_WON;
+        if (won) return gt_fail(e, GT_E_ALREADY_WON, "step %zu: the game was already won, yet the history goes on", step);
         if (child < 0) {
             feedback_text(t, feedback, shown[2], sizeof shown[2]);
             code_text(t, played, shown[1], sizeof shown[1]);
@@ -155,8 +149,9 @@ gt_status gt_path(gt_tree *t, const int *secret, int *guesses, int *feedbacks, s
         guess_of(t, p, node, guess);
         game_score(&t->g, guess, secret, feedback);
         ++*steps;
-        if (is_win(t, feedback)) return GT_OK;
-        int64_t child = child_for(t, p, node, feedback);
+        int won;
+        int64_t child = child_for(t, p, node, feedback, &won);
+        if (won) return GT_OK;
         if (child < 0) {
             code_text(t, secret, code, sizeof code);
             played_text(t, guesses, feedbacks, *steps, played, sizeof played);

@@ -73,3 +73,12 @@ void gt_sha256(const uint8_t *data, size_t size, uint8_t digest[32])
     gt_sha256_update(&s, data, size);
     gt_sha256_final(&s, digest);
 }
+
+int gt_sha256_is(const uint8_t digest[32], const uint8_t *hex, uint64_t length)
+{
+    static const char digits[] = "0123456789abcdef";
+    if (length != 64) return 0;
+    for (int k = 0; k < 32; k++)
+        if (hex[2 * k] != digits[digest[k] >> 4] || hex[2 * k + 1] != digits[digest[k] & 15]) return 0;
+    return 1;
+}

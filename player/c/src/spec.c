@@ -92,7 +92,6 @@ static int carried(const mp_item *text, unsigned length, int empty, uint64_t *co
 /* the sha256 of the canonical list: each word and a newline */
 static int list_matches(const mp_item *words, unsigned length, uint64_t count, const mp_item *digest)
 {
-    static const char hex[] = "0123456789abcdef";
     gt_sha256_state s;
     uint8_t d[32];
     gt_sha256_init(&s);
@@ -101,10 +100,7 @@ static int list_matches(const mp_item *words, unsigned length, uint64_t count, c
         gt_sha256_update(&s, (const uint8_t *)"\n", 1);
     }
     gt_sha256_final(&s, d);
-    if (digest->u != 64) return 0;
-    for (int k = 0; k < 32; k++)
-        if (digest->at[2 * k] != hex[d[k] >> 4] || digest->at[2 * k + 1] != hex[d[k] & 15]) return 0;
-    return 1;
+    return gt_sha256_is(d, digest->at, digest->u);
 }
 
 static gt_status words_lists(game *g, const mp_item *texts, char *why, size_t size)

@@ -166,8 +166,7 @@ static gt_status parse_word(const game *g, const char *text, int *code, char *wh
         snprintf(why, size, "'%s' is not a word: use the letters a-z", text);
         return GT_E_PARSE;
     }
-    gt_status status = check_code(g, text, values, n > 64 ? 64 : n, why, size);
-    if (status == GT_OK && n > 64) status = GT_E_PARSE;
+    gt_status status = check_code(g, text, values, n, why, size); /* n > 64 is no code's length */
     if (status == GT_OK) memcpy(code, values, n * sizeof *code);
     return status;
 }
@@ -367,7 +366,8 @@ size_t game_format_code(const game *g, const int *code, char *text, size_t size)
     char one[16];
     if (size) text[0] = 0;
     for (unsigned p = 0; p < g->length; p++) {
-        if (g->kind == GT_MASTERMIND || g->kind == GT_WORDS) snprintf(one, sizeof one, "%c", 'A' + code[p]);
+        if (g->kind == GT_MASTERMIND || g->kind == GT_WORDS)
+            snprintf(one, sizeof one, "%c", code[p] >= 0 && code[p] < 26 ? 'A' + code[p] : '?');
         else if (g->kind == GT_TWOD || g->symbols > 10) snprintf(one, sizeof one, p ? ",%d" : "%d", code[p]);
         else snprintf(one, sizeof one, "%d", code[p]);
         put(text, size, &n, one);

@@ -168,13 +168,10 @@ static gt_status read_version(gt_tree *t, mp_item document, gt_error *e)
 
 static int sha256_matches(const mp_item *digest, const mp_item *body)
 {
-    static const char hex[] = "0123456789abcdef";
     uint8_t d[32];
-    if (digest->type != MP_STR || digest->u != 64) return 0;
+    if (digest->type != MP_STR) return 0;
     gt_sha256(body->at, (size_t)body->u, d);
-    for (int k = 0; k < 32; k++)
-        if (digest->at[2 * k] != hex[d[k] >> 4] || digest->at[2 * k + 1] != hex[d[k] & 15]) return 0;
-    return 1;
+    return gt_sha256_is(d, digest->at, digest->u);
 }
 
 static gt_status read_tree(gt_tree *t, unsigned slots, gt_error *e)
