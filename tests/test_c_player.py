@@ -621,3 +621,9 @@ def test_the_main_readme_s_c_example_answers_as_python(lib, tmp_path):
     done = subprocess.run([str(tmp_path / "main")], cwd=REPO, capture_output=True, text=True)
     tree = player.load(REPO / "trees" / "mastermind-c6-h4-entropy.msgpack.zst")
     assert done.stdout.strip() == tree.game.format_code(tree.next_guess([("ABCD", "1B1W")]))
+
+
+def test_the_c_player_s_version_is_the_package_s():
+    import guesstree
+
+    assert re.search(r'#define GT_VERSION "([^"]+)"', (C / "guesstree.h").read_text())[1] == guesstree.__version__
