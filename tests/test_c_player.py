@@ -483,6 +483,8 @@ def test_gtree_answers_as_guesstree_does(lib):
     assert gtree("next", str(path), "salet", "GGGGG").stdout == "won\n"
     info = gtree("info", str(path))
     assert info.returncode == 0 and "first      SALET" in info.stdout and f"total {tree.stats['total']}" in info.stdout
+    for other in TREES[::5]:  # the game as Python writes it
+        assert gtree("info", str(other)).stdout.splitlines()[0] == f"game       {player.load(other).game!r}"
     off = gtree("next", str(path), "crane", "-----")
     assert off.returncode == 1 and off.stderr.strip() == "error: step 1: the tree plays SALET here, not CRANE"
     assert gtree("path", str(path), "zzzzz").returncode == 1

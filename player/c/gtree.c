@@ -35,6 +35,27 @@ static void print_histogram(gt_tree *tree, int determined)
     printf("\n");
 }
 
+/* the game as Python writes it (repr(tree.game)) */
+static void print_game(const gt_info *i)
+{
+    static const char *const truth[2] = {"False", "True"};
+    uint64_t guesses = i->answers + i->extra_guesses;
+    printf("game       ");
+    switch (i->kind) {
+    case GT_MASTERMIND:
+        printf("Mastermind(colours=%d, holes=%d, secret_repeats=%s, guess_repeats=%s)\n", i->colours, i->holes,
+               truth[i->secret_repeats], truth[i->guess_repeats]);
+        break;
+    case GT_DIGITS: printf("Digits(length=%d)\n", i->holes); break;
+    case GT_BULLS_COWS: printf("BullsCows(digits=%d, length=%d)\n", i->digits, i->holes); break;
+    case GT_TWOD: printf("TwoD(size=%d)\n", i->size); break;
+    case GT_WORDS:
+        printf("Words(%llu answer%s, %llu guess%s%s)\n", (unsigned long long)i->answers, i->answers == 1 ? "" : "s",
+               (unsigned long long)guesses, guesses == 1 ? "" : "es", i->hard ? ", hard=True" : "");
+        break;
+    }
+}
+
 static int info(gt_tree *tree)
 {
     gt_info i;
@@ -44,10 +65,13 @@ static int info(gt_tree *tree)
     gt_get_info(tree, &i);
     if (gt_next_guess(tree, NULL, NULL, 0, first, &error) != GT_OK) return failed(&error);
     gt_format_code(tree, first, text, sizeof text);
-    printf("game       %s (code length %u, %u symbols)\n", i.game, i.code_length, i.symbols);
+    print_game(&i);
     printf("strategy   %.*s\n", (int)i.strategy.length, i.strategy.text);
     printf("producer   %.*s, format %d.%d\n", (int)i.producer.length, i.producer.text, i.version_major, i.version_minor);
-    if (i.notice.text) printf("notice     %.*s\n", (int)strcspn(i.notice.text, "\n") < (int)i.notice.length ? (int)strcspn(i.notice.text, "\n") : (int)i.notice.length, i.notice.text);
+    if (i.notice.text) { /* its first line: the text is not NUL-terminated */
+        const char *end = memchr(i.notice.text, '\n', i.notice.length);
+        printf("notice     %.*s\n", (int)(end ? (size_t)(end - i.notice.text) : i.notice.length), i.notice.text);
+    }
     printf("nodes      %llu", (unsigned long long)i.nodes);
     if (i.chunks) printf(", in %u chunks of %u nodes", i.chunks, i.chunk_nodes);
     printf("\nfirst      %s\n", text);

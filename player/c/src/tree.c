@@ -223,6 +223,10 @@ static gt_status open_source(gt_tree **out, source src, const char *name, const 
         gt_close(t);
         return status;
     }
+    if (!t->chunked && t->src.file) { /* a whole tree is all in memory now */
+        fclose(t->src.file);
+        t->src.file = NULL;
+    }
     *out = t;
     if (e) e->status = GT_OK, e->message[0] = 0;
     return GT_OK;
