@@ -559,31 +559,50 @@ def test_a_larger_hostile_corpus_under_the_sanitizers(tmp_path):
     check_hostile(folder, hostile_corpus(folder, 1000))
 
 
-def run_fuzzer(tmp_path: Path, seconds: int) -> None:
+def fuzz_seeds(folder: Path) -> tuple[Path, Path]:
+    """Seeds of the two targets: artifacts, whole and chunked (fuzz-reader), and their documents'
+    msgpack with the bytes after the frame (fuzz-document: a 4-byte length, the document, the rest)."""
+    import struct
+
+    import zstandard
+
+    artifacts, documents = folder / "artifacts", folder / "documents"
+    artifacts.mkdir()
+    documents.mkdir()
+    for path in TREES[::4] + [REPO / "trees" / "twod-s5-entropy.msgpack.zst"]:
+        data = path.read_bytes()
+        document, body = decode(data)
+        header = {k: v for k, v in document.items() if k not in ("format", "version", "body_sha256")}
+        for name, artifact in ((path.name, data), (f"chunked-{path.name}", encode_chunked(header, body, 16))):
+            (artifacts / name).write_bytes(artifact)
+            end = player.artifact.frame_length(player.artifact.InMemory(artifact))
+            raw = zstandard.ZstdDecompressor().decompress(artifact[:end])
+            (documents / name).write_bytes(struct.pack("<I", len(raw)) + raw + artifact[end:])
+    return artifacts, documents
+
+
+def run_fuzzers(tmp_path: Path, seconds: int) -> None:
+    """Both libFuzzer targets for ``seconds`` each: no crash, no sanitizer report, no leak."""
     if not shutil.which("clang"):
         pytest.fail(f"libFuzzer needs {FUZZ_PACKAGES}")
     make("fuzz")
-    seeds = tmp_path / "seeds"
-    seeds.mkdir()
-    for path in TREES[::4] + [REPO / "trees" / "twod-s5-entropy.msgpack.zst"]:
-        shutil.copy(path, seeds / path.name)
-    document, body = decode((REPO / "trees" / "twod-s5-entropy.msgpack.zst").read_bytes())
-    header = {k: v for k, v in document.items() if k not in ("format", "version", "body_sha256")}
-    (seeds / "chunked.msgpack.zst").write_bytes(encode_chunked(header, body, 4))
-    done = subprocess.run([str(BUILD / "fuzz-reader"), f"-max_total_time={seconds}", "-rss_limit_mb=1024",
-                           "-max_len=65536", f"-artifact_prefix={tmp_path}/", str(seeds)],
-                          capture_output=True, text=True, timeout=seconds + 120)
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert re.search(r"Done \d+ runs", done.stderr), done.stderr[-1000:]
+    for target, seeds in zip(("fuzz-reader", "fuzz-document"), fuzz_seeds(tmp_path)):
+        corpus = tmp_path / f"{target}-corpus"
+        corpus.mkdir()
+        done = subprocess.run([str(BUILD / target), f"-max_total_time={seconds}", "-rss_limit_mb=1024", "-max_len=300000",
+                               f"-artifact_prefix={tmp_path}/", str(corpus), str(seeds)],
+                              capture_output=True, text=True, timeout=seconds + 120)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert re.search(r"Done \d+ runs", done.stderr), done.stderr[-1000:]
 
 
 def test_libfuzzer_finds_nothing_in_a_few_seconds(tmp_path):
-    run_fuzzer(tmp_path, 4)
+    run_fuzzers(tmp_path, 3)
 
 
 @pytest.mark.slow
 def test_libfuzzer_finds_nothing_in_twenty_seconds(tmp_path):
-    run_fuzzer(tmp_path, 20)
+    run_fuzzers(tmp_path, 20)
 
 
 # -- the README's example, and CMake ------------------------------------------------------------------
