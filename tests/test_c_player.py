@@ -283,6 +283,59 @@ def test_a_code_the_tree_cannot_play_is_refused_as_python_refuses_it(lib):
     c.close()
 
 
+# -- trees the shipped ones do not show: other games, parameters, widths ---------------------------------
+SIX = ("banana bandit candle castle cattle handle mantle bottle battle settle kettle little middle riddle "
+       "saddle paddle puddle muddle needle beetle").split()
+FOUR = "bake cake lake make rake take wake bike like hike pike bone cone lone tone zone done".split()
+OTHER_GAMES = [
+    ("mastermind", {"colours": 5, "holes": 3, "secret_repeats": False, "guess_repeats": False}),
+    ("mastermind", {"colours": 4, "holes": 3, "secret_repeats": False}),
+    ("mastermind", {"colours": 12, "holes": 2}),
+    ("mastermind", {"colours": 2, "holes": 8}),
+    ("digits", {"length": 3}),
+    ("bulls-cows", {"digits": 7, "length": 3}),
+    ("twod", {"size": 12}),
+    ("words", {"words": SIX}),  # six letters: feedback indices of two bytes
+    ("words", {"words": FOUR, "hard": True}),
+]
+
+
+@pytest.fixture(scope="module")
+def other_trees(tmp_path_factory) -> list[tuple[str, bytes]]:
+    """Small trees of games and parameters no shipped tree has, whole and in chunks of 8 nodes."""
+    from guesstree.compiler import Options, build, to_bytes
+    from guesstree.player.games import make_game
+
+    folder, trees = tmp_path_factory.mktemp("other"), []
+    for number, (name, params) in enumerate(OTHER_GAMES):
+        params = dict(params)
+        if "words" in params:
+            (folder / f"{number}.txt").write_text("".join(w + "\n" for w in params.pop("words")))
+            params["answers"] = str(folder / f"{number}.txt")
+        data = to_bytes(build(make_game(name, **params), Options(strategy="entropy")))
+        document, body = decode(data)
+        header = {k: v for k, v in document.items() if k not in ("format", "version", "body_sha256")}
+        trees += [(f"{name}-{number}", data), (f"{name}-{number}-chunked", encode_chunked(header, body, 8))]
+    return trees
+
+
+def test_trees_of_other_games_and_parameters_play_as_python(lib, other_trees):
+    rng = random.Random(3)
+    for name, data in other_trees:
+        tree, c = player.loads(data, name), CTree(lib, data=data, name=name)
+        game = tree.game
+        wrong = [s for s in game.secrets if c.path(s) != tree.path(s)]
+        assert not wrong, (name, wrong[:3])
+        for history in histories(tree, rng, 4):
+            assert same(c.next_guess(history), py_next(tree, history)), (name, history)
+            if all(f in game.feedback_set for _, f in history):
+                text = [(game.format_code(g), game.format_feedback(f)) for g, f in history]
+                assert same(c.next_guess_text(text), py_next(tree, text, True)), (name, text)
+        played = tree.path(rng.choice(game.secrets))[:1]
+        assert c.candidates(played) == (len(tree.candidates(played)), tree.candidates(played)[:50]), name
+        c.close()
+
+
 # -- next_guess --------------------------------------------------------------------------------------
 def histories(tree: player.Tree, rng: random.Random, count: int):
     """On the tree (every prefix of a secret's path, the win included), and off it: another guess,
