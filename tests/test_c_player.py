@@ -403,6 +403,30 @@ def test_text_that_is_no_code_or_feedback_is_refused_with_python_s_message(lib):
         c.close()
 
 
+TEXT_TREES = ["mastermind-c6-h4-entropy", "mastermind-c8-h4-optimal-expected", "bulls-cows-d10-l4-minimax",
+              "digits-l4-entropy", "twod-s5-entropy", "wordle-salet-optimal-expected", "mastermind-c3-h6-optimal-expected"]
+ALPHABET = "  ,,/-0123456789ABCDEFGHWYSXZabcdgswxyz.<=>nonelq\t\n'\"\\\x01"  # ASCII: Python's Unicode digits and spaces are not read
+
+
+def test_random_text_is_read_as_python_reads_it(lib):
+    rng = random.Random(11)
+    count = int(os.environ.get("GUESSTREE_C_TEXTS", "400"))
+    for name in TEXT_TREES:
+        path = REPO / "trees" / f"{name}.msgpack.zst"
+        tree, c = player.load(path), CTree(lib, path)
+        texts = ["".join(rng.choice(ALPHABET) for _ in range(rng.randrange(9))) for _ in range(count)]
+        texts += [tree.game.format_code(code) for code in rng.sample(list(tree.game.guesses), 20)]
+        texts += [tree.game.format_feedback(f) for f in tree.game.feedbacks()]
+        for text in texts:
+            for feedback in (False, True):
+                try:
+                    expected = (tree.game.parse_feedback if feedback else tree.game.parse_code)(text)
+                except ValueError as error:
+                    expected = ("error", str(error))
+                assert c.parse(text, feedback) == expected, (name, text, feedback)
+        c.close()
+
+
 def test_written_codes_and_feedback_are_python_s(lib):
     for path in TREES[::3]:
         tree, c = player.load(path), CTree(lib, path)

@@ -7,6 +7,8 @@
 
 static const char *const PEG_NAMES[3][2] = {{"black", "white"}, {"strikes", "balls"}, {"bulls", "cows"}};
 
+static void put(char *out, size_t size, size_t *n, const char *text);
+
 static int is_space(char c)
 {
     return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
@@ -171,14 +173,48 @@ static gt_status parse_word(const game *g, const char *text, int *code, char *wh
     return status;
 }
 
+/* text as Python's repr() writes a str: quoted (in double quotes if it holds a ' and no "), with
+ * backslashes, the quote and ASCII control characters escaped; other characters as they are */
+static void repr(const char *text, char *out, size_t size)
+{
+    char quote = strchr(text, '\'') && !strchr(text, '"') ? '"' : '\'';
+    size_t n = 0;
+    char one[8];
+    snprintf(one, sizeof one, "%c", quote);
+    put(out, size, &n, one);
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '\\' || *c == (unsigned char)quote) snprintf(one, sizeof one, "\\%c", *c);
+        else if (*c == '\t' || *c == '\n' || *c == '\r') snprintf(one, sizeof one, "\\%c", *c == '\t' ? 't' : *c == '\n' ? 'n' : 'r');
+        else if (*c < 0x20 || *c == 0x7f) snprintf(one, sizeof one, "\\x%02x", *c);
+        else snprintf(one, sizeof one, "%c", *c);
+        put(out, size, &n, one);
+    }
+    snprintf(one, sizeof one, "%c", quote);
+    put(out, size, &n, one);
+}
+
+/* the message's text, written first as '%s', as repr() writes it */
+static gt_status shown_as_python(gt_status status, const char *text, char *why, size_t size)
+{
+    char rest[400], shown[200];
+    size_t n = strlen(text);
+    if (status == GT_OK || strncmp(why, "'", 1) || strncmp(why + 1, text, n) || why[n + 1] != '\'') return status;
+    snprintf(rest, sizeof rest, "%s", why + n + 2);
+    repr(text, shown, sizeof shown);
+    snprintf(why, size, "%s%s", shown, rest);
+    return status;
+}
+
 gt_status game_parse_code(const game *g, const char *text, int *code, char *why, size_t size)
 {
+    gt_status status;
     switch (g->kind) {
-    case GT_MASTERMIND: return parse_mastermind(g, text, code, why, size);
-    case GT_DIGITS: case GT_BULLS_COWS: return parse_digits(g, text, code, why, size);
-    case GT_TWOD: return parse_numbers(g, text, code, why, size);
-    default: return parse_word(g, text, code, why, size);
+    case GT_MASTERMIND: status = parse_mastermind(g, text, code, why, size); break;
+    case GT_DIGITS: case GT_BULLS_COWS: status = parse_digits(g, text, code, why, size); break;
+    case GT_TWOD: status = parse_numbers(g, text, code, why, size); break;
+    default: status = parse_word(g, text, code, why, size); break;
     }
+    return shown_as_python(status, text, why, size);
 }
 
 /* digits at *at: their value (at most BIG); 0 if none */
@@ -345,11 +381,13 @@ static gt_status parse_marks(const game *g, const char *text, int *f, char *why,
 
 gt_status game_parse_feedback(const game *g, const char *text, int *f, char *why, size_t size)
 {
+    gt_status status;
     switch (g->kind) {
-    case GT_TWOD: return parse_pair(g, text, f, why, size);
-    case GT_WORDS: return parse_marks(g, text, f, why, size);
-    default: return parse_pegs(g, text, f, why, size);
+    case GT_TWOD: status = parse_pair(g, text, f, why, size); break;
+    case GT_WORDS: status = parse_marks(g, text, f, why, size); break;
+    default: status = parse_pegs(g, text, f, why, size); break;
     }
+    return shown_as_python(status, text, why, size);
 }
 
 /* append text to out (size bytes), counting all of it as snprintf does */
