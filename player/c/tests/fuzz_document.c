@@ -8,6 +8,7 @@
 #include <string.h>
 #include <zstd.h>
 #include "../src/internal.h"
+#include "fuzz_play.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -29,19 +30,6 @@ static void fix_digest(uint8_t *document, size_t size)
     }
 }
 
-static void play(const uint8_t *bytes, size_t size)
-{
-    gt_tree *tree;
-    gt_error error;
-    int guess[GT_MAX_CODE], guesses[64 * GT_MAX_CODE], feedbacks[64 * GT_MAX_FEEDBACK];
-    size_t steps;
-    gt_options options = {NULL, 2};
-    if (gt_open_memory(&tree, bytes, size, "fuzz", &options, &error) != GT_OK) return;
-    if (gt_check(tree, &error) == GT_OK && gt_next_guess(tree, NULL, NULL, 0, guess, &error) == GT_OK)
-        gt_path(tree, guess, guesses, feedbacks, 64, &steps, &error);
-    gt_close(tree);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 4) return 0;
@@ -59,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t n = ZSTD_compress2(cctx, framed, bound, document, length);
         if (!ZSTD_isError(n)) {
             memcpy(framed + n, data + 4 + length, rest);
-            play(framed, n + rest);
+            fuzz_play(framed, n + rest);
         }
     }
     ZSTD_freeCCtx(cctx);
