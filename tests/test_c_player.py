@@ -725,3 +725,16 @@ def test_the_c_player_s_version_is_the_package_s():
     import guesstree
 
     assert re.search(r'#define GT_VERSION "([^"]+)"', (C / "guesstree.h").read_text())[1] == guesstree.__version__
+
+
+def test_the_library_builds_for_a_target_without_files_or_malloc(tmp_path):
+    """-DGT_NO_FILES -DGT_NO_MALLOC: no stdio file, no POSIX call, no malloc is left to link."""
+    objects = []
+    for source in sorted((C / "src").glob("*.c")):
+        objects.append(tmp_path / f"{source.stem}.o")
+        done = subprocess.run(["cc", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-DGT_NO_FILES", "-DGT_NO_MALLOC",
+                               "-O2", "-c", str(source), "-o", str(objects[-1])], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    undefined = subprocess.run(["nm", "-u", *map(str, objects)], capture_output=True, text=True, check=True).stdout.split()
+    assert not {"fopen", "fseeko", "fread", "fclose", "fstat", "malloc", "free"} & set(undefined)
+    assert "ZSTD_decompressDCtx" in undefined  # zstd's decoder, compiled in beside it

@@ -11,8 +11,7 @@ gt_status source_read(const source *s, uint64_t offset, size_t size, uint8_t *in
         memcpy(into, s->bytes + offset, size);
         return GT_OK;
     }
-    if (fseeko(s->file, (off_t)offset, SEEK_SET) != 0 || fread(into, 1, size, s->file) != size) return GT_E_IO;
-    return GT_OK;
+    return file_read(s->file, offset, size, into);
 }
 
 /* Where the frame the source starts with ends, by its block headers (RFC 8878 §3.1.1), without

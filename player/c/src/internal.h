@@ -55,7 +55,7 @@ typedef struct piece {
 
 typedef struct source {
     const uint8_t *bytes;  /* the artifact in memory, or NULL: read from file */
-    FILE *file;
+    void *file;            /* a FILE (file.c) */
     uint64_t size;
 } source;
 
@@ -93,6 +93,13 @@ struct gt_tree {
     void *dctx;
     size_t memory, peak;
 };
+
+/* opening (tree.c), and files (file.c) */
+gt_status open_source(gt_tree **out, source src, const char *name, const gt_options *options, gt_error *e);
+void *system_alloc(void *user, size_t size);
+void system_free(void *user, void *pointer);
+gt_status file_read(void *file, uint64_t offset, size_t size, uint8_t *into);
+void file_close(void *file);
 
 /* memory through the tree's allocator, counted */
 void *tree_alloc(gt_tree *t, size_t size);

@@ -1,11 +1,9 @@
 /* Opening an artifact (player/artifact.py's read): the document's frame, its map, its format and
  * version, then the header and the body, whole or chunked. */
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_createDCtx_advanced: zstd's memory from our allocator */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <zstd.h>
 #include "internal.h"
 
@@ -33,8 +31,13 @@ gt_status gt_fail_file(gt_error *e, const gt_tree *t, gt_status status, const ch
 }
 
 /* -- memory ---------------------------------------------------------------------------------- */
-static void *system_alloc(void *user, size_t size) { (void)user; return malloc(size); }
-static void system_free(void *user, void *pointer) { (void)user; free(pointer); }
+#ifdef GT_NO_MALLOC /* a target without malloc: every tree needs options.allocator (gt_arena) */
+void *system_alloc(void *user, size_t size) { (void)user, (void)size; return NULL; }
+void system_free(void *user, void *pointer) { (void)user, (void)pointer; }
+#else
+void *system_alloc(void *user, size_t size) { (void)user; return malloc(size); }
+void system_free(void *user, void *pointer) { (void)user; free(pointer); }
+#endif
 
 /* a block's size is kept before it, so that free and the count need no table */
 #define HEAD 16
@@ -103,7 +106,7 @@ void gt_close(gt_tree *t)
     void *owned[] = {t->slots, t->frame, t->offsets, t->whole.first, t->key_index, t->table_key, t->document};
     for (size_t k = sizeof owned / sizeof *owned; k-- > 0;) tree_free(t, owned[k], 0);
     if (t->dctx) ZSTD_freeDCtx(t->dctx);
-    if (t->src.file) fclose(t->src.file);
+    file_close(t->src.file);
     if (t->held) allocator.free(allocator.user, t->held);
     allocator.free(allocator.user, t);
 }
@@ -200,14 +203,14 @@ static gt_status read_tree(gt_tree *t, unsigned slots, gt_error *e)
     return body_read(t, inner, e);
 }
 
-static gt_status open_source(gt_tree **out, source src, const char *name, const gt_options *options, gt_error *e)
+gt_status open_source(gt_tree **out, source src, const char *name, const gt_options *options, gt_error *e)
 {
     gt_allocator allocator = {system_alloc, system_free, NULL};
     if (options && options->allocator) allocator = *options->allocator;
     gt_tree *t = allocator.alloc(allocator.user, sizeof *t);
     *out = NULL;
     if (!t) {
-        if (src.file) fclose(src.file);
+        file_close(src.file);
         return gt_fail(e, GT_E_NO_MEMORY, "%s: no memory for a tree", name);
     }
     memset(t, 0, sizeof *t);
@@ -224,7 +227,7 @@ static gt_status open_source(gt_tree **out, source src, const char *name, const 
         return status;
     }
     if (!t->chunked && t->src.file) { /* a whole tree is all in memory now */
-        fclose(t->src.file);
+        file_close(t->src.file);
         t->src.file = NULL;
     }
     *out = t;
@@ -238,44 +241,4 @@ gt_status gt_open_memory(gt_tree **tree, const void *bytes, size_t size, const c
     if (!tree || (!bytes && size)) return gt_fail(e, GT_E_ARGUMENT, "gt_open_memory: no tree pointer, or no bytes");
     if (!bytes) src.bytes = (const uint8_t *)"";
     return open_source(tree, src, name ? name : "<bytes>", options, e);
-}
-
-static gt_status file_problem(const char *path, gt_error *e)
-{
-    if (errno == ENOENT) return gt_fail(e, GT_E_IO, "%s: no such file", path);
-    if (errno == EACCES) return gt_fail(e, GT_E_IO, "%s: permission denied", path);
-    if (errno == EISDIR) return gt_fail(e, GT_E_IO, "%s: is a directory, not an artifact", path);
-    return gt_fail(e, GT_E_IO, "%s: cannot read (%s)", path, strerror(errno));
-}
-
-gt_status gt_open_file(gt_tree **tree, const char *path, const gt_options *options, gt_error *e)
-{
-    struct stat found;
-    if (!tree || !path) return gt_fail(e, GT_E_ARGUMENT, "gt_open_file: no tree pointer, or no path");
-    *tree = NULL;
-    FILE *file = fopen(path, "rb");
-    if (!file) return file_problem(path, e);
-    if (fstat(fileno(file), &found) != 0 || S_ISDIR(found.st_mode)) {
-        fclose(file);
-        errno = S_ISDIR(found.st_mode) ? EISDIR : errno;
-        return file_problem(path, e);
-    }
-    source src = {NULL, file, (uint64_t)found.st_size};
-    if (S_ISREG(found.st_mode)) return open_source(tree, src, path, options, e);
-    /* a pipe or a device: its bytes, up to the cap of a whole artifact, held in memory */
-    gt_allocator allocator = {system_alloc, system_free, NULL};
-    if (options && options->allocator) allocator = *options->allocator;
-    uint8_t *held = allocator.alloc(allocator.user, GT_MAX_FILE_BYTES + 1);
-    size_t size = held ? fread(held, 1, GT_MAX_FILE_BYTES + 1, file) : 0;
-    fclose(file);
-    if (!held) return gt_fail(e, GT_E_NO_MEMORY, "%s: no memory to read it", path);
-    if (size > GT_MAX_FILE_BYTES) {
-        allocator.free(allocator.user, held);
-        return gt_fail(e, GT_E_TOO_LARGE, "%s: larger than any artifact this player reads (%u bytes)", path, GT_MAX_FILE_BYTES);
-    }
-    source memory = {held, NULL, size};
-    gt_status status = open_source(tree, memory, path, options, e);
-    if (status == GT_OK) (*tree)->held = held;
-    else allocator.free(allocator.user, held);
-    return status;
 }
