@@ -666,7 +666,7 @@ def run_fuzzers(tmp_path: Path, seconds: int) -> None:
     for target, seeds in zip(("fuzz-reader", "fuzz-document"), fuzz_seeds(tmp_path)):
         corpus = tmp_path / f"{target}-corpus"
         corpus.mkdir()
-        done = subprocess.run([str(BUILD / target), f"-max_total_time={seconds}", "-rss_limit_mb=1024", "-max_len=300000",
+        done = subprocess.run([str(BUILD / "fuzz" / target), f"-max_total_time={seconds}", "-rss_limit_mb=1024", "-max_len=300000",
                                f"-artifact_prefix={tmp_path}/", str(corpus), str(seeds)],
                               capture_output=True, text=True, timeout=seconds + 120)
         assert done.returncode == 0, done.stderr[-3000:]

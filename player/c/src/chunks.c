@@ -90,9 +90,7 @@ static gt_status make_slots(gt_tree *t, uint64_t largest, uint64_t largest_frame
         if (!t->slots[s].raw || !t->slots[s].first) return gt_fail_file(e, t, GT_E_NO_MEMORY, "no memory for a chunk of %llu bytes",
                                                                     (unsigned long long)largest);
     }
-    t->slot_raw_size = largest ? largest : 1;
     if (t->src.bytes) return GT_OK;
-    t->frame_size = largest_frame;
     t->frame = tree_alloc(t, largest_frame ? largest_frame : 1);
     return t->frame ? GT_OK : gt_fail_file(e, t, GT_E_NO_MEMORY, "no memory for a chunk's frame of %llu bytes", (unsigned long long)largest_frame);
 }

@@ -23,7 +23,6 @@ static gt_status read_strategy(gt_tree *t, mp_item document, gt_error *e)
         for (size_t j = 0; ok && j < 3; j++) ok = !mp_is_str(&key, ints[j]) || mp_is_int(&value);
     }
     if (!ok) return gt_fail_file(e, t, GT_E_HEADER, "the header's strategy is not a map of names to plain values");
-    t->strategy = s;
     t->strategy_name.text = (const char *)name.at;
     t->strategy_name.length = (size_t)name.u;
     return GT_OK;

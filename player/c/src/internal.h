@@ -66,7 +66,7 @@ struct gt_tree {
     uint8_t *held;           /* bytes read whole from a pipe or device */
     uint8_t *document;       /* the inflated document frame */
     size_t document_size;
-    mp_item histogram[2], strategy;
+    mp_item histogram[2];
     game g;
     gt_text strategy_name, producer, notice;
     uint64_t allowed_guesses;
@@ -89,7 +89,6 @@ struct gt_tree {
     unsigned slot_count;
     uint64_t clock;
     uint8_t *frame;          /* a chunk's compressed frame, read from a file */
-    size_t frame_size, slot_raw_size;
     void *dctx;
     size_t memory, peak;
 };

@@ -2,7 +2,7 @@
  * checksum) with the body's sha256 made right, so that mutations reach the header, the game spec
  * and the nodes' checks, which a wrong checksum or digest would stop first. Input: a 4-byte
  * little-endian length, the document's msgpack, then the bytes that follow the frame (a chunked
- * tree's chunks). Built by make fuzz (build/fuzz-document). */
+ * tree's chunks). Built by make fuzz (build/fuzz/fuzz-document). */
 #define ZSTD_STATIC_LINKING_ONLY
 #include <stdlib.h>
 #include <string.h>
