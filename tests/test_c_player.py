@@ -39,7 +39,7 @@ FUZZ_PACKAGES = "clang and libclang-rt-14-dev (apt-get install clang libclang-rt
 
 def make(*targets: str) -> None:
     """``make -C player/c TARGETS``, failing the test with what to install when a tool is missing."""
-    done = subprocess.run(["make", "-s", "-C", str(C), *targets], capture_output=True, text=True)
+    done = subprocess.run(["make", "-s", "-j2", "-C", str(C), *targets], capture_output=True, text=True)
     if done.returncode:
         output = done.stdout + done.stderr
         if "zstd.h" in output or "-lzstd" in output:
