@@ -1,0 +1,190 @@
+/* guesstree.h: the guesstree player in C99. It reads an artifact (trees/FORMAT.md, the whole layout
+ * 1.x and the chunked layout 2.0) and answers next_guess, path and candidates as the Python player
+ * (player/tree.py) does, refusing a damaged or hostile file with a status and a message naming the
+ * file and the reason, as player/artifact.py and player/body.py refuse it.
+ *
+ * Memory. Everything a tree needs is allocated when it is opened, through the caller's allocator if
+ * one is given (gt_options.allocator; gt_arena for a fixed buffer), and freed by gt_close; no call
+ * after gt_open_* allocates. What a tree holds at most:
+ *   - the inflated document: at most 64 MiB (the header and, for a whole tree, the body's arrays);
+ *   - a whole tree: 4 * (nodes + 1) bytes of edge offsets (nodes <= 2^20, so at most 4 MiB);
+ *   - a chunked tree: chunk_slots (default 4) times the largest chunk (its inflated bytes plus
+ *     4 * (chunk_nodes + 1) bytes of offsets; a chunk inflates to at most 16 MiB), 8 * (chunks + 1)
+ *     bytes of chunk offsets, and for a file one buffer of the largest chunk's compressed frame;
+ *   - the feedback table: 6 bytes per feedback of the game (3^length for words) and one zstd
+ *     decompression context (about 100 KiB, ZSTD_estimateDCtxSize());
+ *   - opening a whole tree from a file also holds its compressed bytes until it is inflated.
+ * gt_info.memory says what an open tree holds; gt_info.peak_memory the most it held while opening.
+ * Peak memory is thus bounded by the largest chunk touched (times the slots), never by the tree.
+ *
+ * Threads: a tree is not safe to use from two threads at once (a chunked tree's lookups swap chunks
+ * in its slots); open one tree per thread, or lock around calls.
+ *
+ * Plugin games (a game named module:factory) are refused when opened (GT_E_PLUGIN), as the
+ * JavaScript player refuses them: their rules are Python code, and without them neither the
+ * feedback table nor the code length of the tree can be checked, nor a secret scored.
+ */
+#ifndef GUESSTREE_H
+#define GUESSTREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(GT_SHARED) && defined(__GNUC__)
+#define GT_API __attribute__((visibility("default")))
+#else
+#define GT_API
+#endif
+
+#define GT_VERSION "0.1.0"
+#define GT_MESSAGE_SIZE 512 /* bytes of a gt_error's message, its NUL included */
+#define GT_MAX_CODE 12       /* the most symbols of any code (Mastermind's 12 holes) */
+#define GT_MAX_FEEDBACK 12   /* the most ints of any feedback (a word of 10 letters: 10) */
+
+typedef enum gt_status {
+    GT_OK = 0,
+    GT_WON = 1, /* next_guess: the history ends with the winning feedback; no guess follows */
+    /* the file is not a usable artifact (the message names the file and the reason) */
+    GT_E_IO = 10,          /* no such file, permission denied, a directory, a read that failed */
+    GT_E_EMPTY,            /* the file is empty */
+    GT_E_TOO_LARGE,        /* larger than any artifact this player reads */
+    GT_E_FRAME,            /* not exactly one zstd frame declaring its size and checksum */
+    GT_E_ZSTD_DAMAGED,     /* the zstd data is damaged (a failing checksum, bytes after the frame) */
+    GT_E_MSGPACK,          /* not valid msgpack, not a map, too much structure, bytes after the map */
+    GT_E_NOT_GUESSTREE,    /* the format is not "guesstree" */
+    GT_E_VERSION,          /* a bad version, or a major version this player does not read */
+    GT_E_BODY,             /* no body (or index), or the body's sha256 does not match */
+    GT_E_GAME,             /* no usable game spec, an unknown game, parameters the game does not take */
+    GT_E_PLUGIN,           /* a plugin game (module:factory): only the Python player runs one */
+    GT_E_HEADER,           /* the strategy, statistics, producer, notice or allowed_guesses are wrong */
+    GT_E_TABLE,            /* the node count, code length, feedback width or feedback table is wrong */
+    GT_E_NODES,            /* the body's arrays are wrong: lengths, symbols, edges, a cycle, a winning edge */
+    GT_E_CHUNKS,           /* the chunked index is wrong: chunk size, columns, sizes, edges */
+    GT_E_CHUNK,            /* a chunk is damaged (found when a lookup first needs it, or by gt_check) */
+    GT_E_NO_MEMORY,        /* the allocator gave no memory */
+    /* the question has no answer */
+    GT_E_ARGUMENT = 40,    /* a NULL argument, a code or feedback that is not one of the game's */
+    GT_E_PARSE,            /* text that is not a code or feedback of the game */
+    GT_E_OFF_TREE,         /* a history whose guess is not the tree's ("step 2: the tree plays ...") */
+    GT_E_NO_SECRET,        /* feedback that no secret left gives ("step 2: no secret left gives ...") */
+    GT_E_ALREADY_WON,      /* the winning feedback, and the history goes on */
+    GT_E_NOT_PLAYABLE,     /* path: the tree has no answer for this code */
+    GT_E_NOT_ALLOWED,      /* candidates: a guess the game does not allow */
+    GT_E_SPACE             /* an output buffer too small */
+} gt_status;
+
+typedef struct gt_error {
+    gt_status status;
+    char message[GT_MESSAGE_SIZE]; /* e.g. "t.msgpack.zst: the zstd frame has no checksum" */
+} gt_error;
+
+/* Memory from the caller: alloc(user, size) returns memory aligned for any type, or NULL; free(user,
+ * pointer) takes back what alloc gave (never NULL). */
+typedef struct gt_allocator {
+    void *(*alloc)(void *user, size_t size);
+    void (*free)(void *user, void *pointer);
+    void *user;
+} gt_allocator;
+
+/* A fixed buffer as an allocator, for a target without malloc: gt_arena_init(&arena, buffer, size),
+ * then options.allocator = &arena.allocator. Allocations are taken in turn from the buffer (16-byte
+ * aligned); a free gives back the last block only, and the whole buffer once all are freed. */
+typedef struct gt_arena {
+    gt_allocator allocator;
+    unsigned char *buffer;
+    size_t size, used, blocks, last;
+} gt_arena;
+GT_API void gt_arena_init(gt_arena *arena, void *buffer, size_t size);
+
+typedef struct gt_options {
+    const gt_allocator *allocator; /* NULL: malloc and free */
+    unsigned chunk_slots;          /* chunks of a chunked tree kept decoded: 0 means 4 */
+} gt_options;
+
+typedef struct gt_tree gt_tree;
+
+/* Open an artifact. name: what messages call the bytes (NULL: "<bytes>"); the bytes must stay as
+ * they are until gt_close (a chunked tree reads its chunks from them as lookups need them). A file
+ * is read as the Python player reads it: its document at once, its chunks as lookups need them
+ * (the file stays open until gt_close). On failure *tree is NULL and error says why. */
+GT_API gt_status gt_open_memory(gt_tree **tree, const void *bytes, size_t size, const char *name,
+                         const gt_options *options, gt_error *error);
+GT_API gt_status gt_open_file(gt_tree **tree, const char *path, const gt_options *options, gt_error *error);
+GT_API void gt_close(gt_tree *tree);
+
+/* Read every chunk of a chunked tree (a whole tree was checked whole when opened): GT_E_CHUNK for a
+ * damaged one, as guesstree verify would refuse it. */
+GT_API gt_status gt_check(gt_tree *tree, gt_error *error);
+
+typedef enum gt_game_kind { GT_MASTERMIND, GT_DIGITS, GT_BULLS_COWS, GT_TWOD, GT_WORDS } gt_game_kind;
+
+typedef struct gt_text { const char *text; size_t length; } gt_text; /* not NUL-terminated */
+
+typedef struct gt_info {
+    gt_game_kind kind;
+    const char *game;          /* "mastermind", "digits", "bulls-cows", "twod", "words" */
+    int colours, holes, secret_repeats, guess_repeats; /* mastermind (digits: 10 colours) */
+    int digits, size, hard;    /* bulls-cows's digits, twod's size, words's hard mode */
+    unsigned code_length;      /* symbols per code */
+    unsigned symbols;          /* symbol values are 0 .. symbols - 1 */
+    unsigned feedback_length;  /* ints per feedback: 2 for peg games, 3 for twod, the length for words */
+    unsigned feedbacks;        /* entries of the tree's feedback table */
+    uint64_t answers, extra_guesses; /* words: the secrets, and the other guesses it carries */
+    gt_text strategy, producer, notice; /* notice.text is NULL without one */
+    uint64_t allowed_guesses;  /* 0: the game carries every guess it was compiled with */
+    int version_major, version_minor;
+    uint64_t nodes;
+    uint32_t chunks, chunk_nodes; /* 0 for a whole tree */
+    uint64_t secrets, total, worst, determined_total, determined_worst;
+    double average, determined_average;
+    size_t memory, peak_memory;   /* bytes the tree holds, and the most it held */
+} gt_info;
+GT_API void gt_get_info(const gt_tree *tree, gt_info *info);
+
+/* The i-th pair of a histogram (determined: 0, guesses to win; 1, guesses to determine), in
+ * increasing order of guesses; returns the number of pairs (i past them: nothing written). */
+GT_API size_t gt_histogram(const gt_tree *tree, int determined, size_t i, uint64_t *guesses, uint64_t *secrets);
+
+/* The guess after a history of steps (guess, feedback), each as the game's ints: guesses holds
+ * steps * code_length ints, feedbacks steps * feedback_length. Writes code_length ints to guess and
+ * returns GT_OK; GT_WON once the last feedback is the winning one; else an error (GT_E_OFF_TREE,
+ * GT_E_NO_SECRET, GT_E_ALREADY_WON, GT_E_CHUNK) with the Python player's message. */
+GT_API gt_status gt_next_guess(gt_tree *tree, const int *guesses, const int *feedbacks, size_t steps,
+                        int *guess, gt_error *error);
+
+/* The same with the game's text: history holds 2 * steps strings, guess then feedback ("ABCD",
+ * "1B2W"; "0123", "1A2B"; "crane", "GY---"; "2,3", "<="). Writes the guess as the game writes it. */
+GT_API gt_status gt_next_guess_text(gt_tree *tree, const char *const *history, size_t steps,
+                             char *guess, size_t size, gt_error *error);
+
+/* The guesses and feedbacks the tree plays against secret, up to the win: *steps of them, in
+ * guesses (max_steps * code_length ints) and feedbacks (max_steps * feedback_length ints).
+ * GT_E_NOT_PLAYABLE if the tree has no answer for the code; GT_E_SPACE if max_steps is too few. */
+GT_API gt_status gt_path(gt_tree *tree, const int *secret, int *guesses, int *feedbacks, size_t max_steps,
+                  size_t *steps, gt_error *error);
+
+/* The secrets still possible after a history (as gt_next_guess's, on the tree or off it), in the
+ * game's canonical order: *count of them, the first max of which go to codes (max * code_length
+ * ints). Each guess must be one the game allows unless any_guess (GT_E_NOT_ALLOWED). Every secret
+ * of the game is scored: the time grows with the game's secrets (6^8 of them: about 0.2 s). */
+GT_API gt_status gt_candidates(const gt_tree *tree, const int *guesses, const int *feedbacks, size_t steps,
+                        int any_guess, int *codes, size_t max, uint64_t *count, gt_error *error);
+
+/* Text forms: parse into code_length (feedback_length) ints; format as the game writes them,
+ * returning the length of the text (snprintf's convention: the text is cut to fit size). */
+GT_API gt_status gt_parse_code(const gt_tree *tree, const char *text, int *code, gt_error *error);
+GT_API gt_status gt_parse_feedback(const gt_tree *tree, const char *text, int *feedback, gt_error *error);
+GT_API size_t gt_format_code(const gt_tree *tree, const int *code, char *text, size_t size);
+GT_API size_t gt_format_feedback(const gt_tree *tree, const int *feedback, char *text, size_t size);
+
+/* A short name of a status, e.g. "GT_E_FRAME". */
+GT_API const char *gt_status_name(gt_status status);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

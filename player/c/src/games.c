@@ -1,0 +1,194 @@
+/* The built-in games' rules: codes, feedback, score, canonical secrets (player/pegs.py, twod.py,
+ * words.py). Text forms are in text.c; the game spec of a header in spec.c. */
+#include <string.h>
+#include "internal.h"
+
+static int is_peg(const game *g)
+{
+    return g->kind == GT_MASTERMIND || g->kind == GT_DIGITS || g->kind == GT_BULLS_COWS;
+}
+
+uint32_t game_feedback_keys(const game *g)
+{
+    uint32_t space = 1;
+    if (is_peg(g)) return (g->length + 1) * (g->length + 1);
+    if (g->kind == GT_TWOD) return 8;
+    for (unsigned k = 0; k < g->length; k++) space *= 3;
+    return space;
+}
+
+int game_feedback_key(const game *g, const int *f, uint32_t *key)
+{
+    int n = (int)g->length;
+    if (is_peg(g)) {
+        if (f[0] < 0 || f[1] < 0 || f[0] + f[1] > n || (f[0] == n - 1 && f[1] == 1)) return 0;
+        *key = (uint32_t)(f[0] * (n + 1) + f[1]);
+        return 1;
+    }
+    if (g->kind == GT_TWOD) {
+        static const int valid[4][3] = {{0, 0, 0}, {0, 1, 0}, {1, 0, 0}, {1, 1, 1}};
+        for (int k = 0; k < 4; k++)
+            if (memcmp(f, valid[k], sizeof valid[k]) == 0) {
+                *key = (uint32_t)(f[0] * 4 + f[1] * 2 + f[2]);
+                return 1;
+            }
+        return 0;
+    }
+    uint32_t value = 0, scale = 1;
+    int exact = 0, present = 0;
+    for (int p = 0; p < n; p++) {
+        if (f[p] < 0 || f[p] > 2) return 0;
+        exact += f[p] == 2;
+        present += f[p] == 1;
+        value += (uint32_t)f[p] * scale;
+        scale *= 3;
+    }
+    if (exact == n - 1 && present == 1) return 0; /* the present letter would have to be elsewhere */
+    *key = value;
+    return 1;
+}
+
+void game_win(const game *g, int *f)
+{
+    if (is_peg(g)) { f[0] = (int)g->length; f[1] = 0; return; }
+    for (unsigned k = 0; k < g->feedback_length; k++) f[k] = g->kind == GT_TWOD ? 1 : 2;
+}
+
+static void score_pegs(const game *g, const int *guess, const int *secret, int *f)
+{
+    int in_guess[26] = {0}, in_secret[26] = {0}, black = 0, common = 0;
+    for (unsigned p = 0; p < g->length; p++) {
+        black += guess[p] == secret[p];
+        in_guess[guess[p]]++;
+        in_secret[secret[p]]++;
+    }
+    for (unsigned s = 0; s < g->symbols; s++) common += in_guess[s] < in_secret[s] ? in_guess[s] : in_secret[s];
+    f[0] = black;
+    f[1] = common - black;
+}
+
+/* Wordle's marks: a letter is present at most as often as the secret holds it unmatched */
+static void score_words(const game *g, const int *guess, const int *secret, int *f)
+{
+    int unmatched[26] = {0};
+    for (unsigned p = 0; p < g->length; p++)
+        if (guess[p] != secret[p]) unmatched[secret[p]]++;
+    for (unsigned p = 0; p < g->length; p++) {
+        if (guess[p] == secret[p]) f[p] = 2;
+        else if (unmatched[guess[p]] > 0) { f[p] = 1; unmatched[guess[p]]--; }
+        else f[p] = 0;
+    }
+}
+
+/* the caller checks both codes (game_is_code) */
+void game_score(const game *g, const int *guess, const int *secret, int *f)
+{
+    if (is_peg(g)) score_pegs(g, guess, secret, f);
+    else if (g->kind == GT_WORDS) score_words(g, guess, secret, f);
+    else {
+        f[0] = secret[0] <= guess[0] && secret[1] <= guess[1];
+        f[1] = secret[0] >= guess[0] && secret[1] >= guess[1];
+        f[2] = secret[0] == guess[0] && secret[1] == guess[1];
+    }
+}
+
+int game_is_code(const game *g, const int *code)
+{
+    for (unsigned p = 0; p < g->length; p++)
+        if (code[p] < 0 || code[p] >= (int)g->symbols) return 0;
+    return 1;
+}
+
+static int distinct(const game *g, const int *code)
+{
+    for (unsigned p = 0; p < g->length; p++)
+        for (unsigned q = 0; q < p; q++)
+            if (code[p] == code[q]) return 0;
+    return 1;
+}
+
+/* a word's place in a carried list (sorted, words of length + 1 bytes apart), by bisection */
+static int listed(const game *g, const char *list, uint64_t count, const int *code)
+{
+    char word[GT_MAX_CODE];
+    uint64_t low = 0, high = count;
+    for (unsigned p = 0; p < g->length; p++) word[p] = (char)('a' + code[p]);
+    while (low < high) {
+        uint64_t middle = low + (high - low) / 2;
+        int order = memcmp(list + middle * (g->length + 1), word, g->length);
+        if (order == 0) return 1;
+        if (order < 0) low = middle + 1;
+        else high = middle;
+    }
+    return 0;
+}
+
+int game_is_guess(const game *g, const int *code)
+{
+    if (!game_is_code(g, code)) return 0;
+    switch (g->kind) {
+    case GT_MASTERMIND: return g->guess_repeats || distinct(g, code);
+    case GT_BULLS_COWS: return distinct(g, code);
+    case GT_WORDS: return listed(g, g->answers, g->answer_count, code) || listed(g, g->extra, g->extra_count, code);
+    default: return 1;
+    }
+}
+
+static int secrets_distinct(const game *g)
+{
+    return g->kind == GT_BULLS_COWS || (g->kind == GT_MASTERMIND && !g->secret_repeats);
+}
+
+static void word_code(const game *g, uint64_t index, int *code)
+{
+    const char *word = g->answers + index * (g->length + 1);
+    for (unsigned p = 0; p < g->length; p++) code[p] = word[p] - 'a';
+}
+
+static int unused(const int *code, unsigned before, int symbol)
+{
+    for (unsigned q = 0; q < before; q++)
+        if (code[q] == symbol) return 0;
+    return 1;
+}
+
+/* positions from..length-1 filled with the least symbols the rule allows; 0 if none can be */
+static int fill_least(const game *g, int *code, unsigned from, int repeats)
+{
+    for (unsigned p = from; p < g->length; p++) {
+        int s = 0;
+        while (!repeats && s < (int)g->symbols && !unused(code, p, s)) s++;
+        if (s >= (int)g->symbols) return 0;
+        code[p] = s;
+    }
+    return 1;
+}
+
+int game_first_secret(const game *g, int *code)
+{
+    if (g->kind == GT_WORDS) {
+        word_code(g, 0, code);
+        return g->answer_count > 0;
+    }
+    return fill_least(g, code, 0, !secrets_distinct(g));
+}
+
+/* the next secret in canonical order (itertools.product or .permutations's): 0 after the last */
+int game_next_secret(const game *g, int *code, uint64_t *index)
+{
+    int repeats = !secrets_distinct(g);
+    ++*index;
+    if (g->kind == GT_WORDS) {
+        if (*index >= g->answer_count) return 0;
+        word_code(g, *index, code);
+        return 1;
+    }
+    for (int p = (int)g->length - 1; p >= 0; p--) {
+        for (int s = code[p] + 1; s < (int)g->symbols; s++) {
+            if (!repeats && !unused(code, (unsigned)p, s)) continue;
+            code[p] = s;
+            if (fill_least(g, code, (unsigned)p + 1, repeats)) return 1;
+        }
+    }
+    return 0;
+}

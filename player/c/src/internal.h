@@ -1,0 +1,149 @@
+/* What the library's parts share: the tree's storage and the helpers each part owns. */
+#ifndef GT_INTERNAL_H
+#define GT_INTERNAL_H
+
+#include <stdio.h>
+#include "../guesstree.h"
+#include "msgpack.h"
+
+#define GT_MAX_FILE_BYTES ((64u << 20) + (1u << 20))
+#define GT_MAX_BODY_BYTES (64u << 20)
+#define GT_MAX_NODES (1u << 20)
+#define GT_MAX_CHUNKED_NODES 0xFFFFFFFFu
+#define GT_MAX_CHUNK_NODES (1u << 20)
+#define GT_MAX_CHUNKS (1u << 20)
+#define GT_MAX_CHUNK_BYTES (16u << 20)
+#define GT_MAX_NOTICE_BYTES (64u << 10)
+#define GT_NAME_SIZE 200
+
+/* the rules of one built-in game (player/pegs.py, twod.py, words.py) */
+typedef struct game {
+    gt_game_kind kind;
+    const char *name;
+    unsigned length, symbols, feedback_length;
+    int colours, holes, secret_repeats, guess_repeats, digits, size, hard;
+    char letters[2];                /* a peg game's feedback letters: "BW", "SB", "AB" */
+    const char *answers, *extra;    /* words: the carried lists, words of length + 1 bytes apart */
+    uint64_t answer_count, extra_count;
+} game;
+
+uint32_t game_feedback_keys(const game *g);                  /* the size of the key space */
+int game_feedback_key(const game *g, const int *feedback, uint32_t *key); /* 0: not the game's */
+void game_score(const game *g, const int *guess, const int *secret, int *feedback);
+void game_win(const game *g, int *feedback);
+int game_is_code(const game *g, const int *code);
+int game_is_guess(const game *g, const int *code);
+int game_first_secret(const game *g, int *code);             /* canonical order: 0 if none */
+int game_next_secret(const game *g, int *code, uint64_t *index);
+gt_status game_parse_code(const game *g, const char *text, int *code, char *why, size_t size);
+gt_status game_parse_feedback(const game *g, const char *text, int *feedback, char *why, size_t size);
+size_t game_format_code(const game *g, const int *code, char *text, size_t size);
+size_t game_format_feedback(const game *g, const int *feedback, char *text, size_t size);
+/* the game spec of a header (player/games.py's make_game and tree.py's _game): 0, or why not in why */
+gt_status game_from_spec(game *g, mp_item spec, char *why, size_t size);
+
+/* consecutive nodes from base, with their edges from edge_base (player/body.py's Piece) */
+typedef struct piece {
+    uint64_t base;
+    uint32_t nodes, edge_base;
+    const uint8_t *guess, *edge_feedback;
+    uint32_t *first;       /* nodes + 1 first edges */
+    uint8_t *raw;          /* a chunk's inflated bytes (owned), NULL for a whole tree */
+    int64_t chunk;         /* which chunk the slot holds, -1: none */
+    uint64_t used;         /* when it was last used */
+} piece;
+
+typedef struct source {
+    const uint8_t *bytes;  /* the artifact in memory, or NULL: read from file */
+    void *file;            /* a FILE (file.c) */
+    uint64_t size;
+} source;
+
+struct gt_tree {
+    gt_allocator allocator;
+    char name[GT_NAME_SIZE];
+    source src;
+    uint8_t *held;           /* bytes read whole from a pipe or device */
+    uint8_t *document;       /* the inflated document frame */
+    size_t document_size;
+    mp_item histogram[2];
+    game g;
+    gt_text strategy_name, producer, notice;
+    uint64_t allowed_guesses;
+    int64_t version[2];
+    uint64_t stat[5];        /* secrets, total, worst, determined_total, determined_worst */
+    double average[2];
+    /* the table */
+    uint64_t nodes;
+    unsigned width;
+    uint32_t feedbacks, win_index, key_space, win_key;
+    uint16_t *key_index;     /* feedback key -> its index + 1 in the table, 0: none */
+    uint32_t *table_key;     /* index -> key */
+    /* the nodes: one piece, or chunks in slots */
+    piece whole;
+    int chunked;
+    uint32_t chunk_nodes, chunks;
+    const uint8_t *chunk_first, *chunk_checksum;
+    uint64_t *offsets;       /* chunks + 1 */
+    piece *slots;
+    unsigned slot_count;
+    uint64_t clock;
+    uint8_t *frame;          /* a chunk's compressed frame, read from a file */
+    void *dctx;
+    size_t memory, peak;
+};
+
+/* opening (tree.c), and files (file.c) */
+gt_status open_source(gt_tree **out, source src, const char *name, const gt_options *options, gt_error *e);
+void *system_alloc(void *user, size_t size);
+void system_free(void *user, void *pointer);
+gt_status file_read(void *file, uint64_t offset, size_t size, uint8_t *into);
+void file_close(void *file);
+
+/* memory through the tree's allocator, counted */
+void *tree_alloc(gt_tree *t, size_t size);
+void tree_free(gt_tree *t, void *pointer, size_t size);
+
+/* error messages */
+gt_status gt_fail(gt_error *e, gt_status status, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+gt_status gt_fail_file(gt_error *e, const gt_tree *t, gt_status status, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* the zstd frame (frame.c) */
+gt_status source_read(const source *s, uint64_t offset, size_t size, uint8_t *into);
+gt_status frame_length(const source *s, uint64_t *end);
+/* checks a frame (FORMAT.md §1) and says the content size; what: "artifact" or "chunk" */
+gt_status frame_check(const uint8_t *data, size_t size, uint64_t limit, const char *what,
+                      uint64_t *content, char *why, size_t why_size);
+gt_status frame_inflate(void *dctx, const uint8_t *data, size_t size, uint8_t *into, size_t content,
+                        char *why, size_t why_size);
+
+/* the header (header.c) */
+gt_status header_read(gt_tree *t, mp_item document, gt_error *e);
+
+/* the body (body.c) */
+gt_status body_read(gt_tree *t, mp_item body, gt_error *e);
+gt_status read_table(gt_tree *t, mp_item body, uint64_t most, gt_error *e);
+gt_status check_piece(gt_tree *t, piece *p, const uint8_t *counts, uint64_t edges, gt_error *e, const char *where);
+uint32_t gt_le(const uint8_t *p, unsigned width);
+gt_status chunks_read(gt_tree *t, mp_item index, uint64_t start, unsigned slots, gt_error *e);
+const piece *piece_of(gt_tree *t, uint64_t node, gt_error *e);
+uint32_t edge_feedback_at(const gt_tree *t, const piece *p, uint64_t edge);
+int64_t child_of(const gt_tree *t, const piece *p, uint64_t node, uint32_t index);
+
+void gt_sha256(const uint8_t *data, size_t size, uint8_t digest[32]);
+/* is hex (length bytes) the digest in 64 lower-case hex digits? */
+int gt_sha256_is(const uint8_t digest[32], const uint8_t *hex, uint64_t length);
+typedef struct gt_sha256_state { uint32_t h[8]; uint8_t block[64]; uint64_t bytes; } gt_sha256_state;
+void gt_sha256_init(gt_sha256_state *s);
+void gt_sha256_update(gt_sha256_state *s, const uint8_t *data, size_t size);
+void gt_sha256_final(gt_sha256_state *s, uint8_t digest[32]);
+
+#endif

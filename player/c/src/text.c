@@ -1,0 +1,434 @@
+/* The games' text forms, as player/pegs.py, twod.py and words.py parse and write them (ASCII: the
+ * Python player's Unicode digits and spaces are not taken, the coloured squares of words are). */
+#include <string.h>
+#include "internal.h"
+
+#define BIG 1000000000 /* a number typed larger than any count: it is only ever refused */
+
+static const char *const PEG_NAMES[3][2] = {{"black", "white"}, {"strikes", "balls"}, {"bulls", "cows"}};
+
+static void put(char *out, size_t size, size_t *n, const char *text);
+
+static int is_space(char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
+}
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+static char upper(char c) { return c >= 'a' && c <= 'z' ? (char)(c - 32) : c; }
+
+static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c; }
+
+/* text without its leading and trailing spaces: [*start, *start + *length) */
+static void strip(const char *text, const char **start, size_t *length)
+{
+    size_t n = strlen(text);
+    while (n && is_space(*text)) { text++; n--; }
+    while (n && is_space(text[n - 1])) n--;
+    *start = text;
+    *length = n;
+}
+
+/* text without any space or comma, in upper case, cut at size - 1 bytes (counted in *full) */
+static void squeeze(const char *text, char *out, size_t size, size_t *full)
+{
+    size_t n = 0;
+    for (; *text; text++) {
+        if (is_space(*text) || *text == ',') continue;
+        if (n + 1 < size) out[n] = upper(*text);
+        n++;
+    }
+    out[n + 1 < size ? n : size - 1] = 0;
+    *full = n;
+}
+
+static gt_status check_code(const game *g, const char *text, const int *code, size_t n, char *why, size_t size)
+{
+    if (n != g->length) {
+        snprintf(why, size, "'%s' has %zu symbols; this game's codes have %u", text, n, g->length);
+        return GT_E_PARSE;
+    }
+    for (size_t p = 0; p < n; p++)
+        if (code[p] < 0 || code[p] >= (int)g->symbols) {
+            snprintf(why, size, "'%s' has an unknown symbol %d", text, code[p]);
+            return GT_E_PARSE;
+        }
+    return GT_OK;
+}
+
+static gt_status parse_mastermind(const game *g, const char *text, int *code, char *why, size_t size)
+{
+    char cleaned[64];
+    size_t n, letters = 0, digits = 0;
+    squeeze(text, cleaned, sizeof cleaned, &n);
+    for (size_t k = 0; k < n && k < sizeof cleaned - 1; k++) {
+        digits += is_digit(cleaned[k]);
+        letters += cleaned[k] >= 'A' && cleaned[k] <= 'Z';
+    }
+    int as_digits = n && digits == n && g->colours <= 9;
+    if (n >= sizeof cleaned || !(as_digits || (n && letters == n))) {
+        char more[32] = "";
+        if (g->colours <= 9) snprintf(more, sizeof more, " or digits 1-%d", g->colours);
+        snprintf(why, size, "'%s' is not a code: write %d letters A-%c%s", text, g->holes, 'A' + g->colours - 1, more);
+        return GT_E_PARSE;
+    }
+    if (n != g->length) {
+        snprintf(why, size, "'%s' has %zu colours; this game has %d holes", text, n, g->holes);
+        return GT_E_PARSE;
+    }
+    for (size_t p = 0; p < n; p++) {
+        code[p] = as_digits ? cleaned[p] - '1' : cleaned[p] - 'A';
+        if (code[p] < 0 || code[p] >= g->colours) {
+            snprintf(why, size, "'%s' uses a colour outside A-%c", text, 'A' + g->colours - 1);
+            return GT_E_PARSE;
+        }
+    }
+    return GT_OK;
+}
+
+static gt_status parse_digits(const game *g, const char *text, int *code, char *why, size_t size)
+{
+    char cleaned[64];
+    size_t n, digits = 0;
+    squeeze(text, cleaned, sizeof cleaned, &n);
+    for (size_t k = 0; k < n && k < sizeof cleaned - 1; k++) digits += is_digit(cleaned[k]);
+    if (!n || n >= sizeof cleaned || digits != n) {
+        snprintf(why, size, "'%s' is not a code: write %u digits", text, g->length);
+        return GT_E_PARSE;
+    }
+    int values[64];
+    for (size_t p = 0; p < n; p++) values[p] = cleaned[p] - '0';
+    gt_status status = check_code(g, text, values, n, why, size);
+    if (status != GT_OK) return status;
+    memcpy(code, values, n * sizeof *code);
+    if (g->kind == GT_BULLS_COWS && !game_is_guess(g, code)) {
+        snprintf(why, size, "'%s' repeats a digit; bulls-and-cows codes have distinct digits", text);
+        return GT_E_PARSE;
+    }
+    return GT_OK;
+}
+
+/* an int as Python's int() reads a token: a sign, then digits (at most BIG) */
+static int token_int(const char *t, size_t n, int *value)
+{
+    int sign = 1;
+    long long v = 0;
+    if (n && (*t == '+' || *t == '-')) { sign = *t == '-' ? -1 : 1; t++; n--; }
+    if (!n) return 0;
+    for (size_t k = 0; k < n; k++) {
+        if (!is_digit(t[k])) return 0;
+        v = v * 10 + (t[k] - '0');
+        if (v > BIG) v = BIG;
+    }
+    *value = (int)(sign * v);
+    return 1;
+}
+
+/* Game.parse_code (twod): numbers split by spaces or commas, or one digit a number */
+static gt_status parse_numbers(const game *g, const char *text, int *code, char *why, size_t size)
+{
+    const char *s;
+    size_t n, count = 0;
+    int values[64], split = 0;
+    strip(text, &s, &n);
+    for (size_t k = 0; k < n; k++) split |= is_space(s[k]) || s[k] == ',';
+    for (size_t k = 0; k < n;) {
+        size_t end = k + 1;
+        if (split) {
+            end = k;
+            while (end < n && !is_space(s[end]) && s[end] != ',') end++;
+        }
+        if (end > k && (count >= 64 || !token_int(s + k, end - k, &values[count++]))) {
+            snprintf(why, size, "'%s' is not a code: expected %u numbers", text, g->length);
+            return GT_E_PARSE;
+        }
+        k = end + (split ? 1 : 0);
+    }
+    gt_status status = check_code(g, text, values, count, why, size);
+    if (status == GT_OK) memcpy(code, values, count * sizeof *code);
+    return status;
+}
+
+static gt_status parse_word(const game *g, const char *text, int *code, char *why, size_t size)
+{
+    const char *s;
+    size_t n;
+    int values[64];
+    strip(text, &s, &n);
+    for (size_t k = 0; k < n; k++) {
+        char c = lower(s[k]);
+        if (c < 'a' || c > 'z') {
+            snprintf(why, size, "'%s' is not a word: use the letters a-z", text);
+            return GT_E_PARSE;
+        }
+        if (k < 64) values[k] = c - 'a';
+    }
+    if (!n) {
+        snprintf(why, size, "'%s' is not a word: use the letters a-z", text);
+        return GT_E_PARSE;
+    }
+    gt_status status = check_code(g, text, values, n, why, size); /* n > 64 is no code's length */
+    if (status == GT_OK) memcpy(code, values, n * sizeof *code);
+    return status;
+}
+
+/* text as Python's repr() writes a str: quoted (in double quotes if it holds a ' and no "), with
+ * backslashes, the quote and ASCII control characters escaped; other characters as they are */
+static void repr(const char *text, char *out, size_t size)
+{
+    char quote = strchr(text, '\'') && !strchr(text, '"') ? '"' : '\'';
+    size_t n = 0;
+    char one[8];
+    snprintf(one, sizeof one, "%c", quote);
+    put(out, size, &n, one);
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '\\' || *c == (unsigned char)quote) snprintf(one, sizeof one, "\\%c", *c);
+        else if (*c == '\t' || *c == '\n' || *c == '\r') snprintf(one, sizeof one, "\\%c", *c == '\t' ? 't' : *c == '\n' ? 'n' : 'r');
+        else if (*c < 0x20 || *c == 0x7f) snprintf(one, sizeof one, "\\x%02x", *c);
+        else snprintf(one, sizeof one, "%c", *c);
+        put(out, size, &n, one);
+    }
+    snprintf(one, sizeof one, "%c", quote);
+    put(out, size, &n, one);
+}
+
+/* the message's text, written first as '%s', as repr() writes it */
+static gt_status shown_as_python(gt_status status, const char *text, char *why, size_t size)
+{
+    char rest[400], shown[200];
+    size_t n = strlen(text);
+    if (status == GT_OK || strncmp(why, "'", 1) || strncmp(why + 1, text, n) || why[n + 1] != '\'') return status;
+    snprintf(rest, sizeof rest, "%s", why + n + 2);
+    repr(text, shown, sizeof shown);
+    snprintf(why, size, "%s%s", shown, rest);
+    return status;
+}
+
+gt_status game_parse_code(const game *g, const char *text, int *code, char *why, size_t size)
+{
+    gt_status status;
+    switch (g->kind) {
+    case GT_MASTERMIND: status = parse_mastermind(g, text, code, why, size); break;
+    case GT_DIGITS: case GT_BULLS_COWS: status = parse_digits(g, text, code, why, size); break;
+    case GT_TWOD: status = parse_numbers(g, text, code, why, size); break;
+    default: status = parse_word(g, text, code, why, size); break;
+    }
+    return shown_as_python(status, text, why, size);
+}
+
+/* digits at *at: their value (at most BIG); 0 if none */
+static int read_count(const char *s, size_t n, size_t *at, int *value)
+{
+    long long v = 0;
+    size_t start = *at;
+    while (*at < n && is_digit(s[*at])) {
+        v = v * 10 + (s[*at] - '0');
+        if (v > BIG) v = BIG;
+        ++*at;
+    }
+    *value = (int)v;
+    return *at > start;
+}
+
+static void skip_spaces(const char *s, size_t n, size_t *at)
+{
+    while (*at < n && is_space(s[*at])) ++*at;
+}
+
+/* (\d+)\s*[\s,/-]\s*(\d+) or (\d)(\d) */
+static int peg_numbers(const char *s, size_t n, int *f)
+{
+    size_t at = 0, marks = 0;
+    if (n == 2 && is_digit(s[0]) && is_digit(s[1])) { f[0] = s[0] - '0'; f[1] = s[1] - '0'; return 1; }
+    if (!read_count(s, n, &at, &f[0])) return 0;
+    size_t middle = at;
+    while (at < n && (is_space(s[at]) || s[at] == ',' || s[at] == '/' || s[at] == '-')) marks += !is_space(s[at++]);
+    if (at == middle || marks > 1) return 0;
+    return read_count(s, n, &at, &f[1]) && at == n;
+}
+
+/* (?:(\d+)\s*F)?\s*(?:(\d+)\s*S)?, F and S the game's letters */
+static int peg_counted(const char *s, size_t n, const char *letters, int *f)
+{
+    size_t at = 0, back;
+    f[0] = f[1] = 0;
+    for (int part = 0; part < 2; part++) {
+        back = at;
+        int value;
+        if (read_count(s, n, &at, &value)) {
+            skip_spaces(s, n, &at);
+            if (at < n && s[at] == letters[part]) { f[part] = value; at++; }
+            else at = back;
+        }
+        if (part == 0) skip_spaces(s, n, &at);
+    }
+    return n && at == n;
+}
+
+static gt_status parse_pegs(const game *g, const char *text, int *f, char *why, size_t size)
+{
+    char s[64];
+    size_t n;
+    const char *start;
+    strip(text, &start, &n);
+    int kind = g->kind == GT_MASTERMIND ? 0 : g->kind == GT_DIGITS ? 1 : 2;
+    int ok = n < sizeof s;
+    if (ok) {
+        for (size_t k = 0; k < n; k++) s[k] = upper(start[k]);
+        s[n] = 0;
+    }
+    size_t letters = 0;
+    for (size_t k = 0; ok && k < n; k++) letters += s[k] == g->letters[0] || s[k] == g->letters[1];
+    if (ok && (peg_numbers(s, n, f) || peg_counted(s, n, g->letters, f))) ok = 1;
+    else if (ok && n && letters == n) {
+        f[0] = f[1] = 0;
+        for (size_t k = 0; k < n; k++) f[s[k] == g->letters[1]]++;
+    } else if (ok && (strcmp(s, "-") == 0 || strcmp(s, "0") == 0 || strcmp(s, "NONE") == 0)) f[0] = f[1] = 0;
+    else ok = 0;
+    if (!ok) {
+        snprintf(why, size, "'%s' is not feedback for %s: write e.g. '2%c1%c' or '2 1'", text, g->name,
+                 g->letters[0], g->letters[1]);
+        return GT_E_PARSE;
+    }
+    int length = (int)g->length;
+    if (f[0] + f[1] > length) {
+        snprintf(why, size, "'%s' is impossible: %d %s + %d %s exceed %d positions", text, f[0], PEG_NAMES[kind][0],
+                 f[1], PEG_NAMES[kind][1], length);
+        return GT_E_PARSE;
+    }
+    if (f[0] == length - 1 && f[1] == 1) {
+        snprintf(why, size, "'%s' is impossible: with %d %s the last symbol cannot be misplaced", text, length - 1,
+                 PEG_NAMES[kind][0]);
+        return GT_E_PARSE;
+    }
+    return GT_OK;
+}
+
+static gt_status cannot_occur(const game *g, const char *text, const int *f, char *why, size_t size)
+{
+    uint32_t key;
+    if (game_feedback_key(g, f, &key)) return GT_OK;
+    snprintf(why, size, "'%s' is feedback that cannot occur in %s", text, g->name);
+    return GT_E_PARSE;
+}
+
+static gt_status parse_pair(const game *g, const char *text, int *f, char *why, size_t size)
+{
+    static const char *const words[] = {"<=", ">=", "none", "==", "le", "ge", "no", "neither", "eq", "=", "win"};
+    static const int values[][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 0}, {1, 1, 1}, {1, 0, 0}, {0, 1, 0},
+                                    {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}};
+    const char *s;
+    size_t n, digits = 0;
+    char lower_text[16];
+    strip(text, &s, &n);
+    for (size_t k = 0; k < n && k < sizeof lower_text - 1; k++) lower_text[k] = lower(s[k]);
+    lower_text[n < sizeof lower_text ? n : sizeof lower_text - 1] = 0;
+    for (size_t w = 0; n < sizeof lower_text && w < sizeof words / sizeof *words; w++)
+        if (strcmp(lower_text, words[w]) == 0) { memcpy(f, values[w], sizeof values[w]); return GT_OK; }
+    for (size_t k = 0; k < n; k++) {
+        if (is_space(s[k]) || s[k] == ',') continue;
+        if ((s[k] != '0' && s[k] != '1') || digits == 3) { digits = 4; break; }
+        f[digits++] = s[k] - '0';
+    }
+    if (digits == 3) return cannot_occur(g, text, f, why, size);
+    snprintf(why, size, "'%s' is not twod feedback: write <=, >=, none or == (or 100, 010, 000, 111)", text);
+    return GT_E_PARSE;
+}
+
+/* one mark of a word's feedback at s (its UTF-8 bytes: the coloured squares are a mark too) */
+static int word_mark(const unsigned char *s, size_t *bytes)
+{
+    static const char *const squares[] = {"\xF0\x9F\x9F\xA9", "\xF0\x9F\x9F\xA8", "\xE2\xAC\x9B", "\xE2\xAC\x9C"};
+    static const int square_marks[] = {2, 1, 0, 0};
+    static const char letters[] = "gyb-.xw012";
+    static const int letter_marks[] = {2, 1, 0, 0, 0, 0, 0, 0, 1, 2};
+    for (int k = 0; k < 4; k++)
+        if (strncmp((const char *)s, squares[k], strlen(squares[k])) == 0) {
+            *bytes = strlen(squares[k]);
+            return square_marks[k];
+        }
+    *bytes = 1;
+    if (*s >= 0x80) { /* another character: one mark that is no mark */
+        while ((s[*bytes] & 0xC0) == 0x80) ++*bytes;
+        return -1;
+    }
+    char c = lower((char)*s);
+    const char *found = c ? strchr(letters, c) : NULL;
+    return found ? letter_marks[found - letters] : -1;
+}
+
+static gt_status parse_marks(const game *g, const char *text, int *f, char *why, size_t size)
+{
+    size_t count = 0, bytes;
+    int ok = 1;
+    for (const unsigned char *s = (const unsigned char *)text; *s; s += bytes) {
+        bytes = 1;
+        if (is_space((char)*s)) continue;
+        int mark = word_mark(s, &bytes);
+        if (mark < 0 || count >= g->length) ok = 0;
+        else f[count] = mark;
+        count++;
+    }
+    if (ok && count == g->length) return cannot_occur(g, text, f, why, size);
+    char example[16];
+    memset(example, '-', sizeof example);
+    example[g->length > 3 ? g->length - 3 : 0] = 0;
+    snprintf(why, size, "'%s' is not feedback for %u-letter words: write %u marks, G (exact), Y (present) or - "
+             "(absent), e.g. 'GY-%s', or 2/1/0, or the coloured squares", text, g->length, g->length, example);
+    return GT_E_PARSE;
+}
+
+gt_status game_parse_feedback(const game *g, const char *text, int *f, char *why, size_t size)
+{
+    gt_status status;
+    switch (g->kind) {
+    case GT_TWOD: status = parse_pair(g, text, f, why, size); break;
+    case GT_WORDS: status = parse_marks(g, text, f, why, size); break;
+    default: status = parse_pegs(g, text, f, why, size); break;
+    }
+    return shown_as_python(status, text, why, size);
+}
+
+/* append text to out (size bytes), counting all of it as snprintf does */
+static void put(char *out, size_t size, size_t *n, const char *text)
+{
+    for (; *text; text++, ++*n)
+        if (*n + 1 < size) out[*n] = *text;
+    if (size) out[*n < size ? *n : size - 1] = 0;
+}
+
+size_t game_format_code(const game *g, const int *code, char *text, size_t size)
+{
+    size_t n = 0;
+    char one[16];
+    if (size) text[0] = 0;
+    for (unsigned p = 0; p < g->length; p++) {
+        if (g->kind == GT_MASTERMIND || g->kind == GT_WORDS)
+            snprintf(one, sizeof one, "%c", code[p] >= 0 && code[p] < 26 ? 'A' + code[p] : '?');
+        else if (g->kind == GT_TWOD || g->symbols > 10) snprintf(one, sizeof one, p ? ",%d" : "%d", code[p]);
+        else snprintf(one, sizeof one, "%d", code[p]);
+        put(text, size, &n, one);
+    }
+    return n;
+}
+
+size_t game_format_feedback(const game *g, const int *f, char *text, size_t size)
+{
+    size_t n = 0;
+    char one[48];
+    if (size) text[0] = 0;
+    if (g->kind == GT_TWOD) {
+        static const char *const words[8] = {"none", "?", ">=", "?", "<=", "?", "?", "=="};
+        uint32_t key;
+        put(text, size, &n, game_feedback_key(g, f, &key) ? words[key] : "?");
+        return n;
+    }
+    if (g->kind == GT_WORDS) {
+        for (unsigned p = 0; p < g->length; p++) put(text, size, &n, f[p] == 2 ? "G" : f[p] == 1 ? "Y" : "-");
+        return n;
+    }
+    snprintf(one, sizeof one, "%d%c%d%c", f[0], g->letters[0], f[1], g->letters[1]);
+    put(text, size, &n, one);
+    return n;
+}
