@@ -1,18 +1,7 @@
 /* The zstd frames of an artifact (FORMAT.md §1, §10), checked as player/artifact.py's inflate does. */
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_frameHeaderSize, ZSTD_getFrameHeader */
-#include <string.h>
 #include <zstd.h>
 #include "internal.h"
-
-gt_status source_read(const source *s, uint64_t offset, size_t size, uint8_t *into)
-{
-    if (offset > s->size || size > s->size - offset) return GT_E_IO;
-    if (s->bytes) {
-        memcpy(into, s->bytes + offset, size);
-        return GT_OK;
-    }
-    return file_read(s->file, offset, size, into);
-}
 
 /* Where the frame the source starts with ends, by its block headers (RFC 8878 §3.1.1), without
  * inflating it: the source's size where it is no whole frame (frame_check says why). */

@@ -55,7 +55,7 @@ typedef struct piece {
 
 typedef struct source {
     const uint8_t *bytes;  /* the artifact in memory, or NULL: read from file */
-    void *file;            /* a FILE (file.c) */
+    void *file;            /* a FILE (source.c) */
     uint64_t size;
 } source;
 
@@ -93,18 +93,7 @@ struct gt_tree {
     size_t memory, peak;
 };
 
-/* opening (tree.c), and files (file.c) */
-gt_status open_source(gt_tree **out, source src, const char *name, const gt_options *options, gt_error *e);
-void *system_alloc(void *user, size_t size);
-void system_free(void *user, void *pointer);
-gt_status file_read(void *file, uint64_t offset, size_t size, uint8_t *into);
-void file_close(void *file);
-
-/* memory through the tree's allocator, counted */
-void *tree_alloc(gt_tree *t, size_t size);
-void tree_free(gt_tree *t, void *pointer, size_t size);
-
-/* error messages */
+/* error messages and memory (base.c) */
 gt_status gt_fail(gt_error *e, gt_status status, const char *format, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -115,9 +104,19 @@ gt_status gt_fail_file(gt_error *e, const gt_tree *t, gt_status status, const ch
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+gt_allocator tree_allocator(const gt_options *options);      /* the options' allocator, or the system's */
+/* memory through the tree's allocator, counted */
+void *tree_alloc(gt_tree *t, size_t size);
+void tree_free(gt_tree *t, void *pointer, size_t size);
+
+/* the artifact's bytes, in memory or in a file (source.c) */
+gt_status source_read(const source *s, uint64_t offset, size_t size, uint8_t *into);
+/* path as a source: a regular file read piece by piece; a pipe's or a device's bytes read whole
+ * into *held (from allocator; the caller's, else NULL) */
+gt_status source_open_file(source *src, uint8_t **held, const char *path, gt_allocator allocator, gt_error *e);
+void file_close(void *file);
 
 /* the zstd frame (frame.c) */
-gt_status source_read(const source *s, uint64_t offset, size_t size, uint8_t *into);
 gt_status frame_length(const source *s, uint64_t *end);
 /* checks a frame (FORMAT.md §1) and says the content size; what: "artifact" or "chunk" */
 gt_status frame_check(const uint8_t *data, size_t size, uint64_t limit, const char *what,
@@ -128,15 +127,19 @@ gt_status frame_inflate(void *dctx, const uint8_t *data, size_t size, uint8_t *i
 /* the header (header.c) */
 gt_status header_read(gt_tree *t, mp_item document, gt_error *e);
 
-/* the body (body.c) */
-gt_status body_read(gt_tree *t, mp_item body, gt_error *e);
+/* the feedback table and a piece's nodes and edges, whole or chunked (nodes.c) */
+uint32_t gt_le(const uint8_t *p, unsigned width);
 gt_status read_table(gt_tree *t, mp_item body, uint64_t most, gt_error *e);
 gt_status check_piece(gt_tree *t, piece *p, const uint8_t *counts, uint64_t edges, gt_error *e, const char *where);
-uint32_t gt_le(const uint8_t *p, unsigned width);
-gt_status chunks_read(gt_tree *t, mp_item index, uint64_t start, unsigned slots, gt_error *e);
-const piece *piece_of(gt_tree *t, uint64_t node, gt_error *e);
 uint32_t edge_feedback_at(const gt_tree *t, const piece *p, uint64_t edge);
 int64_t child_of(const gt_tree *t, const piece *p, uint64_t node, uint32_t index);
+
+/* the whole body (body.c) */
+gt_status body_read(gt_tree *t, mp_item body, gt_error *e);
+
+/* the chunked body (chunks.c) */
+gt_status chunks_read(gt_tree *t, mp_item index, uint64_t start, unsigned slots, gt_error *e);
+const piece *piece_of(gt_tree *t, uint64_t node, gt_error *e);
 
 void gt_sha256(const uint8_t *data, size_t size, uint8_t digest[32]);
 /* is hex (length bytes) the digest in 64 lower-case hex digits? */

@@ -1,96 +1,9 @@
-/* Opening an artifact (player/artifact.py's read): the document's frame, its map, its format and
- * version, then the header and the body, whole or chunked. */
+/* Opening an artifact, from a file or from bytes (player/artifact.py's read): the document's frame, its map,
+ * its format and version, then the header and the body, whole or chunked. */
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_createDCtx_advanced: zstd's memory from our allocator */
-#include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
 #include "internal.h"
-
-gt_status gt_fail(gt_error *e, gt_status status, const char *format, ...)
-{
-    va_list args;
-    if (!e) return status;
-    e->status = status;
-    va_start(args, format);
-    vsnprintf(e->message, sizeof e->message, format, args);
-    va_end(args);
-    return status;
-}
-
-gt_status gt_fail_file(gt_error *e, const gt_tree *t, gt_status status, const char *format, ...)
-{
-    va_list args;
-    if (!e) return status;
-    int n = snprintf(e->message, sizeof e->message, "%s: ", t->name);
-    e->status = status;
-    va_start(args, format);
-    if (n >= 0 && (size_t)n < sizeof e->message) vsnprintf(e->message + n, sizeof e->message - (size_t)n, format, args);
-    va_end(args);
-    return status;
-}
-
-/* -- memory ---------------------------------------------------------------------------------- */
-#ifdef GT_NO_MALLOC /* a target without malloc: every tree needs options.allocator (gt_arena) */
-void *system_alloc(void *user, size_t size) { (void)user, (void)size; return NULL; }
-void system_free(void *user, void *pointer) { (void)user, (void)pointer; }
-#else
-void *system_alloc(void *user, size_t size) { (void)user; return malloc(size); }
-void system_free(void *user, void *pointer) { (void)user; free(pointer); }
-#endif
-
-/* a block's size is kept before it, so that free and the count need no table */
-#define HEAD 16
-
-void *tree_alloc(gt_tree *t, size_t size)
-{
-    if (size > SIZE_MAX - HEAD) return NULL;
-    unsigned char *block = t->allocator.alloc(t->allocator.user, size + HEAD);
-    if (!block) return NULL;
-    memcpy(block, &size, sizeof size);
-    t->memory += size + HEAD;
-    if (t->memory > t->peak) t->peak = t->memory;
-    return block + HEAD;
-}
-
-void tree_free(gt_tree *t, void *pointer, size_t unused)
-{
-    size_t size;
-    (void)unused;
-    if (!pointer) return;
-    unsigned char *block = (unsigned char *)pointer - HEAD;
-    memcpy(&size, block, sizeof size);
-    t->memory -= size + HEAD;
-    t->allocator.free(t->allocator.user, block);
-}
-
-static void *arena_alloc(void *user, size_t size)
-{
-    gt_arena *a = user;
-    size_t at = (a->used + 15) & ~(size_t)15;
-    if (at > a->size || size > a->size - at) return NULL;
-    a->used = at + size;
-    a->last = at;
-    a->blocks++;
-    return a->buffer + at;
-}
-
-static void arena_free(void *user, void *pointer)
-{
-    gt_arena *a = user;
-    if ((unsigned char *)pointer == a->buffer + a->last) a->used = a->last; /* the last block: given back */
-    if (--a->blocks == 0) a->used = a->last = 0;
-}
-
-void gt_arena_init(gt_arena *arena, void *buffer, size_t size)
-{
-    arena->allocator.alloc = arena_alloc;
-    arena->allocator.free = arena_free;
-    arena->allocator.user = arena;
-    arena->buffer = buffer;
-    arena->size = size;
-    arena->used = arena->blocks = arena->last = 0;
-}
 
 static void *zstd_alloc(void *user, size_t size) { return tree_alloc(user, size); }
 static void zstd_free(void *user, void *pointer) { tree_free(user, pointer, 0); }
@@ -203,10 +116,9 @@ static gt_status read_tree(gt_tree *t, unsigned slots, gt_error *e)
     return body_read(t, inner, e);
 }
 
-gt_status open_source(gt_tree **out, source src, const char *name, const gt_options *options, gt_error *e)
+static gt_status open_source(gt_tree **out, source src, const char *name, const gt_options *options, gt_error *e)
 {
-    gt_allocator allocator = {system_alloc, system_free, NULL};
-    if (options && options->allocator) allocator = *options->allocator;
+    gt_allocator allocator = tree_allocator(options);
     gt_tree *t = allocator.alloc(allocator.user, sizeof *t);
     *out = NULL;
     if (!t) {
@@ -241,4 +153,21 @@ gt_status gt_open_memory(gt_tree **tree, const void *bytes, size_t size, const c
     if (!tree || (!bytes && size)) return gt_fail(e, GT_E_ARGUMENT, "gt_open_memory: no tree pointer, or no bytes");
     if (!bytes) src.bytes = (const uint8_t *)"";
     return open_source(tree, src, name ? name : "<bytes>", options, e);
+}
+
+gt_status gt_open_file(gt_tree **tree, const char *path, const gt_options *options, gt_error *e)
+{
+    source src;
+    uint8_t *held = NULL;
+    gt_allocator allocator = tree_allocator(options);
+#ifndef GT_NO_FILES /* without files, source_open_file refuses whatever it is given */
+    if (!tree || !path) return gt_fail(e, GT_E_ARGUMENT, "gt_open_file: no tree pointer, or no path");
+#endif
+    if (tree) *tree = NULL;
+    gt_status status = source_open_file(&src, &held, path, allocator, e);
+    if (status != GT_OK) return status;
+    status = open_source(tree, src, path, options, e);
+    if (held && status == GT_OK) (*tree)->held = held; /* a pipe's or a device's bytes: the tree's now */
+    else if (held) allocator.free(allocator.user, held);
+    return status;
 }

@@ -1,0 +1,99 @@
+/* What every part of the reader rests on: error messages, and memory through the tree's allocator
+ * (the system's, or the caller's: a gt_arena or its own). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+/* -- error messages --------------------------------------------------------------------------- */
+gt_status gt_fail(gt_error *e, gt_status status, const char *format, ...)
+{
+    va_list args;
+    if (!e) return status;
+    e->status = status;
+    va_start(args, format);
+    vsnprintf(e->message, sizeof e->message, format, args);
+    va_end(args);
+    return status;
+}
+
+gt_status gt_fail_file(gt_error *e, const gt_tree *t, gt_status status, const char *format, ...)
+{
+    va_list args;
+    if (!e) return status;
+    int n = snprintf(e->message, sizeof e->message, "%s: ", t->name);
+    e->status = status;
+    va_start(args, format);
+    if (n >= 0 && (size_t)n < sizeof e->message) vsnprintf(e->message + n, sizeof e->message - (size_t)n, format, args);
+    va_end(args);
+    return status;
+}
+
+/* -- memory ---------------------------------------------------------------------------------- */
+#ifdef GT_NO_MALLOC /* a target without malloc: every tree needs options.allocator (gt_arena) */
+static void *system_alloc(void *user, size_t size) { (void)user, (void)size; return NULL; }
+static void system_free(void *user, void *pointer) { (void)user, (void)pointer; }
+#else
+static void *system_alloc(void *user, size_t size) { (void)user; return malloc(size); }
+static void system_free(void *user, void *pointer) { (void)user; free(pointer); }
+#endif
+
+gt_allocator tree_allocator(const gt_options *options)
+{
+    gt_allocator allocator = {system_alloc, system_free, NULL};
+    if (options && options->allocator) allocator = *options->allocator;
+    return allocator;
+}
+
+/* a block's size is kept before it, so that free and the count need no table */
+#define HEAD 16
+
+void *tree_alloc(gt_tree *t, size_t size)
+{
+    if (size > SIZE_MAX - HEAD) return NULL;
+    unsigned char *block = t->allocator.alloc(t->allocator.user, size + HEAD);
+    if (!block) return NULL;
+    memcpy(block, &size, sizeof size);
+    t->memory += size + HEAD;
+    if (t->memory > t->peak) t->peak = t->memory;
+    return block + HEAD;
+}
+
+void tree_free(gt_tree *t, void *pointer, size_t unused)
+{
+    size_t size;
+    (void)unused;
+    if (!pointer) return;
+    unsigned char *block = (unsigned char *)pointer - HEAD;
+    memcpy(&size, block, sizeof size);
+    t->memory -= size + HEAD;
+    t->allocator.free(t->allocator.user, block);
+}
+
+static void *arena_alloc(void *user, size_t size)
+{
+    gt_arena *a = user;
+    size_t at = (a->used + 15) & ~(size_t)15;
+    if (at > a->size || size > a->size - at) return NULL;
+    a->used = at + size;
+    a->last = at;
+    a->blocks++;
+    return a->buffer + at;
+}
+
+static void arena_free(void *user, void *pointer)
+{
+    gt_arena *a = user;
+    if ((unsigned char *)pointer == a->buffer + a->last) a->used = a->last; /* the last block: given back */
+    if (--a->blocks == 0) a->used = a->last = 0;
+}
+
+void gt_arena_init(gt_arena *arena, void *buffer, size_t size)
+{
+    arena->allocator.alloc = arena_alloc;
+    arena->allocator.free = arena_free;
+    arena->allocator.user = arena;
+    arena->buffer = buffer;
+    arena->size = size;
+    arena->used = arena->blocks = arena->last = 0;
+}
