@@ -4,6 +4,7 @@
     python scripts/build_trees.py --only mastermind-c6-h4-entropy
     python scripts/build_trees.py --check              # rebuild in a temp dir, compare bytes
     python scripts/build_trees.py --book               # the opening book: trees/book/ and its BOOK.json
+    python scripts/build_trees.py --book --check       # rebuild the book in a temp dir, compare bytes
 
 The manifest lists, per artifact, its file name, sha256, size, game and strategy specs and
 statistics, all read back from the artifacts themselves. Nothing in it depends on the time
@@ -217,6 +218,31 @@ def check(trees: list[Shipped], directory: Path) -> int:
     return 1 if problems else 0
 
 
+def build_book(folder: Path) -> None:
+    """The opening book's trees and its index into ``folder``."""
+    folder.mkdir(exist_ok=True)
+    for tree in BOOK:
+        path = build_one(tree, folder)
+        if tree.game == "words":
+            carry_played(path)
+    write_atomic(folder / BOOK_INDEX, book_text(folder).encode())
+
+
+def check_book(folder: Path) -> int:
+    """Rebuild the opening book in a temporary directory; 1 if any file differs from ``folder``'s."""
+    with tempfile.TemporaryDirectory(prefix="guesstree-check-book-") as temporary:
+        scratch = Path(temporary) / BOOK_DIR
+        build_book(scratch)
+        names = sorted({p.name for p in scratch.iterdir()} | {p.name for p in folder.iterdir()})
+        problems = [name for name in names if not (folder / name).exists() or not (scratch / name).exists()
+                    or (folder / name).read_bytes() != (scratch / name).read_bytes()]
+    for name in problems:
+        print(f"DIFFERENT {BOOK_DIR}/{name}", file=sys.stderr)
+    if not problems:
+        print(f"ok: the book's {len(names)} files rebuilt byte for byte", file=sys.stderr)
+    return 1 if problems else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="+", metavar="NAME", help="rebuild only these trees (file names, suffix optional)")
@@ -229,14 +255,10 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(tree.name for tree in SHIPPED))
         return 0
     if args.book:
-        folder = args.trees / BOOK_DIR
-        folder.mkdir(exist_ok=True)
-        for tree in BOOK:
-            path = build_one(tree, folder)
-            if tree.game == "words":
-                carry_played(path)
-        write_atomic(folder / BOOK_INDEX, book_text(folder).encode())
-        print(f"wrote {folder / BOOK_INDEX}", file=sys.stderr)
+        if args.check:
+            return check_book(args.trees / BOOK_DIR)
+        build_book(args.trees / BOOK_DIR)
+        print(f"wrote {args.trees / BOOK_DIR / BOOK_INDEX}", file=sys.stderr)
         return 0
     trees = select(args.only)
     if args.check:

@@ -8,6 +8,7 @@ process id when the test ends.
 """
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import signal
@@ -30,6 +31,13 @@ BIN = Path(sys.executable).parent
 DASK = [str(BIN / "dask")]
 GUESSTREE = [sys.executable, "-m", "guesstree"]
 WORDS = Path(__file__).parent / "data" / "wordle"  # the original lists
+
+
+def _end_with_the_tests() -> None:
+    """In a started service, before it runs: SIGTERM when the test process ends, however it ends
+    (killed, it runs no finalizer that would stop its services by their process ids)."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 class Cluster:
@@ -62,7 +70,7 @@ class Cluster:
     def _start(self, args: list[str], name: str, cwd: Path | None = None) -> subprocess.Popen:
         log = open(self.folder / f"{name}.log", "wb")
         return subprocess.Popen(DASK + args, stdout=log, stderr=subprocess.STDOUT, cwd=cwd or self.folder,
-                                start_new_session=True)
+                                start_new_session=True, preexec_fn=_end_with_the_tests)
 
     def client(self):
         from distributed import Client
