@@ -143,7 +143,7 @@ def to_dot(tree: Tree, max_depth: int | None = None) -> str:
     for node in range(tree.nodes - 1, -1, -1):
         for _, child in below[node]:
             size[node] += size[child]
-    title = f"{game!r}, {tree.strategy['name']}: {counted(tree.stats['secrets'], 'secret')}, worst {tree.stats['worst']}"
+    title = f"{game}, {tree.strategy['name']}: {counted(tree.stats['secrets'], 'secret')}, worst {tree.stats['worst']}"
     lines = [
         "digraph guesstree {",
         f"  label={_dot_string(title)}; labelloc=t; fontname=\"Helvetica\";",
@@ -191,7 +191,7 @@ def to_text(tree: Tree) -> str:
     game = tree.game
     fmt_code, fmt_feedback = game.format_code, game.format_feedback
     lines = [
-        f"# guesstree {tree.strategy['name']} tree for {game!r}: {counted(tree.stats['secrets'], 'secret')}",
+        f"# guesstree {tree.strategy['name']} tree for {game}: {counted(tree.stats['secrets'], 'secret')}",
         "# secret, guesses to win ('-' if the tree cannot play it), then each guess and its feedback",
         *_comment_lines(tree.notice, "# "),
     ]

@@ -108,7 +108,7 @@ class Tree:
         win = self.game.win
         won = next((step for step, (_, feedback) in enumerate(steps, 1) if feedback == win), None)
         if won is not None and won != len(steps):
-            raise InconsistentHistory(f"step {won}: the game was already won, yet the history goes on")
+            raise InconsistentHistory(gone_on(won))
         # a history that a tree of the same game follows is one some secret gives: no candidates needed
         for tree, to, back in openings(self, steps[0][0]) if self.use_book and won is None else ():
             node, left, _ = tree._follow([(to(guess), feedback) for guess, feedback in steps])
@@ -133,11 +133,12 @@ class Tree:
                 return node, f"step {step}: the tree plays {self._code(expected)} here, not {self._code(guess)}", False
             if feedback == win:
                 if step != len(steps):
-                    return node, f"step {step}: the game was already won, yet the history goes on", False
+                    return node, gone_on(step), False
                 return node, None, True
             index = indices.get(feedback)
             child = None if index is None else child_of(node, index)
             if child is None:
+                self._check_step(step, guess, feedback)  # a tuple the game cannot give is refused as its text is
                 return node, f"step {step}: no secret left gives {self._feedback(feedback)} to {self._code(guess)}", False
             node = child
         return node, None, False
@@ -173,15 +174,21 @@ class Tree:
         ``any_guess``, each guess one the game allows."""
         steps = self._steps(history)
         for step, (guess, feedback) in enumerate(steps, 1):
-            try:
-                self.game.check_code(guess)
-                self.game.check_feedback(feedback)
-            except ValueError as error:
-                raise ValueError(f"step {step}: {error}") from None
+            self._check_step(step, guess, feedback)
             problem = None if any_guess else self.unknown_guess(guess)
             if problem:
                 raise ValueError(f"step {step}: {problem} (any_guess=True plays it anyway)")
         return steps
+
+    def _check_step(self, step: int, guess, feedback) -> None:
+        """A ValueError naming the step where ``guess`` is not a code of the game or ``feedback``
+        not a feedback it can give (``(0, 5)`` in Mastermind 6x4: "step 1: (0, 5) is feedback that
+        cannot occur ...")."""
+        try:
+            self.game.check_code(guess)
+            self.game.check_feedback(feedback)
+        except ValueError as error:
+            raise ValueError(f"step {step}: {error}") from None
 
     def unknown_guess(self, guess: Code) -> str | None:
         """Why ``guess`` is not one of the game's allowed guesses, or None. (A tree that carries
@@ -218,6 +225,11 @@ class Tree:
             return self.game.format_feedback(feedback)
         except (ValueError, IndexError, KeyError, TypeError):
             return repr(feedback)
+
+
+def gone_on(won: int) -> str:
+    """The message for a history with entries after the win at step ``won``: it names the first extra one."""
+    return f"step {won + 1}: the game was won at step {won}, yet the history goes on"
 
 
 def _trusted(plugins: Iterable[str] | str | None) -> frozenset[str]:

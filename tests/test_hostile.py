@@ -721,7 +721,7 @@ def test_a_guess_that_is_not_allowed_is_named(artifact):
     def change(document, body):
         body["guess"] = bytes([0, 0, 1]) + body["guess"][3:]  # a repeated digit
     errors = verify(tampered(data, change)).errors
-    assert errors[0] == f"node 0: 001 is not an allowed guess of {make_game('bulls-cows', digits=5, length=3)!r}"
+    assert errors[0] == f"node 0: 001 is not an allowed guess of {make_game('bulls-cows', digits=5, length=3)}"
 
 
 def test_a_reordered_feedback_table_is_the_same_tree(artifact):
@@ -777,7 +777,7 @@ def test_a_game_far_bigger_than_the_tree_is_not_listed(artifact):
                                   "guess": bytes(params["holes"] * unpack(artifact)[1]["nodes"]),
                                   "feedbacks": [list(f) for f in make_game("mastermind", **params).feedbacks()]}))
         report = verify(tree)  # listing 26**12 secrets would never end
-        assert report.errors == [f"{tree.game!r} has {tree.game.secret_count()} secrets, but the tree only "
+        assert report.errors == [f"{tree.game} has {tree.game.secret_count()} secrets, but the tree only "
                                  f"{tree.nodes} nodes: each secret needs its own winning node"]
 
 

@@ -124,8 +124,11 @@ test("histories: text or arrays, and errors that name the step", async () => {
   const text = tree.nextGuess([["ABCD", "1B1W"]]), arrays = tree.nextGuess([[[0, 1, 2, 3], [1, 1]]]);
   assert.deepEqual(text, arrays);
   assert.throws(() => tree.nextGuess([["AABB", "1B1W"]]), (e) => e instanceof InconsistentHistory && e.message === "step 1: the tree plays ABCD here, not AABB");
-  assert.throws(() => tree.nextGuess([["ABCD", "4B0W"], ["ABCD", "4B0W"]]), { message: "step 1: the game was already won, yet the history goes on" });
+  assert.throws(() => tree.nextGuess([["ABCD", "4B0W"], ["ABCD", "4B0W"]]), { message: "step 2: the game was won at step 1, yet the history goes on" });
   assert.throws(() => tree.nextGuess([["ABCD", "9B"]]), { message: "step 1: '9B' is impossible: 9 black + 0 white exceed 4 positions" });
+  // arrays are checked as their text is: feedback the game cannot give is named, not "no secret left gives"
+  assert.throws(() => tree.nextGuess([[[0, 1, 2, 3], [0, 5]]]), { message: "step 1: (0, 5) is feedback that cannot occur in mastermind" });
+  assert.throws(() => tree.nextGuess([[[0, 1, 2, 3], [-1, 2]]]), { message: "step 1: (-1, 2) is feedback that cannot occur in mastermind" });
   assert.throws(() => tree.nextGuess("ABCD"), TypeError);
   assert.equal(tree.nextGuess([["ABCD", "4B0W"]]), null);
   assert.deepEqual(tree.path("ABCD"), [[[0, 1, 2, 3], [4, 0]]]);
@@ -135,7 +138,7 @@ test("histories: text or arrays, and errors that name the step", async () => {
     (e) => e instanceof InconsistentHistory
       && e.message === "no secret gives all these answers: AAAA 0B0W, BBBB 0B0W, CCCC 0B0W, DDDD 0B0W, EEEE 0B0W, FFFF 0B0W");
   assert.throws(() => tree.suggest([["AAAA", "4B0W"], ["AAAA", "4B0W"]]),
-    { message: "step 1: the game was already won, yet the history goes on" });
+    { message: "step 2: the game was won at step 1, yet the history goes on" });
   assert.deepEqual(tree.suggest([["AAAA", "0B0W"], ["BBBB", "0B0W"], ["CCCC", "0B0W"], ["DDDD", "0B0W"], ["EEEE", "4B0W"]]), null);
   assert.deepEqual(tree.suggest([["AAAA", "0B0W"], ["BBBB", "0B0W"], ["CCCC", "0B0W"], ["DDDD", "0B0W"], ["EEEE", "0B0W"]]), [5, 5, 5, 5]);
 });
