@@ -54,8 +54,10 @@ test("words: the official rule for repeated letters, the marks, hard mode", asyn
   assert.deepEqual(game.score(code("speed"), code("abide")), [0, 0, 1, 0, 1]);  // the second E is yellow, once
   assert.deepEqual(game.score(code("abide"), code("speed")), [0, 0, 0, 1, 1]);
   assert.deepEqual(game.score(code("eerie"), code("there")), [1, 0, 1, 0, 2]);
-  for (const text of ["GY---", "gybbb", "21000", "🟩🟨⬛⬛⬛", "G Y . x w"]) assert.deepEqual(game.parseFeedback(text), [2, 1, 0, 0, 0], text);
+  for (const text of ["GY---", "gybbb", "21000", "🟩🟨⬛⬛⬛", "G Y . x b"]) assert.deepEqual(game.parseFeedback(text), [2, 1, 0, 0, 0], text);
   assert.throws(() => game.parseFeedback("GGGGY"), { message: "'GGGGY' is feedback that cannot occur in words" });
+  assert.throws(() => game.parseFeedback("GYWWW"), { message: "'GYWWW': W is no mark of word games (in Mastermind it means present); write Y for present, - for absent" });
+  assert.throws(() => game.parseFeedback("GYQ--"), { message: "'GYQ--' is not feedback for 5-letter words: write 5 marks, G (exact), Y (present) or - (absent; also B, X or .), e.g. 'GY---', or 2/1/0, or the coloured squares" });
   assert.equal(game.formatFeedback([2, 1, 0, 0, 0]), "GY---");
   assert.equal(game.formatCode(code("Salet")), "SALET");
   assert.equal(game.secrets().length, 2315);
