@@ -6,17 +6,14 @@ import sys
 from collections.abc import Iterable
 
 from .advice import best_guess, candidates
-from .artifact import FormatError, decode, read, source_of
+from .artifact import decode, read, source_of
 from .book import openings
 from .body import MAX_NODES, Chunks, read_body
-from .games import GAMES, Code, Feedback, Game, game_from_spec
+from .games import Code, Feedback, Game
+from .header import MAX_NOTICE_BYTES, PLUGINS_ENV, Header, notice_problem  # noqa: F401 (the old names, importable here)
 from .stats import Statistics
 
-MAX_NOTICE_BYTES = 64 << 10  # a notice is a licence: a few KB
 SHIPPED = "shipped:"  # the name of a tree loaded by player.load_shipped, before the shipped name
-PLUGINS_ENV = "GUESSTREE_PLUGINS"  # comma-separated plugin modules a tree may import and call
-_SCALARS = (type(None), bool, int, float, str)
-_STRATEGY_TYPES = {"name": str, "candidates": str, "seed": int, "guess_sample": int, "secret_sample": int}
 
 History = list[tuple[Code, Feedback]]  # (guess, feedback) pairs, oldest first
 
@@ -33,14 +30,12 @@ class Tree:
     def __init__(self, header: dict, body: dict, name: str = "<tree>", plugins: Iterable[str] | None = None):
         self.name = name
         self.header = header
-        self.game: Game = _game(header, name, _trusted(plugins))
-        self.strategy: dict = _strategy(header, name)
-        self.stats = Statistics.from_header(header.get("stats"), name)
-        producer = header.get("producer")
-        if not isinstance(producer, str):
-            raise FormatError(f"{name}: the header's producer is {producer!r}, not a string")
-        self.notice: str | None = _notice(header, name)
-        self.allowed_guesses: int | None = _allowed_guesses(header, name)
+        fields = Header.read(header, name, plugins)
+        self.game: Game = fields.game
+        self.strategy: dict = fields.strategy
+        self.stats: Statistics = fields.stats
+        self.notice: str | None = fields.notice
+        self.allowed_guesses: int | None = fields.allowed_guesses
         table, self._store = read_body(body, self.game, name)
         self._nodes, self.feedbacks = table.nodes, table.feedbacks
         self._feedback_index = {f: i for i, f in enumerate(self.feedbacks)}
@@ -230,91 +225,6 @@ class Tree:
 def gone_on(won: int) -> str:
     """The message for a history with entries after the win at step ``won``: it names the first extra one."""
     return f"step {won + 1}: the game was won at step {won}, yet the history goes on"
-
-
-def _trusted(plugins: Iterable[str] | str | None) -> frozenset[str]:
-    if plugins is None:
-        plugins = os.environ.get(PLUGINS_ENV, "")
-    if isinstance(plugins, str):  # "a,b" as in the environment, not the letters of one name
-        plugins = plugins.split(",")
-    return frozenset(module.strip() for module in plugins if module.strip())
-
-
-def _game(header: dict, name: str, trusted: frozenset[str]) -> Game:
-    spec = header.get("game")
-    if not (isinstance(spec, dict) and isinstance(spec.get("name"), str)):
-        raise FormatError(f"{name}: the header has no usable game spec")
-    game_name, params = spec["name"], spec.get("params", {})
-    if not (isinstance(params, dict) and all(isinstance(k, str) and isinstance(v, _SCALARS) for k, v in params.items())):
-        raise FormatError(f"{name}: the game's parameters {params!r} are not a map of names to plain values")
-    if game_name not in GAMES:
-        _check_plugin(game_name, trusted, name)
-    try:
-        game = game_from_spec({"name": game_name, "params": params})
-    except Exception as error:  # a trusted plugin may fail in any way; the file is still unusable
-        raise FormatError(f"{name}: cannot rebuild the game {game_name!r}: {error}") from None
-    rebuilt = game.params()
-    stray = [key for key, value in params.items() if key not in rebuilt or rebuilt[key] != value]
-    if stray:
-        raise FormatError(f"{name}: the game {game_name!r} does not take {stray[0]}={params[stray[0]]!r} as written")
-    return game
-
-
-def _check_plugin(game_name: str, trusted: frozenset[str], name: str) -> None:
-    """A plugin spec names code to run: only a module the caller trusts may be imported and its
-    factory called. Without that, an already imported module's ``Game`` subclass is accepted;
-    anything else (``shutil:rmtree``, a module nobody imported) is refused unrun."""
-    module_name, colon, factory_name = game_name.partition(":")
-    if not colon:
-        raise FormatError(f"{name}: unknown game {game_name!r}")
-    if module_name in trusted:
-        return
-    factory = getattr(sys.modules.get(module_name), factory_name, None)
-    if isinstance(factory, type) and issubclass(factory, Game):
-        return
-    raise FormatError(
-        f"{name}: the game is the plugin {game_name!r}, which this player does not run unasked: "
-        f"trust its module with the command's --plugin option (e.g. guesstree info {name} --plugin {module_name}), "
-        f"guesstree.player.load(..., plugins=[{module_name!r}]) "
-        f"or {PLUGINS_ENV}={module_name}")
-
-
-def _notice(header: dict, name: str) -> str | None:
-    """The licence of the data the game embeds (a words tree's lists), if the tree carries one."""
-    notice = header.get("notice")
-    if notice is not None and notice_problem(notice) is not None:
-        raise FormatError(f"{name}: the header's notice is not a text of at most {MAX_NOTICE_BYTES} bytes")
-    return notice
-
-
-def notice_problem(notice) -> str | None:
-    """Why ``notice`` cannot be a tree's notice (the writer's and the readers' one rule), or None."""
-    if not isinstance(notice, str):
-        return "the notice is not text"
-    if not notice.strip():
-        return "the notice is empty"
-    if len(notice.encode("utf-8")) > MAX_NOTICE_BYTES:
-        return f"the notice has more than {MAX_NOTICE_BYTES} bytes"
-    return None
-
-
-def _allowed_guesses(header: dict, name: str) -> int | None:
-    """How many guesses the tree was compiled with, where the game carries fewer (a words tree
-    carries only the guesses it plays; the verifier checks it is no fewer); ``None`` where the
-    game's guesses are all there were."""
-    allowed = header.get("allowed_guesses")
-    if allowed is not None and not (type(allowed) is int and 1 <= allowed < 1 << 32):
-        raise FormatError(f"{name}: the header's allowed_guesses {allowed!r} is not a count of guesses")
-    return allowed
-
-
-def _strategy(header: dict, name: str) -> dict:
-    strategy = header.get("strategy")
-    if not (isinstance(strategy, dict) and isinstance(strategy.get("name"), str)
-            and all(isinstance(k, str) and type(v) is _STRATEGY_TYPES.get(k, type(v)) and isinstance(v, _SCALARS)
-                    for k, v in strategy.items())):
-        raise FormatError(f"{name}: the header's strategy {strategy!r} is not a map of names to plain values")
-    return strategy
 
 
 def load(path: str | os.PathLike, plugins: Iterable[str] | None = None) -> Tree:
