@@ -432,7 +432,8 @@ def export_command(
     if no_book and fmt != "html":
         raise fail("--no-book applies to --format html only")
     tree = load_or_fail(tree_path, plugin)
-    tree.use_book = not no_book
+    if no_book:
+        tree.book = None
     try:
         text = export(tree, fmt, max_depth)  # ValueError: e.g. an older words tree without its lists
     except ValueError as error:

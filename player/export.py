@@ -17,7 +17,7 @@ from importlib import resources
 
 from . import __version__
 from .artifact import jsonable, pack_uints
-from .book import book_of, game_key
+from .book import game_key
 from .games import GAMES
 from .tree import Tree
 from .wording import counted
@@ -224,7 +224,7 @@ def page_data(tree: Tree) -> dict:
         "describe": [game.describe_feedback(f) for f in game.feedbacks()],
         **embedded(tree, jsonable(tree.header["game"])),
         # the opening book's trees of this game (player/book.py), their game named without its lists
-        "book": [embedded(opening, game_key(opening.header["game"])) for opening in book_of(tree)],
+        "book": [embedded(opening, game_key(opening.header["game"])) for opening in (tree.book.trees_for(tree) if tree.book is not None else [])],
     }
     if game.name not in GAMES:
         data["table"] = score_table(tree)

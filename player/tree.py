@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterable
+from functools import cache
 
 from .advice import best_guess, candidates
 from .artifact import decode, read, source_of
-from .book import openings
+from .book import Book, openings
 from .body import MAX_NODES, Chunks, read_body
+from .data import trees_folder
 from .games import Code, Feedback, Game
 from .header import MAX_NOTICE_BYTES, PLUGINS_ENV, Header, notice_problem  # noqa: F401 (the old names, importable here)
 from .stats import Statistics
@@ -25,11 +26,13 @@ class InconsistentHistory(ValueError):
 class Tree:
     """A compiled strategy for one game. Node 0 is the first guess; see trees/FORMAT.md."""
 
-    use_book = True  # may suggest follow the opening book (player.book) after a first guess of one's own? (else the rule alone)
-
-    def __init__(self, header: dict, body: dict, name: str = "<tree>", plugins: Iterable[str] | None = None):
+    def __init__(self, header: dict, body: dict, name: str = "<tree>", plugins: Iterable[str] | None = None,
+                 book: Book | None = None):
+        """``book``: the opening book ``suggest`` follows after a first guess of one's own
+        (``player.book``); None, the rule alone."""
         self.name = name
         self.header = header
+        self.book = book
         fields = Header.read(header, name, plugins)
         self.game: Game = fields.game
         self.strategy: dict = fields.strategy
@@ -44,6 +47,16 @@ class Tree:
         if self.name.startswith(SHIPPED):
             return f"guesstree.player.load_shipped({self.name[len(SHIPPED):]!r})"
         return f"guesstree.player.load({self.name!r})"
+
+    @property
+    def use_book(self) -> bool:
+        """Does ``suggest`` follow an opening book? Setting it gives the tree the shipped book, or
+        none (``tree.book`` takes any ``Book``)."""
+        return self.book is not None
+
+    @use_book.setter
+    def use_book(self, wanted: bool) -> None:
+        self.book = shipped_book() if wanted else None
 
     # -- lookups -------------------------------------------------------------
     @property
@@ -85,7 +98,7 @@ class Tree:
     def candidates(self, history, any_guess: bool = False) -> list[Code]:
         """The secrets still possible after ``history`` (in canonical order), on the tree or off it.
         A guess the game does not allow is refused (``ValueError``) unless ``any_guess``."""
-        return candidates(self, self._checked(history, any_guess))
+        return candidates(self.game, self._checked(history, any_guess))
 
     def suggest(self, history, any_guess: bool = False) -> Code | None:
         """The tree's guess while ``history`` follows the tree; after a guess of the person's own,
@@ -105,17 +118,17 @@ class Tree:
         if won is not None and won != len(steps):
             raise InconsistentHistory(gone_on(won))
         # a history that a tree of the same game follows is one some secret gives: no candidates needed
-        for tree, to, back in openings(self, steps[0][0]) if self.use_book and won is None else ():
+        for tree, to, back in openings(self, steps[0][0], self.book) if won is None else ():
             node, left, _ = tree._follow([(to(guess), feedback) for guess, feedback in steps])
             if left is None:
                 return back(tree.guess_of(node))
-        remaining = candidates(self, steps)
+        remaining = candidates(self.game, steps)
         if not remaining:
             raise InconsistentHistory("no secret gives all these answers: "
                                       + ", ".join(f"{self._code(g)} {self._feedback(f)}" for g, f in steps))
         if won is not None:
             return None
-        return best_guess(self, steps, remaining)
+        return best_guess(self.game, self.stats.worst, steps, remaining)
 
     def _follow(self, steps) -> tuple[int, str | None, bool]:
         """Walk ``steps`` down the tree: ``(node reached, why the history leaves the tree or None,
@@ -227,20 +240,39 @@ def gone_on(won: int) -> str:
     return f"step {won + 1}: the game was won at step {won}, yet the history goes on"
 
 
-def load(path: str | os.PathLike, plugins: Iterable[str] | None = None) -> Tree:
+SHIPPED_BOOK = "shipped"  # load's and loads' default book: the one shipped with guesstree
+
+
+@cache
+def shipped_book() -> Book:
+    """The opening book shipped with guesstree (``trees/book/``), read as it is asked for."""
+    return Book(trees_folder() / "book", lambda data, name: loads(data, name, book=None))
+
+
+def load(path: str | os.PathLike, plugins: Iterable[str] | None = None, book: Book | None | str = SHIPPED_BOOK) -> Tree:
     """Load an artifact; any file that is not a valid one raises ``FormatError`` (a missing one
     ``MissingFile``, which is also a ``FileNotFoundError``).
 
     ``plugins`` names the plugin modules the tree's game may come from (default: the
-    comma-separated ``GUESSTREE_PLUGINS``); see ``_check_plugin``.
+    comma-separated ``GUESSTREE_PLUGINS``); see ``player.header``. ``book``: the opening book
+    ``suggest`` follows (default: the shipped one; None: the rule alone).
     """
     header, body = read(source_of(path), str(path))
-    return Tree(header, body, str(path), plugins)
+    return Tree(header, body, str(path), plugins, _book(book))
 
 
-def loads(data: bytes, name: str = "<bytes>", plugins: Iterable[str] | None = None) -> Tree:
+def loads(data: bytes, name: str = "<bytes>", plugins: Iterable[str] | None = None,
+          book: Book | None | str = SHIPPED_BOOK) -> Tree:
     header, body = decode(data, name)
-    return Tree(header, body, name, plugins)
+    return Tree(header, body, name, plugins, _book(book))
 
 
-__all__ = ["Tree", "load", "loads", "InconsistentHistory", "History", "MAX_NODES"]
+def _book(book: Book | None | str) -> Book | None:
+    if book == SHIPPED_BOOK:
+        return shipped_book()
+    if book is not None and not isinstance(book, Book):
+        raise TypeError(f"book must be a player.book.Book, None or {SHIPPED_BOOK!r}, not {type(book).__name__}")
+    return book
+
+
+__all__ = ["Tree", "load", "loads", "shipped_book", "InconsistentHistory", "History", "MAX_NODES"]
