@@ -122,6 +122,11 @@ class Book:
         found = None if file is None else self._load(file)
         return found if found is not None and found.game == tree.game else None
 
+    def openers(self, tree) -> list[str]:
+        """The first guesses (as the game writes them) the book holds for ``tree``'s game, sorted."""
+        key = _key(tree)
+        return sorted(first for game, first in self.index if game == key)
+
     def trees_for(self, tree) -> list:
         """Every tree of the book for ``tree``'s game."""
         key = _key(tree)

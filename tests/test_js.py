@@ -79,10 +79,7 @@ def off_tree_histories(tree: player.Tree, rng: random.Random) -> list[list]:
 
 def book_openers(tree: player.Tree) -> list[str]:
     """The first guesses the shipped opening book holds for ``tree``'s game (player/book.py)."""
-    from guesstree.player import book
-
-    key = book._key(tree)
-    return sorted(first for game, first in book._index() if game == key)
+    return player.tree.shipped_book().openers(tree)
 
 
 def write_suggest(folder: Path, seed: int = 1) -> None:
