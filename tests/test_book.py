@@ -184,6 +184,7 @@ def test_a_listed_file_that_is_missing_or_damaged_is_refused_by_name(tmp_path):
             tree.suggest([("AAAA", "0B0W")])
 
 
+@pytest.mark.slow
 def test_after_the_book_then_a_guess_of_ones_own_suggest_still_wins():
     """Wordle: CRANE (in the book), then PILOT of one's own, then suggest (the rule, off the book):
     every answer (one in five here) is won, each suggestion narrows the candidates, none past 7."""

@@ -132,9 +132,9 @@ def some(secrets: list, count: int) -> list:
 
 @pytest.mark.parametrize("name, strategy, params", [
     ("mastermind", "entropy", {"colours": 4, "holes": 3}),
-    ("twod", "minimax", {"size": 4}),
-    ("bulls-cows", "first", {"digits": 4, "length": 2}),
-    ("tiny_game:make", "entropy", {}),
+    pytest.param("twod", "minimax", {"size": 4}, marks=pytest.mark.slow),
+    pytest.param("bulls-cows", "first", {"digits": 4, "length": 2}, marks=pytest.mark.slow),
+    pytest.param("tiny_game:make", "entropy", {}, marks=pytest.mark.slow),
     ("words", "entropy", {"answers": str(Path(__file__).parent / "data" / "words-small.txt"), "hard": True}),
 ])
 def test_page_plays_like_the_python_player(browser, trees, tmp_path, plugin_path, name, strategy, params):
@@ -243,6 +243,7 @@ def fitting(tree: player.Tree, wins: list[bool], node: int) -> set[str]:
         {game.format_feedback(game.win)} if wins[node] else set())
 
 
+@pytest.mark.slow
 def test_page_enables_only_the_feedback_that_fits(browser, tmp_path):
     tree = player.load(MM64)
     game, (_, wins) = tree.game, reach(tree)
@@ -270,6 +271,7 @@ def test_page_enables_only_the_feedback_that_fits(browser, tmp_path):
     web.close()
 
 
+@pytest.mark.slow
 def test_words_page_takes_marks_from_the_letter_tiles(browser, trees, tmp_path):
     web = WebPlayer(browser, trees("words", "entropy", answers=str(Path(__file__).parent / "data" / "words-small.txt")),
                     tmp_path)
@@ -338,8 +340,8 @@ WORDLE_HARD = Path(__file__).parent.parent / "trees" / "wordle-hard-salet-optima
 
 @pytest.mark.parametrize("tree_path, first, secrets", [
     (WORDLE, "crane", ["light", "zesty", "crank", "abbey"]),
-    (WORDLE_HARD, "crane", ["light", "mummy"]),
-    (MM64, "AABB", [(2, 3, 4, 5), (0, 1, 1, 0), (0, 0, 1, 1)]),
+    pytest.param(WORDLE_HARD, "crane", ["light", "mummy"], marks=pytest.mark.slow),
+    pytest.param(MM64, "AABB", [(2, 3, 4, 5), (0, 1, 1, 0), (0, 0, 1, 1)], marks=pytest.mark.slow),
 ])
 def test_page_carries_on_after_a_guess_of_the_persons_own(browser, tmp_path, tree_path, first, secrets):
     """The person types a guess they played with its feedback (``crane GY---``): the page takes it,
@@ -456,7 +458,8 @@ def test_words_page_enter_placeholder_allowed_guesses_and_answers(browser, tmp_p
 
 @pytest.mark.parametrize("name, strategy, params", [
     ("mastermind", "entropy", {"colours": 4, "holes": 3}),
-    ("words", "entropy", {"answers": str(Path(__file__).parent / "data" / "words-small.txt"), "hard": True}),
+    pytest.param("words", "entropy", {"answers": str(Path(__file__).parent / "data" / "words-small.txt"), "hard": True},
+                 marks=pytest.mark.slow),
 ])
 def test_you_guess_the_pages_hidden_secret_with_the_trees_hints(browser, trees, tmp_path, name, strategy, params):
     """"You guess": the page hides a secret and scores each guess by the game's rules. Playing its

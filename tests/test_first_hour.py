@@ -25,6 +25,7 @@ GUESSTREE = str(Path(sys.executable).parent / "guesstree")
 
 # -- 1. many holes: symmetry costs at most what it saves; memory runs out cleanly -----------------
 
+@pytest.mark.slow
 def test_many_holes_compile_quickly(cli, tmp_path):
     path = tmp_path / "mm.msgpack.zst"
     result = cli("compile", "mastermind", "--colours", "2", "--holes", "12", "--strategy", "entropy", "-o", path)
@@ -48,6 +49,7 @@ def test_a_game_beyond_memory_is_refused_before_it_is_listed(cli, clean_error):
     assert "95428956661682176 secrets" in line and "over the --max-memory budget of 8.0 GiB" in line
 
 
+@pytest.mark.slow
 def test_running_out_of_memory_is_one_line(tmp_path):
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (700 << 20, 700 << 20))
