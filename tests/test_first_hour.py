@@ -330,6 +330,7 @@ def test_the_warm_stamp_names_the_kernel_sources_and_only_theirs(tmp_path):
     assert warm.kernels_digest(copy) != digest
 
 
+@pytest.mark.slow
 def test_kernels_cached_from_other_sources_are_removed_before_they_can_run(tmp_path):
     """numba checks a cached kernel against its own file only, so recursion's cached kernels would
     still run an older partitions.py: a stamp of other kernel sources clears the package's cache

@@ -30,6 +30,7 @@ def edit_manifest(folder: Path, change) -> None:
     (folder / "MANIFEST.json").write_text(json.dumps(document))
 
 
+@pytest.mark.slow  # every shipped tree replayed (verify --manifest trees/ in .ci/run too)
 def test_the_shipped_manifest_describes_every_shipped_tree(cli):
     listed = json.loads((TREES / "MANIFEST.json").read_text())["trees"]
     for entry in listed:  # what scripts/build_trees.py wrote is what entry_of reads back

@@ -178,6 +178,7 @@ def test_cli_compiles_plays_and_solves_a_word_tree(cli, tmp_path):
     assert cli("verify", path).exit_code == 0
 
 
+@pytest.mark.slow
 def test_the_original_wordle_lists():
     game = make_game("words", answers=str(HIDDEN), guesses=str(ALL))
     assert (len(game.secrets), len(game.guesses)) == (2315, 12972)
@@ -249,8 +250,8 @@ def brute_force_with_rules(game, first=None):
     return (lambda budget: total(root, budget)), (lambda: worst(root))
 
 
-@pytest.mark.parametrize("first", [None, "light"])
-@pytest.mark.parametrize("hard", [False, True])
+@pytest.mark.parametrize("hard, first", [(False, None), (False, "light"),
+                                         pytest.param(True, None, marks=pytest.mark.slow), (True, "light")])
 def test_exact_searches_follow_the_hard_mode_rule(hard, first):
     """After LIGHT, hard mode must keep -IGHT and can only try the -IGHT words one by one."""
     from guesstree.compiler.bound import searched_game
@@ -275,6 +276,7 @@ def test_optimal_trees_in_hard_mode_keep_the_rule_on_every_path(strategy):
     assert report.ok, report.errors
 
 
+@pytest.mark.slow
 def test_the_hint_rule_allows_exactly_what_the_game_allows():
     """The rule's state, folded over random histories by ``HintRule`` (the rule run in Python) and
     by the exact search (the same rule compiled), against ``Words.allows``."""
