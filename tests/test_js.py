@@ -149,7 +149,8 @@ def write(folder: Path, parts=tuple(PARTS)) -> None:
 
 
 # -- the test --------------------------------------------------------------------------------------
-def node_ready() -> str:
+@pytest.fixture(scope="session")
+def node() -> str:
     """Node, with player/js's packages installed (``npm ci`` run here when they are missing): the
     JavaScript player is tested wherever Node is. Without Node the test is skipped, and the run's
     summary says so (in CI it fails); without npm, or when ``npm ci`` fails, it fails saying how."""
@@ -172,10 +173,10 @@ def node_ready() -> str:
     return node
 
 
-def run_node(folder: Path, files: list[str]) -> None:
+def run_node(node: str, folder: Path, files: list[str]) -> None:
     """``node --test`` on ``files`` of player/js/test (all of them when empty), against expectations in ``folder``."""
     env = {**os.environ, "GUESSTREE_EXPECTED": str(folder), "GUESSTREE_PYTHON": sys.executable}
-    result = subprocess.run([node_ready(), "--test", "--test-reporter=tap", *files], cwd=JS, env=env,
+    result = subprocess.run([node, "--test", "--test-reporter=tap", *files], cwd=JS, env=env,
                             capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
     assert "# fail 0" in result.stdout and "# pass 0" not in result.stdout
@@ -184,19 +185,19 @@ def run_node(folder: Path, files: list[str]) -> None:
 HOSTILE = ["test/hostile.test.js"]  # the hostile corpus takes the Python reader 17 s to decide: a slow test
 
 
-def test_node_tests_pass_against_the_python_player(tmp_path):
+def test_node_tests_pass_against_the_python_player(node, tmp_path):
     """Every Node test but the hostile corpus's: games, paths of every shipped tree, suggest, the
     book, chunked trees, mutations."""
     write(tmp_path, ("paths", "suggest", "chunked"))
     files = sorted(str(p.relative_to(JS)) for p in (JS / "test").glob("*.test.js"))
     assert "test/games.test.js" in files and set(HOSTILE) <= set(files)
-    run_node(tmp_path, [f for f in files if f not in HOSTILE])
+    run_node(node, tmp_path, [f for f in files if f not in HOSTILE])
 
 
 @pytest.mark.slow
-def test_node_refuses_the_hostile_corpus_as_the_python_player_does(tmp_path):
+def test_node_refuses_the_hostile_corpus_as_the_python_player_does(node, tmp_path):
     write(tmp_path, ("hostile",))
-    run_node(tmp_path, HOSTILE)
+    run_node(node, tmp_path, HOSTILE)
 
 
 def main() -> int:
