@@ -94,5 +94,5 @@ def test_info_wraps_a_proven_strategy(cli):
 def test_help_lists_the_commands_in_a_users_order(cli):
     listed = cli("--help").stdout.split("Commands:")[1].splitlines()
     names = [line.split()[0] for line in listed if line.startswith("  ") and not line.startswith("   ")]
-    assert names[:11] == ["play", "solve", "next", "info", "trees", "verify", "manifest", "export",
-                          "compile", "bound", "compare"]
+    assert names == ["play", "solve", "next", "info", "verify", "manifest", "export", "trees", "list",
+                     "compile", "bound", "compare", "openers", "warm"]
