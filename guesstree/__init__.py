@@ -2,7 +2,7 @@
 
     from guesstree import player                 # the runtime: msgpack and zstandard, nothing more
     tree = player.load_shipped("mastermind-c6-h4-entropy")
-    tree.next_guess([])                          # (0, 0, 1, 1)
+    tree.next_guess([])                          # (0, 1, 2, 3): ABCD, the entropy tree's first guess
     from guesstree import compiler               # the offline compiler: pip install 'guesstree[compiler]'
 
 The repository keeps ``player/`` and ``compiler/`` at its root; ``pyproject.toml`` maps them into

@@ -47,23 +47,21 @@ HARD_BUDGET = 3_000_000  # where the game narrows the guesses (hard mode): its t
 Steps = list[tuple[Code, Feedback]]
 
 
-def candidates(tree, steps: Sequence[tuple[Code, Feedback]]) -> list[Code]:
-    """The secrets of ``tree.game``, in canonical order, that give every (guess, feedback) of ``steps``."""
-    game = tree.game
+def candidates(game, steps: Sequence[tuple[Code, Feedback]]) -> list[Code]:
+    """The secrets of ``game``, in canonical order, that give every (guess, feedback) of ``steps``."""
     remaining = game.secrets
     for guess, feedback in steps:
         remaining = game.consistent(guess, feedback, remaining)
     return remaining
 
 
-def best_guess(tree, steps: Steps, remaining: list[Code]) -> Code:
-    """The guess of the module's rule after ``steps``, whose candidates are ``remaining``."""
+def best_guess(game, worst: int, steps: Steps, remaining: list[Code]) -> Code:
+    """The guess of the module's rule in ``game`` after ``steps``, whose candidates are ``remaining``;
+    ``worst``: the tree's worst case, which the look-ahead keeps where it can."""
     if len(remaining) <= 2:
         return remaining[0]
-    game = tree.game
     shortlist = ranked(game, game.guesses_after(steps), remaining)
     look = Lookahead(game, shortlist)
-    worst = tree.stats.worst
     for depth in (worst, worst + 1):
         for guess in shortlist:
             if look.keeps(guess, remaining, depth - len(steps) - 1, steps):

@@ -14,15 +14,19 @@ a tree finds its game's openings without loading them. In a game whose codes may
 reordered (``Game.permutable``: the peg games), one opening serves a whole class of first guesses:
 it is listed under the class's first code (``class_of``), and a history is carried to it and its
 guesses back by the symmetry that takes the person's first guess there.
+
+A ``Book`` is given to a tree, never found behind its back: ``Tree.book`` (``player.load`` and
+``load_shipped`` give the shipped one, ``player.tree.shipped_book()``; ``book=None``, the rule
+alone), as the JavaScript player's ``useBook``.
 """
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cached_property
+from pathlib import Path
 
-from .artifact import FormatError, decode
-from .data import trees_folder
+from .artifact import FormatError
 from .games import Code
 
 FORMAT = "guesstree-book"
@@ -82,39 +86,85 @@ def class_of(code: Code, symbols: int) -> tuple[Code, Symmetry]:
 Opening = tuple["Tree", Callable[[Code], Code], Callable[[Code], Code]]  # noqa: F821 (a tree, to it, back)
 
 
-def openings(tree, first: Code) -> list[Opening]:
-    """The trees that ``suggest`` may follow after the first guess ``first``, best first: the book's
-    optimum for ``first`` (in a permutable game, for its class), if the book has one for ``tree``'s
-    game; then, in a permutable game, ``tree`` itself where ``first`` is in its first guess's class.
-    Each with the maps that carry a code to that tree and back."""
+def openings(tree, first: Code, book: "Book | None") -> list[Opening]:
+    """The trees that ``suggest`` may follow after the first guess ``first``, best first: ``book``'s
+    optimum for ``first`` (in a permutable game, for its class), if it has one for ``tree``'s game;
+    then, in a permutable game, ``tree`` itself where ``first`` is in its first guess's class.
+    Each with the maps that carry a code to that tree and back. ``book``: None for no book."""
     game = tree.game
     if not game.permutable:
-        book = shipped_opening(tree, first)
-        return [] if book is None else [(book, _same, _same)]
+        found = None if book is None else book.opening(tree, first)
+        return [] if found is None else [(found, _same, _same)]
     canonical, mine = class_of(first, game.symbols)
-    book = shipped_opening(tree, canonical)
-    found: list[Opening] = [] if book is None else [(book, mine.forward, mine.back)]
+    found = None if book is None else book.opening(tree, canonical)
+    trees: list[Opening] = [] if found is None else [(found, mine.forward, mine.back)]
     own, theirs = class_of(tree.guess_of(0), game.symbols)
     if own == canonical and tree.guess_of(0) != first:
-        found.append((tree, lambda code: theirs.back(mine.forward(code)), lambda code: mine.back(theirs.forward(code))))
-    return found
+        trees.append((tree, lambda code: theirs.back(mine.forward(code)), lambda code: mine.back(theirs.forward(code))))
+    return trees
 
 
-def book_of(tree) -> list:
-    """Every tree of the book for ``tree``'s game (none where ``tree.use_book`` is off)."""
-    if not tree.use_book:
-        return []
-    key = _key(tree)
-    found = [_load(file, type(tree)) for (game, _), file in _index().items() if game == key]
-    return [opening for opening in found if opening.game == tree.game]
+class Book:
+    """An opening book: the index ``BOOK.json`` in ``folder`` and the trees it lists, each read by
+    ``load(data, name)`` the first time it is asked for. A folder without an index is an empty book;
+    a damaged index or tree is refused as a damaged artifact is (``FormatError`` naming it)."""
 
+    def __init__(self, folder: Path, load: Callable[[bytes, str], "Tree"]):  # noqa: F821
+        self.folder, self._load_tree = Path(folder), load
+        self._trees: dict[str, "Tree"] = {}  # noqa: F821 (file -> its tree, once read)
 
-def shipped_opening(tree, first: Code):
-    """The book's tree for ``tree``'s game after the first guess ``first`` (loaded as ``tree``'s own
-    class, ``player.Tree``), or None."""
-    file = _index().get((_key(tree), tree.game.format_code(first)))
-    opening = None if file is None else _load(file, type(tree))
-    return opening if opening is not None and opening.game == tree.game else None
+    def __repr__(self) -> str:
+        return f"Book({str(self.folder)!r})"
+
+    def opening(self, tree, first: Code):
+        """The book's tree for ``tree``'s game after the first guess ``first``, or None."""
+        file = self.index.get((_key(tree), tree.game.format_code(first)))
+        found = None if file is None else self._load(file)
+        return found if found is not None and found.game == tree.game else None
+
+    def openers(self, tree) -> list[str]:
+        """The first guesses (as the game writes them) the book holds for ``tree``'s game, sorted."""
+        key = _key(tree)
+        return sorted(first for game, first in self.index if game == key)
+
+    def trees_for(self, tree) -> list:
+        """Every tree of the book for ``tree``'s game."""
+        key = _key(tree)
+        found = [self._load(file) for (game, _), file in self.index.items() if game == key]
+        return [opening for opening in found if opening.game == tree.game]
+
+    @cached_property
+    def index(self) -> dict[tuple[str, str], str]:
+        """BOOK.json's openings, (game, first guess) -> file; empty where there is no index."""
+        entry = self.folder / INDEX
+        if not entry.is_file():
+            return {}
+        data = entry.read_bytes()
+        if len(data) > MAX_INDEX_BYTES:
+            raise FormatError(f"{INDEX}: larger than a book's index may be ({MAX_INDEX_BYTES} bytes)")
+        try:
+            document = json.loads(data)
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise FormatError(f"{INDEX}: not JSON ({error})") from None
+        if not isinstance(document, dict) or document.get("format") != FORMAT or not isinstance(document.get("openings"), list):
+            raise FormatError(f"{INDEX}: not a {FORMAT} index")
+        index = {}
+        for number, opening in enumerate(document["openings"], 1):
+            file = opening.get("file") if isinstance(opening, dict) else None
+            if not (isinstance(file, str) and file.endswith(".msgpack.zst") and "/" not in file and "\\" not in file
+                    and isinstance(opening.get("first"), str) and isinstance(opening.get("game"), dict)):
+                raise FormatError(f"{INDEX}: opening {number} is not a file, a game and a first guess")
+            index[(_canonical(opening["game"]), opening["first"])] = file
+        return index
+
+    def _load(self, file: str):
+        if file not in self._trees:
+            try:
+                data = (self.folder / file).read_bytes()
+            except OSError as error:
+                raise FormatError(f"book/{file}: listed in {INDEX} but cannot be read ({error.strerror or error})") from None
+            self._trees[file] = self._load_tree(data, f"book/{file}")
+        return self._trees[file]
 
 
 def _key(tree) -> str:
@@ -124,43 +174,3 @@ def _key(tree) -> str:
 
 def _same(code: Code) -> Code:
     return code
-
-
-def _folder():
-    return trees_folder() / "book"
-
-
-@lru_cache(maxsize=None)
-def _index() -> dict[tuple[str, str], str]:
-    """BOOK.json's openings, (game, first guess) -> file; empty where there is no book. A damaged
-    index is refused as a damaged artifact is (``FormatError`` naming it)."""
-    entry = _folder() / INDEX
-    if not entry.is_file():
-        return {}
-    data = entry.read_bytes()
-    if len(data) > MAX_INDEX_BYTES:
-        raise FormatError(f"{INDEX}: larger than a book's index may be ({MAX_INDEX_BYTES} bytes)")
-    try:
-        document = json.loads(data)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise FormatError(f"{INDEX}: not JSON ({error})") from None
-    if not isinstance(document, dict) or document.get("format") != FORMAT or not isinstance(document.get("openings"), list):
-        raise FormatError(f"{INDEX}: not a {FORMAT} index")
-    index = {}
-    for number, opening in enumerate(document["openings"], 1):
-        file = opening.get("file") if isinstance(opening, dict) else None
-        if not (isinstance(file, str) and file.endswith(".msgpack.zst") and "/" not in file and "\\" not in file
-                and isinstance(opening.get("first"), str) and isinstance(opening.get("game"), dict)):
-            raise FormatError(f"{INDEX}: opening {number} is not a file, a game and a first guess")
-        index[(_canonical(opening["game"]), opening["first"])] = file
-    return index
-
-
-@lru_cache(maxsize=None)
-def _load(file: str, kind: type):
-    try:
-        data = (_folder() / file).read_bytes()
-    except OSError as error:
-        raise FormatError(f"book/{file}: listed in {INDEX} but cannot be read ({error.strerror or error})") from None
-    name = f"book/{file}"
-    return kind(*decode(data, name), name)

@@ -1,135 +1,31 @@
 """The ``guesstree`` command line: a thin shell over the library.
 
-This module holds the player's commands (play, solve, info, verify, export), which only read
-trees and never import the compiler. Other installed packages add commands to the same program
+This module holds the player's commands (play, solve, next, info, trees, verify, manifest, export),
+which only read trees and never import the compiler (``player/program.py`` gives the program its shape). Other installed packages add commands to the same program
 through the ``guesstree.commands`` entry points: the compiler adds compile, bound and compare
 (``compiler/cli.py``), loaded only when one of them runs or help lists them.
 """
 from __future__ import annotations
 
 import atexit
-import contextlib
-import copy
 import difflib
 import functools
 import json
 import os
 import sys
 import threading
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import List, Optional
 
 import typer
-from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from . import FormatError, InconsistentHistory, __version__, load
 from .artifact import jsonable
+from .program import EXIT_INVALID, EXIT_UNUSABLE, Command, Program, fail
 from .verify import unusable_report, verify_file
 from .wording import counted
 
-CLICK = sys.modules[typer.BadParameter.__module__]  # click's exceptions, as the click that typer runs on (it may vendor one)
-COMMANDS = "guesstree.commands"  # entry-point group: name -> function returning {name: click command}
-EXIT_INVALID, EXIT_UNUSABLE = 1, 2
-
-
-class Program(TyperGroup):
-    """The one ``guesstree`` program: the player's commands, then those other packages add."""
-
-    @functools.cached_property
-    def _entry_points(self) -> dict:  # read from the installed metadata once
-        return {point.name: point for point in entry_points(group=COMMANDS)}
-
-    def _added(self) -> dict:
-        return {name: point for name, point in self._entry_points.items() if name not in self.commands}
-
-    def list_commands(self, ctx) -> list[str]:
-        return [*self.commands, *self._added()]
-
-    def get_command(self, ctx, name: str):
-        point = self._added().get(name) if name not in self.commands else None
-        if point is not None:
-            for added, command in point.load()().items():
-                self.commands.setdefault(added, command)
-        return self.commands.get(name)
-
-    def make_context(self, *args, **kwargs):
-        with _one_line_usage_errors():
-            return super().make_context(*args, **kwargs)
-
-    def resolve_command(self, ctx, args):
-        with _one_line_usage_errors():
-            return super().resolve_command(ctx, args)
-
-
-class Command(TyperCommand):
-    """A command whose help names its arguments (GAME, TREE...) without typer's type placeholders,
-    and whose numeric options refuse a word in one line of our own (``--colours six``)."""
-
-    def make_context(self, *args, **kwargs):
-        with _one_line_usage_errors():
-            return super().make_context(*args, **kwargs)
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        for param in self.params:
-            if isinstance(param, TyperArgument):
-                shown = param.metavar or param.name.upper()
-                param.display_type_rich = lambda ctx: None
-                param.get_usage_pieces = lambda ctx, shown=shown: [shown]
-            wanted = NUMBERS.get(getattr(param.type, "name", None))
-            if wanted is not None:  # a copy: click shares one type object among its options
-                param.type = copy.copy(param.type)
-                param.type.convert = functools.partial(_number, param.type.convert, wanted)
-
-
-@contextlib.contextmanager
-def _one_line_usage_errors():
-    """A mistake on the command line as one ``error:`` line and exit 2, like every other: not
-    click's usage block, and a suggestion only where an option of the command is near the one typed."""
-    try:
-        yield
-    except CLICK.UsageError as error:
-        if type(error).__name__ == "NoArgsIsHelpError":  # no arguments at all: the help, as asked
-            raise
-        raise fail(_usage_line(error)) from None
-
-
-def _usage_line(error) -> str:
-    ctx = error.ctx
-    path = " ".join(["guesstree", *(ctx.command_path.split()[1:] if ctx is not None else [])])  # as typed, however invoked
-    if isinstance(error, CLICK.NoSuchOption):
-        options = [opt for param in ctx.command.get_params(ctx) for opt in param.opts + param.secondary_opts
-                   if opt.startswith("--")] if ctx is not None else []
-        near = difflib.get_close_matches(error.option_name.lstrip("-"), [o[2:] for o in options], n=2, cutoff=0.75)
-        hint = f"did you mean {' or '.join('--' + n for n in near)}?" if near else f"{path} -h lists its options"
-        return f"{path} has no option {error.option_name} ({hint})"
-    if isinstance(error, CLICK.MissingParameter) and error.param is not None:
-        param = error.param
-        shown = (max(param.opts, key=len) + (f" {param.metavar}" if param.metavar else "")
-                 if not isinstance(param, TyperArgument) else (param.metavar or param.name.upper()))
-        return f"{path} needs {shown} ({path} -h says what it takes)"
-    message = error.format_message()
-    if message.startswith("No such command"):
-        name = message.split("'")[1] if "'" in message else message
-        near = difflib.get_close_matches(name, ctx.command.list_commands(ctx), n=2, cutoff=0.6) if ctx else []
-        hint = f"did you mean {' or '.join(near)}?" if near else "guesstree -h lists them"
-        return f"no command {name!r} ({hint})"
-    return f"{path}: {message[0].lower()}{message[1:]}".rstrip(".")
-
-
-NUMBERS = {"int": "a whole number", "integer": "a whole number", "float": "a number"}  # click's type names
-
-
-def _number(convert, wanted: str, value, param, ctx):
-    """``--colours must be a whole number, not 'six'``, where click would print its usage and
-    "'six' is not a valid int"."""
-    try:
-        return convert(value, param, ctx)
-    except typer.BadParameter:
-        name = next((opt for opt in param.opts if opt.startswith("--")), param.opts[0])
-        raise fail(f"{name} must be {wanted}, not {value!r}") from None
-
+__all__ = ["app", "main", "fail", "Command", "EXIT_INVALID", "EXIT_UNUSABLE"]  # compiler/cli.py imports Command and fail
 
 app = typer.Typer(
     cls=Program, no_args_is_help=True, rich_markup_mode=None,
@@ -149,19 +45,15 @@ def _program(version: bool = typer.Option(False, "--version", callback=_version,
                                           help="print the version and exit")) -> None:
     """Precomputed decision trees for Mastermind-style games: compile, play, verify.
 
-    Commands: compile (a strategy's whole tree), bound (the optimal worst case), compare
-    (strategies side by side), info, verify, solve, play, export (what a tree holds and does).
+    Commands: play, solve, next, info (what a tree does and holds), verify, manifest, export,
+    trees (the shipped ones), list (the games and strategies); compile (a strategy's whole tree),
+    bound (the optimal worst case), compare (strategies side by side), openers, warm.
     """
 
 
 def command(*args, **kwargs):
     """``app.command`` with this program's help style."""
     return app.command(*args, cls=Command, **kwargs)
-
-
-def fail(message: str, code: int = EXIT_UNUSABLE) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(code)
 
 
 PLUGIN = typer.Option(None, "--plugin", metavar="MODULE",
@@ -180,7 +72,10 @@ def load_or_fail(path: Path, plugins: Optional[List[str]] = None):
     try:
         return load_shipped(path.name) if named else load(path, plugins=plugins or None)
     except FormatError as error:
-        hint = f" (nor is it a shipped tree: {', '.join(names)})" if names and not named else ""
+        hint = ""
+        if names and not named:
+            near = difflib.get_close_matches(path.name.removesuffix(SUFFIX), names, n=1, cutoff=0.6)
+            hint = f"; nor is it a shipped tree's name ({f'did you mean {near[0]}? ' if near else ''}guesstree trees lists them)"
         raise fail(f"{error}{hint}") from None
 
 
@@ -198,7 +93,7 @@ def solve(
     try:
         code = tree.game.parse_code(secret)
         if code not in set(tree.game.secrets):
-            raise ValueError(f"{secret!r} is not a possible secret of {tree.game!r}")
+            raise ValueError(f"{secret!r} is not a possible secret of {tree.game}")
         path = tree.path(code)
     except (ValueError, InconsistentHistory) as error:
         raise fail(str(error)) from None
@@ -206,6 +101,73 @@ def solve(
     for step, (guess, feedback) in enumerate(path, 1):
         typer.echo(f"{step}. {game.format_code(guess)}  {game.format_feedback(feedback)}")
     typer.echo(f"solved {game.format_code(code)} in {len(path)} guess{'' if len(path) == 1 else 'es'}")
+
+
+@command("next")
+def next_command(
+    tree_path: Path = TREE,
+    history: Optional[List[str]] = typer.Argument(None, metavar="[GUESS FEEDBACK]...",
+                                                  help="the guesses played so far, each with its feedback, oldest first"),
+    as_json: bool = typer.Option(False, "--json", help="print guess, won, on_tree and candidates as JSON"),
+    any_guess: bool = typer.Option(False, "--any-guess", help="take a guess that is not one of the game's allowed guesses"),
+    plugin: Optional[List[str]] = PLUGIN,
+) -> None:
+    """Print the next guess after the guesses and feedback given: the tree's while they follow it,
+    else one computed from the secrets still possible (as play and Tree.suggest do).
+
+    Prints nothing but the guess (or "won" once the winning feedback was given); exit 2 with one
+    error line for a history no secret fits or text the game does not take.
+
+    Example: guesstree next mastermind-c6-h4-entropy ABCD 1B1W --json
+    """
+    tree = load_or_fail(tree_path, plugin)
+    given = history or []
+    if len(given) % 2:
+        raise fail(f"give each guess with its feedback (e.g. {tree.game.format_code(tree.guess_of(0))} "
+                   f"{tree.game.format_feedback(tree.game.feedbacks()[0])}): {given[-1]!r} has none")
+    steps = list(zip(given[::2], given[1::2]))
+    try:
+        guess = tree.suggest(steps, any_guess=any_guess)
+        on_tree = _on_tree(tree, steps)
+        left = len(tree.candidates(steps, any_guess=any_guess))
+    except ValueError as error:  # InconsistentHistory too
+        raise fail(str(error)) from None
+    shown = None if guess is None else tree.game.format_code(guess)
+    if as_json:
+        typer.echo(json.dumps({"guess": shown, "won": guess is None, "on_tree": on_tree, "candidates": left}))
+    else:
+        typer.echo("won" if guess is None else shown)
+
+
+def _on_tree(tree, steps) -> bool:
+    try:
+        tree.next_guess(steps)
+    except InconsistentHistory:
+        return False
+    return True
+
+
+@command("trees")
+def trees_command(as_json: bool = typer.Option(False, "--json", help="print a JSON array, one object per tree")) -> None:
+    """List the trees shipped with guesstree: name, game, strategy, average and worst guesses to win.
+
+    A TREE argument of any command takes a name of this list.
+
+    Example: guesstree trees --json
+    """
+    from .shipped import listing
+
+    rows = listing()
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    width = max(len(row["name"]) for row in rows)
+    game_width = max(len(row["game"]) for row in rows)
+    typer.echo(f"{'name':<{width}}  {'game':<{game_width}}  {'strategy':<16}  average  worst")
+    for row in rows:
+        typer.echo(f"{row['name']:<{width}}  {row['game']:<{game_width}}  {row['strategy']:<16}  "
+                   f"{row['average']:>7.4f}  {row['worst']:>5}")
+    typer.echo(f"{counted(len(rows), 'tree')} in {Path(rows[0]['file']).parent}" if rows else "no shipped trees")
 
 
 @command()
@@ -225,7 +187,7 @@ def info(
         return
     s = tree.stats
     typer.echo(f"{tree_path}")
-    typer.echo(f"  game       {tree.game!r}")
+    typer.echo(f"  game       {tree.game}")
     if tree.allowed_guesses is not None:
         typer.echo(f"             compiled with {counted(tree.allowed_guesses, 'allowed guess', 'allowed guesses')}; "
                    f"the tree carries the {counted(len(tree.game.guesses), 'guess', 'guesses')} it can play")
@@ -233,7 +195,8 @@ def info(
         lines = tree.notice.strip().splitlines()
         more = f" ... ({counted(len(lines), 'line')}: info --json shows it whole)" if len(lines) > 1 else ""
         typer.echo(f"  notice     {lines[0]}{more}")
-    typer.echo(f"  strategy   {', '.join(f'{k}={v}' for k, v in tree.strategy.items())}")
+    for line in strategy_lines(tree.strategy):
+        typer.echo(line)
     typer.echo(f"  producer   {header.get('producer')}, format {'.'.join(map(str, header.get('version', [])))}")
     chunks = f", in {counted(tree.chunks[0], 'chunk')} of {tree.chunks[1]} nodes" if tree.chunks else ""
     typer.echo(f"  nodes      {tree.nodes}{chunks}")
@@ -247,6 +210,18 @@ def info(
     typer.echo("guesses to determine:")
     for line in bars(s["determined_histogram"]):
         typer.echo(line)
+
+
+def strategy_lines(strategy: dict, width: int = 88) -> list[str]:
+    """``info``'s strategy lines: its name and settings, then the proof's sentence (if any), each
+    wrapped to ``width`` columns under the first."""
+    import textwrap
+
+    settings = ", ".join(f"{k}={v}" for k, v in strategy.items() if k not in ("name", "proven"))
+    lines = textwrap.wrap(f"{strategy['name']}{', ' if settings else ''}{settings}", width - 13)
+    proven = textwrap.wrap(str(strategy["proven"]), width - 13) if "proven" in strategy else []
+    return ([f"  strategy   {lines[0]}", *(f"{'':13}{line}" for line in lines[1:])]
+            + [f"  {'proven':<11}{line}" if i == 0 else f"{'':13}{line}" for i, line in enumerate(proven)])
 
 
 def bars(histogram: dict, width: int = 40) -> list[str]:
@@ -310,7 +285,8 @@ def verify(
     for report in reports:
         path = report["tree"]
         if report["unusable"]:
-            typer.echo(f"UNUSABLE {path}: {report['errors'][0]}", err=True)
+            said = report["errors"][0]
+            typer.echo(f"UNUSABLE {path}: {said.removeprefix(f'{path}: ')}", err=True)  # the path once
         elif report["ok"]:
             typer.echo(f"ok {path}: {counted(report['secrets'], 'secret')}, total {report['total']}, "
                        f"average {report['average']:.4f}, worst {report['worst']}")
@@ -456,7 +432,8 @@ def export_command(
     if no_book and fmt != "html":
         raise fail("--no-book applies to --format html only")
     tree = load_or_fail(tree_path, plugin)
-    tree.use_book = not no_book
+    if no_book:
+        tree.book = None
     try:
         text = export(tree, fmt, max_depth)  # ValueError: e.g. an older words tree without its lists
     except ValueError as error:

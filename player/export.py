@@ -17,7 +17,7 @@ from importlib import resources
 
 from . import __version__
 from .artifact import jsonable, pack_uints
-from .book import book_of, game_key
+from .book import game_key
 from .games import GAMES
 from .tree import Tree
 from .wording import counted
@@ -143,7 +143,7 @@ def to_dot(tree: Tree, max_depth: int | None = None) -> str:
     for node in range(tree.nodes - 1, -1, -1):
         for _, child in below[node]:
             size[node] += size[child]
-    title = f"{game!r}, {tree.strategy['name']}: {counted(tree.stats['secrets'], 'secret')}, worst {tree.stats['worst']}"
+    title = f"{game}, {tree.strategy['name']}: {counted(tree.stats['secrets'], 'secret')}, worst {tree.stats['worst']}"
     lines = [
         "digraph guesstree {",
         f"  label={_dot_string(title)}; labelloc=t; fontname=\"Helvetica\";",
@@ -191,7 +191,7 @@ def to_text(tree: Tree) -> str:
     game = tree.game
     fmt_code, fmt_feedback = game.format_code, game.format_feedback
     lines = [
-        f"# guesstree {tree.strategy['name']} tree for {game!r}: {counted(tree.stats['secrets'], 'secret')}",
+        f"# guesstree {tree.strategy['name']} tree for {game}: {counted(tree.stats['secrets'], 'secret')}",
         "# secret, guesses to win ('-' if the tree cannot play it), then each guess and its feedback",
         *_comment_lines(tree.notice, "# "),
     ]
@@ -224,7 +224,7 @@ def page_data(tree: Tree) -> dict:
         "describe": [game.describe_feedback(f) for f in game.feedbacks()],
         **embedded(tree, jsonable(tree.header["game"])),
         # the opening book's trees of this game (player/book.py), their game named without its lists
-        "book": [embedded(opening, game_key(opening.header["game"])) for opening in book_of(tree)],
+        "book": [embedded(opening, game_key(opening.header["game"])) for opening in (tree.book.trees_for(tree) if tree.book is not None else [])],
     }
     if game.name not in GAMES:
         data["table"] = score_table(tree)

@@ -69,6 +69,9 @@ class Game:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
         return f"{type(self).__name__}({args})"
 
+    def __str__(self) -> str:
+        return self.label()
+
     def __eq__(self, other) -> bool:
         return isinstance(other, Game) and self.identity() == other.identity()
 
@@ -79,6 +82,11 @@ class Game:
     def title(self) -> str:
         """A short name for people, e.g. ``Mastermind, 6 colours, 4 holes``."""
         return repr(self)
+
+    def label(self) -> str:
+        """The game as people write it in a sentence, e.g. ``Mastermind 6x4`` (``str(game)``; the
+        ``repr`` is the call that rebuilds it)."""
+        return self.title()
 
     def slug(self) -> str:
         """The game's part of a default file name: short, flat, different for different games."""

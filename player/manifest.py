@@ -129,7 +129,7 @@ class Manifest:
         if name is None:
             problems = [f"not in the folder of {self.path}"]
         elif entry is None:
-            problems = [f"not listed in {self.path}"]
+            problems = [f"not listed in {self.path} (guesstree manifest {self.folder} lists every tree of the folder)"]
         else:
             problems = differences(entry, entry_of(data, tree))
         if problems:

@@ -113,13 +113,18 @@ class Mastermind(PegGame):
                 "secret_repeats": self.secret_repeats, "guess_repeats": self.guess_repeats}
 
     def title(self) -> str:
+        return f"Mastermind, {self.colours} colours, {self.holes} holes{self._rules()}"
+
+    def label(self) -> str:
+        return f"Mastermind {self.colours}x{self.holes}{self._rules()}"
+
+    def _rules(self) -> str:
         rules = [] if self.secret_repeats else ["distinct colours"]
         if not self.guess_repeats:
             rules.append("guesses distinct")
         elif not self.secret_repeats:
             rules.append("guesses may repeat")
-        extra = f" ({', '.join(rules)})" if rules else ""
-        return f"Mastermind, {self.colours} colours, {self.holes} holes{extra}"
+        return f" ({', '.join(rules)})" if rules else ""
 
     def slug(self) -> str:
         slug = f"mastermind-c{self.colours}-h{self.holes}"
@@ -194,6 +199,8 @@ class Digits(Mastermind):
 
     def title(self) -> str:
         return f"Digits, {self.holes} digits"
+
+    label = title  # not Mastermind's "10x4"
 
     def slug(self) -> str:
         return f"digits-l{self.holes}"

@@ -22,6 +22,19 @@ def shipped() -> list[str]:
                   if entry.name.endswith(SUFFIX) and entry.is_file())
 
 
+def listing() -> list[dict]:
+    """One row per shipped tree, by name: its game as people write it, strategy, secrets, average
+    and worst guesses to win, and its file (what ``guesstree trees`` prints)."""
+    rows = []
+    for name in shipped():
+        tree = load_shipped(name)
+        stats = tree.stats
+        rows.append({"name": name, "game": str(tree.game), "strategy": tree.strategy["name"],
+                     "secrets": stats["secrets"], "average": round(stats["average"], 4), "worst": stats["worst"],
+                     "file": str(_folder() / (name + SUFFIX))})
+    return rows
+
+
 def load_shipped(name: str) -> Tree:
     """Load the shipped tree ``name`` (as ``shipped()`` lists it; the ``.msgpack.zst`` may be given)."""
     if not isinstance(name, str):

@@ -2,21 +2,19 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterable
+from functools import cache
 
 from .advice import best_guess, candidates
-from .artifact import FormatError, decode, read, source_of
-from .book import openings
+from .artifact import decode, read, source_of
+from .book import Book, openings
 from .body import MAX_NODES, Chunks, read_body
-from .games import GAMES, Code, Feedback, Game, game_from_spec
+from .data import trees_folder
+from .games import Code, Feedback, Game
+from .header import MAX_NOTICE_BYTES, PLUGINS_ENV, Header, notice_problem  # noqa: F401 (the old names, importable here)
 from .stats import Statistics
 
-MAX_NOTICE_BYTES = 64 << 10  # a notice is a licence: a few KB
 SHIPPED = "shipped:"  # the name of a tree loaded by player.load_shipped, before the shipped name
-PLUGINS_ENV = "GUESSTREE_PLUGINS"  # comma-separated plugin modules a tree may import and call
-_SCALARS = (type(None), bool, int, float, str)
-_STRATEGY_TYPES = {"name": str, "candidates": str, "seed": int, "guess_sample": int, "secret_sample": int}
 
 History = list[tuple[Code, Feedback]]  # (guess, feedback) pairs, oldest first
 
@@ -28,19 +26,19 @@ class InconsistentHistory(ValueError):
 class Tree:
     """A compiled strategy for one game. Node 0 is the first guess; see trees/FORMAT.md."""
 
-    use_book = True  # may suggest follow the opening book (player.book) after a first guess of one's own? (else the rule alone)
-
-    def __init__(self, header: dict, body: dict, name: str = "<tree>", plugins: Iterable[str] | None = None):
+    def __init__(self, header: dict, body: dict, name: str = "<tree>", plugins: Iterable[str] | None = None,
+                 book: Book | None = None):
+        """``book``: the opening book ``suggest`` follows after a first guess of one's own
+        (``player.book``); None, the rule alone."""
         self.name = name
         self.header = header
-        self.game: Game = _game(header, name, _trusted(plugins))
-        self.strategy: dict = _strategy(header, name)
-        self.stats = Statistics.from_header(header.get("stats"), name)
-        producer = header.get("producer")
-        if not isinstance(producer, str):
-            raise FormatError(f"{name}: the header's producer is {producer!r}, not a string")
-        self.notice: str | None = _notice(header, name)
-        self.allowed_guesses: int | None = _allowed_guesses(header, name)
+        self.book = book
+        fields = Header.read(header, name, plugins)
+        self.game: Game = fields.game
+        self.strategy: dict = fields.strategy
+        self.stats: Statistics = fields.stats
+        self.notice: str | None = fields.notice
+        self.allowed_guesses: int | None = fields.allowed_guesses
         table, self._store = read_body(body, self.game, name)
         self._nodes, self.feedbacks = table.nodes, table.feedbacks
         self._feedback_index = {f: i for i, f in enumerate(self.feedbacks)}
@@ -49,6 +47,16 @@ class Tree:
         if self.name.startswith(SHIPPED):
             return f"guesstree.player.load_shipped({self.name[len(SHIPPED):]!r})"
         return f"guesstree.player.load({self.name!r})"
+
+    @property
+    def use_book(self) -> bool:
+        """Does ``suggest`` follow an opening book? Setting it gives the tree the shipped book, or
+        none (``tree.book`` takes any ``Book``)."""
+        return self.book is not None
+
+    @use_book.setter
+    def use_book(self, wanted: bool) -> None:
+        self.book = shipped_book() if wanted else None
 
     # -- lookups -------------------------------------------------------------
     @property
@@ -90,7 +98,7 @@ class Tree:
     def candidates(self, history, any_guess: bool = False) -> list[Code]:
         """The secrets still possible after ``history`` (in canonical order), on the tree or off it.
         A guess the game does not allow is refused (``ValueError``) unless ``any_guess``."""
-        return candidates(self, self._checked(history, any_guess))
+        return candidates(self.game, self._checked(history, any_guess))
 
     def suggest(self, history, any_guess: bool = False) -> Code | None:
         """The tree's guess while ``history`` follows the tree; after a guess of the person's own,
@@ -108,19 +116,19 @@ class Tree:
         win = self.game.win
         won = next((step for step, (_, feedback) in enumerate(steps, 1) if feedback == win), None)
         if won is not None and won != len(steps):
-            raise InconsistentHistory(f"step {won}: the game was already won, yet the history goes on")
+            raise InconsistentHistory(gone_on(won))
         # a history that a tree of the same game follows is one some secret gives: no candidates needed
-        for tree, to, back in openings(self, steps[0][0]) if self.use_book and won is None else ():
+        for tree, to, back in openings(self, steps[0][0], self.book) if won is None else ():
             node, left, _ = tree._follow([(to(guess), feedback) for guess, feedback in steps])
             if left is None:
                 return back(tree.guess_of(node))
-        remaining = candidates(self, steps)
+        remaining = candidates(self.game, steps)
         if not remaining:
             raise InconsistentHistory("no secret gives all these answers: "
                                       + ", ".join(f"{self._code(g)} {self._feedback(f)}" for g, f in steps))
         if won is not None:
             return None
-        return best_guess(self, steps, remaining)
+        return best_guess(self.game, self.stats.worst, steps, remaining)
 
     def _follow(self, steps) -> tuple[int, str | None, bool]:
         """Walk ``steps`` down the tree: ``(node reached, why the history leaves the tree or None,
@@ -133,11 +141,12 @@ class Tree:
                 return node, f"step {step}: the tree plays {self._code(expected)} here, not {self._code(guess)}", False
             if feedback == win:
                 if step != len(steps):
-                    return node, f"step {step}: the game was already won, yet the history goes on", False
+                    return node, gone_on(step), False
                 return node, None, True
             index = indices.get(feedback)
             child = None if index is None else child_of(node, index)
             if child is None:
+                self._check_step(step, guess, feedback)  # a tuple the game cannot give is refused as its text is
                 return node, f"step {step}: no secret left gives {self._feedback(feedback)} to {self._code(guess)}", False
             node = child
         return node, None, False
@@ -173,15 +182,21 @@ class Tree:
         ``any_guess``, each guess one the game allows."""
         steps = self._steps(history)
         for step, (guess, feedback) in enumerate(steps, 1):
-            try:
-                self.game.check_code(guess)
-                self.game.check_feedback(feedback)
-            except ValueError as error:
-                raise ValueError(f"step {step}: {error}") from None
+            self._check_step(step, guess, feedback)
             problem = None if any_guess else self.unknown_guess(guess)
             if problem:
                 raise ValueError(f"step {step}: {problem} (any_guess=True plays it anyway)")
         return steps
+
+    def _check_step(self, step: int, guess, feedback) -> None:
+        """A ValueError naming the step where ``guess`` is not a code of the game or ``feedback``
+        not a feedback it can give (``(0, 5)`` in Mastermind 6x4: "step 1: (0, 5) is feedback that
+        cannot occur ...")."""
+        try:
+            self.game.check_code(guess)
+            self.game.check_feedback(feedback)
+        except ValueError as error:
+            raise ValueError(f"step {step}: {error}") from None
 
     def unknown_guess(self, guess: Code) -> str | None:
         """Why ``guess`` is not one of the game's allowed guesses, or None. (A tree that carries
@@ -220,105 +235,44 @@ class Tree:
             return repr(feedback)
 
 
-def _trusted(plugins: Iterable[str] | str | None) -> frozenset[str]:
-    if plugins is None:
-        plugins = os.environ.get(PLUGINS_ENV, "")
-    if isinstance(plugins, str):  # "a,b" as in the environment, not the letters of one name
-        plugins = plugins.split(",")
-    return frozenset(module.strip() for module in plugins if module.strip())
+def gone_on(won: int) -> str:
+    """The message for a history with entries after the win at step ``won``: it names the first extra one."""
+    return f"step {won + 1}: the game was won at step {won}, yet the history goes on"
 
 
-def _game(header: dict, name: str, trusted: frozenset[str]) -> Game:
-    spec = header.get("game")
-    if not (isinstance(spec, dict) and isinstance(spec.get("name"), str)):
-        raise FormatError(f"{name}: the header has no usable game spec")
-    game_name, params = spec["name"], spec.get("params", {})
-    if not (isinstance(params, dict) and all(isinstance(k, str) and isinstance(v, _SCALARS) for k, v in params.items())):
-        raise FormatError(f"{name}: the game's parameters {params!r} are not a map of names to plain values")
-    if game_name not in GAMES:
-        _check_plugin(game_name, trusted, name)
-    try:
-        game = game_from_spec({"name": game_name, "params": params})
-    except Exception as error:  # a trusted plugin may fail in any way; the file is still unusable
-        raise FormatError(f"{name}: cannot rebuild the game {game_name!r}: {error}") from None
-    rebuilt = game.params()
-    stray = [key for key, value in params.items() if key not in rebuilt or rebuilt[key] != value]
-    if stray:
-        raise FormatError(f"{name}: the game {game_name!r} does not take {stray[0]}={params[stray[0]]!r} as written")
-    return game
+SHIPPED_BOOK = "shipped"  # load's and loads' default book: the one shipped with guesstree
 
 
-def _check_plugin(game_name: str, trusted: frozenset[str], name: str) -> None:
-    """A plugin spec names code to run: only a module the caller trusts may be imported and its
-    factory called. Without that, an already imported module's ``Game`` subclass is accepted;
-    anything else (``shutil:rmtree``, a module nobody imported) is refused unrun."""
-    module_name, colon, factory_name = game_name.partition(":")
-    if not colon:
-        raise FormatError(f"{name}: unknown game {game_name!r}")
-    if module_name in trusted:
-        return
-    factory = getattr(sys.modules.get(module_name), factory_name, None)
-    if isinstance(factory, type) and issubclass(factory, Game):
-        return
-    raise FormatError(
-        f"{name}: the game is the plugin {game_name!r}, which this player does not run unasked: "
-        f"trust its module with the command's --plugin option (e.g. guesstree info {name} --plugin {module_name}), "
-        f"guesstree.player.load(..., plugins=[{module_name!r}]) "
-        f"or {PLUGINS_ENV}={module_name}")
+@cache
+def shipped_book() -> Book:
+    """The opening book shipped with guesstree (``trees/book/``), read as it is asked for."""
+    return Book(trees_folder() / "book", lambda data, name: loads(data, name, book=None))
 
 
-def _notice(header: dict, name: str) -> str | None:
-    """The licence of the data the game embeds (a words tree's lists), if the tree carries one."""
-    notice = header.get("notice")
-    if notice is not None and notice_problem(notice) is not None:
-        raise FormatError(f"{name}: the header's notice is not a text of at most {MAX_NOTICE_BYTES} bytes")
-    return notice
-
-
-def notice_problem(notice) -> str | None:
-    """Why ``notice`` cannot be a tree's notice (the writer's and the readers' one rule), or None."""
-    if not isinstance(notice, str):
-        return "the notice is not text"
-    if not notice.strip():
-        return "the notice is empty"
-    if len(notice.encode("utf-8")) > MAX_NOTICE_BYTES:
-        return f"the notice has more than {MAX_NOTICE_BYTES} bytes"
-    return None
-
-
-def _allowed_guesses(header: dict, name: str) -> int | None:
-    """How many guesses the tree was compiled with, where the game carries fewer (a words tree
-    carries only the guesses it plays; the verifier checks it is no fewer); ``None`` where the
-    game's guesses are all there were."""
-    allowed = header.get("allowed_guesses")
-    if allowed is not None and not (type(allowed) is int and 1 <= allowed < 1 << 32):
-        raise FormatError(f"{name}: the header's allowed_guesses {allowed!r} is not a count of guesses")
-    return allowed
-
-
-def _strategy(header: dict, name: str) -> dict:
-    strategy = header.get("strategy")
-    if not (isinstance(strategy, dict) and isinstance(strategy.get("name"), str)
-            and all(isinstance(k, str) and type(v) is _STRATEGY_TYPES.get(k, type(v)) and isinstance(v, _SCALARS)
-                    for k, v in strategy.items())):
-        raise FormatError(f"{name}: the header's strategy {strategy!r} is not a map of names to plain values")
-    return strategy
-
-
-def load(path: str | os.PathLike, plugins: Iterable[str] | None = None) -> Tree:
+def load(path: str | os.PathLike, plugins: Iterable[str] | None = None, book: Book | None | str = SHIPPED_BOOK) -> Tree:
     """Load an artifact; any file that is not a valid one raises ``FormatError`` (a missing one
     ``MissingFile``, which is also a ``FileNotFoundError``).
 
     ``plugins`` names the plugin modules the tree's game may come from (default: the
-    comma-separated ``GUESSTREE_PLUGINS``); see ``_check_plugin``.
+    comma-separated ``GUESSTREE_PLUGINS``); see ``player.header``. ``book``: the opening book
+    ``suggest`` follows (default: the shipped one; None: the rule alone).
     """
     header, body = read(source_of(path), str(path))
-    return Tree(header, body, str(path), plugins)
+    return Tree(header, body, str(path), plugins, _book(book))
 
 
-def loads(data: bytes, name: str = "<bytes>", plugins: Iterable[str] | None = None) -> Tree:
+def loads(data: bytes, name: str = "<bytes>", plugins: Iterable[str] | None = None,
+          book: Book | None | str = SHIPPED_BOOK) -> Tree:
     header, body = decode(data, name)
-    return Tree(header, body, name, plugins)
+    return Tree(header, body, name, plugins, _book(book))
 
 
-__all__ = ["Tree", "load", "loads", "InconsistentHistory", "History", "MAX_NODES"]
+def _book(book: Book | None | str) -> Book | None:
+    if book == SHIPPED_BOOK:
+        return shipped_book()
+    if book is not None and not isinstance(book, Book):
+        raise TypeError(f"book must be a player.book.Book, None or {SHIPPED_BOOK!r}, not {type(book).__name__}")
+    return book
+
+
+__all__ = ["Tree", "load", "loads", "shipped_book", "InconsistentHistory", "History", "MAX_NODES"]

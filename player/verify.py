@@ -68,13 +68,13 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
     # hostile header may name 26**12 codes; the built-in games count and check without listing).
     count = game.secret_count()
     if count > tree.nodes:
-        error(f"{game!r} has {counted(count, 'secret')}, but the tree only {counted(tree.nodes, 'node')}: "
+        error(f"{game} has {counted(count, 'secret')}, but the tree only {counted(tree.nodes, 'node')}: "
               "each secret needs its own winning node")
         return Report(ok=False, secrets=count, worst=0, total=0, average=0.0,
                       histogram={}, determined_histogram={}, errors=errors)
     secrets = game.secrets
     if not secrets:
-        error(f"{game!r} has no secrets")
+        error(f"{game} has no secrets")
         return Report(ok=False, secrets=0, worst=0, total=0, average=0.0,
                       histogram={}, determined_histogram={}, errors=errors)
     wins, determined, reached = _replay(tree, secrets, error)
@@ -96,8 +96,9 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
         total, worst = measured.total, measured.worst
     if max_depth is not None and worst > max_depth:
         deep = min((s for s, d in wins.items() if d == worst))
-        error(f"secret {game.format_code(secrets[deep])} takes {counted(worst, 'guess', 'guesses')}, "
-              f"over the bound of {max_depth}")
+        over = sum(count for depth, count in histogram.items() if depth > max_depth)
+        error(f"{counted(over, 'secret')} {'takes' if over == 1 else 'take'} more than {counted(max_depth, 'guess', 'guesses')}, "
+              f"the bound, e.g. {game.format_code(secrets[deep])} takes {worst}")
     if tree.allowed_guesses is not None and tree.allowed_guesses <= len(game.guesses):
         error(f"the header says the tree was compiled with {counted(tree.allowed_guesses, 'allowed guess', 'allowed guesses')}, "
               f"but its game carries {len(game.guesses)} (a tree says so only where it carries fewer)")
@@ -130,7 +131,7 @@ def _replay(tree: Tree, secrets: list, error) -> tuple[dict[int, int], list[int]
             reached[node] = 1
             guess = tree.guess_of(node)
             if not game.is_guess(guess):
-                error(f"node {node}: {said_code(game, guess)} is not an allowed guess of {game!r}")
+                error(f"node {node}: {said_code(game, guess)} is not an allowed guess of {game}")
             elif ruled and (reason := game.allows(guess, history_of[node])):
                 error(f"node {node}: {said_code(game, guess)} may not follow "
                       f"{', '.join(f'{said_code(game, g)} {said_feedback(game, f)}' for g, f in history_of[node])}: {reason}")

@@ -20,7 +20,10 @@ from .wording import counted
 
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 EMOJI = {"🟩": "2", "🟨": "1", "⬛": "0", "⬜": "0"}
-LETTERS = {"g": "2", "y": "1", "b": "0", "-": "0", ".": "0", "x": "0", "w": "0"}
+# The marks a person may type, and no other: exact G 2; present Y 1; absent - . B X 0 (B: Wordle's black
+# square). Not W: in Mastermind W is a white peg, a colour present elsewhere (player/js reads the same marks).
+LETTERS = {"g": "2", "y": "1", "b": "0", "-": "0", ".": "0", "x": "0"}
+MARKS_SAID = "G (exact), Y (present) or - (absent; also B, X or .)"
 SYMBOLS = "-YG"  # feedback text: absent, present, exact
 
 
@@ -28,13 +31,20 @@ MAX_LENGTH = 10  # words of up to 10 letters: 3 ** 10 marks still fit the compil
 
 
 def _lines(path: str) -> list[str]:
+    """A word list's lines, each without its ``#`` comment (a line of only a comment is blank)."""
     try:
         with open(path, encoding="utf-8-sig") as handle:  # -sig: a byte-order mark (as Notepad writes) is no letter
-            return handle.read().splitlines()
+            text = handle.read()
     except FileNotFoundError:
         raise ValueError(f"{path}: no such word list") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ValueError(f"{path}: cannot read the word list ({error})") from None
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path}: not a word list: not UTF-8 text (byte {error.start} is "
+                         f"0x{error.object[error.start]:02x}); a word list is one word per line") from None
+    except OSError as error:
+        raise ValueError(f"{path}: cannot read the word list ({error.strerror or error})") from None
+    if "\0" in text:
+        raise ValueError(f"{path}: not a word list: a binary file (it holds NUL bytes); a word list is one word per line")
+    return [line.split("#", 1)[0] for line in text.splitlines()]
 
 
 def list_length(path: str) -> int:
@@ -50,7 +60,8 @@ def list_length(path: str) -> int:
 
 
 def read_words(path: str, length: int, inferred: bool = False) -> list[str]:
-    """One word per line, case-folded, deduplicated and sorted; a bad line is refused by file and line.
+    """One word per line (blank lines and `#` comments skipped), case-folded, deduplicated and sorted;
+    a bad line is refused by file and line.
     ``inferred``: ``length`` is the list's first word's, not a --length given (the error says so)."""
     words = set()
     for number, line in enumerate(_lines(path), 1):
@@ -251,7 +262,7 @@ class Words(Game):
         n = self.length
         return (f"Think of a word of {n} letters. For each guess, type one mark per letter: G if the letter is "
                 f"right and in the right place, Y if it is in the word elsewhere, - if it is not "
-                f"(e.g. GY{'-' * (n - 2)}; also GYB{'B' * (n - 3)}, 210{'0' * (n - 3)} or the coloured squares); "
+                f"(e.g. GY{'-' * (n - 2)}; also B, X or . for absent, 210{'0' * (n - 3)} or the coloured squares); "
                 f"{'G' * n} when the guess is your word.")
 
     def describe_feedback(self, feedback: Feedback) -> str:
@@ -398,9 +409,12 @@ class Words(Game):
     def parse_feedback(self, text: str) -> Feedback:
         cleaned = re.sub(r"\s+", "", text.strip())
         digits = "".join(EMOJI.get(c, LETTERS.get(c.casefold(), c)) for c in cleaned)
+        if "w" in cleaned.casefold():
+            raise ValueError(f"{text!r}: W is no mark of word games (in Mastermind it means present); "
+                             f"write Y for present, - for absent")
         if len(digits) != self.length or not set(digits) <= set("012"):
             raise ValueError(f"{text!r} is not feedback for {self.length}-letter words: write "
-                             f"{self.length} marks, G (exact), Y (present) or - (absent), e.g. "
+                             f"{self.length} marks, {MARKS_SAID}, e.g. "
                              f"'GY-{'-' * (self.length - 3)}', or 2/1/0, or the coloured squares")
         return self.check_feedback(tuple(int(d) for d in digits), text)
 

@@ -126,7 +126,7 @@ def main() -> None:
         for opener in openers:
             tree = player.load(path)  # a fresh tree: the first suggest pays the game's one-time set-up
             tree.use_book = not args.no_book
-            booked = bool(openings(tree, tree.game.parse_code(opener))) and not args.no_book
+            booked = bool(openings(tree, tree.game.parse_code(opener), tree.book)) and not args.no_book
             lengths, met = follow(tree, opener)
             row = {"game": kind, "tree": name, "opener": opener.upper(), "book": booked, "total": sum(lengths),
                    "worst": max(lengths)}

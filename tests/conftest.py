@@ -1,4 +1,5 @@
-"""Shared fixtures: golden artifacts, cached builds, the CLI runner and the plugin path."""
+"""Shared fixtures: golden artifacts, cached builds, the CLI runner and the plugin path; and the
+summary of what the run left out (slow tests, skipped parts)."""
 from __future__ import annotations
 
 import os
@@ -22,6 +23,37 @@ def pytest_configure(config):
 
         if not warm.warmed():
             warm.warm(say=lambda text: print(text, flush=True))
+
+# -- what the default run leaves out, said at its end ------------------------------------------
+# The default run (pyproject.toml: -m 'not slow') is the few-minute check; the long searches are
+# marked slow and run by `python -m pytest -m slow` (.ci/run runs both). Deselected and skipped
+# tests are counted here and named in the summary, so that no part goes untested unsaid.
+_left_out: dict[str, int] = {"slow": 0}
+
+
+def pytest_deselected(items):
+    _left_out["slow"] += sum(1 for item in items if item.get_closest_marker("slow") is not None)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    write = terminalreporter.write_line
+    slow = _left_out["slow"]
+    skipped: dict[str, int] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        skipped[reason] = skipped.get(reason, 0) + 1
+    if not slow and not skipped:
+        return
+    terminalreporter.section("not run", sep="-")
+    if slow:
+        write(f"{slow} long test{'s' if slow != 1 else ''} not run (marked slow): run `python -m pytest -m slow` "
+              f"(about {SLOW_MINUTES} minutes on 2 cores) or `.ci/run`, which runs every test")
+    for reason, count in sorted(skipped.items(), key=lambda pair: -pair[1]):
+        write(f"{count} test{'s' if count != 1 else ''} skipped: {reason}")
+
+
+SLOW_MINUTES = "10 to 20"  # the slow tests' wall time on 2 cores (the README's Tests section says the same)
 
 TESTS = Path(__file__).parent
 GOLDEN = TESTS / "golden"

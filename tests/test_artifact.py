@@ -289,7 +289,7 @@ def test_next_guess_follows_the_history(mm32_tree):
     ([((0, 2), (1, 0))], "step 1: the tree plays AB here, not AC"),
     ([((0, 1), (1, 0)), ((0, 0), (1, 0))], "step 2: the tree plays AC here, not AA"),
     ([((0, 1), (0, 0)), ((2, 2), (1, 0))], "step 2: no secret left gives 1B0W to CC"),
-    ([((0, 1), (2, 0)), ((0, 1), (2, 0))], "step 1: the game was already won"),
+    ([((0, 1), (2, 0)), ((0, 1), (2, 0))], "step 2: the game was won at step 1, yet the history goes on"),
 ])
 def test_inconsistent_history_names_the_step(mm32_tree, history, words):
     with pytest.raises(player.InconsistentHistory) as caught:

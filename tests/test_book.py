@@ -65,18 +65,21 @@ def test_bulls_and_cows_after_any_first_guess_suggest_plays_the_optimum():
     assert follow(tree, "1234")[:2] == (26274, 7)
 
 
-def test_without_a_book_a_first_guess_of_the_trees_class_follows_the_tree_itself(tmp_path, monkeypatch):
-    """With no book, 1234 is still in the class of the optimal tree's 0123: the tree itself, carried
-    by the symmetry, plays on (26 274, worst 7); 5678 on the minimax tree plays as that tree does."""
-    monkeypatch.setattr(book, "_folder", lambda: tmp_path)
-    book._index.cache_clear()
-    try:
-        optimal = player.load(TREES / "bulls-cows-d10-l4-optimal-expected.msgpack.zst")
-        assert follow(optimal, "1234")[:2] == (26274, 7)
-        minimax = player.load(TREES / "bulls-cows-d10-l4-minimax.msgpack.zst")
-        assert follow(minimax, "5678")[:2] == (minimax.stats.total, minimax.stats.worst)
-    finally:
-        book._index.cache_clear()
+def in_book(folder: Path) -> book.Book:
+    """The book of ``folder`` (its BOOK.json, if any), its trees loaded without a book of their own."""
+    return book.Book(folder, lambda data, name: player.loads(data, name, book=None))
+
+
+@pytest.mark.parametrize("given", ["empty", "none"])
+def test_without_a_book_a_first_guess_of_the_trees_class_follows_the_tree_itself(tmp_path, given):
+    """With no book (an empty folder's, or none), 1234 is still in the class of the optimal tree's
+    0123: the tree itself, carried by the symmetry, plays on (26 274, worst 7); 5678 on the minimax
+    tree plays as that tree does."""
+    without = in_book(tmp_path) if given == "empty" else None
+    optimal = player.load(TREES / "bulls-cows-d10-l4-optimal-expected.msgpack.zst", book=without)
+    assert follow(optimal, "1234")[:2] == (26274, 7)
+    minimax = player.load(TREES / "bulls-cows-d10-l4-minimax.msgpack.zst", book=without)
+    assert follow(minimax, "5678")[:2] == (minimax.stats.total, minimax.stats.worst)
 
 
 def test_wordle_after_crane_suggest_plays_cranes_optimum():
@@ -96,8 +99,20 @@ def test_without_the_book_suggest_follows_the_rule_alone():
     tree = player.load(TREES / "wordle-salet-optimal-expected.msgpack.zst")
     history = [("crane", "GYY--")]
     assert tree.game.format_code(tree.suggest(history)) != "BARRO"  # the book's guess for CRANE's part
-    tree.use_book = False
+    tree.book = None
     assert tree.game.format_code(tree.suggest(history)) == "BARRO"
+    assert player.load(TREES / "wordle-salet-optimal-expected.msgpack.zst", book=None).suggest(history) == \
+        tree.game.parse_code("BARRO")  # the book passed in, or none
+
+
+def test_the_book_is_passed_in_and_shared_by_default():
+    tree = player.load(TREES / "mastermind-c6-h4-entropy.msgpack.zst")
+    assert tree.book is player.tree.shipped_book() and tree.book.folder == BOOK
+    assert player.load_shipped("mastermind-c6-h4-entropy").book is tree.book
+    opening = tree.book.opening(tree, (0, 0, 1, 2))
+    assert opening.stats.total == 5625 and opening.book is None  # AABC's optimum, Koyama and Lai's 5625
+    with pytest.raises(TypeError, match="book must be a player.book.Book, None or 'shipped', not str"):
+        player.load(TREES / "mastermind-c6-h4-entropy.msgpack.zst", book="mine")
 
 
 def test_the_index_names_each_trees_game_first_guess_and_figures():
@@ -124,26 +139,19 @@ def test_the_index_names_each_trees_game_first_guess_and_figures():
      "opening 1 is not a file, a game and a first guess"),
     (b'{"format": "guesstree-book", "openings": ' + b" " * (1 << 20) + b"[]}", "larger than a book's index may be"),
 ])
-def test_a_damaged_index_is_refused_with_its_reason(tmp_path, monkeypatch, text, why):
+def test_a_damaged_index_is_refused_with_its_reason(tmp_path, text, why):
     (tmp_path / book.INDEX).write_bytes(text)
-    monkeypatch.setattr(book, "_folder", lambda: tmp_path)
-    book._index.cache_clear()
-    try:
-        with pytest.raises(FormatError, match=why):
-            book.shipped_opening(player.load(TREES / "mastermind-c6-h4-entropy.msgpack.zst"), (0, 0, 1, 2))
-    finally:
-        book._index.cache_clear()
+    tree = player.load(TREES / "mastermind-c6-h4-entropy.msgpack.zst", book=in_book(tmp_path))
+    with pytest.raises(FormatError, match=why):
+        tree.book.opening(tree, (0, 0, 1, 2))
+    with pytest.raises(FormatError, match=why):
+        tree.suggest([("AABC", "0B0W")])
 
 
-def test_without_an_index_there_is_no_book(tmp_path, monkeypatch):
-    monkeypatch.setattr(book, "_folder", lambda: tmp_path)
-    book._index.cache_clear()
-    try:
-        tree = player.load(TREES / "mastermind-c6-h4-entropy.msgpack.zst")
-        assert tree.suggest([("AAAA", "0B0W")]) is not None  # the rule alone
-        assert book.shipped_opening(tree, (0, 0, 0, 0)) is None
-    finally:
-        book._index.cache_clear()
+def test_without_an_index_there_is_no_book(tmp_path):
+    tree = player.load(TREES / "mastermind-c6-h4-entropy.msgpack.zst", book=in_book(tmp_path))
+    assert tree.suggest([("AAAA", "0B0W")]) is not None  # the rule alone
+    assert tree.book.opening(tree, (0, 0, 0, 0)) is None and tree.book.trees_for(tree) == []
 
 
 def test_the_web_page_embeds_its_games_book_unless_told_not_to(cli, tmp_path):
@@ -164,25 +172,19 @@ def test_the_web_page_embeds_its_games_book_unless_told_not_to(cli, tmp_path):
     assert refused.exit_code == 2 and "--no-book applies to --format html only" in refused.stderr
 
 
-def test_a_listed_file_that_is_missing_or_damaged_is_refused_by_name(tmp_path, monkeypatch):
-    tree = player.load(TREES / "mastermind-c6-h4-entropy.msgpack.zst")
+def test_a_listed_file_that_is_missing_or_damaged_is_refused_by_name(tmp_path):
     listing = json.loads((BOOK / book.INDEX).read_text())
     (tmp_path / book.INDEX).write_text(json.dumps(listing))
     aaaa = "mastermind-c6-h4-optimal-expected-first-aaaa.msgpack.zst"
-    monkeypatch.setattr(book, "_folder", lambda: tmp_path)
     for damage, why in ((None, "listed in BOOK.json but cannot be read"), (b"not zstd", "not a zstd-compressed artifact")):
         if damage is not None:
             (tmp_path / aaaa).write_bytes(damage)
-        book._index.cache_clear()
-        book._load.cache_clear()
-        try:
-            with pytest.raises(FormatError, match=f"book/{aaaa}: {why}"):
-                tree.suggest([("AAAA", "0B0W")])
-        finally:
-            book._index.cache_clear()
-            book._load.cache_clear()
+        tree = player.load(TREES / "mastermind-c6-h4-entropy.msgpack.zst", book=in_book(tmp_path))
+        with pytest.raises(FormatError, match=f"book/{aaaa}: {why}"):
+            tree.suggest([("AAAA", "0B0W")])
 
 
+@pytest.mark.slow
 def test_after_the_book_then_a_guess_of_ones_own_suggest_still_wins():
     """Wordle: CRANE (in the book), then PILOT of one's own, then suggest (the rule, off the book):
     every answer (one in five here) is won, each suggestion narrows the candidates, none past 7."""

@@ -132,9 +132,9 @@ def some(secrets: list, count: int) -> list:
 
 @pytest.mark.parametrize("name, strategy, params", [
     ("mastermind", "entropy", {"colours": 4, "holes": 3}),
-    ("twod", "minimax", {"size": 4}),
-    ("bulls-cows", "first", {"digits": 4, "length": 2}),
-    ("tiny_game:make", "entropy", {}),
+    pytest.param("twod", "minimax", {"size": 4}, marks=pytest.mark.slow),
+    pytest.param("bulls-cows", "first", {"digits": 4, "length": 2}, marks=pytest.mark.slow),
+    pytest.param("tiny_game:make", "entropy", {}, marks=pytest.mark.slow),
     ("words", "entropy", {"answers": str(Path(__file__).parent / "data" / "words-small.txt"), "hard": True}),
 ])
 def test_page_plays_like_the_python_player(browser, trees, tmp_path, plugin_path, name, strategy, params):
@@ -243,6 +243,7 @@ def fitting(tree: player.Tree, wins: list[bool], node: int) -> set[str]:
         {game.format_feedback(game.win)} if wins[node] else set())
 
 
+@pytest.mark.slow
 def test_page_enables_only_the_feedback_that_fits(browser, tmp_path):
     tree = player.load(MM64)
     game, (_, wins) = tree.game, reach(tree)
@@ -270,6 +271,7 @@ def test_page_enables_only_the_feedback_that_fits(browser, tmp_path):
     web.close()
 
 
+@pytest.mark.slow
 def test_words_page_takes_marks_from_the_letter_tiles(browser, trees, tmp_path):
     web = WebPlayer(browser, trees("words", "entropy", answers=str(Path(__file__).parent / "data" / "words-small.txt")),
                     tmp_path)
@@ -338,8 +340,8 @@ WORDLE_HARD = Path(__file__).parent.parent / "trees" / "wordle-hard-salet-optima
 
 @pytest.mark.parametrize("tree_path, first, secrets", [
     (WORDLE, "crane", ["light", "zesty", "crank", "abbey"]),
-    (WORDLE_HARD, "crane", ["light", "mummy"]),
-    (MM64, "AABB", [(2, 3, 4, 5), (0, 1, 1, 0), (0, 0, 1, 1)]),
+    pytest.param(WORDLE_HARD, "crane", ["light", "mummy"], marks=pytest.mark.slow),
+    pytest.param(MM64, "AABB", [(2, 3, 4, 5), (0, 1, 1, 0), (0, 0, 1, 1)], marks=pytest.mark.slow),
 ])
 def test_page_carries_on_after_a_guess_of_the_persons_own(browser, tmp_path, tree_path, first, secrets):
     """The person types a guess they played with its feedback (``crane GY---``): the page takes it,
@@ -451,4 +453,55 @@ def test_words_page_enter_placeholder_allowed_guesses_and_answers(browser, tmp_p
     page.click("#path-form button[type=submit]")
     assert page.text_content("#path-message") == ("AAHED is an allowed guess but not one of the 2315 possible "
                                                   "secrets (the answers): no game ends on it.")
+    web.close()
+
+
+@pytest.mark.parametrize("name, strategy, params", [
+    ("mastermind", "entropy", {"colours": 4, "holes": 3}),
+    pytest.param("words", "entropy", {"answers": str(Path(__file__).parent / "data" / "words-small.txt"), "hard": True},
+                 marks=pytest.mark.slow),
+])
+def test_you_guess_the_pages_hidden_secret_with_the_trees_hints(browser, trees, tmp_path, name, strategy, params):
+    """"You guess": the page hides a secret and scores each guess by the game's rules. Playing its
+    hints (the Python player's suggest for the same history) finds it; every feedback the page gave
+    is the Python game's score against the secret it then names."""
+    web = WebPlayer(browser, trees(name, strategy, **params), tmp_path)
+    tree, game, page = web.tree, web.game, web.page
+    for _ in range(3):  # three hidden secrets, each found by the hints
+        page.click("#yg-new")
+        assert page.get_attribute("#you-guess", "data-state") == "guessing"
+        assert page.text_content("#yg-message") == f"A secret is hidden: one of {len(game.secrets)} secrets. Your first guess?"
+        history = []
+        while page.get_attribute("#you-guess", "data-state") == "guessing":
+            page.click("#yg-hint")
+            hinted = page.get_attribute("#yg-message", "data-hint")
+            left = len(tree.candidates(history, any_guess=True))
+            assert hinted == game.format_code(tree.suggest(history, any_guess=True)), history
+            assert page.text_content("#yg-message") == \
+                f"Hint: the tree would guess {hinted} ({left} secret{'' if left == 1 else 's'} still fit{'s' if left == 1 else ''})."
+            page.fill("#yg-input", hinted.lower())
+            page.click("#yg-go")
+            shown = page.query_selector_all("#yg-history li")[-1]
+            assert shown.query_selector(".code").get_attribute("data-code") == hinted
+            history.append((game.parse_code(hinted), game.parse_feedback(shown.query_selector(".feedback").text_content())))
+            assert len(history) <= tree.stats.worst + 1
+        secret = history[-1][0]
+        assert history[-1][1] == game.win and all(game.score(guess, secret) == feedback for guess, feedback in history)
+        assert page.text_content("#yg-message") == (
+            f"You found {game.format_code(secret)} in {len(history)} guess{'' if len(history) == 1 else 'es'} "
+            f"(the tree finds it in {len(tree.path(secret))}).")
+        assert page.is_disabled("#yg-go") and page.is_disabled("#yg-hint")
+
+    # A guess the game does not take is refused with the Python game's words, and changes nothing.
+    page.click("#yg-new")
+    for typed in ("ZZZ", "ab"):
+        page.fill("#yg-input", typed)
+        page.click("#yg-go")
+        assert page.text_content("#yg-message") == python_error(game.parse_code, typed)
+        assert page.query_selector_all("#yg-history li") == []
+    # Shown, the secret ends the game: it is one of the game's secrets.
+    page.click("#yg-reveal")
+    said = page.text_content("#yg-message")
+    assert said.startswith("The secret is ") and game.parse_code(said[len("The secret is "):-1]) in set(game.secrets)
+    assert page.get_attribute("#you-guess", "data-state") == "revealed" and page.is_disabled("#yg-go")
     web.close()

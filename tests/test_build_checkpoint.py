@@ -178,6 +178,7 @@ def test_a_record_is_its_frame_after_its_length():
     assert record.nodes == 3 and record.pack()[:LENGTH_BYTES] == (len(record.pack()) - LENGTH_BYTES).to_bytes(8, "little")
 
 
+@pytest.mark.slow
 def test_a_build_killed_by_sigkill_resumes_to_the_same_bytes(tmp_path):
     """The whole command, killed (no handler runs) once two subtrees are on disk, then resumed."""
     command = [sys.executable, "-m", "guesstree", "compile", "mastermind", "--colours", "7", "--holes", "5",

@@ -144,8 +144,8 @@ def test_info_text_with_bars(cli, mm32_path):
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == str(mm32_path)
-    assert "  game       Mastermind(colours=3, holes=2, secret_repeats=True, guess_repeats=True)" in lines
-    assert "  strategy   name=entropy, candidates=all" in lines
+    assert "  game       Mastermind 3x2" in lines
+    assert "  strategy   entropy, candidates=all" in lines
     assert "  first      AB" in lines
     assert "  nodes      9" in lines
     assert "  to win     total 21, average 2.3333, worst 3" in lines
@@ -249,9 +249,9 @@ def test_verify_several_trees_gives_a_json_list(cli, golden_path):
 def test_verify_max_depth_below_the_worst_exits_1(cli, mm32_path):
     result = cli("verify", mm32_path, "--max-depth", "2")
     assert result.exit_code == 1
-    assert result.stderr == f"INVALID {mm32_path}:\n  secret AA takes 3 guesses, over the bound of 2\n"
+    assert result.stderr == f"INVALID {mm32_path}:\n  4 secrets take more than 2 guesses, the bound, e.g. AA takes 3\n"
     report, = json.loads(cli("verify", mm32_path, "--max-depth", "2", "--json").stdout)
-    assert report["ok"] is False and report["errors"] == ["secret AA takes 3 guesses, over the bound of 2"]
+    assert report["ok"] is False and report["errors"] == ["4 secrets take more than 2 guesses, the bound, e.g. AA takes 3"]
 
 
 def test_verify_a_broken_tree_exits_1(cli, mm32_path, tmp_path):
@@ -358,7 +358,7 @@ def test_play_bulls_cows_feedback_as_the_game_writes_it(cli, golden_path):
 
 def test_every_command_is_there():
     assert set(command_names()) == {"bound", "compare", "compile", "export", "info", "list", "manifest", "openers",
-                                    "play", "solve", "verify", "warm"}
+                                    "play", "solve", "verify", "warm", "next", "trees"}
 
 
 @pytest.mark.parametrize("name", command_names())

@@ -183,6 +183,7 @@ SEARCHES = {
 }
 
 
+@pytest.mark.slow  # a Dask scheduler and workers: 5 to 45 s each
 @pytest.mark.parametrize("name", SEARCHES)
 def test_the_same_bytes_on_a_cluster_started_with_dasks_command_line(cluster, tmp_path, name):
     before = cluster.scheduler(jobs_finished)
@@ -192,6 +193,7 @@ def test_the_same_bytes_on_a_cluster_started_with_dasks_command_line(cluster, tm
     assert cluster.scheduler(jobs_finished) > before  # the jobs ran on the cluster's workers
 
 
+@pytest.mark.slow  # a Dask scheduler and workers: 5 to 45 s each
 def test_an_opener_search_on_a_cluster_is_the_same_bytes(cluster, tmp_path):
     game = small_words(tmp_path)
     alone = compiled(tmp_path, "alone", *game, "--strategy", "optimal-expected")
@@ -201,6 +203,7 @@ def test_an_opener_search_on_a_cluster_is_the_same_bytes(cluster, tmp_path):
     assert cluster.scheduler(jobs_finished) > before  # a job per opener that no bound refutes (search/openers.py)
 
 
+@pytest.mark.slow  # a Dask scheduler and workers: 5 to 45 s each
 def test_openers_k_searches_the_heuristics_best_first_guesses_and_says_so(cluster, tmp_path):
     game = small_words(tmp_path)
     few = compiled(tmp_path, "few", *game, "--strategy", "optimal-expected", "--openers", "6")
@@ -217,6 +220,7 @@ def test_openers_k_searches_the_heuristics_best_first_guesses_and_says_so(cluste
     assert tree.strategy["minimum_total"] == tree.stats["total"] == full.stats["total"]
 
 
+@pytest.mark.slow  # a Dask scheduler and workers: 5 to 45 s each
 def test_openers_covering_every_first_guess_is_a_full_proof(tmp_path):
     tree_path = tmp_path / "t.msgpack.zst"
     result = guesstree("compile", *MM4, "--strategy", "optimal-expected", "--openers", "50", "-q", "-o", tree_path)
@@ -227,6 +231,7 @@ def test_openers_covering_every_first_guess_is_a_full_proof(tmp_path):
     assert strategy["optimal"] is True and strategy["minimum_total"] == 905 and strategy["openers"] == 50
 
 
+@pytest.mark.slow  # a Dask scheduler and workers: 5 to 45 s each
 def test_bound_on_a_cluster_proves_the_same(cluster):
     alone = guesstree("bound", "bulls-cows", "--length", "3", "--json")
     spread = guesstree("bound", "bulls-cows", "--length", "3", "--json", "--cluster", cluster.address)
@@ -235,6 +240,7 @@ def test_bound_on_a_cluster_proves_the_same(cluster):
     assert mine["proof"] == theirs["proof"] and mine["worst"] == theirs["worst"] == 6
 
 
+@pytest.mark.slow  # a Dask scheduler and workers: 5 to 45 s each
 def test_a_local_cluster_of_two_processes(tmp_path):
     args = ["mastermind", "--colours", "5", "--strategy", "optimal-expected"]
     assert compiled(tmp_path, "local", *args, "--cluster", "local:2") == compiled(tmp_path, "alone", *args)
@@ -276,6 +282,7 @@ def slow_workers(folder: Path) -> Path:
     return preload
 
 
+@pytest.mark.slow  # a Dask scheduler and workers: 5 to 45 s each
 @pytest.mark.parametrize("args", [
     ["mastermind", "--strategy", "optimal-expected", "--openers", "5"],  # five jobs of a second or so
     ["mastermind", "--colours", "5", "--strategy", "most-parts"],  # a heuristic's build: a job per part
@@ -313,6 +320,7 @@ def _after_first_job(cluster: Cluster, run: subprocess.Popen) -> None:
     time.sleep(0.3)  # the result on its way from the scheduler to the search (jobs last a second: more are left)
 
 
+@pytest.mark.slow  # a Dask scheduler and workers: 5 to 45 s each
 @pytest.mark.parametrize("stop", ["ctrl-c", "scheduler gone"])
 def test_a_stopped_search_keeps_its_finished_jobs_and_resumes_on_another_cluster(own_cluster, tmp_path, stop):
     from guesstree.compiler.search.checkpoint import ENTRY_BYTES
@@ -347,6 +355,7 @@ def test_a_stopped_search_keeps_its_finished_jobs_and_resumes_on_another_cluster
 
 # -- a heuristic build's subtrees on a cluster -------------------------------------------------------
 
+@pytest.mark.slow  # a Dask scheduler and workers: 5 to 45 s each
 def test_a_heuristic_build_on_a_cluster_is_the_same_bytes(cluster, tmp_path):
     for name, game in (("mm", ["mastermind"]), ("words", small_words(tmp_path))):
         before = cluster.scheduler(jobs_finished)
@@ -356,6 +365,7 @@ def test_a_heuristic_build_on_a_cluster_is_the_same_bytes(cluster, tmp_path):
         assert cluster.scheduler(jobs_finished) > before  # a job per part of the first guess
 
 
+@pytest.mark.slow  # a Dask scheduler and workers: 5 to 45 s each
 def test_a_cluster_splits_the_first_guesss_big_parts_again_and_splices_the_same_bytes(monkeypatch, tmp_path):
     """On a cluster a big part of the first guess is a job that plays its guess, then a job per
     part of that guess (``builder.runner._subtrees``); spliced in the client, the same tree."""
@@ -382,6 +392,7 @@ def test_a_cluster_splits_the_first_guesss_big_parts_again_and_splices_the_same_
 HEURISTIC = ["mastermind", "--colours", "5", "--strategy", "most-parts"]  # a job of a second per part
 
 
+@pytest.mark.slow  # a Dask scheduler and workers: 5 to 45 s each
 def test_a_build_whose_scheduler_goes_keeps_its_subtrees_and_resumes_on_another_cluster(own_cluster, tmp_path):
     from guesstree.compiler.builder.spool import LENGTH_BYTES
 
@@ -422,6 +433,7 @@ def test_a_bad_cluster_address_is_one_line(tmp_path, address, words):
     assert not (tmp_path / "t.msgpack.zst").exists()
 
 
+@pytest.mark.slow  # a Dask scheduler and workers: 5 to 45 s each
 def test_the_scheduler_address_may_come_from_the_environment(cluster, tmp_path):
     before = cluster.scheduler(jobs_finished)
     path = tmp_path / "t.msgpack.zst"
@@ -432,6 +444,7 @@ def test_the_scheduler_address_may_come_from_the_environment(cluster, tmp_path):
     assert cluster.scheduler(jobs_finished) > before
 
 
+@pytest.mark.slow  # a Dask scheduler and workers: 5 to 45 s each
 def test_a_worker_of_another_guesstree_version_is_refused(own_cluster, tmp_path):
     preload = tmp_path / "older.py"
     preload.write_text("import guesstree\nguesstree.__version__ = '0.0.1'\n")
@@ -472,6 +485,7 @@ def make():
 """
 
 
+@pytest.mark.slow  # a Dask scheduler and workers: 5 to 45 s each
 def test_a_worker_that_makes_another_game_is_refused(own_cluster, tmp_path):
     here, there = tmp_path / "here", tmp_path / "there"
     for folder, flip in ((here, True), (there, False)):  # the same plugin name, another plugin on the worker

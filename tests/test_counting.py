@@ -97,7 +97,8 @@ def test_most_children_by_class_is_the_most_children_of_each_class():
 
 
 @pytest.mark.parametrize("params, fewer", [({"colours": 3, "holes": 3, "secret_repeats": False}, False),
-                                           ({"colours": 4, "holes": 4, "secret_repeats": False}, True)])
+                                           pytest.param({"colours": 4, "holes": 4, "secret_repeats": False}, True,
+                                                        marks=pytest.mark.slow)])  # 10 to 20 s
 def test_the_bound_keeps_the_least_total_and_the_tree(monkeypatch, params, fewer):
     game = make_game("mastermind", **params)
     options = Options("optimal-expected")

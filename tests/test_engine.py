@@ -24,9 +24,14 @@ GAMES = [
 ]
 
 
-@pytest.mark.parametrize("engine", ["numba", "numpy"])
-@pytest.mark.parametrize("name, params", GAMES)
-@pytest.mark.parametrize("strategy", ["entropy", "minimax", "sampled-entropy"])
+# Each case spawns workers (2 to 10 s): one runs by default, every other with the slow tests.
+WORKER_CASES = [pytest.param(name, params, strategy, engine, id=f"{strategy}-{name}-{engine}",
+                             marks=() if (strategy, name, engine) == ("entropy", "mastermind", "numpy") else pytest.mark.slow)
+                for strategy in ("entropy", "minimax", "sampled-entropy") for name, params in GAMES
+                for engine in ("numba", "numpy")]
+
+
+@pytest.mark.parametrize("name, params, strategy, engine", WORKER_CASES)
 def test_worker_processes_build_the_same_tree(monkeypatch, name, params, strategy, engine):
     monkeypatch.setattr(build_module, "PARALLEL_MIN_SECRETS", 1)  # small games too, to check it
     game = make_game(name, **params)
@@ -36,7 +41,7 @@ def test_worker_processes_build_the_same_tree(monkeypatch, name, params, strateg
     assert to_bytes(build(game, options, workers=3)) == one
 
 
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("workers", [1, pytest.param(2, marks=pytest.mark.slow)])  # 2: worker processes, seconds each
 @pytest.mark.parametrize("name, params", GAMES + [("mastermind", {"colours": 5, "holes": 3, "secret_repeats": False})])
 @pytest.mark.parametrize("strategy", ["entropy", "most-parts", "expected-size", "sampled-entropy", "first"])
 def test_subtrees_over_their_parts_matrices_build_the_same_tree(monkeypatch, name, params, strategy, workers):
@@ -138,7 +143,12 @@ KERNEL_GAMES = [
 ]
 
 
-@pytest.mark.parametrize("name, params", KERNEL_GAMES)
+def eight_holes_slow(cases: list) -> list:
+    """``cases`` with 3 colours x 8 holes (5 to 10 s a test) among the slow tests."""
+    return [pytest.param(*case, marks=pytest.mark.slow) if case[1].get("holes") == 8 else case for case in cases]
+
+
+@pytest.mark.parametrize("name, params", eight_holes_slow(KERNEL_GAMES))
 def test_numpy_and_numba_feedback_matrices_are_equal(name, params):
     game = make_game(name, **params)
     compiled = Scorer(game, 1 << 30, "numba").matrix
@@ -166,7 +176,7 @@ def test_numpy_and_numba_word_matrices_are_equal():
         assert vectorised.first_perfect(block, guess_ids, candidates, len(game.feedbacks())) == found
 
 
-@pytest.mark.parametrize("name, params", KERNEL_GAMES[:3] + KERNEL_GAMES[4:])
+@pytest.mark.parametrize("name, params", eight_holes_slow(KERNEL_GAMES[:3] + KERNEL_GAMES[4:]))
 def test_numpy_and_numba_symmetry_classes_and_perfect_splits_are_equal(name, params):
     game = make_game(name, **params)
     scorer = Scorer(game, 1 << 30, "numba")
@@ -221,8 +231,8 @@ def test_partition_statistics_of_the_compiled_kernels_are_the_references(n_feedb
                 assert all(np.array_equal(a, b) for a, b in zip(found, expected)), (statistic, size)
 
 
-@pytest.mark.parametrize("name, params", [p for p in KERNEL_GAMES if p[1].get("colours", 10) <= 16]
-                         + [("mastermind", {"colours": 2, "holes": 7}), ("mastermind", {"colours": 16, "holes": 2})])
+@pytest.mark.parametrize("name, params", eight_holes_slow([p for p in KERNEL_GAMES if p[1].get("colours", 10) <= 16]
+                         + [("mastermind", {"colours": 2, "holes": 7}), ("mastermind", {"colours": 16, "holes": 2})]))
 def test_partitions_scored_from_packed_codes_are_the_references(name, params):
     """A peg game's statistics and perfect splits computed from its packed codes, with no matrix,
     against the reference's over the numpy engine's matrix: every statistic, on one thread and on
@@ -251,6 +261,7 @@ def test_partitions_scored_from_packed_codes_are_the_references(name, params):
         assert np.array_equal(scorer.block(guess_ids[:50], candidates), matrix[np.ix_(guess_ids[:50], candidates)])
 
 
+@pytest.mark.slow
 def test_the_scan_that_stops_at_a_perfect_split_finds_the_first_in_any_block(monkeypatch):
     """``Scorer.perfect_or_stats`` on packed codes scans block by block and stops at the first
     guess that splits the candidates apart: that guess wherever it lies (the first block, a later

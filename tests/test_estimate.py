@@ -30,6 +30,7 @@ def test_compare_refuses_before_it_builds_any_row(cli, clean_error, tmp_path):
     assert list(tmp_path.iterdir()) == []  # not even the quick first-consistent tree
 
 
+@pytest.mark.slow
 def test_a_larger_max_time_or_force_lets_a_refused_build_run(cli, clean_error, tmp_path):
     game = ["mastermind", "--colours", "8", "--holes", "5", "--strategy", "most-parts", "--quiet"]
     line = clean_error(cli("compile", *game, "--max-time", "1s", "-o", tmp_path / "a.zst"), 2)

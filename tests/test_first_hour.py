@@ -25,6 +25,7 @@ GUESSTREE = str(Path(sys.executable).parent / "guesstree")
 
 # -- 1. many holes: symmetry costs at most what it saves; memory runs out cleanly -----------------
 
+@pytest.mark.slow
 def test_many_holes_compile_quickly(cli, tmp_path):
     path = tmp_path / "mm.msgpack.zst"
     result = cli("compile", "mastermind", "--colours", "2", "--holes", "12", "--strategy", "entropy", "-o", path)
@@ -48,6 +49,7 @@ def test_a_game_beyond_memory_is_refused_before_it_is_listed(cli, clean_error):
     assert "95428956661682176 secrets" in line and "over the --max-memory budget of 8.0 GiB" in line
 
 
+@pytest.mark.slow
 def test_running_out_of_memory_is_one_line(tmp_path):
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (700 << 20, 700 << 20))
@@ -328,6 +330,7 @@ def test_the_warm_stamp_names_the_kernel_sources_and_only_theirs(tmp_path):
     assert warm.kernels_digest(copy) != digest
 
 
+@pytest.mark.slow
 def test_kernels_cached_from_other_sources_are_removed_before_they_can_run(tmp_path):
     """numba checks a cached kernel against its own file only, so recursion's cached kernels would
     still run an older partitions.py: a stamp of other kernel sources clears the package's cache

@@ -721,7 +721,7 @@ def test_a_guess_that_is_not_allowed_is_named(artifact):
     def change(document, body):
         body["guess"] = bytes([0, 0, 1]) + body["guess"][3:]  # a repeated digit
     errors = verify(tampered(data, change)).errors
-    assert errors[0] == f"node 0: 001 is not an allowed guess of {make_game('bulls-cows', digits=5, length=3)!r}"
+    assert errors[0] == f"node 0: 001 is not an allowed guess of {make_game('bulls-cows', digits=5, length=3)}"
 
 
 def test_a_reordered_feedback_table_is_the_same_tree(artifact):
@@ -777,7 +777,7 @@ def test_a_game_far_bigger_than_the_tree_is_not_listed(artifact):
                                   "guess": bytes(params["holes"] * unpack(artifact)[1]["nodes"]),
                                   "feedbacks": [list(f) for f in make_game("mastermind", **params).feedbacks()]}))
         report = verify(tree)  # listing 26**12 secrets would never end
-        assert report.errors == [f"{tree.game!r} has {tree.game.secret_count()} secrets, but the tree only "
+        assert report.errors == [f"{tree.game} has {tree.game.secret_count()} secrets, but the tree only "
                                  f"{tree.nodes} nodes: each secret needs its own winning node"]
 
 
@@ -870,6 +870,7 @@ class KilledCompile:
     writing: float | None = None  # when the temporary file was first seen
 
 
+@pytest.mark.slow
 def test_a_compile_killed_at_any_moment_leaves_the_destination_as_it_was(artifact, tmp_path):
     # Compiles whose rename onto the destination is held PAUSE s on each side are killed: at
     # once (before they write); as soon as their temporary file appears (while they write); PAUSE/2
@@ -928,6 +929,7 @@ def test_a_compile_killed_at_any_moment_leaves_the_destination_as_it_was(artifac
         "the kills did not land in every moment of the write"
 
 
+@pytest.mark.slow
 def test_a_compile_killed_while_it_writes_leaves_the_destination_as_it_was(artifact, tmp_path):
     # Watch for the temporary file and kill the compile the moment it appears: before the
     # rename (the destination must be the old one) or just after (it must be the new one).
@@ -944,6 +946,7 @@ def test_a_compile_killed_while_it_writes_leaves_the_destination_as_it_was(artif
     check_destination(tmp_path, destination, b"not an artifact, but the previous contents")
 
 
+@pytest.mark.slow
 def test_two_compiles_to_one_path_leave_one_complete_artifact(tmp_path):
     destination = tmp_path / "tree.msgpack.zst"
     processes = [subprocess.Popen(guesstree("compile", "mastermind", "--colours", "4", "--holes", "3",

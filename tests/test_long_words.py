@@ -67,7 +67,8 @@ def test_the_feedback_type_is_one_byte_up_to_255_values():
         feedback_dtype(65536)
 
 
-@pytest.mark.parametrize("length", [4, 6, 7, 8])
+@pytest.mark.parametrize("length", [4, pytest.param(6, marks=pytest.mark.slow), 7,
+                                    pytest.param(8, marks=pytest.mark.slow)])  # 6 and 8: 5 to 20 s
 def test_the_length_is_the_lists_and_the_matrix_as_narrow_as_it_can(tmp_path, length):
     game = make_game("words", answers=str(_write(tmp_path, LISTS[length])))
     assert game.length == length and len(game.secrets) == len(LISTS[length])
@@ -91,8 +92,10 @@ def test_a_list_of_mixed_lengths_is_refused_by_line(tmp_path):
         make_game("words", answers=str(_write(tmp_path, ["abcdefghijk"], "long.txt")))
 
 
-@pytest.mark.parametrize("length", [4, 6, 8])
-@pytest.mark.parametrize("strategy", ["entropy", "optimal-expected"])
+@pytest.mark.parametrize("strategy, length", [
+    (strategy, length) if (strategy, length) != ("optimal-expected", 6) else
+    pytest.param(strategy, length, marks=pytest.mark.slow)  # a minute and more
+    for strategy in ("entropy", "optimal-expected") for length in (4, 6, 8)])
 def test_cli_compiles_and_verifies_words_of_other_lengths(cli, tmp_path, length, strategy):
     answers = _write(tmp_path, LISTS[length])
     path = tmp_path / "tree.msgpack.zst"
@@ -119,7 +122,7 @@ def test_optimal_expected_on_long_words_is_the_least_total(tmp_path, length):
     assert verify(tree).ok and tree.stats["total"] == built.stats["total"]
 
 
-@pytest.mark.parametrize("length", [6, 8])
+@pytest.mark.parametrize("length", [6, pytest.param(8, marks=pytest.mark.slow)])
 def test_every_engine_builds_the_same_bytes_for_long_words(tmp_path, length):
     answers = str(_write(tmp_path, LISTS[length]))
     guesses = str(_write(tmp_path, LISTS[length] + [w[::-1] for w in LISTS[length]], "guesses.txt"))

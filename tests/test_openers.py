@@ -42,8 +42,8 @@ def truly_below(total: int, guess: int, kth: tuple[int, int]) -> bool:
 
 @pytest.mark.parametrize("colours, holes, expected, max_depth", [
     (3, 3, [("AAB", 73, 4), ("ABC", 80, 4), ("AAA", 86, 4)], None),
-    (4, 3, [("AAB", 206, 4), ("ABC", 208, 4), ("AAA", 233, 5)], None),
-    (4, 3, [("AAB", 206, 4), ("ABC", 208, 4)], 4),  # no tree opening with AAA wins every secret within 4
+    pytest.param(4, 3, [("AAB", 206, 4), ("ABC", 208, 4), ("AAA", 233, 5)], None, marks=pytest.mark.slow),
+    pytest.param(4, 3, [("AAB", 206, 4), ("ABC", 208, 4)], 4, marks=pytest.mark.slow),  # no tree opening with AAA wins every secret within 4
 ])
 def test_every_mastermind_first_guess_has_the_total_compile_proves(colours, holes, expected, max_depth):
     """One first guess per symmetry class, ranked; every code of the game, compiled with it as
@@ -118,6 +118,7 @@ def test_hard_mode_lookahead_bounds_refute_soundly(tmp_path, monkeypatch):
         assert opener.at_least <= compiled(game, opener.code)[0], opener
 
 
+@pytest.mark.slow
 def test_the_full_proofs_header_says_how_its_first_guesses_were_refuted_the_same_in_every_run(tmp_path):
     """``compile`` with no ``--first`` on twod 7 (49 first guesses, the openers' ranking searches its
     root): the header counts the first guesses refuted by a bound alone (those whose counting and

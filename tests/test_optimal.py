@@ -104,12 +104,13 @@ def as_tree(built):
 TINY = [
     ("mastermind", {"colours": 3, "holes": 3}, "all"),
     ("mastermind", {"colours": 3, "holes": 3}, "consistent"),
-    ("mastermind", {"colours": 4, "holes": 3, "secret_repeats": False}, "all"),  # guesses that are never secrets
+    pytest.param("mastermind", {"colours": 4, "holes": 3, "secret_repeats": False}, "all",  # guesses that are never secrets
+                 marks=pytest.mark.slow),
     ("mastermind", {"colours": 4, "holes": 3, "secret_repeats": False}, "consistent"),
     ("mastermind", {"colours": 2, "holes": 5}, "all"),
     ("bulls-cows", {"digits": 4, "length": 3}, "all"),
     ("twod", {"size": 5}, "all"),
-    ("twod", {"size": 7}, "all"),  # the only one here where the least total needs more than the fewest guesses
+    pytest.param("twod", {"size": 7}, "all", marks=pytest.mark.slow),  # the only one here where the least total needs more than the fewest guesses
     pytest.param("bulls-cows", {"digits": 5, "length": 3}, "all", marks=pytest.mark.slow),
     pytest.param("mastermind", {"colours": 4, "holes": 3}, "all", marks=pytest.mark.slow),
 ]
@@ -134,8 +135,8 @@ def test_minimum_total_and_worst_case_match_a_brute_force(name, params, candidat
     ("mastermind", {"colours": 3, "holes": 3}, "optimal-expected", None),
     ("mastermind", {"colours": 4, "holes": 3, "secret_repeats": False}, "optimal-worst", None),
     ("twod", {"size": 5}, "optimal-worst", None),
-    ("twod", {"size": 7}, "optimal-expected", None),
-    ("twod", {"size": 7}, "optimal-expected", 5),
+    pytest.param("twod", {"size": 7}, "optimal-expected", None, marks=pytest.mark.slow),
+    pytest.param("twod", {"size": 7}, "optimal-expected", 5, marks=pytest.mark.slow),
 ])
 def test_optimal_trees_are_the_canonical_brute_force_trees(name, params, strategy, max_depth):
     game = make_game(name, **params)
@@ -285,6 +286,7 @@ def test_a_checkpoint_resumes_the_search(tmp_path):
         Solver(other, SearchSettings(workers=1, checkpoint=path, resume=True))
 
 
+@pytest.mark.slow
 def test_a_checkpoint_of_one_objective_never_answers_for_another(tmp_path):
     # fewest-at-worst weighs the totals that optimal-worst keeps: resumed from optimal-worst's
     # checkpoint (which it may be), it must still find its own tree, as a fresh search does
@@ -401,6 +403,7 @@ def test_history_symmetry_classes_are_exact():
         assert kept == {g for g, keep in lowest.items() if keep}, history
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, params", [("mastermind", {"colours": 5, "holes": 3}), ("bulls-cows", {"length": 3, "digits": 7}),
                                           ("mastermind", {"colours": 5, "holes": 3, "secret_repeats": False,
                                                           "guess_repeats": False})])
@@ -468,6 +471,7 @@ def test_guesses_alike_by_a_renaming_of_unplayed_symbols_are_exact(name, params)
     assert kept_in_all < 5 * len(codes)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, params", [("mastermind", {"colours": 4, "holes": 3}), ("bulls-cows", {"length": 3, "digits": 6})])
 def test_a_lookahead_bound_is_the_best_guess_by_counting_and_never_above_the_least_total(name, params):
     """``recursion.lookahead_bound``: the least, over every guess, of the candidates plus the counting
@@ -509,6 +513,7 @@ def test_a_lookahead_bound_is_the_best_guess_by_counting_and_never_above_the_lea
                                              solver.space._no_state, True, children) == found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, params", [("mastermind", {"colours": 4, "holes": 3, "secret_repeats": False}),
                                           ("mastermind", {"colours": 5, "holes": 3, "secret_repeats": False}),
                                           ("bulls-cows", {"digits": 5, "length": 3})])
@@ -548,6 +553,7 @@ def test_bounds_by_classes_and_by_the_answers_a_node_gets_never_exceed_a_brute_f
     assert narrowed_classes >= 20 and raised >= 5
 
 
+@pytest.mark.slow
 def test_a_lookahead_bound_under_a_hint_rule_is_over_the_guesses_it_allows():
     """Hard mode: ``recursion.lookahead_bound`` with a part's hint state is the least, over the
     guesses hard mode allows after the first guess (by the game's own rule), of the part plus the
@@ -669,6 +675,7 @@ def test_classic_mastermind_optimal_expected(max_depth, total, worst):
     assert report.ok and report.total == total
 
 
+@pytest.mark.slow
 def test_classic_mastermind_fewest_at_worst_is_slovesnovs_539():
     # Slovesnov reports that any strategy of 5 guesses at most leaves at least 539 secrets to the fifth
     built = compiler.build(make_game("mastermind"), Options(strategy="fewest-at-worst"))
@@ -739,6 +746,7 @@ def test_verify_notices_a_false_optimality_claim(key, value, words):
     assert not report.ok and words in report.errors
 
 
+@pytest.mark.slow
 def test_openers_k_is_optimal_among_k_and_its_checkpoint_serves_a_full_search(cli, tmp_path):
     """twod 7: the best first guess by entropy leads to 193 guesses at best, the best opener to 191.
     The restricted root's value is never kept as the root's, so a full search resumed from the
@@ -798,7 +806,7 @@ def _words_game(tmp_path):
     return make_game("words", answers=answers, guesses=guesses)
 
 
-@pytest.mark.parametrize("name", ["mastermind", "words"])
+@pytest.mark.parametrize("name", ["mastermind", pytest.param("words", marks=pytest.mark.slow)])
 def test_guess_bounds_agree_with_counting_by_hand_on_every_path(name, tmp_path):
     """Bits of the answers that occur (few candidates), counts in blocks (few feedbacks), one guess
     at a time (many feedbacks with the largest part asked for); a run of consecutive guesses read
@@ -843,7 +851,8 @@ def test_a_search_told_to_stop_gives_up_at_its_next_node():
     assert solver.minimum_total() == 206
 
 
-@pytest.mark.parametrize("name, params", [("mastermind", {}), ("bulls-cows", {"length": 3, "digits": 7})])
+@pytest.mark.parametrize("name, params", [pytest.param("mastermind", {}, marks=pytest.mark.slow),
+                                          ("bulls-cows", {"length": 3, "digits": 7})])
 def test_the_least_bound_is_the_least_of_every_guess_bound(name, params):
     """``partitions.least_bound``, which counts the parts only of the guesses whose lower bound by
     their number of parts is below the least found, gives the least of ``guess_bounds``' over the

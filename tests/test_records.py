@@ -100,7 +100,8 @@ def test_the_brute_force_knows_the_smallest_game_by_hand():
     assert brute_force(make_game("mastermind", colours=2, holes=2)) == (8, 3, (1, 8))
 
 
-SMALL = [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 2), (4, 3), (3, 4)]
+SMALL = [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 2),
+         pytest.param(4, 3, marks=pytest.mark.slow), pytest.param(3, 4, marks=pytest.mark.slow)]  # a minute each
 
 
 @pytest.mark.parametrize("colours,holes", SMALL)
@@ -194,6 +195,7 @@ def test_a_depth_limit_never_helps(colours, holes):
         build(game, Options("optimal-expected", max_depth=worst - 1))
 
 
+@pytest.mark.slow
 def test_mastermind_without_repeats_is_bulls_and_cows():
     mastermind = make_game("mastermind", colours=10, holes=3, secret_repeats=False, guess_repeats=False)
     bulls_cows = make_game("bulls-cows", digits=10, length=3)

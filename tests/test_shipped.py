@@ -71,7 +71,8 @@ def test_file_matches_manifest(file):
     assert hashlib.sha256(data).hexdigest() == ENTRIES[file]["sha256"]
 
 
-@pytest.mark.parametrize("file", sorted(ENTRIES))
+@pytest.mark.parametrize("file", [file if ENTRIES[file]["stats"]["secrets"] <= 5000 else  # 8x5's 32 768 secrets: 10 s and more
+                                  pytest.param(file, marks=pytest.mark.slow) for file in sorted(ENTRIES)])
 def test_tree_loads_and_verifies(file, trees):
     entry = ENTRIES[file]
     tree = loaded(trees, file)
@@ -87,7 +88,9 @@ def test_tree_loads_and_verifies(file, trees):
     assert report.determined_histogram == stats["determined_histogram"]
 
 
-@pytest.mark.parametrize("file", sorted(file for file, entry in ENTRIES.items() if is_small(entry)))
+@pytest.mark.parametrize("file", [file if any(kind in file for kind in ("-entropy.", "-minimax.", "-first.")) else
+                                  pytest.param(file, marks=pytest.mark.slow)  # 2 to 14 s each
+                                  for file in sorted(file for file, entry in ENTRIES.items() if is_small(entry))])
 def test_small_tree_rebuilds_byte_for_byte(file, tmp_path):
     """The header's game and strategy specs are enough to rebuild the exact file."""
     from guesstree.compiler import Options, build, save

@@ -75,8 +75,9 @@ def _gone(processes: list[psutil.Process], within: float) -> list[psutil.Process
 
 
 @needs_cores
-@pytest.mark.parametrize("command, stop", [("compile", signal.SIGINT), ("compile", signal.SIGTERM),
-                                           ("compare", signal.SIGTERM)])
+@pytest.mark.parametrize("command, stop", [("compile", signal.SIGINT),
+                                           pytest.param("compile", signal.SIGTERM, marks=pytest.mark.slow),
+                                           pytest.param("compare", signal.SIGTERM, marks=pytest.mark.slow)])
 def test_a_compile_with_workers_stops_in_one_line(tmp_path, command, stop):
     process = _compile(GAME, tmp_path, command)
     children = _started(process, min(2, os.cpu_count()))
@@ -94,6 +95,7 @@ def test_a_compile_with_workers_stops_in_one_line(tmp_path, command, stop):
         assert not any(name.startswith("/dev/shm/sem.") for name in shared)  # the pool needs no semaphore
 
 
+@pytest.mark.slow
 @needs_cores
 @pytest.mark.skipif(not LINUX, reason="reads /proc and /dev/shm")
 def test_the_workers_of_a_killed_compile_end_by_themselves(tmp_path):
@@ -140,6 +142,7 @@ def test_pool_tells_a_dead_worker():
         assert time.monotonic() - started < 10
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
 def test_busy_and_idle_workers_end_with_a_killed_parent():
     script = ("import sys, time\n"

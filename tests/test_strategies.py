@@ -53,7 +53,7 @@ def test_minimax_determined_statistics_are_consistent(build_cached):
 
 
 @pytest.mark.parametrize("strategy, options", [
-    ("worst-entropy", {}),
+    pytest.param("worst-entropy", {}, marks=pytest.mark.slow),
     ("random", {"seed": 3}),
     ("sampled-entropy", {"seed": 3, "guess_sample": 50, "secret_sample": 200}),
 ])
@@ -131,6 +131,7 @@ def test_consistent_candidates_play_only_possible_secrets(build_cached, strategy
     assert_plays_only_possible_secrets(player.loads(compiler.to_bytes(built)))
 
 
+@pytest.mark.slow
 def test_consistent_entropy_on_classic_mastermind_plays_only_possible_secrets(build_cached):
     built = build_cached("mastermind", "entropy", candidates="consistent")
     tree = player.loads(compiler.to_bytes(built))
@@ -206,10 +207,21 @@ ENGINE_GAMES = [
 ]
 
 
-@pytest.mark.parametrize("strategy", [s for s in STRATEGIES if not s.startswith("optimal-")])  # they score nothing
-@pytest.mark.parametrize("name, params", ENGINE_GAMES, ids=lambda v: v if isinstance(v, str) else
-                         "-".join(f"{k}{w}" for k, w in v.items()) or "default")
-@pytest.mark.parametrize("engine", ["numba", "numpy"])
+def engine_cases() -> list:
+    """Every engine, game and strategy but the exact ones (they score nothing). Classic Mastermind's
+    reference builds take seconds each (fewest-at-worst 20 s): one by default, the rest slow."""
+    cases = []
+    for engine in ("numba", "numpy"):
+        for name, params in ENGINE_GAMES:
+            for strategy in (s for s in STRATEGIES if not s.startswith("optimal-")):
+                shown = "-".join(f"{k}{w}" for k, w in params.items()) or "default"
+                slow = not params and (engine, strategy) != ("numba", "entropy")
+                cases.append(pytest.param(name, params, strategy, engine, id=f"{engine}-{name}-{shown}-{strategy}",
+                                          marks=pytest.mark.slow if slow else ()))
+    return cases
+
+
+@pytest.mark.parametrize("name, params, strategy, engine", engine_cases())
 def test_fast_engines_equal_the_reference_engine(build_cached, name, params, strategy, engine):
     options = {"seed": 4} if strategy in ("random", "sampled-entropy") else {}
     if strategy == "sampled-entropy" and name != "mastermind":

@@ -60,7 +60,8 @@ def test_max_depth_below_the_worst_case_fails(mm32_tree):
     assert verify(mm32_tree, max_depth=3).ok
     report = verify(mm32_tree, max_depth=2)
     assert not report.ok
-    assert report.errors == ["secret AA takes 3 guesses, over the bound of 2"]
+    assert report.errors == ["4 secrets take more than 2 guesses, the bound, e.g. AA takes 3"]  # histogram {1: 1, 2: 4, 3: 4}
+    assert verify(mm32_tree, max_depth=1).errors == ["8 secrets take more than 1 guess, the bound, e.g. AA takes 3"]
 
 
 @pytest.mark.parametrize("node", range(9))

@@ -178,6 +178,7 @@ def test_cli_compiles_plays_and_solves_a_word_tree(cli, tmp_path):
     assert cli("verify", path).exit_code == 0
 
 
+@pytest.mark.slow
 def test_the_original_wordle_lists():
     game = make_game("words", answers=str(HIDDEN), guesses=str(ALL))
     assert (len(game.secrets), len(game.guesses)) == (2315, 12972)
@@ -249,8 +250,8 @@ def brute_force_with_rules(game, first=None):
     return (lambda budget: total(root, budget)), (lambda: worst(root))
 
 
-@pytest.mark.parametrize("first", [None, "light"])
-@pytest.mark.parametrize("hard", [False, True])
+@pytest.mark.parametrize("hard, first", [(False, None), (False, "light"),
+                                         pytest.param(True, None, marks=pytest.mark.slow), (True, "light")])
 def test_exact_searches_follow_the_hard_mode_rule(hard, first):
     """After LIGHT, hard mode must keep -IGHT and can only try the -IGHT words one by one."""
     from guesstree.compiler.exact import searched_game
@@ -275,6 +276,7 @@ def test_optimal_trees_in_hard_mode_keep_the_rule_on_every_path(strategy):
     assert report.ok, report.errors
 
 
+@pytest.mark.slow
 def test_the_hint_rule_allows_exactly_what_the_game_allows():
     """The rule's state, folded over random histories by ``HintRule`` (the rule run in Python) and
     by the exact search (the same rule compiled), against ``Words.allows``."""
@@ -312,7 +314,7 @@ def test_cli_compiles_and_verifies_an_optimal_hard_mode_tree(cli, tmp_path):
     assert result.exit_code == 0, result.output
     assert "total 37" in result.output and "worst 7" in result.output
     result = cli("verify", path, "--max-depth", "6")  # hard mode leaves the -IGHT words one by one
-    assert result.exit_code == 1 and "secret TIGHT takes 7 guesses, over the bound of 6" in result.output
+    assert result.exit_code == 1 and "1 secret takes more than 6 guesses, the bound, e.g. TIGHT takes 7" in result.output
 
 
 def test_exact_strategies_refuse_a_rule_they_cannot_follow():
@@ -345,3 +347,39 @@ def test_optimal_hard_mode_wordle_tree_opening_with_salet_takes_8122_guesses():
     assert built.proof["minimum_total"] == 8122
     report = verify(player.loads(to_bytes(built)), max_depth=6)  # the hard-mode rule on every path
     assert report.ok, report.errors
+
+
+@pytest.mark.parametrize("text", ["GYWWW", "gy-ww"])
+def test_w_is_refused_as_a_mark_for_it_means_present_in_mastermind(text):
+    with pytest.raises(ValueError, match=r"W is no mark of word games \(in Mastermind it means present\); write Y for present"):
+        words().parse_feedback(text)
+
+
+@pytest.mark.parametrize("text", ["GYXXX", "GY.B0", "gyxb-"])
+def test_the_documented_absent_marks_are_taken(text):
+    assert words().parse_feedback(text) == (2, 1, 0, 0, 0)
+
+
+def test_a_word_list_may_hold_comments_and_blank_lines(tmp_path):
+    from guesstree.player.words import read_words
+
+    path = tmp_path / "answers.txt"
+    path.write_text("# five-letter answers, from our puzzle\n\ncrane  # the first\nSLATE\n   \n#trace\nabbey\n")
+    assert read_words(str(path), 5) == ["abbey", "crane", "slate"]
+    path.write_text("# header\ncrane\ncran # too short\n")
+    with pytest.raises(ValueError, match=r"answers.txt, line 3: 'cran' is not a word of 5 letters a-z"):
+        read_words(str(path), 5)
+
+
+@pytest.mark.parametrize("data, why", [
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "not UTF-8 text (byte 0 is 0x89)"),
+    (b"crane\x00\x00\x00\x00", "a binary file (it holds NUL bytes)"),
+])
+def test_a_binary_word_list_is_named_in_one_line(tmp_path, data, why):
+    from guesstree.player.words import read_words
+
+    path = tmp_path / "words.bin"
+    path.write_bytes(data)
+    with pytest.raises(ValueError) as refused:
+        read_words(str(path), 5)
+    assert str(refused.value) == f"{path}: not a word list: {why}; a word list is one word per line"

@@ -7,37 +7,19 @@ from typing import Iterator
 
 import numpy as np
 
-from guesstree import player
 from guesstree.player.artifact import encode, encode_chunks, write_atomic
 from guesstree.player.body import MAX_NODES
-from guesstree.player.tree import notice_problem
+from guesstree.player.header import build as build_header
 
 from .runner import Built
 
 
 def header(built: Built, notice: str | None = None) -> dict:
-    """The header of trees/FORMAT.md §2; ``notice``: the licence of the data the game embeds (its
-    word lists), carried verbatim."""
-    # a game that needs nothing beside the artifact: a words tree carries every allowed guess, so
-    # that the player can help after a guess of a person's own and refuse one the game would not take
-    portable = built.game.portable()
-    fields = {
-        "producer": f"guesstree {player.__version__}",
-        "game": portable.spec(),
-        "strategy": {**built.options.spec(), **built.proof},
-        "stats": built.stats.to_header(),
-    }
-    if notice is not None:
-        fields["notice"] = check_notice(notice)
-    return fields
-
-
-def check_notice(notice: str) -> str:
-    """A notice as a tree may carry it, or a ValueError that says why not."""
-    problem = notice_problem(notice)
-    if problem is not None:
-        raise ValueError(problem)
-    return notice
+    """The header of trees/FORMAT.md §2 (``player.header.build``, beside its reader); ``notice``:
+    the licence of the data the game embeds (its word lists), carried verbatim. The game as it
+    needs nothing beside the artifact: a words tree carries every allowed guess, so that the player
+    can help after a guess of a person's own and refuse one the game would not take."""
+    return build_header(built.game.portable(), {**built.options.spec(), **built.proof}, built.stats, notice)
 
 
 def index(built: Built) -> dict:

@@ -26,7 +26,7 @@ def _notice(path: Optional[Path]) -> Optional[str]:
     """The text of a ``--notice FILE``, or a clear error."""
     if path is None:
         return None
-    from ..builder.writer import check_notice
+    from guesstree.player.header import check_notice
 
     try:
         return check_notice(path.read_text(encoding="utf-8-sig"))

@@ -297,6 +297,83 @@ function showPath(text) {
   say($("path-message"), `The tree finds ${game.formatCode(secret)} in ${plural(path.length, "guess")}:`, "success");
 }
 
+// "You guess": the page hides one of the secrets at random, the person guesses, and each guess is
+// scored by the game's rules (game.score); a hint is the tree's guess after the guesses so far
+// (tree.suggest, as when the person plays their own guesses against the tree).
+let hidden = null;   // the secret the person looks for
+let tries = [];      // their [guess, feedback] steps
+let ended = "";      // "", "won" or "revealed"
+
+function newSecret() {
+  const secrets = game.secrets();
+  hidden = secrets[Math.floor(Math.random() * secrets.length)];
+  tries = [];
+  ended = "";
+  renderTries();
+  say($("yg-message"), `A secret is hidden: one of ${plural(secrets.length, "secret")}. Your first guess?`);
+}
+
+function tryGuess(text) {
+  if (ended) throw new Error(`The game is over: press "New secret" to play again.`);
+  const played = game.parseCode(text);
+  const unknown = tree.unknownGuess(played);
+  if (unknown) throw new Error(`${unknown}: a typo?`);
+  const refused = game.allows(played, tries);
+  if (refused) throw new Error(refused);
+  const feedback = game.score(played, hidden);
+  tries.push([played, feedback]);
+  const shown = game.formatCode(played);
+  if (same(feedback, game.win)) {
+    ended = "won";
+    say($("yg-message"), `You found ${shown} in ${plural(tries.length, "guess")} (the tree finds it in ${tree.path(hidden).length}).`, "success");
+  } else {
+    const left = tree.candidates(tries, { anyGuess: true }).length;
+    say($("yg-message"), `${shown} gets ${game.formatFeedback(feedback)}: ${plural(left, "secret")} still fit${left === 1 ? "s" : ""}.`);
+  }
+  renderTries();
+}
+
+function hint() {
+  if (ended) {
+    say($("yg-message"), `The game is over: press "New secret" to play again.`, "error");
+    return;
+  }
+  const next = game.formatCode(tree.suggest(tries, { anyGuess: true }));
+  const left = tree.candidates(tries, { anyGuess: true }).length;
+  say($("yg-message"), `Hint: the tree would guess ${next} (${plural(left, "secret")} still fit${left === 1 ? "s" : ""}).`);
+  $("yg-message").dataset.hint = next;
+}
+
+function reveal() {
+  if (!ended) ended = "revealed";
+  say($("yg-message"), `The secret is ${game.formatCode(hidden)}.`);
+  renderTries();
+}
+
+function renderTries() {
+  $("yg-history").replaceChildren(...tries.map(([g, f]) => step(g, f)));
+  $("you-guess").dataset.state = ended || "guessing";
+  delete $("yg-message").dataset.hint;
+  for (const id of ["yg-input", "yg-go", "yg-hint", "yg-reveal"]) $(id).disabled = Boolean(ended);
+}
+
+function setUpYouGuess() {
+  $("yg-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    try {
+      tryGuess($("yg-input").value);
+      $("yg-input").value = "";
+    } catch (error) {
+      say($("yg-message"), error.message, "error");
+    }
+  });
+  $("yg-hint").addEventListener("click", hint);
+  $("yg-reveal").addEventListener("click", reveal);
+  $("yg-new").addEventListener("click", newSecret);
+  $("yg-input").placeholder = game.formatCode(tree.guessOf(0));
+  newSecret();
+}
+
 function setUp() {
   $("title").textContent = data.title;
   const s = tree.stats;
@@ -346,6 +423,7 @@ function setUp() {
     $("notice-text").textContent = tree.notice;
     $("notice").hidden = false;
   }
+  setUpYouGuess();
   update();
   render();
 }

@@ -19,7 +19,7 @@ export class InconsistentHistory extends Error {  // the history leaves the tree
 const STAT_COUNTS = ["secrets", "total", "worst", "determined_total", "determined_worst"];
 const STAT_AVERAGES = ["average", "determined_average"], STAT_HISTOGRAMS = ["histogram", "determined_histogram"];
 const STRATEGY_TYPES = { name: "str", candidates: "str", seed: "int", guess_sample: "int", secret_sample: "int" };
-const PLAIN = "not a map of names to plain values", GONE_ON = "the game was already won, yet the history goes on";
+const PLAIN = "not a map of names to plain values", goneOn = (won) => `step ${won + 1}: the game was won at step ${won}, yet the history goes on`;
 
 // Map keys that were not strings in the file are kept apart (see index.js: nonStringKey).
 export const NON_STRING = "\u0000";
@@ -122,9 +122,12 @@ export class Tree {
       const [guess, feedback] = steps[i], step = i + 1;
       if (!this.#plays(node, guess)) return [node, `step ${step}: the tree plays ${this.#text(this.guessOf(node))} here, not ${this.#text(guess)}`];
       const key = joined(feedback);
-      if (key === this.#win) return [node, step < steps.length ? `step ${step}: ${GONE_ON}` : null, true];
+      if (key === this.#win) return [node, step < steps.length ? goneOn(step) : null, true];
       const next = this.#child(node, key);
-      if (next === null) return [node, `step ${step}: no secret left gives ${this.#text(feedback, true)} to ${this.#text(guess)}`];
+      if (next === null) {
+        this.#check(guess, feedback, step);  // an array the game cannot give is refused as its text is
+        return [node, `step ${step}: no secret left gives ${this.#text(feedback, true)} to ${this.#text(guess)}`];
+      }
       node = next;
     }
     return [node, null, false];
@@ -139,6 +142,16 @@ export class Tree {
     const steps = [];
     for (const pair of history) steps.push(this.#step(pair, steps.length + 1, checked));
     return steps;
+  }
+
+  // An Error naming the step where guess is not a code of the game or feedback not one it can give.
+  #check(guess, feedback, step) {
+    try {
+      this.game.checkCode(guess);
+      this.game.checkFeedback(feedback);
+    } catch (error) {
+      throw new Error(`step ${step}: ${error.message}`);
+    }
   }
 
   #step(pair, step, checked) {
@@ -202,7 +215,7 @@ export class Tree {
     const { game } = this;
     const won = steps.findIndex(([, feedback]) => joined(feedback) === this.#win);
     if (won >= 0 && won !== steps.length - 1) {
-      throw new InconsistentHistory(`step ${won + 1}: ${GONE_ON}`);
+      throw new InconsistentHistory(goneOn(won + 1));
     }
     // a history that a tree of the same game follows is one some secret gives: no candidates needed
     for (const [tree, to, back] of this.#book && won < 0 ? openings(this, steps[0][0], this.#book) : []) {

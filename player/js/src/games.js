@@ -268,7 +268,8 @@ export class TwoD extends Game {
 }
 
 // A word feedback's marks, as they are typed or pasted (a letter in either case).
-const WORD_MARKS = { "🟩": 2, "🟨": 1, "⬛": 0, "⬜": 0, g: 2, y: 1, b: 0, "-": 0, ".": 0, x: 0, w: 0, 2: 2, 1: 1, 0: 0 };
+// player/words.py's marks, and no other: not W, which in Mastermind is a white peg (present elsewhere)
+const WORD_MARKS = { "🟩": 2, "🟨": 1, "⬛": 0, "⬜": 0, g: 2, y: 1, b: 0, "-": 0, ".": 0, x: 0, 2: 2, 1: 1, 0: 0 };
 
 function carried(text, length, name, empty) {  // a list of words a tree carries (FORMAT.md §2.1)
   const words = text ? text.split(" ") : [];
@@ -384,8 +385,9 @@ export class Words extends Game {
     const marks = [];
     for (const c of text) if (c.trim()) marks.push(WORD_MARKS[c] ?? WORD_MARKS[c.toLowerCase()] ?? -1);
     const n = this.length;
+    if (/w/i.test(text)) fail(`${repr(text)}: W is no mark of word games (in Mastermind it means present); write Y for present, - for absent`);
     if (marks.length !== n || marks.includes(-1)) {
-      fail(`${repr(text)} is not feedback for ${n}-letter words: write ${n} marks, G (exact), Y (present) or - (absent), `
+      fail(`${repr(text)} is not feedback for ${n}-letter words: write ${n} marks, G (exact), Y (present) or - (absent; also B, X or .), `
         + `e.g. 'GY-${"-".repeat(Math.max(0, n - 3))}', or 2/1/0, or the coloured squares`);
     }
     return this.checkFeedback(marks, text);

@@ -54,8 +54,10 @@ test("words: the official rule for repeated letters, the marks, hard mode", asyn
   assert.deepEqual(game.score(code("speed"), code("abide")), [0, 0, 1, 0, 1]);  // the second E is yellow, once
   assert.deepEqual(game.score(code("abide"), code("speed")), [0, 0, 0, 1, 1]);
   assert.deepEqual(game.score(code("eerie"), code("there")), [1, 0, 1, 0, 2]);
-  for (const text of ["GY---", "gybbb", "21000", "🟩🟨⬛⬛⬛", "G Y . x w"]) assert.deepEqual(game.parseFeedback(text), [2, 1, 0, 0, 0], text);
+  for (const text of ["GY---", "gybbb", "21000", "🟩🟨⬛⬛⬛", "G Y . x b"]) assert.deepEqual(game.parseFeedback(text), [2, 1, 0, 0, 0], text);
   assert.throws(() => game.parseFeedback("GGGGY"), { message: "'GGGGY' is feedback that cannot occur in words" });
+  assert.throws(() => game.parseFeedback("GYWWW"), { message: "'GYWWW': W is no mark of word games (in Mastermind it means present); write Y for present, - for absent" });
+  assert.throws(() => game.parseFeedback("GYQ--"), { message: "'GYQ--' is not feedback for 5-letter words: write 5 marks, G (exact), Y (present) or - (absent; also B, X or .), e.g. 'GY---', or 2/1/0, or the coloured squares" });
   assert.equal(game.formatFeedback([2, 1, 0, 0, 0]), "GY---");
   assert.equal(game.formatCode(code("Salet")), "SALET");
   assert.equal(game.secrets().length, 2315);
@@ -124,8 +126,11 @@ test("histories: text or arrays, and errors that name the step", async () => {
   const text = tree.nextGuess([["ABCD", "1B1W"]]), arrays = tree.nextGuess([[[0, 1, 2, 3], [1, 1]]]);
   assert.deepEqual(text, arrays);
   assert.throws(() => tree.nextGuess([["AABB", "1B1W"]]), (e) => e instanceof InconsistentHistory && e.message === "step 1: the tree plays ABCD here, not AABB");
-  assert.throws(() => tree.nextGuess([["ABCD", "4B0W"], ["ABCD", "4B0W"]]), { message: "step 1: the game was already won, yet the history goes on" });
+  assert.throws(() => tree.nextGuess([["ABCD", "4B0W"], ["ABCD", "4B0W"]]), { message: "step 2: the game was won at step 1, yet the history goes on" });
   assert.throws(() => tree.nextGuess([["ABCD", "9B"]]), { message: "step 1: '9B' is impossible: 9 black + 0 white exceed 4 positions" });
+  // arrays are checked as their text is: feedback the game cannot give is named, not "no secret left gives"
+  assert.throws(() => tree.nextGuess([[[0, 1, 2, 3], [0, 5]]]), { message: "step 1: (0, 5) is feedback that cannot occur in mastermind" });
+  assert.throws(() => tree.nextGuess([[[0, 1, 2, 3], [-1, 2]]]), { message: "step 1: (-1, 2) is feedback that cannot occur in mastermind" });
   assert.throws(() => tree.nextGuess("ABCD"), TypeError);
   assert.equal(tree.nextGuess([["ABCD", "4B0W"]]), null);
   assert.deepEqual(tree.path("ABCD"), [[[0, 1, 2, 3], [4, 0]]]);
@@ -135,7 +140,7 @@ test("histories: text or arrays, and errors that name the step", async () => {
     (e) => e instanceof InconsistentHistory
       && e.message === "no secret gives all these answers: AAAA 0B0W, BBBB 0B0W, CCCC 0B0W, DDDD 0B0W, EEEE 0B0W, FFFF 0B0W");
   assert.throws(() => tree.suggest([["AAAA", "4B0W"], ["AAAA", "4B0W"]]),
-    { message: "step 1: the game was already won, yet the history goes on" });
+    { message: "step 2: the game was won at step 1, yet the history goes on" });
   assert.deepEqual(tree.suggest([["AAAA", "0B0W"], ["BBBB", "0B0W"], ["CCCC", "0B0W"], ["DDDD", "0B0W"], ["EEEE", "4B0W"]]), null);
   assert.deepEqual(tree.suggest([["AAAA", "0B0W"], ["BBBB", "0B0W"], ["CCCC", "0B0W"], ["DDDD", "0B0W"], ["EEEE", "0B0W"]]), [5, 5, 5, 5]);
 });

@@ -1,0 +1,98 @@
+"""The one-shot next guess (``guesstree next``), the list of shipped trees (``guesstree trees``),
+and the player's words for people: games as they are written, integer feedback checked as text is."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from guesstree import player
+
+MM64 = "mastermind-c6-h4-entropy"
+
+
+@pytest.fixture(scope="module")
+def mm64():
+    return player.load_shipped(MM64)
+
+
+def test_next_prints_the_trees_guess_on_the_tree_and_the_suggestion_off_it(cli, mm64):
+    assert cli("next", MM64).stdout == "ABCD\n"  # the entropy tree's first guess
+    on = cli("next", MM64, "ABCD", "1B1W", "--json")
+    assert on.exit_code == 0 and json.loads(on.stdout) == {
+        "guess": mm64.game.format_code(mm64.next_guess([("ABCD", "1B1W")])), "won": False, "on_tree": True,
+        "candidates": len(mm64.candidates([("ABCD", "1B1W")]))}
+    assert json.loads(on.stdout)["guess"] == "ACEF" and json.loads(on.stdout)["candidates"] == 252
+    off = json.loads(cli("next", MM64, "AABB", "1b1w", "--json").stdout)  # a first guess of one's own
+    assert off == {"guess": mm64.game.format_code(mm64.suggest([("AABB", "1B1W")])), "won": False,
+                   "on_tree": False, "candidates": 208}
+    assert cli("next", MM64, "ABCD", "4B0W").stdout == "won\n"
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["ABCD"], 2, "error: give each guess with its feedback (e.g. ABCD 0B0W): 'ABCD' has none"),
+    (["ABCD", "9B"], 2, "error: step 1: '9B' is impossible: 9 black + 0 white exceed 4 positions"),
+    (["ABCD", "4B0W", "ABCD", "4B0W"], 2, "error: step 2: the game was won at step 1, yet the history goes on"),
+    (["AAAA", "0B0W", "BBBB", "0B0W", "CCCC", "0B0W", "DDDD", "0B0W", "EEEE", "0B0W", "FFFF", "0B0W"], 2,
+     "error: no secret gives all these answers: AAAA 0B0W, BBBB 0B0W, CCCC 0B0W, DDDD 0B0W, EEEE 0B0W, FFFF 0B0W"),
+])
+def test_next_refuses_a_history_in_one_line(cli, clean_error, args, code, message):
+    assert clean_error(cli("next", MM64, *args), code) == message
+
+
+def test_integer_feedback_is_checked_like_its_text(mm64):
+    for feedback in ((0, 5), (-1, 2), (4, 1)):
+        with pytest.raises(ValueError, match=rf"^step 1: \({feedback[0]}, {feedback[1]}\) is feedback that cannot occur"):
+            mm64.next_guess([((0, 1, 2, 3), feedback)])
+    # feedback the game can give, but no secret left gives there, is still told apart
+    node = mm64.child(0, (0, 0))
+    given = {feedback for feedback, _ in mm64.edges(node)}
+    unfit = next(f for f in mm64.game.feedbacks() if f not in given and f != mm64.game.win)
+    second = mm64.guess_of(node)
+    with pytest.raises(player.InconsistentHistory, match=f"^step 2: no secret left gives {mm64.game.format_feedback(unfit)} "):
+        mm64.next_guess([((0, 1, 2, 3), (0, 0)), (second, unfit)])
+
+
+def test_trees_lists_every_shipped_tree_with_its_game_and_worst(cli):
+    rows = json.loads(cli("trees", "--json").stdout)
+    assert [row["name"] for row in rows] == player.shipped()
+    entropy = next(row for row in rows if row["name"] == MM64)
+    assert entropy["game"] == "Mastermind 6x4" and entropy["strategy"] == "entropy"
+    assert (entropy["secrets"], entropy["worst"], entropy["average"]) == (1296, 6, 4.4151)  # 5722 / 1296
+    text = cli("trees").stdout.splitlines()
+    assert text[0].split() == ["name", "game", "strategy", "average", "worst"]
+    assert any(line.split()[:5] == ["wordle-salet-optimal-expected", "Words", "of", "5", "letters"]
+               and line.split()[-2:] == ["3.4212", "5"] for line in text)
+    assert text[-1].startswith(f"{len(rows)} trees in ")
+
+
+def test_games_print_as_people_write_them():
+    from guesstree.player.games import make_game
+
+    game = make_game("mastermind", colours=6, holes=4)
+    assert str(game) == "Mastermind 6x4"
+    assert repr(game) == "Mastermind(colours=6, holes=4, secret_repeats=True, guess_repeats=True)"  # rebuilds it
+    assert str(make_game("mastermind", colours=8, holes=4, secret_repeats=False)) == \
+        "Mastermind 8x4 (distinct colours, guesses may repeat)"
+    assert str(make_game("digits", length=4)) == "Digits, 4 digits"
+
+
+def test_info_names_a_missing_file_briefly_and_the_command_that_lists_trees(cli, clean_error):
+    line = clean_error(cli("info", "nosuch.zst"), 2)
+    assert line == "error: nosuch.zst: no such file; nor is it a shipped tree's name (guesstree trees lists them)"
+    near = clean_error(cli("info", "mastermind-c6-h4-entropi"), 2)
+    assert "did you mean mastermind-c6-h4-entropy?" in near and len(near) < 160
+
+
+def test_info_wraps_a_proven_strategy(cli):
+    lines = cli("info", "mastermind-c6-h4-fewest-at-worst").stdout.splitlines()
+    assert max(map(len, lines)) <= 88
+    assert lines[2] == "  strategy   fewest-at-worst, candidates=all, optimal=True, minimum_worst=5,"
+    assert lines[4].startswith("  proven     exhaustive search: no tree wins every secret within 4 guesses")
+
+
+def test_help_lists_the_commands_in_a_users_order(cli):
+    listed = cli("--help").stdout.split("Commands:")[1].splitlines()
+    names = [line.split()[0] for line in listed if line.startswith("  ") and not line.startswith("   ")]
+    assert names == ["play", "solve", "next", "info", "verify", "manifest", "export", "trees", "list",
+                     "compile", "bound", "compare", "openers", "warm"]
