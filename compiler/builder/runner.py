@@ -16,6 +16,7 @@ from guesstree.player.stats import Statistics
 
 from ..engine.arrays import GameArrays
 from ..options import Options
+from ..search.problem import STOPS
 from ..workers.settings import SearchSettings
 from .context import BuildContext, Node
 from .expand import REPORT_SECONDS, Subtree, expand, expand_job, spliced, split, top_job
@@ -125,7 +126,7 @@ def _expand_below_root(context: BuildContext, root: Node, workers: int, progress
         if spool is not None:
             spool.close()
         kept = spool is not None and spool.kept
-        if isinstance(error, KeyboardInterrupt) and kept:
+        if isinstance(error, STOPS) and kept:
             from ..search.solver import Interrupted
 
             raise Interrupted(spool.path, "the build's work") from None

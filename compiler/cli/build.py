@@ -18,7 +18,7 @@ from .. import catalogue
 from ..workers.settings import SearchSettings
 from .app import app, need_compiler
 from .parameters import QUIET, game_command, search_command
-from .stops import failures, terminate_as_interrupt
+from .stops import failures, stops, terminate_as_interrupt
 
 
 def _notice(path: Optional[Path]) -> Optional[str]:
@@ -71,8 +71,8 @@ def compile_command(
         try:
             with terminate_as_interrupt():
                 built = _compiled(game, options, quiet, search)
-        except KeyboardInterrupt:  # Ctrl-C or SIGTERM outside a search: the workers are stopped
-            typer.echo(f"\ninterrupted: {path} not written", err=True)
+        except stops():  # Ctrl-C or SIGTERM outside a search: the workers are stopped
+            typer.echo(f"interrupted: {path} not written", err=True)
             raise typer.Exit(130) from None
     try:
         save(built, path, notice_text)
@@ -150,8 +150,8 @@ def compare_command(
         try:
             with terminate_as_interrupt():
                 rows = compare(game, names, settings, trees, progress)  # bad settings fail before any build
-        except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the workers are stopped (trees already saved stay)
-            typer.echo("\ninterrupted: no comparison made", err=True)
+        except stops():  # Ctrl-C or SIGTERM: the workers are stopped (trees already saved stay)
+            typer.echo("interrupted: no comparison made", err=True)
             raise typer.Exit(130) from None
         if plot is not None:
             title = f"Guesses to win: {game.title()} ({counted(len(game.secrets), 'secret')})"

@@ -19,7 +19,7 @@ from typing import Callable
 from ..workers.settings import SearchSettings
 from . import checkpoint, jobs, table
 from .dispatch import Cluster, dispatch_for
-from .problem import NODES
+from .problem import NODES, STOPS
 from .proof import OBJECTIVES, LeastTotal, Objective
 from .ranking import opener_total
 from .space import SearchedGame, Space
@@ -194,8 +194,9 @@ class Solver:
         self.status["task"] = task
         try:
             result = run()
-        except (KeyboardInterrupt, ClusterError) as error:
+        except (*STOPS, ClusterError) as error:
             self.close()
+            self.space.stop[0] = 0  # (set by Ctrl-C: the solver stays usable)
             if self.checkpoint is not None:
                 self.save(self.checkpoint)
             if isinstance(error, ClusterError):

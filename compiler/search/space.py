@@ -21,7 +21,7 @@ from . import recursion, table
 from .counting import branching_tables, least_total
 from .hint_kernels import hint_salt
 from .partitions import guess_bounds, split
-from .problem import NODES, Problem
+from .problem import NODES, Problem, stop_flag
 from .recursion import LOOKAHEAD_MIN, lookahead_bound
 from .table import FEASIBLE_TAG, INF, total_tag
 
@@ -132,7 +132,7 @@ class Space:
         self.table = table.empty_table(slots)
         self.counters = np.zeros((rows, 4), dtype=np.int64)  # what the searches did, a row per thread
         self.row = 0
-        self.stop = np.zeros(1, dtype=np.int64)  # set: the compiled searches give up at their next node
+        self.stop = stop_flag()  # set: the compiled searches give up at their next node or guess
         self.penalty = 0  # fewest-at-worst: see Problem.penalty (set by ``penalize``)
         self._counted: dict[tuple, int] = {}  # ``counted``'s, by (n, budget, penalty); the views share it
         self.problem = self._problem()
