@@ -135,7 +135,7 @@ def test_cli_compare_default_strategies(cli):
 
 
 def test_cli_compare_json_and_plot(cli, tmp_path, mm43_rows):
-    plot = tmp_path / "plots" / "mm.svg"
+    plot = tmp_path / "mm.svg"
     result = cli("compare", *MM43, "--strategies", "entropy,minimax,first", "--json", "--plot", plot)
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)

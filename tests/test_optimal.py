@@ -222,7 +222,7 @@ def test_the_spec_and_default_path_name_the_depth_bound():
     options = Options(strategy="optimal-expected", max_depth=5)
     assert options.spec() == {"name": "optimal-expected", "candidates": "all", "max_depth": 5}
     assert Options(strategy="optimal-worst").spec() == {"name": "optimal-worst", "candidates": "all"}
-    assert str(default_path(make_game("mastermind"), options)) == "trees/mastermind-c6-h4-optimal-expected-depth5.msgpack.zst"
+    assert str(default_path(make_game("mastermind"), options)) == "mastermind-c6-h4-optimal-expected-depth5.msgpack.zst"
 
 
 # -- the same tree, however it is computed --------------------------------------------------------

@@ -43,8 +43,9 @@ def compile_command(
     settings: dict,
     search: SearchSettings,
     strategy: str = typer.Option(..., "--strategy", "-s", metavar="NAME", help=", ".join(catalogue.STRATEGIES)),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
-                                          help="artifact path (default: trees/<game>-<strategy>.msgpack.zst)"),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="PATH",
+                                          help="the artifact's file, or an existing folder to write it in (default: "
+                                               "<game>-<strategy>.msgpack.zst in the current folder)"),
     quiet: bool = QUIET,
     engine: str = typer.Option("fast", "--engine", metavar="NAME",
                                help="fast (numpy kernels for small games, compiled numba kernels for big ones), "
@@ -55,7 +56,7 @@ def compile_command(
 ) -> None:
     """Expand a strategy's whole tree and write it as an artifact.
 
-    Example: guesstree compile mastermind --strategy entropy -o trees/mm.msgpack.zst
+    Example: guesstree compile mastermind --strategy entropy -o mm.msgpack.zst
     """
     need_compiler()
     from ..builder.writer import check_destination, default_path, save
@@ -67,7 +68,8 @@ def compile_command(
     with failures("compile", game, "building", f"a smaller --max-memory (now {settings['max_memory'] / (1 << 30):g} "
                                                 "GiB) scores the game in blocks on demand"):
         options = Options(strategy=strategy, engine=engine, **settings)
-        path = check_destination(output or default_path(game, options))  # before any work
+        named = default_path(game, options)
+        path = check_destination(output or named, name=named.name)  # before any work
         try:
             with terminate_as_interrupt():
                 built = _compiled(game, options, quiet, search)
