@@ -3,6 +3,8 @@ finish is refused before any work, with its figures; ``--max-time`` and ``--forc
 the model stays near the builds measured on this machine (compiler/builder/estimate.py)."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from guesstree.compiler import Options, build
@@ -78,6 +80,28 @@ def test_an_exhaustive_strategy_has_no_estimate_and_refuses_its_options(cli, cle
     line = clean_error(cli("compile", "mastermind", "--colours", "3", "--holes", "2", "--strategy",
                            "optimal-worst", "--force"), 2)
     assert "apply to the heuristic strategies only" in line
+
+
+@pytest.mark.parametrize("strategy, said", [
+    ("most-parts", "most-parts on Mastermind, 10 colours, 7 holes: about "),
+    ("optimal-expected", "optimal-expected on Mastermind, 10 colours, 7 holes: an exhaustive search of 10000000 "
+                         "secrets and 10000000 guesses; its time is not modelled"),
+])
+def test_estimate_prints_the_figures_and_builds_nothing(cli, tmp_path, monkeypatch, strategy, said):
+    monkeypatch.chdir(tmp_path)
+    result = cli("compile", *BIG, "--strategy", strategy, "--estimate")  # over --max-time: said, not refused
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(said) and "of memory" in result.stdout
+    as_json = json.loads(cli("compile", *BIG, "--strategy", strategy, "--estimate", "--json").stdout)
+    assert (as_json["secrets"], as_json["guesses"], as_json["strategy"]) == (10 ** 7, 10 ** 7, strategy)
+    assert (as_json["seconds"] is None) == (strategy == "optimal-expected")
+    assert as_json["memory"] > 10 ** 7 * 600 and as_json["text"] == result.stdout.strip()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_json_without_estimate_is_refused(cli, clean_error):
+    line = clean_error(cli("compile", "mastermind", "--strategy", "entropy", "--json"), 2)
+    assert line == "error: --json goes with --estimate (the tree itself is the artifact)"
 
 
 @pytest.mark.parametrize("text, seconds", [("90s", 90), ("20m", 1200), ("6h", DEFAULT_MAX_TIME), ("2d", 172800),

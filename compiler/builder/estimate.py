@@ -107,6 +107,25 @@ def estimate(game: Game, options, layout) -> Estimate | None:
     return Estimate(START_SECONDS + cpu / cores, int(memory), cores)
 
 
+def summary(game: Game, options, figures: Estimate | None) -> dict:
+    """What ``compile --estimate`` says: the game's size, and the estimate's figures (``seconds``
+    None for an exhaustive strategy, whose search is not modelled: its memory is, the matrix and
+    the table at most), with ``text``, the line a person reads."""
+    from ..search.table import ENTRY_BYTES, slots_for
+
+    n, guesses = game.secret_count(), game.guess_count()
+    said = {"game": game.title(), "strategy": options.name, "secrets": n, "guesses": guesses}
+    if figures is not None:
+        return {**said, "seconds": round(figures.seconds, 1), "memory": figures.memory, "cores": figures.cores,
+                "text": f"{options.name} on {game.title()}: {figures.text()}"}
+    width = 1 if len(game.feedbacks()) < 256 else 2
+    memory = BASE_BYTES + SECRET_BYTES * n + width * guesses * n + ENTRY_BYTES * slots_for(options.max_memory)
+    return {**said, "seconds": None, "memory": int(memory), "cores": os.cpu_count() or 1,
+            "text": f"{options.name} on {game.title()}: an exhaustive search of {n} secrets and {guesses} guesses; its "
+                    f"time is not modelled (seconds to days, by how soon bounds settle the first guesses); "
+                    f"at most {size(memory)} of memory (the matrix and the search's table)"}
+
+
 def physical_memory() -> int | None:
     """This machine's memory in bytes, where the system says (else None: no check)."""
     try:

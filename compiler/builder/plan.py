@@ -69,16 +69,17 @@ class Layout:
 
 
 def plan(game: Game, options: Options, search: SearchSettings | None = None,
-         workers: int | None = None) -> tuple[Layout, Estimate | None]:
+         workers: int | None = None, check: bool = True) -> tuple[Layout, Estimate | None]:
     """How ``build`` lays out the work (``workers`` processes, default ``search.workers`` for a
     heuristic, else one per core) and what it will take (``estimate.py``; None for an exhaustive
-    strategy); a ValueError with the figures for a build that cannot finish (``Estimate.check``)."""
+    strategy); a ValueError with the figures for a build that cannot finish (``Estimate.check``),
+    if ``check`` (``compile --estimate`` prints them instead)."""
     if workers is None:
         given = search.workers if search is not None and options.strategy.reads != "solution" else None
         workers = given if given is not None else (os.cpu_count() or 1)
     check_listing(game, options.max_memory)  # the one limit that no option lifts, first
     layout = Layout.of(game, options, workers)
     figures = estimate(game, options, layout)
-    if figures is not None:
+    if figures is not None and check:
         figures.check(f"{options.name} on {game!r}", options.max_time, options.force)
     return layout, figures

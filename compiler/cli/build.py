@@ -53,6 +53,9 @@ def compile_command(
     notice: Optional[Path] = typer.Option(None, "--notice", metavar="FILE",
                                           help="a licence or copyright notice (text) for the tree to carry, e.g. "
                                                "that of the word lists a words tree embeds"),
+    estimate_only: bool = typer.Option(False, "--estimate", help="print the estimate of time and memory, and "
+                                                                 "build nothing"),
+    as_json: bool = typer.Option(False, "--json", help="with --estimate: print it as JSON"),
 ) -> None:
     """Expand a strategy's whole tree and write it as an artifact.
 
@@ -63,11 +66,15 @@ def compile_command(
     from ..options import Options
 
     notice_text = _notice(notice)  # before any work
+    if as_json and not estimate_only:
+        raise fail("--json goes with --estimate (the tree itself is the artifact)")
 
     started = time.perf_counter()
     with failures("compile", game, "building", f"a smaller --max-memory (now {settings['max_memory'] / (1 << 30):g} "
                                                 "GiB) scores the game in blocks on demand"):
         options = Options(strategy=strategy, engine=engine, **settings)
+        if estimate_only:
+            return _estimate(game, options, search, as_json)
         named = default_path(game, options)
         path = check_destination(output or named, name=named.name)  # before any work
         try:
@@ -87,6 +94,15 @@ def compile_command(
                    f"worst {s['worst']} ({time.perf_counter() - started:.2f} s)")
         if built.proof:
             typer.echo(f"optimal: {built.proof['proven']}")
+
+
+def _estimate(game: Game, options, search: SearchSettings, as_json: bool) -> None:
+    """``compile --estimate``: what the build would take, printed (as JSON with ``--json``); nothing built."""
+    from ..builder.estimate import summary
+    from ..builder.runner import plan
+
+    said = summary(game, options, plan(game, options, search, check=False)[1])
+    typer.echo(json.dumps(said) if as_json else said["text"])
 
 
 def _compiled(game: Game, options, quiet: bool, search: SearchSettings):
