@@ -71,8 +71,11 @@ def test_compile_seed_changes_the_tree(cli, tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["chess", "--strategy", "entropy"],
      "error: unknown game: 'chess'; choose from mastermind, bulls-cows, digits, twod, words, or module:factory"),
-    (["mastermind", "--strategy", "knuth"], "error: unknown strategy: 'knuth'; choose from first, random, "
+    (["mastermind", "--strategy", "fastest"], "error: unknown strategy: 'fastest'; choose from first, random, "
      "entropy, worst-entropy, sampled-entropy, minimax, most-parts, expected-size"),
+    (["mastermind", "--strategy", "minmax"], "error: unknown strategy: 'minmax'; did you mean minimax? (guesstree "
+     "list shows them all)"),
+    (["mastermind", "--strategy", "knut"], "error: unknown strategy: 'knut'; did you mean knuth (minimax)?"),
     (["mastermind", "--holes", "0", "--strategy", "entropy"], "error: --holes must be a whole number from 1 to 12, not 0"),
     (["mastermind", "--size", "3", "--strategy", "entropy"], "error: --size does not apply to mastermind"),
     (["twod", "--holes", "3", "--colours", "2", "--strategy", "entropy"], "error: --colours, --holes does not apply to twod"),

@@ -46,8 +46,11 @@ def test_settings_apply_to_every_strategy_in_the_list():
 
 def test_parse_strategies():
     assert parse_strategies(" entropy, minimax ,first") == ["entropy", "minimax", "first"]
-    with pytest.raises(ValueError, match="unknown strategy: 'knuth'; choose from first, random, entropy"):
-        parse_strategies("entropy,knuth")
+    with pytest.raises(ValueError, match="unknown strategy: 'fastest'; choose from first, random, entropy"):
+        parse_strategies("entropy,fastest")
+    assert parse_strategies("Knuth,kooi,irving") == ["minimax", "most-parts", "expected-size"]  # by author
+    with pytest.raises(ValueError, match="names 'most-parts' twice"):
+        parse_strategies("most-parts,kooi")
     with pytest.raises(ValueError, match="names 'entropy' twice"):
         parse_strategies("entropy,minimax,entropy")
     with pytest.raises(ValueError, match="empty name"):
@@ -160,7 +163,7 @@ def test_cli_compare_reuses_a_trees_directory(cli, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (MM43 + ["--strategies", "entropy,knuth"], "error: unknown strategy: 'knuth'; choose from first, random, "),
+    (MM43 + ["--strategies", "entropy,fastest"], "error: unknown strategy: 'fastest'; choose from first, random, "),
     (MM43 + ["--strategies", "entropy", "--candidates", "some"], "error: --candidates must be 'all' or 'consistent'"),
     (["twod", "--colours", "3"], "error: --colours does not apply to twod"),
     (["chess"], "error: unknown game: 'chess'"),
