@@ -3,6 +3,8 @@ side), and ``list`` (the games and strategies there are)."""
 from __future__ import annotations
 
 import dataclasses
+import functools
+import inspect
 import json
 import sys
 import time
@@ -17,7 +19,7 @@ from guesstree.player.wording import counted
 from .. import catalogue
 from ..workers.settings import SearchSettings
 from .app import app, need_compiler
-from .parameters import QUIET, game_command, search_command
+from .parameters import QUIET, declared, own_parameters, game_command, search_command
 from .stops import failures, stops, terminate_as_interrupt
 
 
@@ -37,7 +39,31 @@ def _notice(path: Optional[Path]) -> Optional[str]:
         raise fail(f"--notice {path}: {error}") from None
 
 
+def _estimable(function):
+    """``compile``'s ``--estimate [--json]``: the estimate printed (``_estimate``) instead of the build."""
+    @functools.wraps(function)
+    def run(estimate_only: bool, as_json: bool, **arguments):
+        if as_json and not estimate_only:
+            raise fail("--json goes with --estimate (the tree itself is the artifact)")
+        if not estimate_only:
+            return function(**arguments)
+        need_compiler()
+        from ..options import Options
+
+        game, settings = arguments["game"], arguments["settings"]
+        with failures("compile", game, "estimating", "a smaller --max-memory"):
+            options = Options(strategy=arguments["strategy"], engine=arguments["engine"], **settings)
+            _estimate(game, options, arguments["search"], as_json)
+
+    estimating = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=bool)
+                  for name, default in (("estimate_only", typer.Option(False, "--estimate", help=(
+                      "print the estimate of time and memory, and build nothing"))),
+                                        ("as_json", typer.Option(False, "--json", help="with --estimate: as JSON")))]
+    return declared(run, [*own_parameters(function, ()), *estimating])
+
+
 @search_command("compile", settings=tuple(catalogue.SETTINGS), estimate=True)
+@_estimable
 def compile_command(
     game: Game,
     settings: dict,
@@ -53,9 +79,6 @@ def compile_command(
     notice: Optional[Path] = typer.Option(None, "--notice", metavar="FILE",
                                           help="a licence or copyright notice (text) for the tree to carry, e.g. "
                                                "that of the word lists a words tree embeds"),
-    estimate_only: bool = typer.Option(False, "--estimate", help="print the estimate of time and memory, and "
-                                                                 "build nothing"),
-    as_json: bool = typer.Option(False, "--json", help="with --estimate: print it as JSON"),
 ) -> None:
     """Expand a strategy's whole tree and write it as an artifact.
 
@@ -66,15 +89,11 @@ def compile_command(
     from ..options import Options
 
     notice_text = _notice(notice)  # before any work
-    if as_json and not estimate_only:
-        raise fail("--json goes with --estimate (the tree itself is the artifact)")
 
     started = time.perf_counter()
     with failures("compile", game, "building", f"a smaller --max-memory (now {settings['max_memory'] / (1 << 30):g} "
                                                 "GiB) scores the game in blocks on demand"):
         options = Options(strategy=strategy, engine=engine, **settings)
-        if estimate_only:
-            return _estimate(game, options, search, as_json)
         named = default_path(game, options)
         path = check_destination(output or named, name=named.name)  # before any work
         try:
