@@ -113,6 +113,17 @@ def test_estimate_prints_the_figures_and_builds_nothing(cli, tmp_path, monkeypat
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_game_whose_codes_do_not_list_is_refused_saying_what_fits(cli, clean_error):
+    """Issue 54: a sampled strategy too lists every code; the refusal names the largest game of the
+    family that the strategy builds within the bounds given, and the --max-memory that lists these."""
+    line = clean_error(cli("compile", "bulls-cows", "--digits", "10", "--length", "10", "--strategy",
+                           "sampled-entropy", "--max-memory", "0.5", "--max-time", "none", "--estimate"), 2)
+    assert line == ("error: BullsCows(digits=10, length=10) has 3628800 secrets and 3628800 guesses: listing them "
+                    "takes about 885.9 MiB, over the --max-memory budget of 512.0 MiB. Every strategy lists each secret "
+                    "and guess (sampled-entropy samples the guesses it scores from that list); the largest such game "
+                    "sampled-entropy builds here is Bulls and cows, 8 of 10 digits; --max-memory 1 builds it")
+
+
 def test_json_without_estimate_is_refused(cli, clean_error):
     line = clean_error(cli("compile", "mastermind", "--strategy", "entropy", "--json"), 2)
     assert line == "error: --json goes with --estimate (the tree itself is the artifact)"
