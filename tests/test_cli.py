@@ -27,7 +27,7 @@ def test_compile_writes_the_artifact(cli, tmp_path, mm32_path):
     result = cli("compile", *MM32, "--strategy", "entropy", "-o", path)
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(
-        f"wrote {path}: Mastermind(colours=3, holes=2, secret_repeats=True, guess_repeats=True), entropy, "
+        f"wrote {path}: Mastermind, 3 colours, 2 holes, entropy, "
         "9 nodes; 9 secrets, total 21, average 2.333, worst 3 (")
     assert result.stderr == ""
     assert path.read_bytes() == mm32_path.read_bytes()  # the CLI builds the golden tree

@@ -123,7 +123,7 @@ def test_cli_compare_prints_the_table(cli, mm43_rows):
     result = cli("compare", *MM43, "--strategies", "entropy,minimax,first")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0] == "Mastermind(colours=4, holes=3, secret_repeats=True, guess_repeats=True), 64 secrets"
+    assert lines[0] == "Mastermind, 4 colours, 3 holes, 64 secrets"
     assert len(lines) == 1 + 2 + 3 + 1 and lines[-1].startswith("total, average, worst: guesses to win;")
     expected = table(mm43_rows).splitlines()
     assert lines[1:3] == expected[:2]

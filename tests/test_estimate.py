@@ -20,7 +20,7 @@ BIG = ["mastermind", "--colours", "10", "--holes", "7"]  # 10 million secrets: d
 def test_a_build_of_days_is_refused_up_front_with_its_figures(cli, clean_error, tmp_path):
     out = tmp_path / "big.msgpack.zst"
     line = clean_error(cli("compile", *BIG, "--strategy", "most-parts", "-o", out), 2)
-    assert "most-parts on Mastermind(colours=10, holes=7" in line
+    assert "most-parts on Mastermind, 10 colours, 7 holes would take about" in line
     assert "days on" in line and "GiB of memory" in line and "over --max-time 6.0 h" in line
     assert "--force" in line
     assert not out.exists() and list(tmp_path.iterdir()) == []

@@ -56,8 +56,10 @@ def test_running_out_of_memory_is_one_line(tmp_path):
                              "entropy", "--engine", "numpy", "-o", str(tmp_path / "x.msgpack.zst")],
                             capture_output=True, text=True, timeout=300, preexec_fn=limit)
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
-    assert result.stderr.strip().splitlines() == [
-        "error: out of memory building Mastermind(colours=8, holes=5, secret_repeats=True, guess_repeats=True): "
+    said = [line for line in result.stderr.strip().splitlines()  # (the estimate, said first on a busy machine)
+            if not line.startswith("estimated: ")]
+    assert said == [
+        "error: out of memory building Mastermind, 8 colours, 5 holes: "
         "a smaller --max-memory (now 8 GiB) scores the game in blocks on demand"]
     assert not (tmp_path / "x.msgpack.zst").exists()
 
@@ -78,9 +80,9 @@ def test_default_names_are_short_flat_and_distinct(cli, tmp_path, monkeypatch):
     for extra in ([], ["--first", "lemon"], ["--hard"], ["--hard", "--first", "lemon"]):
         result = cli("compile", "words", "--answers", answers, "--strategy", "entropy", *extra, "-q")
         assert result.exit_code == 0, result.output
-    names = sorted(p.name for p in (tmp_path / "trees").iterdir())
+    names = sorted(p.name for p in tmp_path.glob("*.msgpack.zst"))  # in the current folder (issue 54)
     assert len(names) == 4 and all(len(name) < 70 for name in names), names
-    assert [p for p in (tmp_path / "trees").iterdir() if p.is_dir()] == []
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["lists"]
     assert names[0].startswith("words-answers-") and "-entropy-first-lemon." in " ".join(names)
 
 
@@ -317,7 +319,7 @@ def test_the_warm_stamp_names_the_kernel_sources_and_only_theirs(tmp_path):
     copy = tmp_path / "compiler"
     shutil.copytree(warm.ROOT, copy, ignore=shutil.ignore_patterns("__pycache__"))
     names = [p.relative_to(copy).as_posix() for p in warm.kernel_sources(copy)]
-    assert {"kernels.py", "search/partitions.py", "search/recursion.py", "search/table.py"} <= set(names)
+    assert {"engine/kernels.py", "search/partitions.py", "search/recursion.py", "search/table.py"} <= set(names)
     assert "cli.py" not in names and "warm.py" not in names
     digest = warm.kernels_digest(copy)
     assert digest == warm.kernels_digest()

@@ -86,7 +86,7 @@ def plan(game: Game, options: Options, search: SearchSettings | None = None,
     layout = Layout.of(game, options, workers)
     figures = estimate(game, options, layout)
     if figures is not None and check:
-        figures.check(f"{options.name} on {game!r}", options.max_time, options.force)
+        figures.check(f"{options.name} on {game.title()}", options.max_time, options.force)
     return layout, figures
 
 

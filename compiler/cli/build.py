@@ -108,7 +108,7 @@ def compile_command(
         raise fail(f"cannot write {path}: {error.strerror or error}") from None
     if not quiet:
         s = built.stats
-        typer.echo(f"wrote {path}: {game!r}, {options.name}, {counted(built.nodes, 'node')}; "
+        typer.echo(f"wrote {path}: {game.title()}, {options.name}, {counted(built.nodes, 'node')}; "
                    f"{counted(s['secrets'], 'secret')}, total {s['total']}, average {s['average']:.3f}, "
                    f"worst {s['worst']} ({time.perf_counter() - started:.2f} s)")
         if built.proof:
@@ -139,10 +139,13 @@ def _compiled(game: Game, options, quiet: bool, search: SearchSettings):
 
 
 def _say_first_guesses(settled: dict, quiet: bool) -> None:
-    """How the full proof settled its first guesses (effort, so on stderr: not in the artifact)."""
-    if not quiet and sum(settled.values()) > 1:
-        typer.echo(f"first guesses searched: {sum(settled.values())}; {settled['bound']} settled by a bound "
-                   f"alone, {settled['search']} by a search", err=True)
+    """How the full proof settled its first guesses (effort, so on stderr: not in the artifact), in
+    the words and counts of the proof's sentence: the best proven by a search, the others refuted
+    (``settled['search']`` counts the best among the guesses searched)."""
+    searched = sum(settled.values())
+    if not quiet and searched > 1:
+        typer.echo(f"first guesses: {searched}; the best proven by a search, the {searched - 1} others refuted: "
+                   f"{settled['bound']} by a bound alone and {max(settled['search'] - 1, 0)} by search", err=True)
 
 
 @game_command("compare", settings=("seed", "guess_sample", "secret_sample"), build=True, estimate=True)
@@ -198,7 +201,7 @@ def compare_command(
                                "rows": [row.to_json() for row in rows],
                                "plot": None if plot is None else str(plot)}, indent=2))
         return
-    typer.echo(f"{game!r}, {counted(len(game.secrets), 'secret')}")
+    typer.echo(f"{game.title()}, {counted(len(game.secrets), 'secret')}")
     typer.echo(table(rows))
     typer.echo("total, average, worst: guesses to win; to know: average guesses until one secret is left")
     if plot is not None:

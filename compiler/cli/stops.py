@@ -37,13 +37,13 @@ def failures(command: str, game: Game, doing: str, advice: str, os_said=None):
             f"; the search's work is saved in {error.checkpoint} (run the same {command} command with --resume)"
         raise fail(f"{error}{saved}") from None
     except BrokenExecutor:
-        raise fail(f"a worker process died while {doing} {game!r} (out of memory, or killed)") from None
+        raise fail(f"a worker process died while {doing} {game.title()} (out of memory, or killed)") from None
     except ValueError as error:
         raise fail(str(error)) from None
     except (MemoryError, OSError) as error:  # OSError: a mapping or a process the system refused
         if isinstance(error, MemoryError) or error.errno in (errno.ENOMEM, errno.EAGAIN):
-            raise fail(f"out of memory {doing} {game!r}: {advice}") from None
-        said = os_said(error) if os_said is not None else f"cannot build {game!r}: {error.strerror or error}"
+            raise fail(f"out of memory {doing} {game.title()}: {advice}") from None
+        said = os_said(error) if os_said is not None else f"cannot build {game.title()}: {error.strerror or error}"
         raise fail(said) from None
 
 

@@ -119,11 +119,11 @@ class Solver:
             if weighted >= INF:
                 opening = "" if first is None else f" opening with {first}"
                 if penalty:  # a tree within the fewest guesses exists: its weighted total is too big to hold
-                    raise ValueError(f"{self.game!r} is too big for fewest-at-worst: its totals, weighted by "
+                    raise ValueError(f"{self.game.title()} is too big for fewest-at-worst: its totals, weighted by "
                                      f"{penalty} for each secret that needs {depth} guesses, exceed {INF - 1}")
                 if depth is None:
-                    raise Infeasible(f"no tree{opening} wins every secret of {self.game!r}")
-                raise Infeasible(f"no tree{opening} wins every secret of {self.game!r} within {depth} guesses "
+                    raise Infeasible(f"no tree{opening} wins every secret of {self.game.title()}")
+                raise Infeasible(f"no tree{opening} wins every secret of {self.game.title()} within {depth} guesses "
                                  "(guesstree bound finds the fewest)")
             late, total = (None, weighted) if not penalty else self._unweigh(weighted, penalty)
             proven = LeastTotal(objective, total, depth, space.n_secrets, first, space.opener_scope or {}, late,

@@ -97,13 +97,13 @@ class Space:
     def __init__(self, searched: SearchedGame, slots: int, rows: int):
         arrays, game = searched.arrays, searched.game
         if arrays.matrix is None:
-            raise ValueError(f"{game!r} is too big for an exact search: its feedback matrix "
+            raise ValueError(f"{game.title()} is too big for an exact search: its feedback matrix "
                              "does not fit in --max-memory")
         if game.restricts_guesses and not game.hint_rule and not searched.consistent:
-            raise ValueError(f"{game!r} restricts guesses by what was played in a way the exact search "
+            raise ValueError(f"{game.title()} restricts guesses by what was played in a way the exact search "
                              "cannot follow (it follows the hint rule of hard mode): use --candidates consistent")
         if len(game.guesses) >= 1 << 20:
-            raise ValueError(f"{game!r} has too many guesses for an exact search")
+            raise ValueError(f"{game.title()} has too many guesses for an exact search")
         self.searched, self.game = searched, game
         self.matrix = np.ascontiguousarray(arrays.matrix)
         # the matrix read by secret, which the compiled searches scan: itself for a symmetric score
@@ -111,7 +111,7 @@ class Space:
         self.n_secrets, self.n_guesses = len(game.secrets), len(game.guesses)
         self.n_feedbacks, self.win = arrays.n_feedbacks, arrays.win
         if np.count_nonzero(self.matrix == self.win) != self.n_secrets:  # each secret has its own guess
-            raise ValueError(f"{game!r}: a guess wins more than one secret (the winning feedback must mean "
+            raise ValueError(f"{game.title()}: a guess wins more than one secret (the winning feedback must mean "
                              "the guess is the secret), so no tree can tell them apart")
         self.consistent = searched.consistent
         self.secret_guess, self.guess_secret = arrays.secret_guess, arrays.guess_secret
