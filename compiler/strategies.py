@@ -166,6 +166,8 @@ class Exhaustive(Strategy):
         from .search.solver import Solver
         from .search.space import SearchedGame
 
+        if search is not None and search.progress is not None:
+            search.progress({"task": "preparing the search (its bounds' tables, the guesses alike)"})
         solver = Solver(SearchedGame.of(context), search)
         try:
             return Solved(self, solver, solver.solve(self.objective, context.options.max_depth))

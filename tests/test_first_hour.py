@@ -193,7 +193,10 @@ def test_the_search_bar_is_never_full_for_work_not_done():
     assert bar_share({"jobs_done": 3, "in_flight": 1}) == (3, 4)
     assert bar_share({"openers": 5, "openers_done": 2, "jobs_done": 9, "in_flight": 3}) == (2, 5)
     assert describe({"task": "minimum total", "root": "AABB", "jobs_done": 0, "in_flight": 2, "nodes": 1234}) == (
-        "minimum total, first guess AABB", "0 jobs done, 2 in flight, 1,234 nodes")
+        "minimum total, first guess AABB", "2 jobs in flight, 1,234 nodes")
+    assert describe({"task": "minimum total", "jobs_done": 3, "in_flight": 2, "nodes": 5}) == (
+        "minimum total", "3 jobs done, 2 in flight, 5 nodes")
+    assert describe({"task": "listing the codes"}) == ("listing the codes", "")  # said at once (issue 54)
 
 
 def test_a_long_search_estimates_the_time_left_where_its_size_is_known():

@@ -155,6 +155,7 @@ def test_an_exhaustive_search_on_threads_stops_within_seconds(tmp_path, stop):
     print(f"stopped {latency:.2f} s after {stop.name}")
     assert process.returncode == 130, text
     assert "stopping..." in text
+    assert "listing the codes, scoring 4,096 guesses x 4,096 secrets" in text  # said before any search
     assert "interrupted: the search's work is saved in" in text and (tmp_path / "search.ckpt").stat().st_size > 0
     assert latency < 5, f"{latency:.1f} s to stop"
     assert sorted(path.name for path in tmp_path.iterdir()) == ["search.ckpt", "tmp"]

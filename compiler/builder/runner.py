@@ -41,6 +41,9 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
     search = search or SearchSettings()
     exhaustive = strategy.reads == "solution"
     layout, _ = plan(game, options, search, workers)  # refused here if it cannot finish: before any work
+    if exhaustive and search.progress is not None:  # said at once: listing and scoring a big game takes seconds
+        search.progress({"task": f"listing the codes, scoring {game.guess_count():,} guesses x "
+                                 f"{game.secret_count():,} secrets"})
     context = BuildContext(GameArrays.of(game, layout.scorer(game, options)), options)
     n = game.secret_count()
     wins, determined = np.zeros(n, dtype=np.int64), np.full(n, 0 if n == 1 else -1, dtype=np.int64)
