@@ -71,6 +71,30 @@ STRATEGIES = {
 }
 
 
+# the strategies by the authors who published them (the README names them so): --strategy knuth
+ALIASES = {"shapiro": "first", "neuwirth": "entropy", "knuth": "minimax", "kooi": "most-parts",
+           "irving": "expected-size", "koyama-lai": "optimal-expected"}
+
+
+def canonical(name: str) -> str:
+    """A strategy's name, from its name or an author's (``ALIASES``); a ValueError that lists the
+    names, with the closest ones first ("did you mean ..."), for any other."""
+    if name in STRATEGIES:
+        return name
+    lowered = name.strip().lower()
+    if lowered in STRATEGIES or lowered in ALIASES:
+        return ALIASES.get(lowered, lowered)
+    import difflib
+
+    close = difflib.get_close_matches(lowered, [*STRATEGIES, *ALIASES], n=3, cutoff=0.6)
+    close = list(dict.fromkeys(f"{c} ({ALIASES[c]})" if c in ALIASES else c for c in close))
+    if close:
+        raise ValueError(f"unknown strategy: {name!r}; did you mean {' or '.join(close)}? (guesstree list shows "
+                         "them all)")
+    raise ValueError(f"unknown strategy: {name!r}; choose from {', '.join(STRATEGIES)}, or by author: "
+                     f"{', '.join(f'{a} ({n})' for a, n in ALIASES.items())}")
+
+
 def settings_of(name: str) -> tuple[str, ...]:
     """The settings strategy ``name`` takes, in the order an artifact records them."""
     taken = set(STRATEGIES[name][1]) | set(EVERY_STRATEGY)

@@ -64,8 +64,7 @@ def parse_strategies(text: str) -> list[str]:
     names = [name.strip() for name in text.split(",")]
     if not all(names):
         raise ValueError(f"--strategies {text!r} has an empty name; write e.g. entropy,minimax")
-    for name in names:
-        get_strategy(name)
+    names = [get_strategy(name).name for name in names]  # (an author's name is the strategy's)
     repeated = [name for i, name in enumerate(names) if name in names[:i]]
     if repeated:
         raise ValueError(f"--strategies names {repeated[0]!r} twice")

@@ -75,7 +75,7 @@ class Bound:
     def text(self, game) -> str:
         """What ``bound`` prints: the optimal worst case, a tree that achieves it, why one fewer cannot be."""
         upper, lower = self.proof["upper"], self.proof["lower"]
-        return (f"{game!r}: the optimal worst case is {self.worst} guesses\n"
+        return (f"{game.title()}: the optimal worst case is {self.worst} guesses\n"
                 f"  achieved: a tree opening with {upper['first_guess']} wins every secret within {upper['depth']} "
                 f"(total {upper['tree_total']}, {upper['tree_nodes']} nodes)\n"
                 f"  no tree within {lower['impossible']}: {lower['by']}\n"

@@ -16,7 +16,7 @@ from typing import Callable, ClassVar
 import numpy as np
 
 from . import catalogue
-from .catalogue import DEFAULT_MAX_TIME, SETTINGS, flag, settings_of, takers
+from .catalogue import DEFAULT_MAX_TIME, SETTINGS, canonical, flag, settings_of, takers
 from .engine.statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES, entropy
 from .search.proof import FEWEST_AT_WORST, OPTIMAL_EXPECTED, OPTIMAL_WORST, Objective
 
@@ -166,6 +166,8 @@ class Exhaustive(Strategy):
         from .search.solver import Solver
         from .search.space import SearchedGame
 
+        if search is not None and search.progress is not None:
+            search.progress({"task": "preparing the search (its bounds' tables, the guesses alike)"})
         solver = Solver(SearchedGame.of(context), search)
         try:
             return Solved(self, solver, solver.solve(self.objective, context.options.max_depth))
@@ -248,10 +250,7 @@ assert list(STRATEGIES) == list(catalogue.STRATEGIES)  # one registry: every nam
 
 
 def get_strategy(name: "str | Strategy") -> Strategy:
-    """The strategy of that name (a strategy is itself)."""
+    """The strategy of that name, or of an author's (``catalogue.ALIASES``; a strategy is itself)."""
     if isinstance(name, Strategy):
         return name
-    try:
-        return STRATEGIES[name]
-    except KeyError:
-        raise ValueError(f"unknown strategy: {name!r}; choose from {', '.join(STRATEGIES)}") from None
+    return STRATEGIES[canonical(name)]

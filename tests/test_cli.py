@@ -23,11 +23,11 @@ def command_names() -> list[str]:
 # -- compile -------------------------------------------------------------------
 
 def test_compile_writes_the_artifact(cli, tmp_path, mm32_path):
-    path = tmp_path / "out" / "mm.msgpack.zst"
+    path = tmp_path / "mm.msgpack.zst"
     result = cli("compile", *MM32, "--strategy", "entropy", "-o", path)
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(
-        f"wrote {path}: Mastermind(colours=3, holes=2, secret_repeats=True, guess_repeats=True), entropy, "
+        f"wrote {path}: Mastermind, 3 colours, 2 holes, entropy, "
         "9 nodes; 9 secrets, total 21, average 2.333, worst 3 (")
     assert result.stderr == ""
     assert path.read_bytes() == mm32_path.read_bytes()  # the CLI builds the golden tree
@@ -42,17 +42,20 @@ def test_compile_quiet_prints_nothing(cli, tmp_path):
 
 
 @pytest.mark.parametrize("args, default", [
-    (MM32 + ["--strategy", "entropy"], "trees/mastermind-c3-h2-entropy.msgpack.zst"),
-    (MM32 + ["--strategy", "minimax", "--candidates", "consistent"], "trees/mastermind-c3-h2-minimax-consistent.msgpack.zst"),
-    (MM32 + ["--no-secret-repeats", "--strategy", "first"], "trees/mastermind-c3-h2-distinct-first.msgpack.zst"),
-    (["twod", "--size", "3", "--strategy", "random", "--seed", "7"], "trees/twod-s3-random-seed7.msgpack.zst"),
-    (["bulls-cows", "--digits", "4", "--length", "2", "--strategy", "first"], "trees/bulls-cows-d4-l2-first.msgpack.zst"),
+    (MM32 + ["--strategy", "entropy"], "mastermind-c3-h2-entropy.msgpack.zst"),
+    (MM32 + ["--strategy", "minimax", "--candidates", "consistent"], "mastermind-c3-h2-minimax-consistent.msgpack.zst"),
+    (MM32 + ["--no-secret-repeats", "--strategy", "first"], "mastermind-c3-h2-distinct-first.msgpack.zst"),
+    (["twod", "--size", "3", "--strategy", "random", "--seed", "7"], "twod-s3-random-seed7.msgpack.zst"),
+    (["bulls-cows", "--digits", "4", "--length", "2", "--strategy", "first"], "bulls-cows-d4-l2-first.msgpack.zst"),
 ])
-def test_compile_default_path_is_under_trees(cli, tmp_path, monkeypatch, args, default):
-    monkeypatch.chdir(tmp_path)
-    result = cli("compile", *args, "-q")
-    assert result.exit_code == 0, result.output
-    assert [str(p.relative_to(tmp_path)) for p in (tmp_path / "trees").iterdir()] == [default]
+def test_compile_writes_in_the_current_folder_or_the_one_named(cli, tmp_path, monkeypatch, args, default):
+    (tmp_path / "here").mkdir()
+    (tmp_path / "there").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    assert cli("compile", *args, "-q").exit_code == 0  # never in a trees/ of the package's (issue 54)
+    assert cli("compile", *args, "-q", "-o", tmp_path / "there").exit_code == 0
+    assert [p.name for p in (tmp_path / "here").iterdir()] == [p.name for p in (tmp_path / "there").iterdir()] == \
+        [default]
 
 
 def test_compile_seed_changes_the_tree(cli, tmp_path):
@@ -68,8 +71,11 @@ def test_compile_seed_changes_the_tree(cli, tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["chess", "--strategy", "entropy"],
      "error: unknown game: 'chess'; choose from mastermind, bulls-cows, digits, twod, words, or module:factory"),
-    (["mastermind", "--strategy", "knuth"], "error: unknown strategy: 'knuth'; choose from first, random, "
+    (["mastermind", "--strategy", "fastest"], "error: unknown strategy: 'fastest'; choose from first, random, "
      "entropy, worst-entropy, sampled-entropy, minimax, most-parts, expected-size"),
+    (["mastermind", "--strategy", "minmax"], "error: unknown strategy: 'minmax'; did you mean minimax? (guesstree "
+     "list shows them all)"),
+    (["mastermind", "--strategy", "knut"], "error: unknown strategy: 'knut'; did you mean knuth (minimax)?"),
     (["mastermind", "--holes", "0", "--strategy", "entropy"], "error: --holes must be a whole number from 1 to 12, not 0"),
     (["mastermind", "--size", "3", "--strategy", "entropy"], "error: --size does not apply to mastermind"),
     (["twod", "--holes", "3", "--colours", "2", "--strategy", "entropy"], "error: --colours, --holes does not apply to twod"),
@@ -111,7 +117,8 @@ def test_compile_to_an_unwritable_place_is_one_error_line(cli, tmp_path, clean_e
 
 @pytest.mark.parametrize("where, says", [
     ("/proc/x.msgpack.zst", "No such file or directory"),
-    ("{tmp}", "it is a directory; name a file in it, e.g. {tmp}/tree.msgpack.zst"),
+    ("{tmp}/no/such/x.msgpack.zst", "folder {tmp}/no/such does not exist; create it first"),
+    ("{tmp}/a-file", "an artifact is zstd-compressed msgpack; name it a-file.msgpack.zst"),
     ("{tmp}/a-file/x.msgpack.zst", "{tmp}/a-file is not a directory"),
     ("{tmp}/tree.json", "an artifact is zstd-compressed msgpack; name it tree.msgpack.zst"),
 ])

@@ -46,8 +46,11 @@ def test_settings_apply_to_every_strategy_in_the_list():
 
 def test_parse_strategies():
     assert parse_strategies(" entropy, minimax ,first") == ["entropy", "minimax", "first"]
-    with pytest.raises(ValueError, match="unknown strategy: 'knuth'; choose from first, random, entropy"):
-        parse_strategies("entropy,knuth")
+    with pytest.raises(ValueError, match="unknown strategy: 'fastest'; choose from first, random, entropy"):
+        parse_strategies("entropy,fastest")
+    assert parse_strategies("Knuth,kooi,irving") == ["minimax", "most-parts", "expected-size"]  # by author
+    with pytest.raises(ValueError, match="names 'most-parts' twice"):
+        parse_strategies("most-parts,kooi")
     with pytest.raises(ValueError, match="names 'entropy' twice"):
         parse_strategies("entropy,minimax,entropy")
     with pytest.raises(ValueError, match="empty name"):
@@ -120,7 +123,7 @@ def test_cli_compare_prints_the_table(cli, mm43_rows):
     result = cli("compare", *MM43, "--strategies", "entropy,minimax,first")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0] == "Mastermind(colours=4, holes=3, secret_repeats=True, guess_repeats=True), 64 secrets"
+    assert lines[0] == "Mastermind, 4 colours, 3 holes, 64 secrets"
     assert len(lines) == 1 + 2 + 3 + 1 and lines[-1].startswith("total, average, worst: guesses to win;")
     expected = table(mm43_rows).splitlines()
     assert lines[1:3] == expected[:2]
@@ -135,7 +138,7 @@ def test_cli_compare_default_strategies(cli):
 
 
 def test_cli_compare_json_and_plot(cli, tmp_path, mm43_rows):
-    plot = tmp_path / "plots" / "mm.svg"
+    plot = tmp_path / "mm.svg"
     result = cli("compare", *MM43, "--strategies", "entropy,minimax,first", "--json", "--plot", plot)
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
@@ -160,7 +163,7 @@ def test_cli_compare_reuses_a_trees_directory(cli, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (MM43 + ["--strategies", "entropy,knuth"], "error: unknown strategy: 'knuth'; choose from first, random, "),
+    (MM43 + ["--strategies", "entropy,fastest"], "error: unknown strategy: 'fastest'; choose from first, random, "),
     (MM43 + ["--strategies", "entropy", "--candidates", "some"], "error: --candidates must be 'all' or 'consistent'"),
     (["twod", "--colours", "3"], "error: --colours does not apply to twod"),
     (["chess"], "error: unknown game: 'chess'"),

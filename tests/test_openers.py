@@ -241,7 +241,7 @@ def test_openers_command_prints_the_ranking(cli):
     result = cli("openers", "words", "--answers", SMALL_WORDS["answers"], "--top", "3")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("Words(answers=") and "the 3 best of 20 first guesses by the least total" in lines[0]
+    assert lines[0].startswith("Words of 5 letters (") and "the 3 best of 20 first guesses by the least total" in lines[0]
     assert lines[2].split() == ["1", "SLATE", "42", "2.100", "3"]
     assert lines[4].split() == ["3", "CRANE", "43", "2.150", "3"]
     assert lines[5].startswith("every other first guess (17) is proven to need more than 43 guesses, or 43 and "

@@ -204,7 +204,7 @@ def test_a_fixed_first_guess_is_optimal_after_it():
 
 
 def test_an_impossible_depth_bound_is_a_clear_error():
-    with pytest.raises(Infeasible, match="no tree wins every secret of TwoD\\(size=7\\) within 4 guesses"):
+    with pytest.raises(Infeasible, match="no tree wins every secret of Twod, 7x7 grid within 4 guesses"):
         compiler.build(make_game("twod", size=7), Options(strategy="optimal-expected", max_depth=4))
 
 
@@ -224,7 +224,7 @@ def test_the_spec_and_default_path_name_the_depth_bound():
     options = Options(strategy="optimal-expected", max_depth=5)
     assert options.spec() == {"name": "optimal-expected", "candidates": "all", "max_depth": 5}
     assert Options(strategy="optimal-worst").spec() == {"name": "optimal-worst", "candidates": "all"}
-    assert str(default_path(make_game("mastermind"), options)) == "trees/mastermind-c6-h4-optimal-expected-depth5.msgpack.zst"
+    assert str(default_path(make_game("mastermind"), options)) == "mastermind-c6-h4-optimal-expected-depth5.msgpack.zst"
 
 
 # -- the same tree, however it is computed --------------------------------------------------------
@@ -698,7 +698,7 @@ def test_bound_command(cli):
                                                              "guess_repeats": True}}
     text = cli("bound", "twod", "--size", "5")
     assert text.exit_code == 0
-    assert text.stdout.startswith("TwoD(size=5): the optimal worst case is 4 guesses\n")
+    assert text.stdout.startswith("Twod, 5x5 grid: the optimal worst case is 4 guesses\n")
 
 
 def test_compile_optimal_with_a_depth_bound(cli, tmp_path):
@@ -711,7 +711,7 @@ def test_compile_optimal_with_a_depth_bound(cli, tmp_path):
 
 @pytest.mark.parametrize("args, words", [
     (["--strategy", "entropy", "--max-depth", "3"], "--max-depth applies to --strategy optimal-expected only"),
-    (["--strategy", "optimal-expected", "--max-depth", "4"], "no tree wins every secret of TwoD(size=7) within 4"),
+    (["--strategy", "optimal-expected", "--max-depth", "4"], "no tree wins every secret of Twod, 7x7 grid within 4"),
 ])
 def test_compile_refuses_bad_optimal_options(cli, clean_error, tmp_path, args, words):
     result = cli("compile", "twod", "--size", "7", *args, "-o", tmp_path / "t.msgpack.zst")

@@ -3,8 +3,10 @@ and leaves no process, shared memory or semaphore behind; its workers end by the
 is killed outright (SIGKILL, as the out-of-memory killer or a CI runner does)."""
 from __future__ import annotations
 
+import contextlib
 import operator
 import os
+import pty
 import signal
 import subprocess
 import sys
@@ -28,7 +30,14 @@ def _compile(game: list[str], tmp_path, command: str = "compile") -> subprocess.
         if command == "compile" else ["--strategies", "entropy", "--trees", str(tmp_path / "trees")]
     command = [sys.executable, "-m", "guesstree", command, *game, *arguments]
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-                            start_new_session=True)  # a group of its own, as a shell job has
+                            start_new_session=True, env=_private_temporary(tmp_path))  # a group of its own, as a shell job has
+
+
+def _private_temporary(tmp_path) -> dict:
+    """The environment with a temporary folder of the test's own (``tmp_path / "tmp"``, empty), to
+    see what a command leaves there."""
+    (tmp_path / "tmp").mkdir()
+    return {**os.environ, "TMPDIR": str(tmp_path / "tmp")}
 
 
 def _workers(parent: psutil.Process) -> list[psutil.Process]:
@@ -87,9 +96,10 @@ def test_a_compile_with_workers_stops_in_one_line(tmp_path, command, stop):
     assert process.returncode == 130, err
     said = f"interrupted: {tmp_path / 'tree.msgpack.zst'} not written" if command == "compile" else \
         "interrupted: no comparison made"
-    assert err.strip().splitlines() == [said]
+    assert err.strip().splitlines() == ["stopping...", said]
     assert not (tmp_path / "tree.msgpack.zst").exists() and not any((tmp_path / "trees").glob("*"))
     assert _gone(children, within=5) == []
+    assert list((tmp_path / "tmp").iterdir()) == []  # no spool of the subtrees built (issue 54)
     if LINUX:
         assert {name for name in shared if os.path.exists(name)} == set()
         assert not any(name.startswith("/dev/shm/sem.") for name in shared)  # the pool needs no semaphore
@@ -105,8 +115,53 @@ def test_the_workers_of_a_killed_compile_end_by_themselves(tmp_path):
     os.kill(process.pid, signal.SIGKILL)  # the parent alone, with no chance to stop anything
     process.communicate(timeout=30)
     assert _gone(children, within=10) == []  # the workers, and the resource tracker after them
+    assert list((tmp_path / "tmp").iterdir()) == []  # the spool had no name to leave behind
     # the resource tracker frees what the dead parent made, once the workers are gone
     assert {name for name in shared if os.path.exists(name)} == set()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a terminal (pty) for the search's status line")
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_an_exhaustive_search_on_threads_stops_within_seconds(tmp_path, stop):
+    """Stopped while its threads search (the status line says "in flight"), an exhaustive search
+    says "stopping..." at once and ends within seconds, not when its jobs end (numba code cannot
+    be interrupted: the searches poll a stop flag); its checkpoint is written."""
+    command = [sys.executable, "-m", "guesstree", "compile", "mastermind", "--colours", "8", "--holes", "4",
+               "--strategy", "optimal-expected", "--workers", "2", "--checkpoint", str(tmp_path / "search.ckpt"),
+               "-o", str(tmp_path / "tree.msgpack.zst")]
+    terminal, shown = pty.openpty()  # the status line is drawn only on a terminal
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=shown, text=True, cwd=tmp_path,
+                               start_new_session=True, env=_private_temporary(tmp_path))
+    os.close(shown)
+    said: list[str] = []
+
+    def read():
+        with contextlib.suppress(OSError):  # (EIO: the process ended)
+            while chunk := os.read(terminal, 4096):
+                said.append(chunk.decode(errors="replace"))
+    threading.Thread(target=read, daemon=True).start()
+    deadline = time.monotonic() + 300
+    while "in flight" not in "".join(said):
+        assert process.poll() is None, "".join(said)
+        assert time.monotonic() < deadline, "the search never had jobs in flight"
+        time.sleep(0.1)
+    time.sleep(1.0)  # the threads deep in their jobs
+    assert process.poll() is None
+    sent = time.monotonic()
+    os.killpg(process.pid, stop)
+    process.wait(timeout=120)
+    latency = time.monotonic() - sent
+    time.sleep(0.2)
+    os.close(terminal)
+    text = "".join(said)
+    print(f"stopped {latency:.2f} s after {stop.name}")
+    assert process.returncode == 130, text
+    assert "stopping..." in text
+    assert "listing the codes, scoring 4,096 guesses x 4,096 secrets" in text  # said before any search
+    assert "interrupted: the search's work is saved in" in text and (tmp_path / "search.ckpt").stat().st_size > 0
+    assert latency < 5, f"{latency:.1f} s to stop"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["search.ckpt", "tmp"]
+    assert list((tmp_path / "tmp").iterdir()) == []
 
 
 # -- the pool itself --------------------------------------------------------------------------

@@ -154,13 +154,17 @@ def test_first_and_random_always_use_consistent_candidates():
 
 def test_strategy_spec_records_only_what_changes_the_tree():
     assert Options(strategy="entropy").spec() == {"name": "entropy", "candidates": "all"}
+    assert Options(strategy="neuwirth").spec() == {"name": "entropy", "candidates": "all"}  # by author (the README's)
+    assert [Options(strategy=a).name for a in ("Knuth", "kooi", "irving", "shapiro", "koyama-lai")] == \
+        ["minimax", "most-parts", "expected-size", "first", "optimal-expected"]
     assert Options(strategy="random", seed=9).spec() == {"name": "random", "candidates": "consistent", "seed": 9}
     assert Options(strategy="sampled-entropy", seed=1, guess_sample=7, secret_sample=8).spec() == {
         "name": "sampled-entropy", "candidates": "all", "seed": 1, "guess_sample": 7, "secret_sample": 8}
 
 
 @pytest.mark.parametrize("options, words", [
-    ({"strategy": "knuth"}, "unknown strategy: 'knuth'; choose from first, random, entropy"),
+    ({"strategy": "fastest"}, "unknown strategy: 'fastest'; choose from first, random, entropy"),
+    ({"strategy": "entrpy"}, "unknown strategy: 'entrpy'; did you mean entropy or worst-entropy?"),
     ({"strategy": "entropy", "candidates": "some"}, "--candidates must be 'all' or 'consistent'"),
     ({"strategy": "entropy", "engine": "gpu"}, "unknown engine: 'gpu'"),
     ({"strategy": "sampled-entropy", "guess_sample": 0}, "--guess-sample must be a whole number of at least 1, not 0"),

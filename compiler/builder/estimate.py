@@ -9,26 +9,48 @@ secrets in the base of the answers a guess can get: ``DEPTH_PER_LOG * ln(secrets
 levels in all. A cell costs ``CELL_SECONDS`` by how the game is scored (packed peg codes as a bit
 per colour and hole, or as nibbles; a matrix; codes that do not pack, in blocks) and by whether
 the statistic counts per answer (entropy, minimax, expected-size) or only marks answers
-(most-parts); the builder adds ``NODE_SECONDS`` per node, the process ``START_SECONDS``. The
-cores are the build's worker processes, or every core for the kernels' threads in one process.
-Memory: ``BASE_BYTES`` per process plus ``SECRET_BYTES`` per secret in each (a split build's
-workers list the codes too), and the whole matrix where one is kept (at most 0.8 of
-``--max-memory``).
+(most-parts), and, on the packed codes, by the statistic (``STATISTIC_FACTOR``: entropy reduces
+every part of every guess, minimax gives up on a guess that cannot beat the best); a matrix, where
+one is kept, costs ``MATRIX_SECONDS`` a cell to make (words score slowly); the builder adds
+``NODE_SECONDS`` per node, each process ``START_SECONDS`` of CPU. The cores are the build's worker
+processes, or every core for the kernels' threads in one process, shared with the machine's load
+(``share``: the last minute's load average of other runnable processes takes its part of the
+cores, as on a machine shared with other work). Memory: ``BASE_BYTES`` per process plus
+``SECRET_BYTES`` per secret in each (a split build's workers list the codes too), and the whole
+matrix where one is kept (at most 0.8 of ``--max-memory``); the text gives the sum and the largest
+process (what ``/usr/bin/time`` reports as the maximum resident set).
 
-Fitted to builds measured on a 2-core machine (whole processes, ``/usr/bin/time``; 2026-12-04):
+Fitted to builds measured on a 2-core machine (whole processes: wall seconds, the CPU seconds of
+the process and its workers, the largest process's resident memory; ``tests/test_estimate.py``
+holds each within a factor of 2). 2026-12-06, beside four other engineers' builds (the load
+before the build); the estimate made at that load (the model before: 2.6 s for 8x5 entropy,
+7.7 s for 7x6 most-parts, whatever the load):
 
-    build                       estimate              measured
-    7x7 most-parts              24 min                30 min 17 s (3539 CPU-s)
-    6x7 most-parts              2.5 min (295 CPU-s)   250 s (284 CPU-s)
-    7x6 most-parts              28 s (56 CPU-s)       37.8 s (50 CPU-s)
-    7x6 minimax / entropy       53 s (107 CPU-s)      103 s (102 CPU-s) / 115 s (104 CPU-s)
-    9x5 most-parts              9 s                   14.3 s
-    4x8 most-parts, packed      8 s                   13.0 s
+    build (Mastermind unless said)  load   estimate                     measured
+    7x5 entropy                     8.9    10.2 s, 169 MiB              15.3 s (4.2 CPU-s), 166 MiB
+    8x5 entropy                     9.4    28.8 s, 3 x 178 MiB          31.6 s (9.8 CPU-s), 178 MiB (537 in all)
+    8x5 minimax                     10.1   20.0 s, 3 x 178 MiB          20.0 s (6.6 CPU-s), 178 MiB
+    8x5 most-parts consistent       7.8    7.2 s,  3 x 178 MiB          9.6 s (4.3 CPU-s), 175 MiB
+    7x6 most-parts                  10.4   54.3 s, 3 x 227 MiB          38.7 s (14.2 CPU-s), 228 MiB (678 in all)
+    9x5 entropy                     8.0    73.6 s, 3 x 193 MiB          79.0 s (27.2 CPU-s), 196 MiB (586 in all)
+    Bulls and Cows 10x5 entropy     10.3   27.3 s, 3 x 177 MiB          27.4 s (10.5 CPU-s), 170 MiB
+    Digits 4 entropy                8.6    7.7 s,  261 MiB              5.7 s (1.5 CPU-s), 263 MiB
+    Wordle (original lists) entropy 8.1    6.3 s,  189 MiB              6.8 s (1.6 CPU-s), 184 MiB
+    and, measured after the fit:
+    6x6 entropy                     6.5    35.5 s, 3 x 186 MiB          68.7 s (16.9 CPU-s), 181 MiB (load 9.2 at its end)
+    5x7 expected-size               9.3    113 s,  3 x 204 MiB          165 s (40.5 CPU-s), 202 MiB
+    Bulls and Cows 9x5 minimax      11.7   14.5 s, 386 MiB              17.0 s (3.8 CPU-s), 383 MiB
 
-The CPU seconds agree within 25%; the wall time is longer where the biggest part of the first
-guess keeps its job's core alone to the end. A build is refused when the figures say it cannot
-finish: longer than ``--max-time``, or more memory than this machine has (``--force`` builds it
-anyway).
+Before (2026-12-05, an idle machine): 7x7 most-parts 293 s estimated, 308 s measured (762 MiB);
+6x7 most-parts 34 s, 24.9 s; 7x6 minimax 24 s, 17.2 s; 4x8 most-parts 3.3 s, 3.8 s; 6x8
+most-parts 1170 s idle (2064 s at a load of 1), 1807 s beside other work. Issue 54's 8x6 entropy,
+351 s (313 MiB) at a load of about 3 (its own processes among it), is now estimated 231 s idle,
+407 s at a load of 1, 310 MiB the largest process (the old model said 88 s, and 930 MiB for the
+three processes together without saying so): entropy costs 2.7 times what the model had per cell
+on the packed codes, minimax 1.4 times.
+
+A build is refused when the figures say it cannot finish: longer than ``--max-time``, or more
+memory than this machine has (``--force`` builds it anyway); ``compile --estimate`` prints them.
 """
 from __future__ import annotations
 
@@ -41,28 +63,60 @@ from guesstree.player.wording import duration, size
 
 DEPTH_PER_LOG = 1.6  # average guesses to win ~ 1.6 log(secrets) / log(answers) (measured, 6x4 to 7x7)
 # CPU seconds per (guess, secret) scored, by how a peg game is scored (``Layout.peg_words``; None:
-# from a matrix, or another game): for most-parts (a bit per answer), and for the heuristics that
-# count per answer (entropy, minimax, expected-size). Codes that do not pack are made into answers
-# in blocks, then counted (4x8 cost 9.2 ns a cell so, before it packed).
+# from a matrix, or another game), for most-parts (a bit per answer) and for the heuristics that
+# count per answer. Codes that do not pack are made into answers in blocks, then counted (4x8 cost
+# 9.2 ns a cell so, before it packed).
 CELL_SECONDS = {"unary": (0.2e-9, 0.6e-9), "nibbles": (1.0e-9, 2.0e-9), None: (1.0e-9, 2.0e-9),
                 "blocks": (8.0e-9, 16.0e-9)}
+# ... times this for a statistic, where no matrix is kept (measured on the packed codes, 2026-12-06):
+# minimax stops scanning a guess that cannot beat the best (``pick_only``), entropy and
+# expected-size reduce every part
+STATISTIC_FACTOR = {"minimax": 1.4, "most-parts": 1.0}
+COUNTING_FACTOR = 2.7  # entropy, worst-entropy, sampled-entropy, expected-size
+MATRIX_SECONDS = {"marks": 25e-9, None: 2e-9}  # making the matrix, per cell: words (marks) or another game
+CONTENDED = 0.85  # what a core shared with other work does, of a core (``share``)
 NODE_SECONDS = 25e-6  # the builder's own work per node (Python)
-START_SECONDS = 1.0  # the interpreter and the compiled kernels' cache
+START_SECONDS = 0.7  # CPU seconds of each process's start: the interpreter and the compiled kernels' cache
 BASE_BYTES = 160 << 20  # a process: the interpreter with numpy and numba loaded
 SECRET_BYTES = 600  # per secret in each process: its code listed and packed, its node and depths
 
 
+def load_average() -> float:
+    """This machine's load (the last minute's average of runnable processes; 0 where unknown)."""
+    try:
+        return os.getloadavg()[0]
+    except (OSError, AttributeError):
+        return 0.0
+
+
+def share(cores: int, load: float, cpus: int | None = None) -> float:
+    """The cores that ``cores`` busy threads get beside ``load`` other runnable ones on ``cpus``
+    (default this machine's): all of them while enough are idle, else their fair share, of which
+    a core shared does ``CONTENDED`` (switches, caches; measured: 0.25 to 0.37 of a core where
+    the fair share was 0.35 to 0.47)."""
+    cpus = cpus or os.cpu_count() or 1
+    fair = cpus * cores / (load + cores)
+    return cores if fair >= cores else fair * CONTENDED
+
+
 @dataclass(frozen=True)
 class Estimate:
-    """What a build will take: ``seconds`` of wall time on ``cores``, ``memory`` in bytes (all its
-    processes together)."""
+    """What a build will take: ``seconds`` of wall time on ``cores`` (at the machine's ``load`` when
+    estimated), ``memory`` in bytes (all its ``processes`` together; ``largest``: the biggest one,
+    what ``/usr/bin/time`` reports)."""
 
     seconds: float
     memory: int
     cores: int
+    load: float = 0.0
+    processes: int = 1
+    largest: int = 0
 
     def text(self) -> str:
-        return f"about {duration(self.seconds)} on {self.cores} core{'s' * (self.cores != 1)} and {size(self.memory)} of memory"
+        cores = f"{self.cores} core{'s' * (self.cores != 1)}"
+        busy = f" shared with a load of {self.load:.1f}" if share(self.cores, self.load) < self.cores else ""
+        each = f" ({self.processes} processes, the largest {size(self.largest)})" if self.processes > 1 else ""
+        return f"about {duration(self.seconds)} on {cores}{busy} and {size(self.memory)} of memory{each}"
 
     def check(self, what: str, max_time: float | None, force: bool, physical: int | None = None) -> None:
         """A ValueError with the figures, unless ``what`` (the build, named) can finish: within
@@ -79,9 +133,10 @@ class Estimate:
                              f"{size(physical)}; --force builds it anyway")
 
 
-def estimate(game: Game, options, layout) -> Estimate | None:
+def estimate(game: Game, options, layout, load: float | None = None) -> Estimate | None:
     """The estimate of building ``options.strategy``'s tree of ``game`` as ``layout`` (a
-    ``plan.Layout``) lays it out; None for an exhaustive strategy (its search is not modelled)."""
+    ``plan.Layout``) lays it out, beside ``load`` (default: this machine's now); None for an
+    exhaustive strategy (its search is not modelled)."""
     reads = options.strategy.reads
     if reads == "solution":
         return None
@@ -96,15 +151,44 @@ def estimate(game: Game, options, layout) -> Estimate | None:
         pool = guesses
     if reads == "sample":
         pool = min(pool, options.guess_sample) * min(1.0, options.secret_sample / max(n / answers, 1))
-    cell = CELL_SECONDS[layout.peg_words(game)][options.name != "most-parts"]
+    words = layout.peg_words(game)
+    cell = CELL_SECONDS[words][options.name != "most-parts"]
+    if words is not None:  # (measured so: see STATISTIC_FACTOR)
+        cell *= STATISTIC_FACTOR.get(options.name, COUNTING_FACTOR)
     cpu = pool * n * below * cell + 1.1 * n * NODE_SECONDS
     workers = layout.workers  # processes; one uses the kernels' threads
     cores = workers if workers > 1 else (os.cpu_count() or 1) if pool else 1
     processes = 1 + workers if workers > 1 else 1  # this one, and its workers (each lists the codes)
-    memory = (BASE_BYTES + SECRET_BYTES * n) * processes
+    each = BASE_BYTES + SECRET_BYTES * n
+    memory = each * processes
     if layout.matrix != "none" and reads == "every":  # the whole matrix, if it fits the budget
-        memory += min(guesses * n * (1 if len(game.feedbacks()) < 256 else 2), 0.8 * options.max_memory)
-    return Estimate(START_SECONDS + cpu / cores, int(memory), cores)
+        matrix = min(guesses * n * (1 if len(game.feedbacks()) < 256 else 2), 0.8 * options.max_memory)
+        memory, each = memory + matrix, each + matrix
+    if layout.matrix != "none":
+        cpu += guesses * n * MATRIX_SECONDS.get(getattr(game, "feedback_kind", None), MATRIX_SECONDS[None])
+    load = load_average() if load is None else load
+    seconds = START_SECONDS * processes / share(processes, load) + cpu / share(cores, load)
+    return Estimate(seconds, int(memory), cores, load, processes, int(each))
+
+
+def summary(game: Game, options, figures: Estimate | None) -> dict:
+    """What ``compile --estimate`` says: the game's size, and the estimate's figures (``seconds``
+    None for an exhaustive strategy, whose search is not modelled: its memory is, the matrix and
+    the table at most), with ``text``, the line a person reads."""
+    from ..search.table import ENTRY_BYTES, slots_for
+
+    n, guesses = game.secret_count(), game.guess_count()
+    said = {"game": game.title(), "strategy": options.name, "secrets": n, "guesses": guesses}
+    if figures is not None:
+        return {**said, "seconds": round(figures.seconds, 1), "memory": figures.memory, "cores": figures.cores,
+                "load": round(figures.load, 2), "processes": figures.processes, "largest_process": figures.largest,
+                "text": f"{options.name} on {game.title()}: {figures.text()}"}
+    width = 1 if len(game.feedbacks()) < 256 else 2
+    memory = BASE_BYTES + SECRET_BYTES * n + width * guesses * n + ENTRY_BYTES * slots_for(options.max_memory)
+    return {**said, "seconds": None, "memory": int(memory), "cores": os.cpu_count() or 1,
+            "text": f"{options.name} on {game.title()}: an exhaustive search of {n} secrets and {guesses} guesses; its "
+                    f"time is not modelled (seconds to days, by how soon bounds settle the first guesses); "
+                    f"at most {size(memory)} of memory (the matrix and the search's table)"}
 
 
 def physical_memory() -> int | None:

@@ -3,6 +3,7 @@ first guess's subtrees) and what it will take (``plan``, with ``estimate.py``'s 
 once, before any work, so that a build that cannot finish is refused at once."""
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 
@@ -23,6 +24,7 @@ PARALLEL_MIN_SECRETS = 20000  # smaller games build faster in one process (its k
 # of the whole matrix's 1 GiB). A sampled heuristic scores blocks on demand instead: it reads a
 # sample of guesses on a sample of secrets.
 PART_MIN_CELLS = 1 << 28
+SHORTER = ("holes", "length")  # the parameter that a smaller game of a family has fewer of
 
 
 @dataclass(frozen=True)
@@ -69,16 +71,59 @@ class Layout:
 
 
 def plan(game: Game, options: Options, search: SearchSettings | None = None,
-         workers: int | None = None) -> tuple[Layout, Estimate | None]:
+         workers: int | None = None, check: bool = True) -> tuple[Layout, Estimate | None]:
     """How ``build`` lays out the work (``workers`` processes, default ``search.workers`` for a
     heuristic, else one per core) and what it will take (``estimate.py``; None for an exhaustive
-    strategy); a ValueError with the figures for a build that cannot finish (``Estimate.check``)."""
+    strategy); a ValueError with the figures for a build that cannot finish (``Estimate.check``),
+    if ``check`` (``compile --estimate`` prints them instead)."""
     if workers is None:
         given = search.workers if search is not None and options.strategy.reads != "solution" else None
         workers = given if given is not None else (os.cpu_count() or 1)
-    check_listing(game, options.max_memory)  # the one limit that no option lifts, first
+    try:
+        check_listing(game, options.max_memory)  # the one limit that no option lifts but --max-memory, first
+    except ValueError as error:
+        raise ValueError(f"{error}. {what_fits(game, options, workers)}") from None
     layout = Layout.of(game, options, workers)
     figures = estimate(game, options, layout)
-    if figures is not None:
-        figures.check(f"{options.name} on {game!r}", options.max_time, options.force)
+    if figures is not None and check:
+        figures.check(f"{options.name} on {game.title()}", options.max_time, options.force)
     return layout, figures
+
+
+def what_fits(game: Game, options: Options, workers: int) -> str:
+    """What can be done where listing ``game``'s codes does not fit ``--max-memory``: every
+    strategy lists every secret and guess (a sampled one samples those it scores, from the list),
+    so the largest game of its family (fewer holes, or a shorter length) that ``options`` builds
+    here (its listing, the estimate's memory and time all within bounds), and the --max-memory
+    that would list these codes, if this machine has it."""
+    from guesstree.player.games import make_game
+    from guesstree.player.wording import size
+
+    from ..engine.codes import LISTED_BYTES
+    from .estimate import physical_memory
+
+    listed = "every strategy lists each secret and guess" + \
+        (f" ({options.name} samples the guesses it scores from that list)" if options.strategy.reads == "sample" else "")
+    params = game.params()
+    said = [listed]
+    for key in (k for k in SHORTER if k in params):
+        for value in range(params[key] - 1, 0, -1):
+            try:
+                smaller = make_game(game.name, **{**params, key: value})
+                plan(smaller, options, workers=workers)
+            except (ValueError, TypeError):
+                continue
+            said.append(f"the largest such game {options.name} builds here is {smaller.title()}")
+            break
+    need = -(-LISTED_BYTES * (game.secret_count() + game.guess_count()) // (1 << 30))  # GiB, rounded up
+    physical = physical_memory()
+    if physical is not None and need << 30 > 0.8 * physical:
+        said.append(f"listing these codes takes more than this machine's {size(physical)} can spare")
+    else:
+        try:
+            plan(game, dataclasses.replace(options, max_memory=need << 30), workers=workers)
+            said.append(f"--max-memory {need} builds it")
+        except ValueError:
+            said.append(f"--max-memory {need} lists these codes, but the build is refused then (over --max-time "
+                        "or this machine's memory: compile --estimate says)")
+    return "; ".join(said)[:1].upper() + "; ".join(said)[1:]

@@ -16,6 +16,7 @@ from guesstree.player.stats import Statistics
 
 from ..engine.arrays import GameArrays
 from ..options import Options
+from ..search.problem import STOPS
 from ..workers.settings import SearchSettings
 from .context import BuildContext, Node
 from .expand import REPORT_SECONDS, Subtree, expand, expand_job, spliced, split, top_job
@@ -40,6 +41,9 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
     search = search or SearchSettings()
     exhaustive = strategy.reads == "solution"
     layout, _ = plan(game, options, search, workers)  # refused here if it cannot finish: before any work
+    if exhaustive and search.progress is not None:  # said at once: listing and scoring a big game takes seconds
+        search.progress({"task": f"listing the codes, scoring {game.guess_count():,} guesses x "
+                                 f"{game.secret_count():,} secrets"})
     context = BuildContext(GameArrays.of(game, layout.scorer(game, options)), options)
     n = game.secret_count()
     wins, determined = np.zeros(n, dtype=np.int64), np.full(n, 0 if n == 1 else -1, dtype=np.int64)
@@ -125,7 +129,7 @@ def _expand_below_root(context: BuildContext, root: Node, workers: int, progress
         if spool is not None:
             spool.close()
         kept = spool is not None and spool.kept
-        if isinstance(error, KeyboardInterrupt) and kept:
+        if isinstance(error, STOPS) and kept:
             from ..search.solver import Interrupted
 
             raise Interrupted(spool.path, "the build's work") from None

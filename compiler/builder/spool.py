@@ -77,8 +77,8 @@ def _bin(values: np.ndarray, dtype: str) -> bytes:
 
 
 class Spool:
-    """The build's records, in ``path`` (a checkpoint, kept) or in a temporary file (removed by
-    ``close``). ``resume``: keep the records of a checkpoint of the same build (``identity``)."""
+    """The build's records, in ``path`` (a checkpoint, kept) or in a temporary file with no name
+    (``path`` None). ``resume``: keep the records of a checkpoint of the same build (``identity``)."""
 
     def __init__(self, identity: dict, limits: "Limits", path: str | os.PathLike | None = None,
                  resume: bool = False):
@@ -89,18 +89,18 @@ class Spool:
         self.nodes: dict[int, int] = {}  # job: the nodes of its subtree
         self.depths: dict[int, int] = {}  # job: the levels of its subtree
         self.resumed: list[tuple[tuple, tuple]] = []  # the wins and determined of the jobs a resume kept
-        if self.path is None:
-            handle, name = tempfile.mkstemp(prefix="guesstree-build-", suffix=".spool")
-            os.close(handle)
-            self.path = Path(name)
-            write_atomic(self.path, _frame(identity))
-        elif resume and self.path.exists():
-            self._recover(identity)
+        if self.path is None:  # a file with no name (removed as it is made, where the system can): nothing
+            # of it is left behind, whether the build ends, is stopped or is killed
+            self._file = tempfile.TemporaryFile(prefix="guesstree-build-", suffix=".spool")
+            self._file.write(_frame(identity))
         else:
-            write_atomic(self.path, _frame(identity))
-        self._file = open(self.path, "r+b")
-        self._file.seek(0, os.SEEK_END)
-        self._finalizer = weakref.finalize(self, _close, self._file, None if self.kept else self.path)
+            if resume and self.path.exists():
+                self._recover(identity)
+            else:
+                write_atomic(self.path, _frame(identity))
+            self._file = open(self.path, "r+b")
+            self._file.seek(0, os.SEEK_END)
+        self._finalizer = weakref.finalize(self, self._file.close)
 
     def add(self, record: Record) -> None:
         """Append a finished job's record (on disk before this returns, if the file is a checkpoint)."""
@@ -122,7 +122,7 @@ class Spool:
         return self._load(frame)
 
     def close(self) -> None:
-        """Close the file; a temporary one is removed (a checkpoint stays)."""
+        """Close the file; a temporary one is gone (a checkpoint stays)."""
         self._finalizer()
 
     # -- reading a checkpoint back ----------------------------------------------------------------
@@ -197,12 +197,6 @@ class Spool:
         if not isinstance(document, dict):
             raise self._fail(f"{what} is not a map")
         return document, len(raw)
-
-
-def _close(handle, temporary: Path | None) -> None:
-    handle.close()
-    if temporary is not None:
-        temporary.unlink(missing_ok=True)
 
 
 def _frame(document: dict) -> bytes:

@@ -89,37 +89,42 @@ def save(built: Built, path: str | os.PathLike, notice: str | None = None, chunk
 
 
 def default_path(game, options) -> Path:
-    """``trees/<game>-<strategy>.msgpack.zst``, e.g. ``trees/mastermind-c6-h4-entropy.msgpack.zst``:
-    flat, short, and different for trees that differ."""
-    return Path("trees") / f"{game.slug()}-{options.slug()}.msgpack.zst"
+    """``<game>-<strategy>.msgpack.zst`` in the current folder, e.g.
+    ``mastermind-c6-h4-entropy.msgpack.zst``: flat, short, and different for trees that differ
+    (never inside the package's own ``trees/``, whose trees are the shipped ones)."""
+    return Path(f"{game.slug()}-{options.slug()}.msgpack.zst")
 
 
-def check_destination(path: str | os.PathLike, artifact: bool = True) -> Path:
+def check_destination(path: str | os.PathLike, artifact: bool = True, name: str | None = None) -> Path:
     """Where a file will be written, checked before any work (an exhaustive search without a
     checkpoint would lose everything to a bad name): a ValueError says why it cannot be. With
-    ``artifact``, the name must say what the bytes are (zstd: ``*.zst``, as ``*.msgpack.zst``)."""
+    ``artifact``, the name must say what the bytes are (zstd: ``*.zst``, as ``*.msgpack.zst``).
+    ``name``: the file's name in ``path`` if that is a folder (else a folder is refused). A folder
+    that does not exist is refused, never made."""
     import tempfile
 
     path = Path(path)
     if path.is_dir():
-        raise ValueError(f"cannot write {path}: it is a directory; name a file in it, "
-                         f"e.g. {path / ('tree.msgpack.zst' if artifact else 'plot.svg')}")
+        if name is not None:
+            path = path / name
+        else:
+            raise ValueError(f"cannot write {path}: it is a directory; name a file in it, "
+                             f"e.g. {path / ('tree.msgpack.zst' if artifact else 'plot.svg')}")
     if artifact and not path.name.endswith(".zst"):
         raise ValueError(f"cannot write {path}: an artifact is zstd-compressed msgpack; "
                          f"name it {path.stem}.msgpack.zst")
     folder = path.parent
     existing = folder
-    while not existing.exists() and existing != existing.parent:  # write_atomic makes the folders missing
+    while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if not existing.is_dir():
         raise ValueError(f"cannot write {path}: {existing} is not a directory")
+    if existing != folder:
+        raise ValueError(f"cannot write {path}: folder {folder} does not exist; create it first")
     try:  # what writing will do: a temporary file beside the destination
-        if existing == folder:
-            descriptor, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-            os.close(descriptor)
-            os.unlink(probe)
-        elif not os.access(existing, os.W_OK | os.X_OK):
-            raise PermissionError(13, "Permission denied")
+        descriptor, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        os.close(descriptor)
+        os.unlink(probe)
     except OSError as error:
         raise ValueError(f"cannot write {path}: {error.strerror or error}") from None
     return path

@@ -3,6 +3,8 @@ side), and ``list`` (the games and strategies there are)."""
 from __future__ import annotations
 
 import dataclasses
+import functools
+import inspect
 import json
 import sys
 import time
@@ -18,8 +20,8 @@ from guesstree.player.wording import counted
 from .. import catalogue
 from ..workers.settings import SearchSettings
 from .app import app, need_compiler
-from .parameters import QUIET, game_command, search_command
-from .stops import failures, terminate_as_interrupt
+from .parameters import QUIET, declared, own_parameters, game_command, search_command
+from .stops import failures, stops, terminate_as_interrupt
 
 
 def _notice(path: Optional[Path]) -> Optional[str]:
@@ -38,14 +40,39 @@ def _notice(path: Optional[Path]) -> Optional[str]:
         raise fail(f"--notice {path}: {error}") from None
 
 
+def _estimable(function):
+    """``compile``'s ``--estimate [--json]``: the estimate printed (``_estimate``) instead of the build."""
+    @functools.wraps(function)
+    def run(estimate_only: bool, as_json: bool, **arguments):
+        if as_json and not estimate_only:
+            raise fail("--json goes with --estimate (the tree itself is the artifact)")
+        if not estimate_only:
+            return function(**arguments)
+        need_compiler()
+        from ..options import Options
+
+        game, settings = arguments["game"], arguments["settings"]
+        with failures("compile", game, "estimating", "a smaller --max-memory"):
+            options = Options(strategy=arguments["strategy"], engine=arguments["engine"], **settings)
+            _estimate(game, options, arguments["search"], as_json)
+
+    estimating = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=bool)
+                  for name, default in (("estimate_only", typer.Option(False, "--estimate", help=(
+                      "print the estimate of time and memory, and build nothing"))),
+                                        ("as_json", typer.Option(False, "--json", help="with --estimate: as JSON")))]
+    return declared(run, [*own_parameters(function, ()), *estimating])
+
+
 @search_command("compile", settings=tuple(catalogue.SETTINGS), estimate=True)
+@_estimable
 def compile_command(
     game: Game,
     settings: dict,
     search: SearchSettings,
     strategy: str = typer.Option(..., "--strategy", "-s", metavar="NAME", help=", ".join(catalogue.STRATEGIES)),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
-                                          help="artifact path (default: trees/<game>-<strategy>.msgpack.zst)"),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="PATH",
+                                          help="the artifact's file, or an existing folder to write it in (default: "
+                                               "<game>-<strategy>.msgpack.zst in the current folder)"),
     quiet: bool = QUIET,
     engine: str = typer.Option("fast", "--engine", metavar="NAME",
                                help="fast (numpy kernels for small games, compiled numba kernels for big ones), "
@@ -56,7 +83,7 @@ def compile_command(
 ) -> None:
     """Expand a strategy's whole tree and write it as an artifact.
 
-    Example: guesstree compile mastermind --strategy entropy -o trees/mm.msgpack.zst
+    Example: guesstree compile mastermind --strategy entropy -o mm.msgpack.zst
     """
     need_compiler()
     from ..builder.writer import check_destination, default_path, save
@@ -68,12 +95,13 @@ def compile_command(
     with failures("compile", game, "building", f"a smaller --max-memory (now {settings['max_memory'] / (1 << 30):g} "
                                                 "GiB) scores the game in blocks on demand"):
         options = Options(strategy=strategy, engine=engine, **settings)
-        path = check_destination(output or default_path(game, options))  # before any work
+        named = default_path(game, options)
+        path = check_destination(output or named, name=named.name)  # before any work
         try:
             with terminate_as_interrupt():
                 built = _compiled(game, options, quiet, search)
-        except KeyboardInterrupt:  # Ctrl-C or SIGTERM outside a search: the workers are stopped
-            typer.echo(f"\ninterrupted: {path} not written", err=True)
+        except stops():  # Ctrl-C or SIGTERM outside a search: the workers are stopped
+            typer.echo(f"interrupted: {path} not written", err=True)
             raise typer.Exit(130) from None
     try:
         save(built, path, notice_text)
@@ -81,11 +109,20 @@ def compile_command(
         raise fail(f"cannot write {path}: {error.strerror or error}") from None
     if not quiet:
         s = built.stats
-        typer.echo(f"wrote {path}: {game!r}, {options.name}, {counted(built.nodes, 'node')}; "
+        typer.echo(f"wrote {path}: {game.title()}, {options.name}, {counted(built.nodes, 'node')}; "
                    f"{counted(s['secrets'], 'secret')}, total {s['total']}, average {s['average']:.3f}, "
                    f"worst {s['worst']} ({time.perf_counter() - started:.2f} s)")
         if built.proof:
             typer.echo(f"optimal: {built.proof['proven']}")
+
+
+def _estimate(game: Game, options, search: SearchSettings, as_json: bool) -> None:
+    """``compile --estimate``: what the build would take, printed (as JSON with ``--json``); nothing built."""
+    from ..builder.estimate import summary
+    from ..builder.runner import plan
+
+    said = summary(game, options, plan(game, options, search, check=False)[1])
+    typer.echo(json.dumps(said) if as_json else said["text"])
 
 
 def _compiled(game: Game, options, quiet: bool, search: SearchSettings):
@@ -103,10 +140,13 @@ def _compiled(game: Game, options, quiet: bool, search: SearchSettings):
 
 
 def _say_first_guesses(settled: dict, quiet: bool) -> None:
-    """How the full proof settled its first guesses (effort, so on stderr: not in the artifact)."""
-    if not quiet and sum(settled.values()) > 1:
-        typer.echo(f"first guesses searched: {sum(settled.values())}; {settled['bound']} settled by a bound "
-                   f"alone, {settled['search']} by a search", err=True)
+    """How the full proof settled its first guesses (effort, so on stderr: not in the artifact), in
+    the words and counts of the proof's sentence: the best proven by a search, the others refuted
+    (``settled['search']`` counts the best among the guesses searched)."""
+    searched = sum(settled.values())
+    if not quiet and searched > 1:
+        typer.echo(f"first guesses: {searched}; the best proven by a search, the {searched - 1} others refuted: "
+                   f"{settled['bound']} by a bound alone and {max(settled['search'] - 1, 0)} by search", err=True)
 
 
 @game_command("compare", settings=("seed", "guess_sample", "secret_sample"), build=True, estimate=True)
@@ -151,8 +191,8 @@ def compare_command(
         try:
             with terminate_as_interrupt():
                 rows = compare(game, names, settings, trees, progress)  # bad settings fail before any build
-        except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the workers are stopped (trees already saved stay)
-            typer.echo("\ninterrupted: no comparison made", err=True)
+        except stops():  # Ctrl-C or SIGTERM: the workers are stopped (trees already saved stay)
+            typer.echo("interrupted: no comparison made", err=True)
             raise typer.Exit(130) from None
         if plot is not None:
             title = f"Guesses to win: {game.title()} ({counted(len(game.secrets), 'secret')})"
@@ -162,7 +202,7 @@ def compare_command(
                                "rows": [row.to_json() for row in rows],
                                "plot": None if plot is None else str(plot)}, indent=2))
         return
-    typer.echo(f"{game!r}, {counted(len(game.secrets), 'secret')}")
+    typer.echo(f"{game.title()}, {counted(len(game.secrets), 'secret')}")
     typer.echo(table(rows))
     typer.echo("total, average, worst: guesses to win; to know: average guesses until one secret is left")
     if plot is not None:

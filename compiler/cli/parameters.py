@@ -136,11 +136,11 @@ def game_command(name: str, settings: tuple[str, ...] = (), build: bool = False,
                 raise fail(str(error)) from None
             return function(game=game, **({"settings": given} if settings or build else {}), **arguments)
 
-        own = _own_parameters(function, ("game", "settings"))
+        own = own_parameters(function, ("game", "settings"))
         searching = [p for p in own if p in SEARCH_PARAMETERS]  # a search_command's: after the build's, in help
         parameters = [GAME_PARAMETERS[0], *(p for p in own if p not in searching), *building, *searching,
                       *_setting_parameters(settings), *GAME_PARAMETERS[1:]]
-        return app.command(name, cls=Command)(_declared(run, parameters))
+        return app.command(name, cls=Command)(declared(run, parameters))
     return decorate
 
 
@@ -158,19 +158,19 @@ def search_command(name: str, settings: tuple[str, ...] = (), estimate: bool = F
                 raise fail(str(error)) from None
             return function(search=search, **arguments)
 
-        parameters = [*_own_parameters(function, ("search",)), *SEARCH_PARAMETERS]
-        return game_command(name, settings, build=True, estimate=estimate)(_declared(run, parameters))
+        parameters = [*own_parameters(function, ("search",)), *SEARCH_PARAMETERS]
+        return game_command(name, settings, build=True, estimate=estimate)(declared(run, parameters))
     return decorate
 
 
-def _own_parameters(function, given: tuple[str, ...]) -> list[inspect.Parameter]:
+def own_parameters(function, given: tuple[str, ...]) -> list[inspect.Parameter]:
     """``function``'s parameters as keyword-only options, but those named in ``given`` (which a
     declaration hands it)."""
     return [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in inspect.signature(function).parameters.values()
             if p.name not in given]
 
 
-def _declared(run, parameters: list[inspect.Parameter]):
+def declared(run, parameters: list[inspect.Parameter]):
     """``run`` with ``parameters`` as the signature typer reads its options from."""
     run.__signature__ = inspect.signature(run).replace(parameters=parameters)
     run.__annotations__ = {p.name: p.annotation for p in parameters}

@@ -67,12 +67,14 @@ def describe(status: dict) -> tuple[str, str]:
         where.append(f"part {status['part']} ({status.get('part_size', '?')} secrets)")
     if "guess_index" in status:
         where.append(f"second guess {status['guess_index']}/{status.get('guesses', '?')}")
-    jobs = [f"{status.get('jobs_done', 0)} jobs done, {status.get('in_flight', 0)} in flight"]
+    done, in_flight = status.get("jobs_done", 0), status.get("in_flight", 0)
+    jobs = [f"{done} jobs done, {in_flight} in flight"] if done else [f"{in_flight} jobs in flight"] if in_flight else []
     if "best" in status:
         jobs.append(f"best {status['best']}")
     if "kth" in status:
         jobs.append(f"{_ordinal(status.get('top', 0))} best {status['kth']}")
-    jobs.append(f"{status.get('nodes', 0):,} nodes")
+    if status.get("nodes"):  # (none while the codes are listed and scored: nothing to say yet)
+        jobs.append(f"{status['nodes']:,} nodes")
     return ", ".join(where)[:80], ", ".join(jobs)
 
 

@@ -19,6 +19,7 @@ from typing import Callable
 import numpy as np
 
 from . import table
+from .problem import STOPS
 from .table import FEASIBLE_TAG, INF
 
 
@@ -276,7 +277,7 @@ def schedule(jobs, next_job: Callable, on_result: Callable, solver) -> None:
                 on_result(key, jobs.result(handle))
                 solver.note(jobs_done=solver.status.get("jobs_done", 0) + 1, in_flight=len(running))
             solver.tick()
-    except KeyboardInterrupt:
+    except STOPS:
         _take_finished(jobs, running, on_result)
         raise
 

@@ -8,6 +8,7 @@ from numba import njit
 
 from ..engine.kernels import _popcount
 from .counting import least_total, reachable
+from .problem import Stopped
 from .table import GOLD, INF, M1
 
 COUNTS_MIN = 96  # candidates from which a block's counts (cleared per block) pay for more than 64 feedbacks
@@ -221,6 +222,8 @@ def least_bound(problem, candidates, guesses, budget, branching, narrow):
     _, after, _, _ = _partition(problem, guesses[at], candidates, counts, touched, budget, branching)
     best = min(n + after, INF)  # the lowest first, whose count is most likely the least
     for j in range(m):
+        if problem.stop[0]:  # (a lookahead over thousands of guesses takes seconds: it polls the stop flag)
+            raise Stopped("stopped")
         if j != at and low[j] < best:
             _, after, _, _ = _partition(problem, guesses[j], candidates, counts, touched, budget, branching)
             best = min(best, n + after)
@@ -262,6 +265,8 @@ def guess_bounds(problem, candidates, guesses, budget, largest_needed, branching
     if (n_feedbacks <= 64 or n >= COUNTS_MIN) and n_feedbacks <= 256 and n < 65536:
         counts = np.zeros((BLOCK, n_feedbacks), np.uint16)
         for j0 in range(0, m, BLOCK):
+            if problem.stop[0]:
+                raise Stopped("stopped")
             width = min(m - j0, BLOCK)
             _read_block(by_secret, candidates, guesses, first, contiguous, j0, width, counts, _count)
             for j in range(width):
@@ -280,6 +285,8 @@ def guess_bounds(problem, candidates, guesses, budget, largest_needed, branching
     counts1 = np.zeros(n_feedbacks, np.int64)
     touched = np.empty(n_feedbacks, np.int64)
     for j in range(m):
+        if problem.stop[0]:
+            raise Stopped("stopped")
         parts[j], after, big, candidate[j] = _partition(problem, guesses[j], candidates, counts1, touched, budget,
                                                         branching)
         bounds[j] = min(n + after, INF)

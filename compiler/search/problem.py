@@ -3,6 +3,7 @@ is told to stop.
 """
 from __future__ import annotations
 
+import weakref
 from typing import NamedTuple
 
 import numpy as np
@@ -12,7 +13,30 @@ NODES, HITS, STORES = 0, 1, 2
 
 
 class Stopped(Exception):
-    """A search was told to stop (``Problem.stop``); what it had solved is in the table."""
+    """A search was told to stop (``Problem.stop``); what it had solved is in the table. Raised in
+    the main thread (by Ctrl-C, see ``stop_all``), it is taken as the KeyboardInterrupt that Python
+    could not raise there (numba raises no KeyboardInterrupt): ``STOPS`` catches both."""
+
+
+STOPS = (KeyboardInterrupt, Stopped)  # what a stopped search raises
+
+_flags: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # every live search's stop flag, by id
+
+
+def stop_flag() -> np.ndarray:
+    """A search's stop flag (one cell, polled by the compiled searches at every node and every
+    guess they weigh), which ``stop_all`` reaches."""
+    flag = np.zeros(1, dtype=np.int64)
+    _flags[id(flag)] = flag
+    return flag
+
+
+def stop_all() -> None:
+    """Tell every search of this process to stop: each compiled search raises ``Stopped`` within
+    a guess's weighing. Safe from any thread (``cli/stops.py`` calls it on Ctrl-C and SIGTERM, also
+    while the main thread runs a compiled search and cannot run Python's signal handlers)."""
+    for flag in list(_flags.values()):
+        flag[0] = 1
 
 
 class Problem(NamedTuple):

@@ -313,7 +313,7 @@ def ranked(solver, top: int, max_depth: int | None = None) -> Ranking:
     solver.guarded(search.run, task="ranking first guesses")
     if not search.best.keys:
         within = "" if max_depth is None else f" within {max_depth} guesses"
-        raise ValueError(f"no tree wins every secret of {search.space.game!r}{within} (guesstree bound finds the fewest)")
+        raise ValueError(f"no tree wins every secret of {search.space.game.title()}{within} (guesstree bound finds the fewest)")
     return search.ranking(started)
 
 

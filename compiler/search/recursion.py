@@ -235,6 +235,8 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played, branchin
             m += 1
         order = np.argsort(order_keys[:m])
         for i in order:
+            if problem.stop[0]:  # (a node of many guesses weighs for seconds)
+                raise Stopped("stopped")
             g, low, own_key = order_ids[i], order_bounds[i], order_keys[i] % (2 * n_guesses)
             limit = cutoff
             if best_guess >= 0:
@@ -366,6 +368,8 @@ def within(problem, candidates, depth, mask, state):
     tried_hash = np.empty(m, np.uint64)
     n_tried = 0
     for i in order:
+        if problem.stop[0]:
+            raise Stopped("stopped")
         g = order_ids[i]
         if not hinted:
             repeat, n_tried = _repeats(matrix, g, candidates, tried, tried_hash, n_tried)

@@ -19,7 +19,7 @@ from typing import Callable
 from ..workers.settings import SearchSettings
 from . import checkpoint, jobs, table
 from .dispatch import Cluster, dispatch_for
-from .problem import NODES
+from .problem import NODES, STOPS
 from .proof import OBJECTIVES, LeastTotal, Objective
 from .ranking import opener_total
 from .space import SearchedGame, Space
@@ -119,11 +119,11 @@ class Solver:
             if weighted >= INF:
                 opening = "" if first is None else f" opening with {first}"
                 if penalty:  # a tree within the fewest guesses exists: its weighted total is too big to hold
-                    raise ValueError(f"{self.game!r} is too big for fewest-at-worst: its totals, weighted by "
+                    raise ValueError(f"{self.game.title()} is too big for fewest-at-worst: its totals, weighted by "
                                      f"{penalty} for each secret that needs {depth} guesses, exceed {INF - 1}")
                 if depth is None:
-                    raise Infeasible(f"no tree{opening} wins every secret of {self.game!r}")
-                raise Infeasible(f"no tree{opening} wins every secret of {self.game!r} within {depth} guesses "
+                    raise Infeasible(f"no tree{opening} wins every secret of {self.game.title()}")
+                raise Infeasible(f"no tree{opening} wins every secret of {self.game.title()} within {depth} guesses "
                                  "(guesstree bound finds the fewest)")
             late, total = (None, weighted) if not penalty else self._unweigh(weighted, penalty)
             proven = LeastTotal(objective, total, depth, space.n_secrets, first, space.opener_scope or {}, late,
@@ -194,8 +194,9 @@ class Solver:
         self.status["task"] = task
         try:
             result = run()
-        except (KeyboardInterrupt, ClusterError) as error:
+        except (*STOPS, ClusterError) as error:
             self.close()
+            self.space.stop[0] = 0  # (set by Ctrl-C: the solver stays usable)
             if self.checkpoint is not None:
                 self.save(self.checkpoint)
             if isinstance(error, ClusterError):

@@ -21,7 +21,7 @@ from . import recursion, table
 from .counting import branching_tables, least_total
 from .hint_kernels import hint_salt
 from .partitions import guess_bounds, split
-from .problem import NODES, Problem
+from .problem import NODES, Problem, stop_flag
 from .recursion import LOOKAHEAD_MIN, lookahead_bound
 from .table import FEASIBLE_TAG, INF, total_tag
 
@@ -97,13 +97,13 @@ class Space:
     def __init__(self, searched: SearchedGame, slots: int, rows: int):
         arrays, game = searched.arrays, searched.game
         if arrays.matrix is None:
-            raise ValueError(f"{game!r} is too big for an exact search: its feedback matrix "
+            raise ValueError(f"{game.title()} is too big for an exact search: its feedback matrix "
                              "does not fit in --max-memory")
         if game.restricts_guesses and not game.hint_rule and not searched.consistent:
-            raise ValueError(f"{game!r} restricts guesses by what was played in a way the exact search "
+            raise ValueError(f"{game.title()} restricts guesses by what was played in a way the exact search "
                              "cannot follow (it follows the hint rule of hard mode): use --candidates consistent")
         if len(game.guesses) >= 1 << 20:
-            raise ValueError(f"{game!r} has too many guesses for an exact search")
+            raise ValueError(f"{game.title()} has too many guesses for an exact search")
         self.searched, self.game = searched, game
         self.matrix = np.ascontiguousarray(arrays.matrix)
         # the matrix read by secret, which the compiled searches scan: itself for a symmetric score
@@ -111,7 +111,7 @@ class Space:
         self.n_secrets, self.n_guesses = len(game.secrets), len(game.guesses)
         self.n_feedbacks, self.win = arrays.n_feedbacks, arrays.win
         if np.count_nonzero(self.matrix == self.win) != self.n_secrets:  # each secret has its own guess
-            raise ValueError(f"{game!r}: a guess wins more than one secret (the winning feedback must mean "
+            raise ValueError(f"{game.title()}: a guess wins more than one secret (the winning feedback must mean "
                              "the guess is the secret), so no tree can tell them apart")
         self.consistent = searched.consistent
         self.secret_guess, self.guess_secret = arrays.secret_guess, arrays.guess_secret
@@ -132,7 +132,7 @@ class Space:
         self.table = table.empty_table(slots)
         self.counters = np.zeros((rows, 4), dtype=np.int64)  # what the searches did, a row per thread
         self.row = 0
-        self.stop = np.zeros(1, dtype=np.int64)  # set: the compiled searches give up at their next node
+        self.stop = stop_flag()  # set: the compiled searches give up at their next node or guess
         self.penalty = 0  # fewest-at-worst: see Problem.penalty (set by ``penalize``)
         self._counted: dict[tuple, int] = {}  # ``counted``'s, by (n, budget, penalty); the views share it
         self.problem = self._problem()

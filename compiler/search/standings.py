@@ -142,7 +142,7 @@ class FirstRank:
 
 def _heading(game, secrets: int, max_depth: int | None) -> str:
     within = "" if max_depth is None else f", every secret within {max_depth} guesses"
-    return f"{game!r}, {counted(secrets, 'secret')}{within}"
+    return f"{game.title()}, {counted(secrets, 'secret')}{within}"
 
 
 def _timing(found) -> str:
