@@ -6,6 +6,7 @@ import contextlib
 import errno
 import os
 import signal
+import sys
 import threading
 from concurrent.futures import BrokenExecutor
 
@@ -20,16 +21,13 @@ def failures(command: str, game: Game, doing: str, advice: str, os_said=None):
     to exit codes): a stopped search 130, with where its work is; anything else 2. ``doing`` and
     ``advice``: what a worker that died or memory that ran out interrupted, and what helps;
     ``os_said(error)``: what another system error says (default: that ``game`` could not be built)."""
-    from ..search.solver import Interrupted
-    from ..workers.cluster import ClusterError
-
     try:
         yield
-    except Interrupted as interrupted:
+    except _raised_by("search.solver", "Interrupted") as interrupted:  # (looked up as it is raised)
         raise _stopped(interrupted, command) from None
     except KeyboardInterrupt:
         raise _stopped(None, command) from None
-    except ClusterError as error:  # with where the search's work was saved
+    except _raised_by("workers.cluster", "ClusterError") as error:  # with where the search's work was saved
         saved = "" if error.checkpoint is None else \
             f"; the search's work is saved in {error.checkpoint} (run the same {command} command with --resume)"
         raise fail(f"{error}{saved}") from None
@@ -42,6 +40,17 @@ def failures(command: str, game: Game, doing: str, advice: str, os_said=None):
             raise fail(f"out of memory {doing} {game!r}: {advice}") from None
         said = os_said(error) if os_said is not None else f"cannot build {game!r}: {error.strerror or error}"
         raise fail(said) from None
+
+
+def _raised_by(module: str, name: str) -> type:
+    """The compiler's ``module``'s exception ``name`` where that module is loaded (only it raises
+    it), else one nothing raises: importing search.solver ahead would load numba for a small build."""
+    loaded = sys.modules.get(f"{__package__.rpartition('.')[0]}.{module}")
+    return getattr(loaded, name) if loaded is not None else _NeverRaised
+
+
+class _NeverRaised(Exception):
+    pass
 
 
 def _stopped(interrupted, command: str) -> typer.Exit:
