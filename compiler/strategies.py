@@ -79,6 +79,9 @@ class Heuristic(Strategy):
     score: Callable[[np.ndarray, int], np.ndarray]  # (statistic per guess, candidates) -> score
     sampled: bool = False  # scores a sample of the guesses on a sample of the candidates (--seed)
     perfect_is_best: bool = True  # a candidate that splits all candidates apart is the pick
+    # only the pick and its ties need exact statistics: the scorer may drop a guess that cannot be it
+    # (minimax: once a part is too big; entropy: by the least sum its parts allow)
+    pick_only: bool = False
 
     @property
     def reads(self) -> str:
@@ -108,12 +111,12 @@ class Heuristic(Strategy):
                 perfect = context.first_perfect(candidates)
                 if perfect is None:
                     perfect, stats, parts = context.perfect_or_stats(guess_ids, candidates, self.statistic,
-                                                                     self.statistic == MAX_PART)
+                                                                     self.pick_only)
                 if perfect is not None:
                     return perfect
-        if stats is None:  # (only the pick's and its ties' exact: minimax drops a guess once a part is too big)
+        if stats is None:  # (only the pick's and its ties' exact, where ``pick_only``)
             stats, parts = context.partition_stats(guess_ids, scored, self.statistic,
-                                                   context.shortcuts and self.statistic == MAX_PART)
+                                                   context.shortcuts and self.pick_only)
         pick = context.canonical_pick(guess_ids, self.score(stats, len(scored)), parts, candidates)
         return pick if pick >= 0 else int(context.secret_guess[candidates[0]])
 
@@ -235,10 +238,10 @@ STRATEGIES = {
     for s in (
         Simple("first", False),
         Simple("random", True),
-        Heuristic("entropy", CLOG_SUM, _entropy),
+        Heuristic("entropy", CLOG_SUM, _entropy, pick_only=True),
         Heuristic("worst-entropy", CLOG_SUM, _neg_entropy, perfect_is_best=False),
         Heuristic("sampled-entropy", CLOG_SUM, _entropy, sampled=True, perfect_is_best=False),
-        Heuristic("minimax", MAX_PART, _neg_max),
+        Heuristic("minimax", MAX_PART, _neg_max, pick_only=True),
         Heuristic("most-parts", PARTS, _parts),
         Heuristic("expected-size", SUM_SQUARES, _neg_expected),
         Exhaustive(OPTIMAL_WORST),

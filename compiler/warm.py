@@ -1,18 +1,22 @@
-"""Compile ahead: run every compiled kernel once, on small games, so that numba's cache on disk
-holds what a first real job needs. ``guesstree warm`` (or ``python -m guesstree.compiler.warm``) runs it;
-otherwise the first ``compile``, ``bound`` or ``compare`` on a machine runs it, saying so in one
-line, so that no later command stops for seconds to compile a kernel.
+"""numba's cache of the compiler's kernels: kept fresh before a command runs them, and filled
+ahead by ``guesstree warm`` (or ``python -m guesstree.compiler.warm``), which runs every compiled
+kernel once on small games, for CI jobs and images that should never stop to compile.
+
+A command compiles only what it runs: numba compiles a kernel (``cache=True``) at its first call
+with new argument types and caches it on disk, so the first command on a new machine pays a few
+seconds for the kernels it calls, and a game small enough for the numpy engine none at all.
 
 Numba keys a cached kernel by its own source file alone, not by the kernels it calls from other
 files: after an upgrade or an edit that changed ``partitions.py`` but not ``recursion.py``,
-recursion's cached kernels would still run the old partitions code (slower, or wrong). So the stamp
-also holds a digest of every source that defines kernels, and where it does not match, every
-cached kernel of this package is removed before the warm-up compiles them again (``clear_stale``).
+recursion's cached kernels would still run the old partitions code (slower, or wrong). So a stamp
+beside the cache holds a digest of every source that defines kernels, and before a command runs
+any (``ensure_fresh``), where the stamp does not match, every cached kernel of this package is
+removed (``clear_stale``) and the cache stamped with these sources. The check reads the sources
+only: numba is not loaded unless there is a cache to clear. Numba itself keys each cached kernel by
+its interpreter, numba version and processor.
 
-The install cannot do it: a player install must build with no numpy or numba at any stage, and
-a package's build is the same whatever extras are asked for. A stamp beside numba's cache says
-this install was warmed for this interpreter, numba and processor; numba itself keys each cached
-kernel by its source file's content as well, so an edited kernel compiles again at first use.
+The install cannot compile ahead: a player install must build with no numpy or numba at any
+stage, and a package's build is the same whatever extras are asked for.
 """
 from __future__ import annotations
 
@@ -133,26 +137,54 @@ def kernels_digest(root: Path = ROOT) -> str:
 
 
 def _machine() -> dict:
+    """What ``warm`` compiled for: numba keys its cache by these too, so this only says whether
+    ``warmed`` (the tests' check), never whether a cached kernel may run."""
     import llvmlite.binding
     import numba
 
     return {"guesstree": player.__version__, "python": platform.python_version(), "numba": numba.__version__,
-            "cpu": llvmlite.binding.get_host_cpu_name(), "machine": platform.machine(), "kernels": kernels_digest()}
+            "cpu": llvmlite.binding.get_host_cpu_name(), "machine": platform.machine()}
+
+
+def _stamp() -> dict:
+    try:
+        stamp = json.loads(_stamp_path().read_text())
+    except (OSError, ValueError):
+        return {}
+    return stamp if isinstance(stamp, dict) else {}
+
+
+def _leave_stamp(stamp: dict, say=None) -> None:
+    path = _stamp_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        partial.write_text(json.dumps(stamp))
+        os.replace(partial, path)
+    except OSError as error:  # the kernels are cached all the same; only the next check repeats
+        if say:
+            say(f"guesstree: cannot leave the stamp {path} ({error}); the next command checks again")
+
+
+def fresh() -> bool:
+    """Was numba's cache of this package's kernels compiled from these kernel sources (or is it
+    empty, and stamped so)? Reads the sources' digest, never numba (a small build does not load it)."""
+    return _stamp().get("kernels") == kernels_digest()
 
 
 def warmed() -> bool:
-    """Has ``warm`` run for this install, interpreter, numba and processor, and these kernel sources?"""
-    try:
-        return json.loads(_stamp_path().read_text()) == _machine()
-    except (OSError, ValueError):
-        return False
+    """Has ``warm`` compiled every kernel ahead, from these sources, for this interpreter, numba and processor?"""
+    stamp = _stamp()
+    return stamp.get("kernels") == kernels_digest() and stamp.get("warmed") == _machine()
 
 
-def clear_stale() -> int:
+def clear_stale(say=None) -> int:
     """Unless the stamp says the cache was compiled from these kernel sources, remove every cached
-    kernel of this package (numba's index and data files), before any of them runs in this process;
-    how many files. Where numba keeps each module's is what its kernels report (``stats.cache_path``)."""
-    if warmed():
+    kernel of this package (numba's index and data files), before any of them runs in this process,
+    and stamp the cache with these sources; how many files. Where numba keeps each module's is what
+    its kernels report (``stats.cache_path``): numba is loaded for that, on a new machine or after
+    an edit or upgrade only."""
+    if fresh():
         return 0
     from numba.core.dispatcher import Dispatcher
 
@@ -164,38 +196,32 @@ def clear_stale() -> int:
             for cached in folder.glob(f"{path.stem}.*.nb[ic]"):
                 cached.unlink(missing_ok=True)
                 removed += 1
+    _leave_stamp({"kernels": kernels_digest()}, say)
     return removed
 
 
 def warm(say=None) -> float:
     """Compile every kernel ahead and leave the stamp; the seconds it took. ``say`` gets progress text."""
     started = time.perf_counter()
-    clear_stale()
+    clear_stale(say)
     jobs = warm_up()
     seconds = time.perf_counter() - started
-    stamp = _stamp_path()
-    try:
-        stamp.parent.mkdir(parents=True, exist_ok=True)
-        partial = stamp.with_name(f"{stamp.name}.{os.getpid()}.tmp")
-        partial.write_text(json.dumps(_machine()))
-        os.replace(partial, stamp)
-    except OSError as error:  # the kernels are cached all the same; only the next check repeats
-        if say:
-            say(f"guesstree: cannot leave the stamp {stamp} ({error}); the next command checks again")
+    _leave_stamp({"kernels": kernels_digest(), "warmed": _machine()}, say)
     if say:
         say(f"guesstree: compiled ahead ({jobs} small builds, {seconds:.1f} s): the compiler's kernels for this machine")
     return seconds
 
 
-def ensure_warm() -> None:
-    """Before a command that runs kernels: on the first one on this machine, compile them all,
-    saying so in one line on stderr (how long, and that ``guesstree warm`` does it ahead)."""
-    if os.environ.get("GUESSTREE_WARM") == "0" or warmed():
+def ensure_fresh() -> None:
+    """Before a command that may run kernels: clear a cache compiled from other kernel sources
+    (``clear_stale``). Nothing is compiled here: numba compiles each kernel at its first call and
+    caches it, so a command compiles only what it runs (``guesstree warm`` compiles them all ahead)."""
+    if os.environ.get("GUESSTREE_WARM") == "0" or fresh():
         return
-    print("guesstree: first run here: compiling the kernels for this machine, once "
-          "(`guesstree warm` does it ahead)...", end="", file=sys.stderr, flush=True)
-    seconds = warm()
-    print(f" done in {seconds:.1f} s", file=sys.stderr, flush=True)
+    removed = clear_stale(say=lambda text: print(text, file=sys.stderr))
+    if removed:
+        print(f"guesstree: the kernels' sources changed: removed {removed} cached files, compiled again as "
+              "they are used (`guesstree warm` compiles them all ahead)", file=sys.stderr, flush=True)
 
 
 def main() -> None:

@@ -261,6 +261,34 @@ def test_partitions_scored_from_packed_codes_are_the_references(name, params):
         assert np.array_equal(scorer.block(guess_ids[:50], candidates), matrix[np.ix_(guess_ids[:50], candidates)])
 
 
+def test_entropy_scores_exactly_only_the_guesses_that_could_be_its_pick():
+    """``pick_only`` with ``CLOG_SUM`` (entropy): the parts of every guess and the sums of every
+    guess within a tie's reach of the least are exact; any other guess's statistic is a lower bound
+    of its sum (the least its parts allow) beyond that reach, so it is neither the pick nor tied.
+    Some guesses are left unscored, on one thread and on several."""
+    from guesstree.compiler.engine.statistic import clog_table
+
+    game = make_game("mastermind", colours=6, holes=5)
+    scorer = Scorer(game, 1 << 30, "numba", whole=False)
+    block, clog = scorer.codes.block, clog_table(len(game.secrets))
+    rng = np.random.default_rng(7)
+    unscored = 0
+    for size in (3, 12, 40, 150, 700):
+        candidates = np.sort(rng.choice(len(game.secrets), size, replace=False))
+        guess_ids = rng.permutation(len(game.guesses))[:3000]
+        exact, parts = scorer.partition_stats(guess_ids, candidates, CLOG_SUM)
+        for threads in (False, True):
+            found, found_parts, first = block.partition_stats(guess_ids, candidates, CLOG_SUM, clog, threads,
+                                                              pick_only=True)
+            assert first == -1 and np.array_equal(found_parts, parts)
+            reach = exact <= exact.min() + kernels.CLOG_MARGIN * size
+            assert np.array_equal(found[reach], exact[reach]) and (found <= exact).all()
+            assert (found[~reach] > exact.min() + kernels.CLOG_MARGIN * size).all()
+            unscored += int((found != exact).sum())
+    assert unscored > 1000
+
+
+
 @pytest.mark.slow
 def test_the_scan_that_stops_at_a_perfect_split_finds_the_first_in_any_block(monkeypatch):
     """``Scorer.perfect_or_stats`` on packed codes scans block by block and stops at the first

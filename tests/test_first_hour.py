@@ -286,34 +286,51 @@ def test_the_strategy_help_names_every_strategy():
 
 
 @pytest.mark.slow
-def test_the_first_compile_compiles_ahead_once_and_covers_what_follows(tmp_path):
-    """On a machine whose install was never warmed, the first command that runs kernels compiles
-    them all (compiler/warm.py), saying so in one line; what it compiled is all that an exact
-    search, a bound and a heuristic build then need: they add nothing to numba's cache and say
-    nothing of it. ``guesstree warm`` does the same by hand."""
+def test_a_command_compiles_only_what_it_runs_and_warm_compiles_everything_ahead(tmp_path):
+    """On a machine whose install was never warmed, a command compiles no kernel ahead: a game
+    small enough for the numpy engine compiles none and says nothing of it, a game on the compiled
+    engine compiles the kernels it calls (numba, at first call). ``guesstree warm`` compiles them
+    all: what it compiled is all that an exact search, a bound and a heuristic build then need."""
     cache = tmp_path / "numba-cache"
     env = {**{k: v for k, v in os.environ.items() if k != "GUESSTREE_WARM"}, "NUMBA_CACHE_DIR": str(cache)}
     words = Path(__file__).parent / "data" / "words-small.txt"
-    first = subprocess.run([GUESSTREE, "compile", "mastermind", "--colours", "3", "--holes", "2", "--strategy",
-                            "entropy", "-o", tmp_path / "small.msgpack.zst"], capture_output=True, text=True,
-                           env=env, timeout=600)
-    assert first.returncode == 0, first.stderr
-    assert re.fullmatch(r"guesstree: first run here: compiling the kernels for this machine, once "
-                        r"\(`guesstree warm` does it ahead\)\.\.\. done in \d+\.\d s\n", first.stderr), first.stderr
-    before = sorted(p.name for p in cache.rglob("*.nb[ic]"))  # an index per kernel, a data file per signature
-    assert len(before) > 40
+
+    def guesstree(*command) -> list[str]:
+        done = subprocess.run([GUESSTREE, *map(str, command), "-q", "-o", tmp_path / "tree.msgpack.zst"],
+                              capture_output=True, text=True, env=env, timeout=600)
+        assert done.returncode == 0 and done.stderr == "", (command, done.stderr)
+        return sorted(p.name for p in cache.rglob("*.nb[ic]"))  # an index per kernel, a data file per signature
+
+    assert guesstree("compile", "mastermind", "--colours", "3", "--holes", "2", "--strategy", "entropy") == []
+    used = guesstree("compile", "mastermind", "--colours", "7", "--holes", "5", "--strategy", "entropy")
+    assert any(name.startswith("kernels._packed_block-") for name in used)
+    assert not any(name.startswith(("recursion.", "table.")) for name in used)  # no search's kernels
+    again = subprocess.run([GUESSTREE, "warm"], capture_output=True, text=True, env=env, timeout=600)
+    assert again.returncode == 0 and re.search(r"compiled ahead \(\d+ small builds", again.stderr), again.stderr
+    before = sorted(p.name for p in cache.rglob("*.nb[ic]"))
+    assert len(before) > 40 and {n for n in used if n.endswith(".nbi")} <= set(before)
     for command in (["compile", "words", "--answers", words, "--strategy", "optimal-expected", "--first", "crane"],
                     ["compile", "words", "--answers", words, "--hard", "--strategy", "optimal-expected"],
                     ["compile", "mastermind", "--colours", "5", "--strategy", "optimal-expected"],
                     ["compile", "bulls-cows", "--digits", "6", "--length", "3", "--strategy", "optimal-worst"],
                     ["compile", "mastermind", "--colours", "7", "--holes", "5", "--strategy", "entropy"]):
-        done = subprocess.run([GUESSTREE, *map(str, command), "-q", "-o", tmp_path / "tree.msgpack.zst"],
-                              capture_output=True, text=True, env=env, timeout=600)
+        assert guesstree(*command) == before, command  # nothing compiled
+
+
+def test_a_small_compile_never_loads_numba(tmp_path):
+    """Classic Mastermind runs on the numpy engine: its whole compile, the cache's check included,
+    neither loads numba nor compiles a kernel (loading numba alone took longer than the build)."""
+    code = ("import runpy, sys\n"
+            f"sys.argv = ['guesstree', 'compile', 'mastermind', '--strategy', 'entropy', '-q', '-o', {str(tmp_path / 'mm.msgpack.zst')!r}]\n"
+            "try:\n    runpy.run_module('guesstree', run_name='__main__')\nexcept SystemExit as done:\n    assert not done.code\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'llvmlite')))\n")
+    env = {**{k: v for k, v in os.environ.items() if k != "GUESSTREE_WARM"}, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    for _ in range(2):  # a new machine's empty cache (which loads numba to clear it), then that cache
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
         assert done.returncode == 0, done.stderr
-        assert "first run here" not in done.stderr
-        assert sorted(p.name for p in cache.rglob("*.nb[ic]")) == before, command  # nothing compiled
-    again = subprocess.run([GUESSTREE, "warm"], capture_output=True, text=True, env=env, timeout=600)
-    assert again.returncode == 0 and re.search(r"compiled ahead \(\d+ small builds", again.stderr), again.stderr
+    assert done.stdout.strip() == "[]"
+    assert player.load(tmp_path / "mm.msgpack.zst").stats["total"] == 5722
+    assert list((tmp_path / "cache").rglob("*.nb[ic]")) == []
 
 
 def test_the_warm_stamp_names_the_kernel_sources_and_only_theirs(tmp_path):
@@ -348,10 +365,10 @@ from guesstree.compiler import warm
 from guesstree.compiler.search.counting import reachable
 reachable(np.arange(4), 2)  # compiled and cached
 print(len(list(warm._stamp_path().parent.rglob("counting.*.nb[ic]"))))
-warm._stamp_path().write_text(json.dumps(warm._machine()))
-print(warm.warmed(), warm.clear_stale())
-warm._stamp_path().write_text(json.dumps({**warm._machine(), "kernels": "of an older guesstree"}))
-print(warm.warmed(), warm.clear_stale(), len(list(warm._stamp_path().parent.rglob("*.nb[ic]"))))
+warm._stamp_path().write_text(json.dumps({"kernels": warm.kernels_digest()}))
+print(warm.fresh(), warm.clear_stale())
+warm._stamp_path().write_text(json.dumps({"kernels": "of an older guesstree"}))
+print(warm.fresh(), warm.clear_stale(), len(list(warm._stamp_path().parent.rglob("*.nb[ic]"))), warm.fresh())
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
                           env={**os.environ, "NUMBA_CACHE_DIR": str(cache)})
@@ -359,5 +376,5 @@ print(warm.warmed(), warm.clear_stale(), len(list(warm._stamp_path().parent.rglo
     cached, kept, cleared = done.stdout.splitlines()
     assert int(cached) >= 2  # the kernel's index and its data
     assert kept == "True 0"
-    stale, removed, left = cleared.split()
-    assert stale == "False" and int(removed) >= int(cached) and left == "0"
+    stale, removed, left, stamped = cleared.split()
+    assert stale == "False" and int(removed) >= int(cached) and left == "0" and stamped == "True"

@@ -1,5 +1,6 @@
 """The compiler's commands' one app, and what every command that computes checks first: that the
-compiler's dependencies are installed (``engine``), and the kernels compiled once per machine."""
+compiler's dependencies are installed, and that numba's cache holds no kernel compiled from other
+sources (``compiler.warm``)."""
 from __future__ import annotations
 
 import importlib.util
@@ -30,21 +31,21 @@ def missing_dependency() -> str | None:
 
 def need_compiler(warm: bool = True):
     """Check that the compiler's dependencies are installed, or say in one line which extra brings
-    them; then, on the first command on this machine that runs kernels, compile them all
-    (``compiler.warm``)."""
+    them; then clear numba's cache if it was compiled from other kernel sources (``warm.ensure_fresh``:
+    nothing is compiled ahead, and numba is not loaded when the cache is fresh)."""
     missing = missing_dependency()
     if missing is not None:
         raise fail(f"this command needs the compiler's dependencies ({missing} is missing): pip install '{EXTRA}'")
     if warm:
-        from ..warm import ensure_warm
+        from ..warm import ensure_fresh
 
-        ensure_warm()
+        ensure_fresh()
 
 
 @app.command("warm", cls=Command)
 def warm_command() -> None:
-    """Compile the compiler's kernels for this machine now (about a minute, once), so that no
-    later compile, bound or compare stops to compile them.
+    """Compile all the compiler's kernels for this machine now (about a minute, once), so that no
+    later compile, bound or compare stops to compile one (each compiles what it runs otherwise).
 
     Example: guesstree warm
     """

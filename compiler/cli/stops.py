@@ -23,17 +23,15 @@ def failures(command: str, game: Game, doing: str, advice: str, os_said=None):
     to exit codes): a stopped search 130, with where its work is; anything else 2. ``doing`` and
     ``advice``: what a worker that died or memory that ran out interrupted, and what helps;
     ``os_said(error)``: what another system error says (default: that ``game`` could not be built)."""
-    from ..search.problem import STOPS
-    from ..search.solver import Interrupted
-    from ..workers.cluster import ClusterError
+    from ..search.problem import STOPS  # (numpy's, never numba's)
 
     try:
         yield
-    except Interrupted as interrupted:
+    except _raised_by("search.solver", "Interrupted") as interrupted:  # (looked up as it is raised)
         raise _stopped(interrupted, command) from None
     except STOPS:
         raise _stopped(None, command) from None
-    except ClusterError as error:  # with where the search's work was saved
+    except _raised_by("workers.cluster", "ClusterError") as error:  # with where the search's work was saved
         saved = "" if error.checkpoint is None else \
             f"; the search's work is saved in {error.checkpoint} (run the same {command} command with --resume)"
         raise fail(f"{error}{saved}") from None
@@ -54,6 +52,17 @@ def stops() -> tuple:
     from ..search.problem import STOPS
 
     return STOPS
+
+
+def _raised_by(module: str, name: str) -> type:
+    """The compiler's ``module``'s exception ``name`` where that module is loaded (only it raises
+    it), else one nothing raises: importing search.solver ahead would load numba for a small build."""
+    loaded = sys.modules.get(f"{__package__.rpartition('.')[0]}.{module}")
+    return getattr(loaded, name) if loaded is not None else _NeverRaised
+
+
+class _NeverRaised(Exception):
+    pass
 
 
 def _stopped(interrupted, command: str) -> typer.Exit:

@@ -484,20 +484,20 @@ def _chunk_keys(position, count, positions, counts, layout, start, end, keys):
 @njit(cache=True, inline="always")
 def _reduce_keys(by_key, keys, n, statistic, clog):
     """``_reduce`` of the counts ``by_key`` of the ``n`` keys ``keys``, read at those keys alone
-    (fewer than all the keys of a game), clearing them."""
+    (fewer than all the keys of a game), clearing them. Without a branch per key (whether a part
+    is new is not predictable): a key met again reads the 0 left by its first meeting."""
     acc = 0
     p = 0
     for j in range(n):
         x = by_key[keys[j]]
-        if x:
-            by_key[keys[j]] = 0
-            p += 1
-            if statistic == CLOG_SUM:
-                acc += clog[x]
-            elif statistic == MAX_PART:
-                acc = max(acc, x)
-            elif statistic == SUM_SQUARES:
-                acc += x * x
+        by_key[keys[j]] = 0
+        p += x != 0
+        if statistic == CLOG_SUM:
+            acc += clog[x]  # (clog[0] is 0)
+        elif statistic == MAX_PART:
+            acc = max(acc, x)
+        elif statistic == SUM_SQUARES:
+            acc += x * x
     return acc, p
 
 
@@ -540,10 +540,13 @@ def packed_partition_stats(guess_words, secret_words, layout, guess_ids, candida
     costs less than reading it from one, and nothing is made beforehand.
 
     Returns ``(stats, parts, first)``: with ``stop`` > 0, ``first`` is the index of the first
-    guess of ``stop`` parts (the stats of those after it are left unmade), else -1. ``pick_only``
-    (``MAX_PART``): only minimax's pick need be scored exactly, and every guess as good; a guess
-    that cannot be (a part larger than a guess's before it) is dropped, with a larger part than
-    the pick's as its statistic and no parts."""
+    guess of ``stop`` parts (the stats of those after it are left unmade), else -1. ``pick_only``:
+    only the pick (the least statistic) need be scored exactly, and every guess as good; with
+    ``MAX_PART``, a guess that cannot be (a part larger than a guess's before it) is dropped, with
+    a larger part than the pick's as its statistic and no parts; with ``CLOG_SUM`` see
+    ``_least_clog_only``."""
+    if pick_only and statistic == CLOG_SUM:
+        return _least_clog_only(guess_words, secret_words, layout, guess_ids, candidates, clog, threads, stop)
     m = len(guess_ids)
     stats = np.zeros(m, np.int64)
     parts = np.zeros(m, np.int64)
@@ -554,6 +557,41 @@ def packed_partition_stats(guess_words, secret_words, layout, guess_ids, candida
         parts, stop, pick_only, ends)
     first = int(ends.min()) if len(ends) else m
     return stats, parts, first if first < m else -1
+
+
+CLOG_MARGIN = 1024  # per candidate, in clog's fixed point: far wider than a tie (context.TIE) and rounding
+
+
+def _least_clog_only(guess_words, secret_words, layout, guess_ids, candidates, clog, threads, stop):
+    """``packed_partition_stats`` of ``CLOG_SUM`` exact for the least sums (entropy's pick) and its
+    ties: every guess's parts first (a bit per answer, a fraction of counting them), then the sums
+    of the guesses of the most parts, then of fewer, while they could come near the least sum so
+    far. A guess of ``p`` parts sums at least what ``p`` equal parts would (c log c is convex:
+    ``least_clogs``); where that is more than the bound plus a margin far wider than a tie, it
+    cannot be the pick, and that least sum is its statistic. The parts are exact for every guess."""
+    words = guess_words, secret_words, layout
+    _, parts, first = packed_partition_stats(*words, guess_ids, candidates, PARTS, clog, threads, stop)
+    if first >= 0 or not len(guess_ids):
+        return parts, parts, first
+    n = len(candidates)
+    least = least_clogs(clog, n, int(parts.max()))
+    stats = least[parts]
+    bound = int(least[-1]) + (1 << 62)  # none yet (far above any sum, and far from overflowing)
+    for p in np.flatnonzero(np.bincount(parts))[::-1]:  # the part counts that occur, most first
+        if least[p] > bound + CLOG_MARGIN * n:
+            break  # (and fewer parts allow no less)
+        level = np.flatnonzero(parts == p)
+        stats[level] = packed_partition_stats(*words, guess_ids[level], candidates, CLOG_SUM, clog, threads)[0]
+        bound = min(bound, int(stats[level].min()))
+    return stats, parts, -1
+
+
+def least_clogs(clog: np.ndarray, n: int, most: int) -> np.ndarray:
+    """For ``p`` = 0 to ``most`` parts of ``n`` candidates, the least sum of ``clog`` over the parts:
+    ``n mod p`` parts of one more than the others, as equal as can be."""
+    p = np.arange(1, most + 1)
+    size, larger = n // p, n % p
+    return np.concatenate(([0], larger * clog[np.minimum(size + 1, n)] + (p - larger) * clog[size]))
 
 
 @njit(cache=True)

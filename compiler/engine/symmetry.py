@@ -66,7 +66,7 @@ class Symmetry:
 
         history = self.codes[list(played)] if played else np.zeros((0, self.codes.shape[1]), dtype=np.int64)
         used = np.zeros(self.colours, dtype=np.bool_)
-        used[np.unique(history)] = True
+        used[history.ravel()] = True
         perms, maps = self._symmetries(history, limit, renames)
         # where the symmetries enumerated may be fewer than the group's (all of it: order adds nothing),
         # at the top two levels (below, the many nodes' passes would cost more than they save)

@@ -13,14 +13,30 @@ from . import reference
 
 def peg_matrix(guesses: np.ndarray, secrets: np.ndarray, colours: int, table: np.ndarray) -> np.ndarray:
     """``kernels.peg_matrix``: black pegs are equal positions, the common pegs the sum over
-    colours of the smaller count in guess and secret."""
-    black = (guesses[:, None, :] == secrets[None, :, :]).sum(axis=2, dtype=np.intp)
+    colours of the smaller count in guess and secret. In bytes, a hole or a colour at a time (a
+    pass over the matrix each), then one lookup of ``black * (holes + 1) + common``."""
+    holes = guesses.shape[1]
+    narrow = np.uint8 if (holes + 1) ** 2 <= 256 else np.uint16
+    black = np.zeros((len(guesses), len(secrets)), dtype=narrow)
+    for h in range(holes):
+        black += guesses[:, h, None] == secrets[None, :, h]
     common = np.zeros_like(black)
     for colour in range(colours):
-        in_guess = (guesses == colour).sum(axis=1, dtype=np.intp)
-        in_secret = (secrets == colour).sum(axis=1, dtype=np.intp)
+        in_guess = (guesses == colour).sum(axis=1, dtype=narrow)
+        in_secret = (secrets == colour).sum(axis=1, dtype=narrow)
         common += np.minimum(in_guess[:, None], in_secret[None, :])
-    return table[black, common - black]
+    black *= holes + 1
+    black += common
+    return _by_black_common(table, holes)[black]
+
+
+def _by_black_common(table: np.ndarray, holes: int) -> np.ndarray:
+    """``table[black, common - black]`` at ``black * (holes + 1) + common`` (for common >= black)."""
+    flat = np.full((holes + 1) ** 2, np.iinfo(table.dtype).max, dtype=table.dtype)
+    for right in range(holes + 1):
+        for common in range(right, holes + 1):
+            flat[right * (holes + 1) + common] = table[right, common - right]
+    return flat
 
 
 def word_matrix(guesses: np.ndarray, secrets: np.ndarray, table: np.ndarray) -> np.ndarray:
