@@ -75,8 +75,14 @@ gt_status gt_next_guess(gt_tree *t, const int *guesses, const int *feedbacks, si
         int won;
         int64_t child = child_for(t, p, node, feedback, &won);
         if (won && step == steps) return GT_WON;
-        if (won) return gt_fail(e, GT_E_ALREADY_WON, "step %zu: the game was already won, yet the history goes on", step);
+        if (won) return gt_fail(e, GT_E_ALREADY_WON, "step %zu: the game was won at step %zu, yet the history goes on",
+                                step + 1, step);
         if (child < 0) {
+            uint32_t key;
+            if (!game_feedback_key(&t->g, feedback, &key)) { /* a tuple the game cannot give, refused as its text is */
+                ints_text(feedback, w, shown[2], sizeof shown[2]);
+                return gt_fail(e, GT_E_ARGUMENT, "step %zu: %s is feedback that cannot occur in %s", step, shown[2], t->g.name);
+            }
             feedback_text(t, feedback, shown[2], sizeof shown[2]);
             code_text(t, played, shown[1], sizeof shown[1]);
             return gt_fail(e, GT_E_NO_SECRET, "step %zu: no secret left gives %s to %s", step, shown[2], shown[1]);
@@ -163,14 +169,20 @@ gt_status gt_path(gt_tree *t, const int *secret, int *guesses, int *feedbacks, s
 
 static gt_status check_steps(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int any_guess, gt_error *e)
 {
-    char code[96];
+    char code[96], shown[96];
     uint32_t key;
     for (size_t k = 0; k < steps; k++) {
-        const int *guess = guesses + k * t->g.length;
+        const int *guess = guesses + k * t->g.length, *feedback = feedbacks + k * t->g.feedback_length;
+        for (unsigned p = 0; p < t->g.length; p++)
+            if (guess[p] < 0 || guess[p] >= (int)t->g.symbols) { /* as player/game.py's check_code says it */
+                ints_text(guess, t->g.length, shown, sizeof shown);
+                return gt_fail(e, GT_E_ARGUMENT, "step %zu: %s has an unknown symbol %d", k + 1, shown, guess[p]);
+            }
         code_text(t, guess, code, sizeof code);
-        if (!game_is_code(&t->g, guess)) return gt_fail(e, GT_E_ARGUMENT, "step %zu: %s has an unknown symbol", k + 1, code);
-        if (!game_feedback_key(&t->g, feedbacks + k * t->g.feedback_length, &key))
-            return gt_fail(e, GT_E_ARGUMENT, "step %zu: feedback that cannot occur in %s", k + 1, t->g.name);
+        if (!game_feedback_key(&t->g, feedback, &key)) {
+            ints_text(feedback, t->g.feedback_length, shown, sizeof shown);
+            return gt_fail(e, GT_E_ARGUMENT, "step %zu: %s is feedback that cannot occur in %s", k + 1, shown, t->g.name);
+        }
         if (!any_guess && !t->allowed_guesses && !game_is_guess(&t->g, guess))
             return gt_fail(e, GT_E_NOT_ALLOWED, "step %zu: %s is not one of the game's allowed guesses (any_guess plays it anyway)", k + 1, code);
     }

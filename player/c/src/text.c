@@ -341,8 +341,8 @@ static int word_mark(const unsigned char *s, size_t *bytes)
 {
     static const char *const squares[] = {"\xF0\x9F\x9F\xA9", "\xF0\x9F\x9F\xA8", "\xE2\xAC\x9B", "\xE2\xAC\x9C"};
     static const int square_marks[] = {2, 1, 0, 0};
-    static const char letters[] = "gyb-.xw012";
-    static const int letter_marks[] = {2, 1, 0, 0, 0, 0, 0, 0, 1, 2};
+    static const char letters[] = "gyb-.x012"; /* player/words.py's LETTERS, and the digits themselves; never W */
+    static const int letter_marks[] = {2, 1, 0, 0, 0, 0, 0, 1, 2};
     for (int k = 0; k < 4; k++)
         if (strncmp((const char *)s, squares[k], strlen(squares[k])) == 0) {
             *bytes = strlen(squares[k]);
@@ -370,12 +370,18 @@ static gt_status parse_marks(const game *g, const char *text, int *f, char *why,
         else f[count] = mark;
         count++;
     }
+    if (strchr(text, 'w') || strchr(text, 'W')) { /* W: present in Mastermind, no mark of word games */
+        snprintf(why, size, "'%s': W is no mark of word games (in Mastermind it means present); write Y for present, "
+                 "- for absent", text);
+        return GT_E_PARSE;
+    }
     if (ok && count == g->length) return cannot_occur(g, text, f, why, size);
     char example[16];
     memset(example, '-', sizeof example);
     example[g->length > 3 ? g->length - 3 : 0] = 0;
     snprintf(why, size, "'%s' is not feedback for %u-letter words: write %u marks, G (exact), Y (present) or - "
-             "(absent), e.g. 'GY-%s', or 2/1/0, or the coloured squares", text, g->length, g->length, example);
+             "(absent; also B, X or .), e.g. 'GY-%s', or 2/1/0, or the coloured squares", text, g->length, g->length,
+             example);
     return GT_E_PARSE;
 }
 
