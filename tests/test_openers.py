@@ -101,7 +101,7 @@ def test_hard_mode_lookahead_bounds_refute_soundly(tmp_path, monkeypatch):
     are those the ranking without lookahead finds, and every bound is at most the true total."""
     import random
 
-    from guesstree.compiler.search import openers
+    from guesstree.compiler.search import ranking as openers
 
     hidden = (WORDLE / "wordlist_orig_hidden").read_text().split()[::23][:100]
     guesses = sorted(set((WORDLE / "wordlist_orig_all").read_text().split()[::43][:300]) | set(hidden))
