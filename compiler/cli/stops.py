@@ -104,6 +104,7 @@ class _Stops:
 
     def __init__(self):
         self._said = threading.Lock()  # taken by the first signal, never released: "stopping..." once
+        self._printed = threading.Event()  # ... and said before anything the stop itself says
         self._previous = {sig: signal.signal(sig, self._interrupt) for sig in self.SIGNALS}
         self._reader, self._writer = socket.socketpair()
         self._writer.setblocking(False)
@@ -124,6 +125,7 @@ class _Stops:
         stop_all()
         if self._said.acquire(blocking=False):
             typer.echo("\nstopping...", err=True)
+            self._printed.set()
 
     def _interrupt(self, signum: int, frame) -> None:
         """Raise KeyboardInterrupt, unless the main thread is already handling a stop (a compiled
@@ -134,6 +136,7 @@ class _Stops:
         from ..search.problem import STOPS
 
         self._stop()
+        self._printed.wait(1.0)  # (said by the watching thread, perhaps: first all the same)
         while frame is not None:
             if "llvmlite" in frame.f_code.co_filename:  # within a callback from llvm, or under one
                 threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
