@@ -9,7 +9,7 @@ only where a guess could be its pick) over 3000 guesses and ``--candidates`` ran
 (20 000; a build's deeper nodes have tens to hundreds), the best of ``--runs``, and for the matrix
 of 300 guesses; with each statistic's sum,
 so that two versions can be checked to give the same numbers. A game whose codes do not pack
-(``kernels.packs``) is scored in blocks instead, as its build is.
+(``packed.packs``) is scored in blocks instead, as its build is.
 """
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from guesstree.compiler import Options, build, to_bytes
-from guesstree.compiler.engine import kernels, vectorised
+from guesstree.compiler.engine import kernels, packed, vectorised
 from guesstree.compiler.engine.kinds import backend_for, block_function
 from guesstree.compiler.engine.scorer import Scorer
 from guesstree.compiler.engine.statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
@@ -281,9 +281,9 @@ def test_entropy_scores_exactly_only_the_guesses_that_could_be_its_pick():
             found, found_parts, first = block.partition_stats(guess_ids, candidates, CLOG_SUM, clog, threads,
                                                               pick_only=True)
             assert first == -1 and np.array_equal(found_parts, parts)
-            reach = exact <= exact.min() + kernels.CLOG_MARGIN * size
+            reach = exact <= exact.min() + packed.CLOG_MARGIN * size
             assert np.array_equal(found[reach], exact[reach]) and (found <= exact).all()
-            assert (found[~reach] > exact.min() + kernels.CLOG_MARGIN * size).all()
+            assert (found[~reach] > exact.min() + packed.CLOG_MARGIN * size).all()
             unscored += int((found != exact).sum())
     assert unscored > 1000
 

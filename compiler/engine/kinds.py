@@ -87,11 +87,11 @@ def _pick(codes, ids):
 
 def peg_words(game, backend: str) -> str | None:
     """How this peg game's packed codes are written, where it scores partitions straight from them
-    (``PackedPegs``: on the compiled engine, where its codes pack, ``kernels.packs``): "unary" (a
+    (``PackedPegs``: on the compiled engine, where its codes pack, ``packed.packs``): "unary" (a
     bit per colour and hole) or "nibbles"; None where they are not packed."""
     if backend != "numba":
         return None
-    from .kernels import packs, unary  # (numba: imported only by the engine that runs it)
+    from .packed import packs, unary  # (numba: imported only by the engine that runs it)
 
     if not packs(game.length, game.symbols):
         return None
@@ -101,7 +101,7 @@ def peg_words(game, backend: str) -> str | None:
 @register("pegs")
 def _pegs(game, guess_codes, secret_codes, backend) -> BlockFunction:
     """(black, white) feedback: compiled on packed codes up to 16 colours and 7 holes, or 8 colours
-    and 8 holes (``kernels.packs``)."""
+    and 8 holes (``packed.packs``)."""
     feedbacks = game.feedbacks()
     if peg_words(game, backend):
         return PackedPegs(game, guess_codes, secret_codes)
@@ -116,13 +116,13 @@ def _pegs(game, guess_codes, secret_codes, backend) -> BlockFunction:
 
 
 class PackedPegs:
-    """(black, white) feedback from codes packed in two words each (``kernels.pack_codes``):
+    """(black, white) feedback from codes packed in two words each (``packed.pack_codes``):
     a block of the matrix when called, and partitions scored straight from the words, so that a
     big game needs no matrix at all (a ``Scorer`` uses ``partition_stats`` and ``first_perfect``
     when it has no matrix)."""
 
     def __init__(self, game, guess_codes: np.ndarray, secret_codes: np.ndarray):
-        from . import kernels as compiled
+        from . import packed as compiled
 
         self.compiled, self.holes = compiled, game.length
         self.guess_words, self.layout = compiled.pack_codes(guess_codes, game.symbols)

@@ -21,6 +21,7 @@ from .statistic import CLOG_SUM, NO_CLOG, PARTS, clog_table
 
 COLUMN_MAX_CANDIDATES = 1024  # below this, a game with a symmetric score reads its matrix by columns
 
+
 @dataclass(frozen=True)
 class Tally:
     """What every count over a partition takes besides the guesses, the secrets and the statistic,
@@ -147,7 +148,6 @@ class FromCodes(Computed):
         stats, parts, first = self.first_with_parts(guess_ids, secret_ids, statistic, len(secret_ids), pick_only)
         return (first, None, None) if first >= 0 else (-1, stats, parts)
 
-
     def first_with_parts(self, guess_ids, secret_ids, statistic: int = PARTS, stop: int = 0, pick_only: bool = False):
         """``(stats, parts, first)``: straight from the packed codes, the scan stopping at the first
         guess of ``stop`` parts (0: none)."""
@@ -231,7 +231,7 @@ class Scorer:
         ``kernels.partition_stats``): from the matrix (by columns for few secrets, where it can),
         else straight from the codes if the game can, else from blocks of guesses computed on demand.
         ``pick_only``: the statistics need be exact only for the best guesses (minimax's: see
-        ``kernels.packed_partition_stats``)."""
+        ``packed.packed_partition_stats``)."""
         return self.source.partition_stats(guess_ids, secret_ids, statistic, pick_only)
 
     def perfect_or_stats(self, guess_ids: np.ndarray, secret_ids: np.ndarray, statistic: int,
