@@ -666,9 +666,12 @@ def run_fuzzers(tmp_path: Path, seconds: int) -> None:
     for target, seeds in zip(("fuzz-reader", "fuzz-document"), fuzz_seeds(tmp_path)):
         corpus = tmp_path / f"{target}-corpus"
         corpus.mkdir()
-        done = subprocess.run([str(BUILD / "fuzz" / target), f"-max_total_time={seconds}", "-rss_limit_mb=1024", "-max_len=300000",
-                               f"-artifact_prefix={tmp_path}/", str(corpus), str(seeds)],
-                              capture_output=True, text=True, timeout=seconds + 120)
+        # One open may hold up to the format's caps (a 64 MiB body, four 16 MiB chunks): no single
+        # allocation past 200 MiB; the process's size bounded with ASan's quarantine kept small.
+        done = subprocess.run([str(BUILD / "fuzz" / target), f"-max_total_time={seconds}", "-rss_limit_mb=2048",
+                               "-malloc_limit_mb=200", "-max_len=300000", f"-artifact_prefix={tmp_path}/", str(corpus),
+                               str(seeds)], capture_output=True, text=True, timeout=seconds + 120,
+                              env={**os.environ, "ASAN_OPTIONS": "quarantine_size_mb=64"})
         assert done.returncode == 0, done.stderr[-3000:]
         assert re.search(r"Done \d+ runs", done.stderr), done.stderr[-1000:]
 
