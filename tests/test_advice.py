@@ -192,6 +192,7 @@ def test_mastermind_after_each_first_guess_class_suggest_is_near_the_optimum(ope
     assert total <= 1.02 * optimum and worst <= optimum_worst
 
 
+@pytest.mark.slow
 def test_bulls_and_cows_after_1234_suggest_is_near_the_optimum():
     """The optimum (any first guess: they are all alike) is 26 274 with worst 7; suggest after
     1234 gives 26 750 (1.8% more) with worst 7, where most-parts alone needs 8."""

@@ -625,6 +625,7 @@ def test_fuzz_mutated_bytes(artifact, loader, data):
         assert same_tree(tree, player.loads(artifact))
 
 
+@pytest.mark.slow
 @settings(FUZZ, max_examples=100)
 @given(data=st.data())
 def test_fuzz_mutated_fields_with_a_correct_sha256(artifact, loader, data):
