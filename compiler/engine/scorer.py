@@ -149,11 +149,15 @@ class FromCodes(Computed):
         return (first, None, None) if first >= 0 else (-1, stats, parts)
 
     def first_with_parts(self, guess_ids, secret_ids, statistic: int = PARTS, stop: int = 0, pick_only: bool = False):
-        """``(stats, parts, first)``: straight from the packed codes, the scan stopping at the first
-        guess of ``stop`` parts (0: none)."""
-        tally = self.tally
-        return self.codes.block.partition_stats(guess_ids, secret_ids, statistic, tally.clog(statistic),
-                                                tally.threads, stop=stop, pick_only=pick_only)
+        return packed_scan(self.codes, self.tally, guess_ids, secret_ids, statistic, stop, pick_only)
+
+
+def packed_scan(codes: Codes, tally: Tally, guess_ids, secret_ids, statistic: int = PARTS, stop: int = 0,
+                pick_only: bool = False):
+    """``(stats, parts, first)`` straight from packed codes (``PackedPegs``), the scan stopping at
+    the first guess of ``stop`` parts (0: none)."""
+    return codes.block.partition_stats(guess_ids, secret_ids, statistic, tally.clog(statistic), tally.threads,
+                                       stop=stop, pick_only=pick_only)
 
 
 def computed(codes: Codes, tally: Tally) -> Computed:
@@ -245,8 +249,7 @@ class Scorer:
         """Where the game scores partitions from its codes (``on_the_fly``): the index of the first
         of ``guess_ids`` whose answers to ``secret_ids`` make ``stop`` parts (or -1), and the parts
         of each guess up to it (of every guess, when none does)."""
-        _, parts, first = self.codes.block.partition_stats(guess_ids, secret_ids, PARTS, NO_CLOG, self.tally.threads,
-                                                           stop=stop)
+        _, parts, first = packed_scan(self.codes, self.tally, guess_ids, secret_ids, PARTS, stop)
         return first, parts
 
     def first_perfect(self, guess_ids: np.ndarray, secret_ids: np.ndarray) -> int:
