@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import operator
 import os
 import signal
 import socket
@@ -23,6 +24,7 @@ import pytest
 
 pytest.importorskip("distributed")
 import cloudpickle  # noqa: E402 (Dask's)
+from distributed import wait  # noqa: E402
 from distributed.diagnostics.plugin import SchedulerPlugin  # noqa: E402
 
 cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the scheduler runs this module's functions
@@ -351,6 +353,29 @@ def test_a_stopped_search_keeps_its_finished_jobs_and_resumes_on_another_cluster
                         "--cluster", "local:2")
     assert resumed.returncode == 0, resumed.stderr
     assert out.read_bytes() == alone
+
+
+@pytest.mark.slow  # a Dask scheduler and workers: 5 to 45 s each
+def test_a_stopped_search_frees_the_clusters_workers_at_once(own_cluster, tmp_path):
+    """Dask cannot interrupt a running task: each job watches whether the scheduler still wants it,
+    and stops its search when the client that asked for it stopped (8x5's jobs last minutes)."""
+    mine = own_cluster()
+    run = started("compile", "mastermind", "--colours", "8", "--holes", "5", "--strategy", "optimal-expected",
+                  "-q", "-o", tmp_path / "tree.msgpack.zst", "--cluster", mine.address)
+    with mine.client() as client:
+        deadline = time.monotonic() + 120
+        while sum(str(key).startswith("guesstree-") for keys in client.processing().values() for key in keys) < 2:
+            assert run.poll() is None and time.monotonic() < deadline, "no job started"
+            time.sleep(0.1)
+        time.sleep(2)  # both workers deep in a job
+        os.kill(run.pid, signal.SIGINT)
+        _, err = run.communicate(timeout=60)
+        assert run.returncode == 130, err
+        workers = sorted(client.scheduler_info()["workers"])
+        free = [client.submit(operator.neg, 1, workers=[worker], allow_other_workers=False, pure=False)
+                for worker in workers]
+        wait(free, timeout=15)  # (a TimeoutError: a worker still in the stopped search's job)
+        assert [future.result() for future in free] == [-1] * len(workers) == [-1, -1]
 
 
 # -- a heuristic build's subtrees on a cluster -------------------------------------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Callable
@@ -21,6 +22,8 @@ import numpy as np
 from . import table
 from .problem import STOPS
 from .table import FEASIBLE_TAG, INF
+
+TAKE_SECONDS = 0.25  # a stopped search waits this long, at most, for the results of jobs already done
 
 
 @dataclass(frozen=True)
@@ -245,8 +248,8 @@ class ThreadJobs:
     def finished(self, handles: list, timeout: float) -> list:
         return list(wait(handles, timeout=timeout, return_when=FIRST_COMPLETED)[0])
 
-    def result(self, handle):
-        return handle.result()
+    def result(self, handle, timeout: float | None = None):
+        return handle.result(timeout)
 
     def close(self) -> None:
         self._stop[0] = 1
@@ -284,13 +287,15 @@ def schedule(jobs, next_job: Callable, on_result: Callable, solver) -> None:
 
 def _take_finished(jobs, running: dict, on_result: Callable) -> None:
     """The results of the jobs in ``running`` that are done already, each given to ``on_result``;
-    a job that failed, or a backend that cannot say, is left out (the search is stopping anyway)."""
+    a job that failed, or a backend that cannot say within ``TAKE_SECONDS`` (a cluster's worker that
+    holds a result but is busy), is left out: the search is stopping anyway."""
     try:
         done = jobs.finished(list(running), timeout=0)
     except Exception:
         return
+    deadline = time.monotonic() + TAKE_SECONDS
     for handle in done:
         try:
-            on_result(running.pop(handle), jobs.result(handle))
+            on_result(running.pop(handle), jobs.result(handle, timeout=max(0.0, deadline - time.monotonic())))
         except Exception:
             continue

@@ -24,6 +24,10 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
+import shutil
+import signal
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -52,6 +56,14 @@ class ClusterError(Exception):
 
 class Refused(ClusterError):
     """A worker that cannot take part: another guesstree, or another game from the same description."""
+
+
+def dask_setup(worker) -> None:
+    """A local cluster's worker, as it starts (Dask's preload, ``local:N``, in the worker process's
+    main thread): Ctrl-C reaches the whole process group, but this client stops its workers
+    (``DaskJobs.close``), so they ignore it rather than print a traceback each."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def worker_address() -> str:
@@ -138,8 +150,39 @@ def run_job(search: dict, job, seed):
         if job is None:  # a worker's first job, sent when the search starts: ready, or refused
             return None
         nodes, started = solver.nodes, time.perf_counter()
-        result = job.run(solver)
+        with _stopped_if_dropped(solver.space.stop):
+            result = job.run(solver)
         return result, solver.entries(job), solver.nodes - nodes, time.perf_counter() - started
+
+
+@contextlib.contextmanager
+def _stopped_if_dropped(flag: np.ndarray):
+    """While a job runs on a worker: once the scheduler drops it (its client stopped, or gone), the
+    search's stop ``flag`` is set, so that the worker is free within a moment, not when the job
+    would have ended (a compiled search polls the flag; Dask cannot interrupt a running task)."""
+    from distributed.worker import get_worker, thread_state
+
+    try:
+        worker, key = get_worker(), thread_state.key
+    except (ValueError, AttributeError):  # not a task of a Dask worker (a test calls it directly)
+        yield
+        return
+    done = threading.Event()
+
+    def watch():
+        while not done.wait(BOARD_SECONDS):
+            task = worker.state.tasks.get(key)
+            if task is None or task.state in ("cancelled", "released", "forgotten"):
+                flag[0] = 1
+                return
+    watcher = threading.Thread(target=watch, name="guesstree-dropped", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
+        flag[0] = 0
 
 
 def _new_solver(search: dict, seed):
@@ -254,7 +297,7 @@ class DaskJobs:
         except ImportError:
             raise ClusterError(f"--cluster needs Dask: pip install '{EXTRA}'") from None
         self._distributed, self._search, self._absorb = distributed, search, absorb
-        self._local = None
+        self._local = self._scratch = None
         self.where = where
         # Dask's own logs (a connection retried, a scheduler gone) stay out of the user's terminal:
         # what matters reaches the user as a ClusterError
@@ -284,10 +327,14 @@ class DaskJobs:
             count = where[len(LOCAL):]
             if not count.isdigit() or int(count) < 1:
                 raise ClusterError(f"--cluster {where}: local:N needs a number of worker processes, e.g. local:2")
-            with main_unseen():  # spawned workers need nothing from the main module (see pool.py)
+            import dask
+
+            self._scratch = tempfile.mkdtemp(prefix="guesstree-dask-")  # its servers' folders, removed by close
+            # spawned workers need nothing from the main module (see pool.py)
+            with main_unseen(), dask.config.set({"temporary-directory": self._scratch}):
                 self._local = distributed.LocalCluster(
                     n_workers=int(count), threads_per_worker=1, processes=True, host="127.0.0.1",
-                    dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
+                    dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR, preload=[__name__])
             return distributed.Client(self._local)
         if "://" not in where and ":" not in where:
             raise ClusterError(f"--cluster {where}: give a scheduler's address (tcp://HOST:PORT) or local:N")
@@ -363,12 +410,15 @@ class DaskJobs:
                 self.slots, self._counted = self._workers(), time.monotonic()
         return done
 
-    def result(self, handle):
+    def result(self, handle, timeout: float | None = None):
+        """A finished job's value (its effort given to ``absorb``), within ``timeout`` seconds."""
         status = handle.status
         if status == "finished":
             try:
-                outcome = handle.result()  # if its worker died since, Dask computes it again
+                outcome = handle.result(timeout)  # if its worker died since, Dask computes it again
             except (KeyboardInterrupt, SystemExit):
+                raise
+            except TimeoutError:  # (an OSError, but the scheduler is there: the worker is busy)
                 raise
             except BaseException as error:  # a CancelledError, or the connection closed: the scheduler gone
                 if isinstance(error, OSError) or self.client.status != "running":
@@ -396,13 +446,30 @@ class DaskJobs:
         return ClusterError(f"lost the Dask scheduler at {self.where} in the middle of the search")
 
     def close(self) -> None:
+        """Let the cluster go; a local cluster's workers (ours, holding nothing) are ended by their
+        process ids first: one inside a compiled search answers no polite close for a second or more."""
         with contextlib.suppress(Exception):
             self.client.close(timeout=5)
         if self._local is not None:
+            for pid in _worker_pids(self._local):
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
             with contextlib.suppress(Exception):
                 self._local.close(timeout=5)
             self._local = None
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None
         _restore(self._levels)
+
+
+def _worker_pids(local) -> list[int]:
+    """The process ids of a ``LocalCluster``'s workers (each nanny's process)."""
+    pids = []
+    for nanny in list(getattr(local, "workers", {}).values()):
+        with contextlib.suppress(AttributeError):
+            pids.append(nanny.process.process.pid)
+    return [pid for pid in pids if pid]
 
 
 def _silence(prefix: str) -> dict:
