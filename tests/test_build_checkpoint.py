@@ -53,7 +53,7 @@ def test_a_build_stopped_after_some_subtrees_resumes_with_the_rest(whole, tmp_pa
     path = tmp_path / "build.checkpoint"
     calls = []
 
-    def stop_after_two(solved, total, nodes):
+    def stop_after_two(solved, total, nodes, work, expected):
         calls.append(solved)
         if len(calls) == 3:  # the first call is before any job: two jobs are done
             raise KeyboardInterrupt
@@ -62,7 +62,7 @@ def test_a_build_stopped_after_some_subtrees_resumes_with_the_rest(whole, tmp_pa
         checkpointed(path, progress=stop_after_two)
     assert stopped.value.checkpoint == path and len(records(path)) == 1 + 2
     resumed = []
-    built = checkpointed(path, resume=True, progress=lambda solved, total, nodes: resumed.append(solved))
+    built = checkpointed(path, resume=True, progress=lambda solved, *so_far: resumed.append(solved))
     assert resumed[0] == calls[-1]  # it starts where the stopped build was
     assert len(resumed) == 1 + 12 - 2 and resumed[-1] == 1296 and to_bytes(built) == whole
 
@@ -78,8 +78,28 @@ def test_the_bar_moves_while_a_subtree_is_built(whole, tmp_path, monkeypatch, wo
                   search=SearchSettings(checkpoint=tmp_path / "cp", workers=workers))
     assert to_bytes(built) == whole
     assert len(calls) > 3 * 12  # far more than once per part of AABB's
-    assert all(a[0] <= b[0] and a[2] <= b[2] for a, b in zip(calls, calls[1:]))
-    assert calls[-1] == (1296, 1296, built.nodes)
+    assert all(a[0] <= b[0] and a[2] <= b[2] and a[3] <= b[3] for a, b in zip(calls, calls[1:]))
+    work = sum(count for depth, count in internal_nodes(built) if count > 2 and depth > 2)  # below the first two levels
+    assert calls[-1] == (1296, 1296, built.nodes, work, work)  # the work guessed ahead is all done
+    assert all(0 < expected < 2 * work for *_, expected in calls)  # guessed within a factor of 2 all along
+
+
+def internal_nodes(built) -> list[tuple[int, int]]:
+    """``(depth, candidates)`` of each node of ``built`` that is split (more than one secret reaches it)."""
+    from collections import Counter
+
+    from guesstree.player.tree import loads
+
+    tree, reached, depths = loads(to_bytes(built)), Counter(), {}
+    for secret in GAME.secrets:
+        node, depth = 0, 1
+        while (guess := tree.guess_of(node)) != secret:
+            reached[node] += 1
+            depths[node] = depth
+            node, depth = tree.child(node, GAME.score(guess, secret)), depth + 1
+        reached[node] += 1
+        depths[node] = depth
+    return [(depths[node], count) for node, count in reached.items() if count > 1]
 
 
 def test_a_record_cut_short_anywhere_is_built_again(whole, tmp_path):

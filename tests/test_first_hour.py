@@ -145,11 +145,11 @@ def test_the_progress_bar_starts_with_its_total(monkeypatch):
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     progress = BuildBar(False, 1296)
     with progress as update:
-        assert update is not None and progress.bar.tasks[0].total == 1296
-        from rich.progress import TimeRemainingColumn
-
-        assert any(isinstance(column, TimeRemainingColumn) for column in progress.bar.columns)  # an estimate of the time left
-        update(1296, 1296, 1378)
+        assert update is not None and progress.bar.tasks[0].fields["secrets"] == 1296
+        update(1000, 1296, 1100, 4000, 5000)  # the bar is the work's (secrets are won last)
+        assert (progress.bar.tasks[0].completed, progress.bar.tasks[0].total) == (4000, 5000)
+        assert progress.bar.tasks[0].fields["left"].endswith(" s left")  # at the work's pace: a quarter to go
+        update(1296, 1296, 1378, 5100, 5100)
         said = " ".join(str(column.render(progress.bar.tasks[0])) for column in progress.bar.columns
                         if hasattr(column, "text_format"))
         assert "1296/1296 secrets, 1,378 nodes" in said  # the nodes placed
@@ -167,8 +167,8 @@ def test_a_compile_shows_its_search_then_its_bar(monkeypatch):
     with progress.compile_display(False) as (search, build):
         search({"task": "minimum total", "jobs_done": 1, "in_flight": 1, "nodes": 10})
         search({"task": "minimum total", "jobs_done": 2, "in_flight": 0, "nodes": 20})
-        build(5, 1296, 7)
-        build(1296, 1296, 1378)
+        build(5, 1296, 7, 1296, 4000)
+        build(1296, 1296, 1378, 3900, 3900)
     assert shown == ["search opened", "search closed", "bar opened", "bar closed"]
     with progress.compile_display(True) as callbacks:
         assert callbacks == (None, None)  # --quiet: nothing shown

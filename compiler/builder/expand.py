@@ -4,6 +4,7 @@ parent (``expand``); and the jobs that expand pieces of a tree elsewhere (``expa
 cluster ``top_job`` with ``spliced``), which give the same subtree as ``expand`` here."""
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ class Subtree:
     levels: list[tuple[list[int], list[int], list[int]]] = field(default_factory=list)  # (guesses, edge counts, edge feedbacks)
     wins: list[tuple[int, int]] = field(default_factory=list)  # (secret, guesses to win)
     determined: list[tuple[int, int]] = field(default_factory=list)  # (secret, guesses to determine)
+    work: int = 0  # the candidates of the nodes split (``Work``)
 
     def level(self, index: int):
         while len(self.levels) <= index:
@@ -28,14 +30,44 @@ class Subtree:
         return self.levels[index]
 
 
-def expand(context: BuildContext, start: Node, progress: Callable[[int, int], None] | None = None,
+class Work:
+    """How much of a build is done, in the unit that its time goes in: a node split costs its
+    candidates (a scan of the guesses over each), except on the first two levels, whose guesses
+    are few by symmetry. What is still ahead below an open node of ``s`` candidates is guessed as
+    the estimate's model has it (``estimate.DEPTH_PER_LOG``): ``s`` on each of its levels still to
+    split, ``DEPTH_PER_LOG ln s / ln answers`` of them. The guess is made again as each node opens,
+    so it is exact when the build ends."""
+
+    FREE_LEVELS = 2  # the root's and its children's guesses, few by symmetry: cheap
+
+    def __init__(self, answers: int):
+        from .estimate import DEPTH_PER_LOG
+
+        self._per_log = DEPTH_PER_LOG / math.log(max(answers, 2))
+
+    @classmethod
+    def of(cls, node_size: int, depth: int) -> int:
+        """What splitting a node of ``node_size`` candidates at ``depth`` (the root's: 1) costs
+        (two or fewer candidates: nothing, no scan)."""
+        return node_size if node_size > 2 and depth > cls.FREE_LEVELS else 0
+
+    def ahead(self, node_size: int, depth: int) -> float:
+        """The work guessed at and below an open node of ``node_size`` candidates at ``depth``."""
+        if node_size <= 2:
+            return 0.0
+        levels = max(1.0, self._per_log * math.log(node_size)) - max(0, self.FREE_LEVELS + 1 - depth)
+        return node_size * max(levels, 0.0)
+
+
+def expand(context: BuildContext, start: Node, progress: Callable[[int, int, int, float], None] | None = None,
            strategy=None) -> Subtree:
     """Expand ``strategy`` (default the options') below ``start``, breadth first; children in
-    feedback order. ``progress(solved, nodes)``: the secrets won and the nodes placed so far."""
+    feedback order. ``progress(solved, nodes, work, ahead)``: the secrets won and the nodes placed
+    so far, the work done (``subtree.work``) and the work guessed still ahead (``Work``)."""
     strategy = strategy or context.options.strategy
-    subtree = Subtree()
+    subtree, measure = Subtree(), Work(context.n_feedbacks)
     queue = deque([start])
-    top, placed = len(start.path), 0
+    top, placed, ahead = len(start.path), 0, measure.ahead(len(start.candidates), len(start.path) + 1)
     while queue:
         node = queue.popleft()
         placed += 1
@@ -47,16 +79,19 @@ def expand(context: BuildContext, start: Node, progress: Callable[[int, int], No
             counts.append(0)
             subtree.wins.append((int(candidates[0]), depth))
             if progress is not None:
-                progress(len(subtree.wins), placed)
+                progress(len(subtree.wins), placed, subtree.work, ahead)
             continue
         guess, parts = split(context, strategy, node, subtree)
         guesses.append(guess)
         counts.append(len(parts))
+        subtree.work += measure.of(len(candidates), depth)
+        ahead -= measure.ahead(len(candidates), depth)
         for answer, child in parts:
             feedbacks.append(answer)
             queue.append(child)
+            ahead += measure.ahead(len(child.candidates), depth + 1)
         if progress is not None:
-            progress(len(subtree.wins), placed)
+            progress(len(subtree.wins), placed, subtree.work, max(ahead, 0.0))
     return subtree
 
 
@@ -93,7 +128,7 @@ def top_job(context: BuildContext, node: Node, split_min: int):
     node's guess alone (a ``Subtree`` of one level) and the nodes below it."""
     if len(node.candidates) < split_min:
         return expand(context, node)
-    top = Subtree()
+    top = Subtree(work=Work.of(len(node.candidates), len(node.path) + 1))
     guess, children = split(context, context.options.strategy, node, top)
     guesses, counts, feedbacks = top.level(0)
     guesses.append(guess)
@@ -113,6 +148,7 @@ def spliced(top: Subtree, pieces: list[Subtree]) -> Subtree:
     for piece in pieces:
         top.wins.extend(piece.wins)
         top.determined.extend(piece.determined)
+        top.work += piece.work
     return top
 
 
@@ -123,15 +159,15 @@ def expand_job(context: BuildContext, node: Node, by_parts: bool, report: Callab
                 every: float = REPORT_SECONDS) -> Subtree:
     """The subtree below ``node``; ``by_parts``: over a matrix of the node's secrets, made here
     and dropped after (secrets numbered within the part, then numbered back); ``report((secrets
-    won, nodes placed))`` at most every ``every`` seconds while it runs."""
+    won, nodes placed, work done, work ahead))`` at most every ``every`` seconds while it runs."""
     progress = None
     if report is not None:
         last = [time.monotonic()]
 
-        def progress(won: int, placed: int) -> None:
+        def progress(*so_far) -> None:
             if time.monotonic() - last[0] >= every:
                 last[0] = time.monotonic()
-                report((won, placed))
+                report(so_far)
     if not by_parts:
         return expand(context, node, progress)
     part = node.candidates

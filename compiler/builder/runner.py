@@ -19,11 +19,12 @@ from ..options import Options
 from ..search.problem import STOPS
 from ..workers.settings import SearchSettings
 from .context import BuildContext, Node
-from .expand import REPORT_SECONDS, Subtree, expand, expand_job, spliced, split, top_job
+from .expand import REPORT_SECONDS, Subtree, Work, expand, expand_job, spliced, split, top_job
 from .plan import plan
 from .tree import Built, Nodes, Spooled
 
-Progress = Callable[[int, int, int], None]  # (secrets solved so far, all secrets, nodes placed so far)
+# (secrets solved so far, all secrets, nodes placed so far, work done, work done and guessed ahead: ``expand.Work``)
+Progress = Callable[[int, int, int, int, int], None]
 
 
 def build(game: Game, options: Options, progress: Progress | None = None, workers: int | None = None,
@@ -55,7 +56,8 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
             parts = layout.parts and not context.scorer.on_the_fly
             tree = _expand_below_root(context, root, layout.workers, progress, parts, search, (wins, determined))
         else:
-            shown = None if progress is None else (lambda solved, nodes: progress(solved, n, nodes))
+            shown = None if progress is None else \
+                (lambda solved, nodes, work, ahead: progress(solved, n, nodes, work, int(work + ahead)))
             subtree = expand(context, root, shown, chosen)
             tree = Nodes(*([value for level in subtree.levels for value in level[k]] for k in range(3)))
             _settle(wins, subtree.wins)
@@ -103,26 +105,33 @@ def _expand_below_root(context: BuildContext, root: Node, workers: int, progress
             _settle(determined, known)
         solved, n = int((wins > 0).sum()), len(root.candidates)
         placed = 1 + sum(spool.nodes.values())  # the root, and the subtrees resumed
-        if progress is not None:
-            progress(solved, n, placed)
         largest_first = sorted((i for i in range(len(children)) if i not in spool.offsets),
                                key=lambda i: -len(children[i][1].candidates))
         nodes = [children[i][1] for i in largest_first]
+        measure = Work(context.n_feedbacks)
+        waiting = {k: measure.ahead(len(node.candidates), 2) for k, node in enumerate(nodes)}  # each job's, guessed
+        done = sum(measure.ahead(len(child.candidates), 2) for i, (_, child) in enumerate(children)
+                   if i in spool.offsets)  # the subtrees resumed (as guessed; the root's split costs none)
         deeper = _splits_again(pool, nodes, n)
-        running: dict[int, tuple[int, int]] = {}  # job: (secrets won, nodes placed) so far, as it reports
+        running: dict[int, tuple] = {}  # job: (secrets won, nodes placed, work done, ahead) so far, as it reports
 
-        def show(k: int | None = None, so_far: tuple[int, int] | None = None) -> None:
+        def show(k: int | None = None, so_far: tuple | None = None) -> None:
             if k is not None:
                 running[k] = so_far
-            progress(solved + sum(won for won, _ in running.values()), n,
-                     placed + sum(made for _, made in running.values()))
+            now = [sum(column) for column in zip((0, 0, 0, 0), *running.values())]
+            work = done + now[2]
+            progress(solved + now[0], n, placed + now[1], int(work),
+                     int(work + now[3] + sum(ahead for k, ahead in waiting.items() if k not in running)))
+        if progress is not None:
+            show()
         for k, subtree in _subtrees(pool, nodes, by_parts, deeper, show if progress else None):
             record = Record.of(largest_first[k], subtree)
             spool.add(record)
             _settle(wins, subtree.wins)
             _settle(determined, subtree.determined)
-            solved, placed = solved + len(subtree.wins), placed + record.nodes
+            solved, placed, done = solved + len(subtree.wins), placed + record.nodes, done + subtree.work
             running.pop(k, None)
+            waiting.pop(k)
             if progress is not None:
                 show()
     except BaseException as error:

@@ -1,6 +1,6 @@
 """What a long command shows while it works, on stderr when it is a terminal (and not --quiet):
-a bar of secrets solved while a tree is built, with the time taken and rich's estimate of the
-time left (``BuildBar``), and the exhaustive search's status
+a bar of the work done while a tree is built, with the secrets solved, the time taken and rich's
+estimate of the time left (``BuildBar``), and the exhaustive search's status
 (``search_status``). Both draw with rich, imported only when there is a terminal to draw on.
 """
 from __future__ import annotations
@@ -11,8 +11,12 @@ import time
 
 
 class BuildBar:
-    """A progress bar of secrets solved, with the nodes placed: ``with BuildBar(quiet, total) as
-    update`` gives the builder's ``progress(solved, total, nodes)``, or None when nothing is shown."""
+    """A progress bar of the build's work (``expand.Work``: the candidates of the nodes split, out
+    of those done and guessed ahead), with the secrets solved and the nodes placed, and rich's
+    estimate of the time left at the pace of the work: ``with BuildBar(quiet, total) as update``
+    gives the builder's ``progress(solved, total, nodes, work, expected)``, or None when nothing is
+    shown. (The secrets are solved last: a breadth-first build wins most of them on its last levels,
+    so a bar of them would promise days for minutes.)"""
 
     def __init__(self, quiet: bool, total: int):
         self.enabled = not quiet and sys.stderr.isatty()
@@ -22,20 +26,25 @@ class BuildBar:
         if not self.enabled:
             return None
         from rich.console import Console
-        from rich.progress import BarColumn, Progress as Bar, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+        from rich.progress import BarColumn, Progress as Bar, TextColumn, TimeElapsedColumn
 
-        self.bar = Bar(TextColumn("compiling"), BarColumn(), TextColumn("{task.completed}/{task.total} secrets, {task.fields[nodes]:,} nodes"),
-                       TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(), console=Console(stderr=True),
+        self.bar = Bar(TextColumn("compiling"), BarColumn(),
+                       TextColumn("{task.fields[solved]}/{task.fields[secrets]} secrets, {task.fields[nodes]:,} nodes"),
+                       TimeElapsedColumn(), TextColumn("{task.fields[left]}"), console=Console(stderr=True),
                        transient=True)
         self.bar.__enter__()
-        task = self.bar.add_task("compile", total=self.total, nodes=0)
-        last = [0.0]
+        task = self.bar.add_task("compile", total=1, solved=0, secrets=self.total, nodes=0, left="")
+        started, last = time.monotonic(), [0.0]
 
-        def update(solved: int, total: int, nodes: int) -> None:
+        def update(solved: int, total: int, nodes: int, work: int, expected: int) -> None:
             now = time.monotonic()
             if now - last[0] > 0.1 or solved == total:
                 last[0] = now
-                self.bar.update(task, completed=solved, total=total, nodes=nodes)
+                # the time left at the pace of the work so far (rich's own estimate restarts whenever
+                # the total changes, and the work guessed ahead changes as each node opens)
+                left = _left(now - started, work, expected) if work else ""
+                self.bar.update(task, completed=work, total=max(expected, work, 1), solved=solved, secrets=total,
+                                nodes=nodes, left=left)
 
         return update
 
@@ -89,7 +98,14 @@ def time_left(status: dict, elapsed: float) -> str:
     openers, done = status.get("openers"), status.get("openers_done", 0)
     if not openers or not done or done >= openers:
         return ""
-    seconds = elapsed * (openers - done) / done
+    return _left(elapsed, done, openers)
+
+
+def _left(elapsed: float, done: float, total: float) -> str:
+    """The time left of ``total`` at the pace of ``done`` in ``elapsed`` seconds, as the bars say it."""
+    if done >= total:
+        return ""
+    seconds = elapsed * (total - done) / done
     shown = f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min" if seconds < 5400 else \
         f"{seconds / 3600:.1f} h"
     return f"about {shown} left"
@@ -135,7 +151,7 @@ def compile_display(quiet: bool):
     """A compile's progress, on stderr when it is a terminal (and not --quiet): the search's status
     while an exhaustive strategy searches, then the bar of secrets solved while the tree is built.
     Yields ``(search, build)``: the search's ``progress(status)`` and the builder's
-    ``progress(solved, total, nodes)``, each None when nothing is shown."""
+    ``progress(solved, total, nodes, work, expected)``, each None when nothing is shown."""
     if quiet or not sys.stderr.isatty():
         yield None, None
         return
@@ -147,10 +163,10 @@ def compile_display(quiet: bool):
                     shown["search"] = searching.enter_context(search_status(False))
                 shown["search"](status)
 
-        def build(solved: int, total: int, nodes: int) -> None:
+        def build(solved: int, total: int, *so_far: int) -> None:
             if "build" not in shown:
                 searching.close()  # the search is over: its line gives way to the bar
                 shown["build"] = building.enter_context(BuildBar(False, total))
-            shown["build"](solved, total, nodes)
+            shown["build"](solved, total, *so_far)
 
         yield search, build
