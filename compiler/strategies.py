@@ -17,7 +17,7 @@ import numpy as np
 
 from . import catalogue
 from .catalogue import DEFAULT_MAX_TIME, SETTINGS, canonical, flag, settings_of, takers
-from .engine.statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES, entropy
+from .engine.statistic import CLOG_MARGIN, CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES, entropy
 from .search.proof import FEWEST_AT_WORST, OPTIMAL_EXPECTED, OPTIMAL_WORST, Objective
 
 
@@ -117,8 +117,24 @@ class Heuristic(Strategy):
         if stats is None:  # (only the pick's and its ties' exact, where ``pick_only``)
             stats, parts = context.partition_stats(guess_ids, scored, self.statistic,
                                                    context.shortcuts and self.pick_only)
+        if self.pick_only and context.shortcuts:
+            guess_ids, stats, parts = near_the_least(guess_ids, stats, parts, self.statistic, len(scored))
         pick = context.canonical_pick(guess_ids, self.score(stats, len(scored)), parts, candidates)
         return pick if pick >= 0 else int(context.secret_guess[candidates[0]])
+
+
+def near_the_least(guess_ids: np.ndarray, stats: np.ndarray, parts: np.ndarray, statistic: int, n: int):
+    """``(guess_ids, stats, parts)`` of the guesses that may be the pick of a ``pick_only``
+    heuristic: a statistic within a tie's reach of the least (entropy's ``CLOG_MARGIN`` per
+    candidate is far wider than ``context.TIE``; minimax's ties are equal), so that the scores and
+    the tie-break read those few, not every guess. The rest are far off (their statistics bound
+    theirs from below). A guess of one part, no use but as a candidate, sums the most of all: none
+    is left out while one of two parts or more is there (with ``n`` > 2 candidates, each candidate
+    splits them)."""
+    if n <= 2 or not len(parts) or parts.max() <= 1:
+        return guess_ids, stats, parts
+    keep = np.flatnonzero(stats <= stats.min() + (CLOG_MARGIN * n if statistic == CLOG_SUM else 0))
+    return guess_ids[keep], stats[keep], parts[keep]
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,9 @@ secrets in the base of the answers a guess can get: ``DEPTH_PER_LOG * ln(secrets
 levels in all. A cell costs ``CELL_SECONDS`` by how the game is scored (packed peg codes as a bit
 per colour and hole, or as nibbles; a matrix; codes that do not pack, in blocks) and by whether
 the statistic counts per answer (entropy, minimax, expected-size) or only marks answers
-(most-parts), and, on the packed codes, by the statistic (``STATISTIC_FACTOR``: entropy reduces
-every part of every guess, minimax gives up on a guess that cannot beat the best); a matrix, where
+(most-parts), and, on the packed codes, by the statistic (``STATISTIC_FACTOR``: entropy sums the
+parts of the guesses that may be its pick only, minimax gives up on a guess that cannot beat the
+best, expected-size reduces every part of every guess); a matrix, where
 one is kept, costs ``MATRIX_SECONDS`` a cell to make (words score slowly); the builder adds
 ``NODE_SECONDS`` per node, each process ``START_SECONDS`` of CPU. The cores are the build's worker
 processes, or every core for the kernels' threads in one process, shared with the machine's load
@@ -22,32 +23,31 @@ process (what ``/usr/bin/time`` reports as the maximum resident set).
 
 Fitted to builds measured on a 2-core machine (whole processes: wall seconds, the CPU seconds of
 the process and its workers, the largest process's resident memory; ``tests/test_estimate.py``
-holds each within a factor of 2). 2026-12-06, beside four other engineers' builds (the load
-before the build); the estimate made at that load (the model before: 2.6 s for 8x5 entropy,
-7.7 s for 7x6 most-parts, whatever the load):
+holds each within a factor of 2). 2026-12-06, a quiet machine, one build after another (the
+estimate made just before each, ``compile ... --estimate``, whose load is then the runnable
+processes, none: see ``load_average``):
 
-    build (Mastermind unless said)  load   estimate                     measured
-    7x5 entropy                     8.9    10.2 s, 169 MiB              15.3 s (4.2 CPU-s), 166 MiB
-    8x5 entropy                     9.4    28.8 s, 3 x 178 MiB          31.6 s (9.8 CPU-s), 178 MiB (537 in all)
-    8x5 minimax                     10.1   20.0 s, 3 x 178 MiB          20.0 s (6.6 CPU-s), 178 MiB
-    8x5 most-parts consistent       7.8    7.2 s,  3 x 178 MiB          9.6 s (4.3 CPU-s), 175 MiB
-    7x6 most-parts                  10.4   54.3 s, 3 x 227 MiB          38.7 s (14.2 CPU-s), 228 MiB (678 in all)
-    9x5 entropy                     8.0    73.6 s, 3 x 193 MiB          79.0 s (27.2 CPU-s), 196 MiB (586 in all)
-    Bulls and Cows 10x5 entropy     10.3   27.3 s, 3 x 177 MiB          27.4 s (10.5 CPU-s), 170 MiB
-    Digits 4 entropy                8.6    7.7 s,  261 MiB              5.7 s (1.5 CPU-s), 263 MiB
-    Wordle (original lists) entropy 8.1    6.3 s,  189 MiB              6.8 s (1.6 CPU-s), 184 MiB
-    and, measured after the fit:
-    6x6 entropy                     6.5    35.5 s, 3 x 186 MiB          68.7 s (16.9 CPU-s), 181 MiB (load 9.2 at its end)
-    5x7 expected-size               9.3    113 s,  3 x 204 MiB          165 s (40.5 CPU-s), 202 MiB
-    Bulls and Cows 9x5 minimax      11.7   14.5 s, 386 MiB              17.0 s (3.8 CPU-s), 383 MiB
+    build (Mastermind unless said)   estimate                  measured
+    7x6 minimax                      33.3 s, 227 MiB           23.9 s (45.6 CPU-s), 227 MiB
+    9x5 entropy                      7.3 s,  194 MiB           7.6 s (14.0 CPU-s), 196 MiB
+    6x7 most-parts                   33.6 s, 320 MiB           38.2 s (72.5 CPU-s), 324 MiB
+    5x7 expected-size                17.5 s, 205 MiB           16.6 s (32.2 CPU-s), 202 MiB
+    Bulls and Cows 10x5 entropy      2.9 s,  177 MiB           3.8 s (6.6 CPU-s), 170 MiB
+    Bulls and Cows 10x6 minimax      55.3 s, 247 MiB           82.4 s (162 CPU-s), 282 MiB
+    Digits 5 entropy                 18.8 s, 217 MiB           13.7 s (26.2 CPU-s), 217 MiB
+    8x6 most-parts                   32.7 s, 310 MiB           26.7 s (50.6 CPU-s), 325 MiB
+    8x6 entropy                      114 s,  310 MiB           71.7 s (140 CPU-s), 313 MiB
+    6x6 entropy                      4.6 s,  187 MiB           4.4 s (7.9 CPU-s), 181 MiB
+    9x6 entropy                      8.2 min, 464 MiB          6.4 min
+    Wordle (original lists) entropy  1.5 s,  190 MiB           1.25 to 1.66 s, 183 MiB
 
-Before (2026-12-05, an idle machine): 7x7 most-parts 293 s estimated, 308 s measured (762 MiB);
-6x7 most-parts 34 s, 24.9 s; 7x6 minimax 24 s, 17.2 s; 4x8 most-parts 3.3 s, 3.8 s; 6x8
-most-parts 1170 s idle (2064 s at a load of 1), 1807 s beside other work. Issue 54's 8x6 entropy,
-351 s (313 MiB) at a load of about 3 (its own processes among it), is now estimated 231 s idle,
-407 s at a load of 1, 310 MiB the largest process (the old model said 88 s, and 930 MiB for the
-three processes together without saying so): entropy costs 2.7 times what the model had per cell
-on the packed codes, minimax 1.4 times.
+Entropy keeps exact sums for the guesses that may be its pick only (``packed._least_clog_only``):
+1.3 times most-parts' cost per cell, where it reduced every part before (2.7, as expected-size
+still does); the builds measured beside other work before that (7x5 to 9x5 and 6x6 entropy, 8x6
+entropy's 351 s of issue 54) measured the old code and are no longer held. Before (2026-12-05, an
+idle machine): 7x7 most-parts 293 s estimated, 308 s measured (762 MiB); 6x7 most-parts 34 s, 24.9
+s; 7x6 minimax 24 s, 17.2 s; 4x8 most-parts 3.3 s, 3.8 s; 6x8 most-parts 1170 s idle (2064 s at a
+load of 1), 1807 s beside other work.
 
 A build is refused when the figures say it cannot finish: longer than ``--max-time``, or more
 memory than this machine has (``--force`` builds it anyway); ``compile --estimate`` prints them.
@@ -69,10 +69,10 @@ DEPTH_PER_LOG = 1.6  # average guesses to win ~ 1.6 log(secrets) / log(answers) 
 CELL_SECONDS = {"unary": (0.2e-9, 0.6e-9), "nibbles": (1.0e-9, 2.0e-9), None: (1.0e-9, 2.0e-9),
                 "blocks": (8.0e-9, 16.0e-9)}
 # ... times this for a statistic, where no matrix is kept (measured on the packed codes, 2026-12-06):
-# minimax stops scanning a guess that cannot beat the best (``pick_only``), entropy and
-# expected-size reduce every part
-STATISTIC_FACTOR = {"minimax": 1.4, "most-parts": 1.0}
-COUNTING_FACTOR = 2.7  # entropy, worst-entropy, sampled-entropy, expected-size
+# minimax stops scanning a guess that cannot beat the best and entropy sums the parts of those that
+# may be its pick only (``pick_only``); expected-size and the other entropies reduce every part
+STATISTIC_FACTOR = {"entropy": 1.3, "minimax": 2.0, "most-parts": 1.0}
+COUNTING_FACTOR = 2.7  # worst-entropy, sampled-entropy, expected-size
 MATRIX_SECONDS = {"marks": 25e-9, None: 2e-9}  # making the matrix, per cell: words (marks) or another game
 CONTENDED = 0.85  # what a core shared with other work does, of a core (``share``)
 NODE_SECONDS = 25e-6  # the builder's own work per node (Python)
@@ -82,11 +82,20 @@ SECRET_BYTES = 600  # per secret in each process: its code listed and packed, it
 
 
 def load_average() -> float:
-    """This machine's load (the last minute's average of runnable processes; 0 where unknown)."""
+    """The other work on this machine now: the last minute's average of runnable processes, but
+    no more than are runnable at this moment besides this one, where the system says (Linux's
+    ``/proc/loadavg``): the average lags a minute behind, so a build that just ended would still
+    count as other work beside the next. 0 where unknown."""
     try:
-        return os.getloadavg()[0]
+        average = os.getloadavg()[0]
     except (OSError, AttributeError):
         return 0.0
+    try:
+        with open("/proc/loadavg") as status:
+            runnable = int(status.read().split()[3].split("/")[0]) - 1  # (this process is one of them)
+    except (OSError, ValueError, IndexError):
+        return average
+    return max(0.0, min(average, float(runnable)))
 
 
 def share(cores: int, load: float, cpus: int | None = None) -> float:

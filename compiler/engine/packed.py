@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit, prange
 
 from .kernels import BLOCK, KEY_CHUNK, PARALLEL_CELLS, _ctpop, _popcount, _reduce
-from .statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
+from .statistic import CLOG_MARGIN, CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
 
 NIBBLES_LOW = np.uint64(0x1111111111111111)
 NIBBLES_HIGH = np.uint64(0x8888888888888888)
@@ -301,9 +301,6 @@ def packed_partition_stats(guess_words, secret_words, layout, guess_ids, candida
         parts, stop, pick_only, ends)
     first = int(ends.min()) if len(ends) else m
     return stats, parts, first if first < m else -1
-
-
-CLOG_MARGIN = 1024  # per candidate, in clog's fixed point: far wider than a tie (context.TIE) and rounding
 
 
 def _least_clog_only(guess_words, secret_words, layout, guess_ids, candidates, clog, threads, stop):

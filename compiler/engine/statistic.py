@@ -7,6 +7,7 @@ CLOG_SUM, MAX_PART, SUM_SQUARES, PARTS = 0, 1, 2, 3  # sum of c*log2(c) (fixed p
 
 NO_CLOG = np.zeros(1, np.int64)  # the c log c table that counting parts never reads
 CLOG_SCALE = float(1 << 32)  # fixed point for c*log2(c): exact integer sums, same for equal multisets
+CLOG_MARGIN = 1024  # per candidate, in clog's fixed point: far wider than a tie (context.TIE) and rounding
 
 
 def clog_table(n: int) -> np.ndarray:
