@@ -113,7 +113,7 @@ class _Stops:
         self._thread.start()
 
     def _watch(self) -> None:
-        if hasattr(signal, "pthread_sigmask"):  # the signals go to the main thread (``pool.interrupts_held``)
+        if hasattr(signal, "pthread_sigmask"):  # the signals go to the main thread (``pool._interrupts_held``)
             signal.pthread_sigmask(signal.SIG_BLOCK, self.SIGNALS)
         while received := self._reader.recv(64):
             if any(number in self.SIGNALS for number in received):

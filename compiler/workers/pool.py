@@ -58,7 +58,7 @@ class WorkerPool:
         self._workers: list[tuple[multiprocessing.Process, Connection]] = []
         self._stale: set[Connection] = set()  # workers still running a job whose answer nobody awaits
         try:
-            with main_unseen(), interrupts_held():  # start them all now: a spawned worker takes a while to import
+            with main_unseen(), _interrupts_held():  # start them all now: a spawned worker takes a while to import
                 for _ in range(workers):
                     ours, theirs = context.Pipe()
                     process = context.Process(target=_serve, args=(theirs, setup, setup_args),
@@ -150,7 +150,7 @@ def _died(process: multiprocessing.Process) -> BrokenProcessPool:
 
 
 @contextmanager
-def interrupts_held():
+def _interrupts_held():
     """Hold Ctrl-C back while workers are spawned: a spawned process inherits the blocked signal,
     so one pressed while it starts stays pending until it ignores SIGINT (``_serve``) instead of
     ending it with a traceback; here it is raised as soon as the workers are started."""
@@ -168,7 +168,7 @@ def _serve(connection: Connection, setup: Callable, setup_args: tuple) -> None:
     """A worker's life: build the state, then run jobs until the parent closes the pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent stops the pool
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held while spawned: see interrupts_held
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held while spawned: see _interrupts_held
     _exit_with_parent()
     global _parent
     _parent = connection
