@@ -121,7 +121,7 @@ def _expand_below_root(context: BuildContext, root: Node, workers: int, progress
             now = [sum(column) for column in zip((0, 0, 0, 0), *running.values())]
             work = done + now[2]
             progress(solved + now[0], n, placed + now[1], int(work),
-                     int(work + now[3] + sum(ahead for k, ahead in waiting.items() if k not in running)))
+                     int(work + now[3] + sum(ahead for job, ahead in waiting.items() if job not in running)))
         if progress is not None:
             show()
         for k, subtree in _subtrees(pool, nodes, by_parts, deeper, show if progress else None):

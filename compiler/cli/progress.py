@@ -1,6 +1,6 @@
 """What a long command shows while it works, on stderr when it is a terminal (and not --quiet):
-a bar of the work done while a tree is built, with the secrets solved, the time taken and rich's
-estimate of the time left (``BuildBar``), and the exhaustive search's status
+a bar of the work done while a tree is built, with the secrets solved, the time taken and the
+time left at the work's pace (``BuildBar``), and the exhaustive search's status
 (``search_status``). Both draw with rich, imported only when there is a terminal to draw on.
 """
 from __future__ import annotations
@@ -12,8 +12,8 @@ import time
 
 class BuildBar:
     """A progress bar of the build's work (``expand.Work``: the candidates of the nodes split, out
-    of those done and guessed ahead), with the secrets solved and the nodes placed, and rich's
-    estimate of the time left at the pace of the work: ``with BuildBar(quiet, total) as update``
+    of those done and guessed ahead), with the secrets solved and the nodes placed, and the time
+    left at the pace of the work: ``with BuildBar(quiet, total) as update``
     gives the builder's ``progress(solved, total, nodes, work, expected)``, or None when nothing is
     shown. (The secrets are solved last: a breadth-first build wins most of them on its last levels,
     so a bar of them would promise days for minutes.)"""
@@ -149,7 +149,7 @@ def search_status(quiet: bool):
 @contextlib.contextmanager
 def compile_display(quiet: bool):
     """A compile's progress, on stderr when it is a terminal (and not --quiet): the search's status
-    while an exhaustive strategy searches, then the bar of secrets solved while the tree is built.
+    while an exhaustive strategy searches, then the build's bar while the tree is built.
     Yields ``(search, build)``: the search's ``progress(status)`` and the builder's
     ``progress(solved, total, nodes, work, expected)``, each None when nothing is shown."""
     if quiet or not sys.stderr.isatty():
