@@ -156,7 +156,7 @@ def test_the_progress_bar_starts_with_its_total(monkeypatch):
 
 
 def test_a_compile_shows_its_search_then_its_bar(monkeypatch):
-    """An exhaustive strategy's compile shows the search's status, then the bar of secrets solved:
+    """An exhaustive strategy's compile shows the search's status, then the build's bar:
     one display at a time (rich refuses two live displays at once)."""
     import guesstree.compiler.cli.progress as progress
 
