@@ -20,8 +20,9 @@ from guesstree.compiler.workers.pool import BrokenProcessPool, WorkerPool
 
 LINUX = sys.platform.startswith("linux")
 # The builder spawns one worker per core for a heuristic's tree of 20000 secrets or more
-# (builder.plan.PARALLEL_MIN_SECRETS): 8x5 Mastermind, 32768 secrets.
-GAME = ["mastermind", "--colours", "8", "--holes", "5"]
+# (builder.plan.PARALLEL_MIN_SECRETS). 10x5 Mastermind, 100000 secrets: its build lasts about 13 s, so
+# the stop meets it running (8x5's, 3 s, could end before the signal came).
+GAME = ["mastermind", "--colours", "10", "--holes", "5"]
 needs_cores = pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the builder spawns workers only with 2 cores or more")
 
 
