@@ -22,32 +22,9 @@ matrix where one is kept (at most 0.8 of ``--max-memory``); the text gives the s
 process (what ``/usr/bin/time`` reports as the maximum resident set).
 
 Fitted to builds measured on a 2-core machine (whole processes: wall seconds, the CPU seconds of
-the process and its workers, the largest process's resident memory; ``tests/test_estimate.py``
-holds each within a factor of 2). 2026-12-06, a quiet machine, one build after another (the
-estimate made just before each, ``compile ... --estimate``, whose load is then the runnable
-processes, none: see ``load_average``):
-
-    build (Mastermind unless said)   estimate                  measured
-    7x6 minimax                      33.3 s, 227 MiB           23.9 s (45.6 CPU-s), 227 MiB
-    9x5 entropy                      7.3 s,  194 MiB           7.6 s (14.0 CPU-s), 196 MiB
-    6x7 most-parts                   33.6 s, 320 MiB           38.2 s (72.5 CPU-s), 324 MiB
-    5x7 expected-size                17.5 s, 205 MiB           16.6 s (32.2 CPU-s), 202 MiB
-    Bulls and Cows 10x5 entropy      2.9 s,  177 MiB           3.8 s (6.6 CPU-s), 170 MiB
-    Bulls and Cows 10x6 minimax      55.3 s, 247 MiB           82.4 s (162 CPU-s), 282 MiB
-    Digits 5 entropy                 18.8 s, 217 MiB           13.7 s (26.2 CPU-s), 217 MiB
-    8x6 most-parts                   32.7 s, 310 MiB           26.7 s (50.6 CPU-s), 325 MiB
-    8x6 entropy                      114 s,  310 MiB           71.7 s (140 CPU-s), 313 MiB
-    6x6 entropy                      4.6 s,  187 MiB           4.4 s (7.9 CPU-s), 181 MiB
-    9x6 entropy                      8.2 min, 464 MiB          6.4 min
-    Wordle (original lists) entropy  1.5 s,  190 MiB           1.25 to 1.66 s, 183 MiB
-
-Entropy keeps exact sums for the guesses that may be its pick only (``packed._least_clog_only``):
-1.3 times most-parts' cost per cell, where it reduced every part before (2.7, as expected-size
-still does); the builds measured beside other work before that (7x5 to 9x5 and 6x6 entropy, 8x6
-entropy's 351 s of issue 54) measured the old code and are no longer held. Before (2026-12-05, an
-idle machine): 7x7 most-parts 293 s estimated, 308 s measured (762 MiB); 6x7 most-parts 34 s, 24.9
-s; 7x6 minimax 24 s, 17.2 s; 4x8 most-parts 3.3 s, 3.8 s; 6x8 most-parts 1170 s idle (2064 s at a
-load of 1), 1807 s beside other work.
+the process and its workers, the largest process's resident memory): ``tests/test_estimate.py``
+lists them and holds each within a factor of 2; the fit's table, estimate beside measure, is in
+``scripts/BENCHMARKS-ARCHIVE.md`` (2026-12-06, issues 54 and 55).
 
 A build is refused when the figures say it cannot finish: longer than ``--max-time``, or more
 memory than this machine has (``--force`` builds it anyway); ``compile --estimate`` prints them.

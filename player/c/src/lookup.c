@@ -55,6 +55,14 @@ static int64_t child_for(const gt_tree *t, const piece *p, uint64_t node, const 
     return child_of(t, p, node, t->key_index[key] - 1u);
 }
 
+/* feedback given as ints that the game cannot give, refused as its text is */
+static gt_status cannot_occur(const gt_tree *t, const int *feedback, size_t step, gt_error *e)
+{
+    char shown[96];
+    ints_text(feedback, t->g.feedback_length, shown, sizeof shown);
+    return gt_fail(e, GT_E_ARGUMENT, "step %zu: %s is feedback that cannot occur in %s", step, shown, t->g.name);
+}
+
 gt_status gt_next_guess(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int *guess, gt_error *e)
 {
     char shown[3][96];
@@ -79,10 +87,7 @@ gt_status gt_next_guess(gt_tree *t, const int *guesses, const int *feedbacks, si
                                 step + 1, step);
         if (child < 0) {
             uint32_t key;
-            if (!game_feedback_key(&t->g, feedback, &key)) { /* a tuple the game cannot give, refused as its text is */
-                ints_text(feedback, w, shown[2], sizeof shown[2]);
-                return gt_fail(e, GT_E_ARGUMENT, "step %zu: %s is feedback that cannot occur in %s", step, shown[2], t->g.name);
-            }
+            if (!game_feedback_key(&t->g, feedback, &key)) return cannot_occur(t, feedback, step, e);
             feedback_text(t, feedback, shown[2], sizeof shown[2]);
             code_text(t, played, shown[1], sizeof shown[1]);
             return gt_fail(e, GT_E_NO_SECRET, "step %zu: no secret left gives %s to %s", step, shown[2], shown[1]);
@@ -179,10 +184,7 @@ static gt_status check_steps(const gt_tree *t, const int *guesses, const int *fe
                 return gt_fail(e, GT_E_ARGUMENT, "step %zu: %s has an unknown symbol %d", k + 1, shown, guess[p]);
             }
         code_text(t, guess, code, sizeof code);
-        if (!game_feedback_key(&t->g, feedback, &key)) {
-            ints_text(feedback, t->g.feedback_length, shown, sizeof shown);
-            return gt_fail(e, GT_E_ARGUMENT, "step %zu: %s is feedback that cannot occur in %s", k + 1, shown, t->g.name);
-        }
+        if (!game_feedback_key(&t->g, feedback, &key)) return cannot_occur(t, feedback, k + 1, e);
         if (!any_guess && !t->allowed_guesses && !game_is_guess(&t->g, guess))
             return gt_fail(e, GT_E_NOT_ALLOWED, "step %zu: %s is not one of the game's allowed guesses (any_guess plays it anyway)", k + 1, code);
     }
