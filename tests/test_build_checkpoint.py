@@ -85,21 +85,15 @@ def test_the_bar_moves_while_a_subtree_is_built(whole, tmp_path, monkeypatch, wo
 
 
 def internal_nodes(built) -> list[tuple[int, int]]:
-    """``(depth, candidates)`` of each node of ``built`` that is split (more than one secret reaches it)."""
+    """``(depth, candidates)`` of each node of ``built`` that is split (more than one secret reaches
+    it): a node is the path that reaches it, and each secret's path (``Tree.path``) passes its nodes."""
     from collections import Counter
 
     from guesstree.player.tree import loads
 
-    tree, reached, depths = loads(to_bytes(built)), Counter(), {}
-    for secret in GAME.secrets:
-        node, depth = 0, 1
-        while (guess := tree.guess_of(node)) != secret:
-            reached[node] += 1
-            depths[node] = depth
-            node, depth = tree.child(node, GAME.score(guess, secret)), depth + 1
-        reached[node] += 1
-        depths[node] = depth
-    return [(depths[node], count) for node, count in reached.items() if count > 1]
+    tree = loads(to_bytes(built))
+    reached = Counter(tuple(path[:depth]) for path in map(tree.path, GAME.secrets) for depth in range(len(path)))
+    return [(len(node) + 1, count) for node, count in reached.items() if count > 1]
 
 
 def test_a_record_cut_short_anywhere_is_built_again(whole, tmp_path):
