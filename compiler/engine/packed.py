@@ -295,8 +295,8 @@ def packed_partition_stats(guess_words, secret_words, layout, guess_ids, candida
     if pick_only and statistic == CLOG_SUM:
         return _least_clog_only(guess_words, secret_words, layout, guess_ids, candidates, clog, threads, stop)
     m = len(guess_ids)
-    stats = np.zeros(m, np.int64)
-    parts = np.zeros(m, np.int64)
+    made = np.zeros if stop else np.empty  # (without a stop, the kernel writes every guess's)
+    stats, parts = made(m, np.int64), made(m, np.int64)
     ends = np.full((m + BLOCK - 1) // BLOCK, m, np.int64)
     positions, counts = secret_words[0][candidates], secret_words[1][candidates]
     run = _packed_parallel if threads and m * len(candidates) >= PARALLEL_CELLS else _packed_serial
