@@ -1,5 +1,5 @@
 """The cost of one (guess, secret) cell in a big peg game's heuristic build, scored straight from
-the packed codes (``feedback.PackedPegs``) on one thread; prints JSON.
+the packed codes (``engine/packed.py``) on one thread; prints JSON.
 
     python scripts/bench_kernels.py [--games 7x6,4x8,3x9] [--candidates 20000] [--runs 5]
 
@@ -21,25 +21,23 @@ import numpy as np
 
 from guesstree.compiler.engine.scorer import Scorer
 from guesstree.compiler.engine.statistic import CLOG_SUM, MAX_PART, PARTS
-from guesstree.compiler.engine.statistic import clog_table
 from guesstree.player.games import make_game
 
 
 def cell_costs(colours: int, holes: int, runs: int, size: int = 20000) -> dict:
     game = make_game("mastermind", colours=colours, holes=holes)
     scorer = Scorer(game, 1 << 30, "numba", whole=False, threads=False)
-    n, n_feedbacks = game.secret_count(), len(game.feedbacks())
+    n = game.secret_count()
     candidates = np.sort(np.random.default_rng(1).choice(n, min(n, size), replace=False))
     guesses = np.arange(min(n, 3000))
-    clog = clog_table(len(candidates))
     found = {"game": f"{colours}x{holes}", "candidates": len(candidates), "packed": scorer.on_the_fly}
     for name, statistic, pick_only in (("parts", PARTS, False), ("clog", CLOG_SUM, False), ("max", MAX_PART, False),
                                        ("clog_pick", CLOG_SUM, True)):
-        scorer.partition_stats(guesses[:10], candidates, n_feedbacks, statistic, clog, pick_only)  # compiled or loaded
+        scorer.partition_stats(guesses[:10], candidates, statistic, pick_only)  # compiled or loaded
         best = float("inf")
         for _ in range(runs):
             started = time.perf_counter()
-            stats, _ = scorer.partition_stats(guesses, candidates, n_feedbacks, statistic, clog, pick_only)
+            stats, _ = scorer.partition_stats(guesses, candidates, statistic, pick_only)
             best = min(best, time.perf_counter() - started)
         found[f"{name}_ns"] = round(best / (len(guesses) * len(candidates)) * 1e9, 3)
         found[f"{name}_sum"] = int(np.asarray(stats).sum())

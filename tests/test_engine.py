@@ -261,6 +261,26 @@ def test_partitions_scored_from_packed_codes_are_the_references(name, params):
         assert np.array_equal(scorer.block(guess_ids[:50], candidates), matrix[np.ix_(guess_ids[:50], candidates)])
 
 
+def test_the_kernel_benchmark_sums_what_the_reference_sums(load_script):
+    """``scripts/bench_kernels.py`` runs against the scorer as it is, and the sums it prints for two
+    versions to compare are the reference engine's over the numpy engine's matrix."""
+    from guesstree.compiler.engine import reference
+    from guesstree.compiler.engine.statistic import clog_table
+
+    found = load_script("bench_kernels").cell_costs(5, 4, runs=1, size=300)
+    game = make_game("mastermind", colours=5, holes=4)
+    n = len(game.secrets)
+    candidates = np.sort(np.random.default_rng(1).choice(n, 300, replace=False))  # the script's
+    guesses, matrix = np.arange(n), Scorer(game, 1 << 30, "numpy").matrix
+    assert found["candidates"] == 300 and found["packed"]
+    for name, statistic in (("parts", PARTS), ("clog", CLOG_SUM), ("max", MAX_PART)):
+        stats, _ = reference.partition_stats(matrix, guesses, candidates, len(game.feedbacks()), statistic,
+                                             clog_table(n))
+        assert found[f"{name}_sum"] == int(stats.sum()), name
+        assert found[f"{name}_ns"] > 0
+    assert found["matrix_sum"] == int(matrix[:300][:, candidates].astype(np.int64).sum())
+
+
 def test_entropy_scores_exactly_only_the_guesses_that_could_be_its_pick():
     """``pick_only`` with ``CLOG_SUM`` (entropy): the parts of every guess and the sums of every
     guess within a tie's reach of the least are exact; any other guess's statistic is a lower bound
