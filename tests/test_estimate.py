@@ -71,10 +71,10 @@ def test_more_memory_than_the_machine_has_is_refused_unless_forced():
     (("mastermind", {"colours": 7, "holes": 6}), "most-parts", 10.4, 38.7, 228),
     (("mastermind", {"colours": 5, "holes": 7}), "expected-size", 9.3, 164.8, 202),
     (("bulls-cows", {"digits": 9, "length": 5}), "minimax", 11.7, 17.0, 383),
-    # 2026-12-06 later, a quiet machine, one build after another (compiler/builder/estimate.py)
+    # 2026-12-06 later, a quiet machine, one build after another (the fit's table beside the estimates:
+    # scripts/BENCHMARKS-ARCHIVE.md); the counting statistics' rows after their loops were vectorised
     (("mastermind", {"colours": 6, "holes": 7}), "most-parts", 0, 38.2, 324),
     (("mastermind", {"colours": 8, "holes": 6}), "most-parts", 0, 26.7, 325),
-    # 2026-12-06, a quiet machine, the counting loops vectorised (the statistics' rows measured again)
     (("mastermind", {"colours": 7, "holes": 6}), "minimax", 0, 15.0, 225),
     (("mastermind", {"colours": 5, "holes": 7}), "expected-size", 0, 12.3, 200),
     (("mastermind", {"colours": 9, "holes": 5}), "entropy", 0, 6.8, 195),
