@@ -838,6 +838,61 @@ def test_guess_bounds_agree_with_counting_by_hand_on_every_path(name, tmp_path):
                         assert largest[j] == (max(other) if largest_needed else -1)
 
 
+WORDLE = Path(__file__).parent / "data" / "wordle"  # the original lists
+
+
+@pytest.mark.parametrize("name", ["mastermind", "words"])
+def test_parts_by_comparing_answers_and_by_marking_them_agree_with_counting_by_hand(name):
+    """The two ways of finding each guess's parts and whether it is a candidate, which
+    ``_perfect_bounds`` chooses between by the candidates' number (``PAIRWISE_MAX``): comparing
+    the candidates' answers two by two, and marking each answer as a bit (one word of bits, 14
+    feedbacks; four, Wordle's 243). Sizes around the comparisons' groups of four and the bound,
+    guesses read as a run, from a run's middle, gathered, across a tile of guesses."""
+    if name == "words":
+        game = make_game("words", answers=str(WORDLE / "wordlist_orig_hidden"), guesses=str(WORDLE / "wordlist_orig_all"))
+    else:
+        game = make_game("mastermind", colours=6, holes=4)
+    space = solver_of(game, search=ONE_THREAD).space
+    rng = np.random.default_rng(3)
+    every = np.arange(space.n_guesses, dtype=np.int64)
+    gathered = np.sort(rng.choice(every, min(space.n_guesses - 9, partitions.TILE + 300), replace=False))
+    for n in (1, 2, 3, 4, 5, 8, 31, partitions.PAIRWISE_MAX, partitions.PAIRWISE_MAX + 1, 100):
+        candidates = np.sort(rng.choice(space.n_secrets, n, replace=False)).astype(np.int64)
+        for guesses in (every, every[7:], gathered, gathered[::-1].copy()):
+            answers = np.sort(space.matrix[guesses][:, candidates], axis=1)
+            expected_parts = 1 + np.count_nonzero(np.diff(answers.astype(np.int16), axis=1), axis=1)
+            expected_candidate = (answers == space.win).any(axis=1)
+            first, contiguous = partitions._contiguous(guesses)
+            assert contiguous == bool((np.diff(guesses) == 1).all())
+            for kernel in (partitions._pairwise_parts, partitions._marked_parts):
+                parts, candidate = np.full(len(guesses), -1, np.int64), np.zeros(len(guesses), np.bool_)
+                kernel(space.problem, candidates, guesses, first, contiguous, parts, candidate)
+                assert (parts == expected_parts).all() and (candidate == expected_candidate).all(), (kernel, n)
+
+
+def test_the_least_bound_from_halves_is_the_least_of_every_guess_bound():
+    """Wordle's parts of ``HALVES_MIN`` to twice ``PAIRWISE_MAX`` secrets, whose lookahead bounds
+    each guess by the parts of each half of the candidates before it counts the few below the
+    least: the least of ``guess_bounds``' over the guesses that split them, as for every size
+    (sets of the original answers that a first guess leaves, and random ones; every guess and a
+    gathered half of them)."""
+    game = make_game("words", answers=str(WORDLE / "wordlist_orig_hidden"), guesses=str(WORDLE / "wordlist_orig_all"))
+    space = solver_of(game, search=ONE_THREAD).space
+    root = np.arange(space.n_secrets, dtype=np.int64)
+    rng = np.random.default_rng(5)
+    every = np.arange(space.n_guesses, dtype=np.int64)
+    sets = [part for opener in ("salet", "crane", "fuzzy", "jazzy") for part in space.split(space.searched.arrays.opening(opener), root)
+            if partitions.HALVES_MIN - 1 <= len(part) <= 2 * partitions.PAIRWISE_MAX + 1]
+    sets += [np.sort(rng.choice(space.n_secrets, size, replace=False)) for size in (24, 25, 64, 101, 128, 129)]
+    for candidates in sets[::3] + sets[-6:]:
+        for guesses in (every, np.sort(rng.choice(every, space.n_guesses // 2, replace=False))):
+            totals, parts, candidate, _ = partitions.guess_bounds(space.problem, candidates, guesses,
+                                                                  np.int64(table.UNLIMITED), False, np.int64(space.children))
+            expected = int(totals[(parts > 1) | candidate].min())
+            assert partitions.least_bound(space.problem, candidates, guesses, np.int64(table.UNLIMITED),
+                                          np.int64(space.children), False) == expected, len(candidates)
+
+
 def test_a_search_told_to_stop_gives_up_at_its_next_node():
     game = make_game("mastermind", colours=4, holes=3)
     solver = solver_of(game, search=ONE_THREAD)

@@ -13,6 +13,9 @@ from .table import GOLD, INF, M1
 
 COUNTS_MIN = 96  # candidates from which a block's counts (cleared per block) pay for more than 64 feedbacks
 BLOCK = 256  # guesses scored together: their answers sit in cache while the candidates' rows stream by
+PAIRWISE_MAX = 64  # up to this many candidates, a guess's parts are found by comparing their answers (``_pairwise_parts``)
+TILE = 2048  # guesses whose answers ``_pairwise_tile`` compares together
+HALVES_MIN = 24  # from this many candidates (up to twice PAIRWISE_MAX), a lookahead compares their halves apart first
 
 
 @njit(cache=True, nogil=True)
@@ -161,8 +164,22 @@ def _perfect_bounds(problem, candidates, guesses, first, contiguous, bounds, par
     """Per guess: its number of parts, whether it is a candidate, and ``3n - parts - won``, n plus
     the sum of 2k - 1 over its parts but the win: the counting bound where every part of k secrets
     costs 2k - 1 after, and below it elsewhere (a part never costs less). Only which answers occur
-    is kept, as bits (games of up to 256 feedbacks)."""
-    m, n, win = guesses.shape[0], candidates.shape[0], problem.win
+    is kept: for up to ``PAIRWISE_MAX`` candidates by comparing their answers two by two
+    (``_pairwise_parts``), else as bits (``_marked_parts``; games of up to 256 feedbacks)."""
+    m, n = guesses.shape[0], candidates.shape[0]
+    if n <= PAIRWISE_MAX:
+        _pairwise_parts(problem, candidates, guesses, first, contiguous, parts, candidate)
+    else:
+        _marked_parts(problem, candidates, guesses, first, contiguous, parts, candidate)
+    for j in range(m):
+        bounds[j] = 3 * n - parts[j] - (1 if candidate[j] else 0)
+
+
+@njit(cache=True, nogil=True)
+def _marked_parts(problem, candidates, guesses, first, contiguous, parts, candidate):
+    """Per guess: its number of parts and whether it is a candidate, by marking each answer that
+    occurs as a bit of the guess's row, a block of guesses at a time."""
+    m, win = guesses.shape[0], problem.win
     words = 1 if problem.n_feedbacks <= 64 else 4
     bits = np.zeros((BLOCK, words), np.uint64)
     win_word, win_bit, one = win >> 6, np.uint64(win & 63), np.uint64(1)
@@ -173,9 +190,66 @@ def _perfect_bounds(problem, candidates, guesses, first, contiguous, bounds, par
             k = 0
             for w in range(words):
                 k += _popcount(bits[j, w])
-            won = (bits[j, win_word] >> win_bit) & one == one
-            parts[j0 + j], candidate[j0 + j] = k, won
-            bounds[j0 + j] = 3 * n - k - (1 if won else 0)
+            parts[j0 + j], candidate[j0 + j] = k, (bits[j, win_word] >> win_bit) & one == one
+
+
+@njit(cache=True, nogil=True)
+def _pairwise_parts(problem, candidates, guesses, first, contiguous, parts, candidate):
+    """Per guess: its number of parts and whether it is a candidate, found by comparing the
+    candidates' answers two by two (``_pairwise_tile``), a tile of guesses at a time: read where
+    they lie in ``by_secret`` where the guesses are ``contiguous`` from ``first``, else gathered
+    into ``rows`` first."""
+    m, n = guesses.shape[0], candidates.shape[0]
+    alike, opened = np.empty(TILE, np.uint8), np.empty(TILE, np.uint8)
+    candidate[:] = False
+    if contiguous:
+        for g0 in range(0, m, TILE):
+            width = min(m - g0, TILE)
+            _pairwise_tile(problem.by_secret, candidates, first + g0, width, alike, opened)
+            parts[g0:g0 + width] = opened[:width]
+        for c in candidates:  # (only a secret's own guess wins it)
+            g = problem.secret_guess[c] - first
+            if 0 <= g < m:
+                candidate[g] = True
+        return
+    rows, order = np.empty((n, TILE), np.uint8), np.arange(n)  # (answers below 256 here: bytes)
+    for g0 in range(0, m, TILE):
+        width = min(m - g0, TILE)
+        for i in range(n):
+            row = problem.by_secret[candidates[i]]
+            for g in range(width):
+                rows[i, g] = row[guesses[g0 + g]]
+                candidate[g0 + g] |= row[guesses[g0 + g]] == problem.win
+        _pairwise_tile(rows, order, 0, width, alike, opened)
+        parts[g0:g0 + width] = opened[:width]
+
+
+@njit(cache=True, nogil=True)
+def _pairwise_tile(rows, order, start, width, alike, opened):
+    """How many parts each of ``width`` guesses makes of the candidates, into ``opened``: candidate
+    i answers them ``rows[order[i]][start : start + width]``, and it opens a part unless one before
+    it answers alike. That is n(n - 1)/2 comparisons a guess where marking each answer (``_mark``)
+    is n, but each runs 32 guesses to a vector instruction where each mark is a load and a store
+    of its own: for few candidates, the faster."""
+    one = np.uint8(1)
+    opened[:width] = 0
+    for j in range(order.shape[0]):
+        mine = rows[order[j]][start:start + width]
+        alike[:width] = 0
+        i = 0
+        while i + 4 <= j:  # four earlier candidates at a time: one load and store of ``alike`` for four
+            r0, r1 = rows[order[i]][start:start + width], rows[order[i + 1]][start:start + width]
+            r2, r3 = rows[order[i + 2]][start:start + width], rows[order[i + 3]][start:start + width]
+            for g in range(width):
+                x = mine[g]
+                alike[g] |= (r0[g] == x) | (r1[g] == x) | (r2[g] == x) | (r3[g] == x)
+            i += 4
+        for i in range(i, j):
+            earlier = rows[order[i]][start:start + width]
+            for g in range(width):
+                alike[g] |= earlier[g] == mine[g]
+        for g in range(width):
+            opened[g] += alike[g] ^ one
 
 
 @njit(cache=True, nogil=True)
@@ -206,7 +280,11 @@ def least_bound(problem, candidates, guesses, budget, branching, narrow):
     first, contiguous = _contiguous(guesses)
     low, parts = np.empty(m, np.int64), np.empty(m, np.int64)
     candidate = np.empty(m, np.bool_)
-    _perfect_bounds(problem, candidates, guesses, first, contiguous, low, parts, candidate)
+    halves = not narrow and HALVES_MIN <= n <= 2 * PAIRWISE_MAX
+    if halves:  # each lower bound by the parts of each half (the least's own exact below)
+        _halves_bounds(problem, candidates, guesses, first, contiguous, low, parts, candidate)
+    else:
+        _perfect_bounds(problem, candidates, guesses, first, contiguous, low, parts, candidate)
     lowest, at, most = INF, -1, 1
     for j in range(m):
         most = max(most, parts[j] - (1 if candidate[j] else 0))
@@ -216,18 +294,64 @@ def least_bound(problem, candidates, guesses, budget, branching, narrow):
             lowest, at = low[j], j
     if narrow:
         branching = min(branching, most)
-    if at < 0 or problem.least_by[branching][n] == 2 * n - 1:  # no part is bigger: each lower bound is exact
+    perfect = problem.least_by[branching][n] == 2 * n - 1  # no part is bigger: each lower bound is exact
+    if at < 0 or (perfect and not halves):
         return lowest
+    if perfect:  # (bounds from halves) the exact bound of each guess whose bound is below the least found
+        bits = np.zeros(4, np.uint64)
+        best = _perfect_bound(problem, guesses[at], candidates, bits)  # the lowest first, most likely the least
+        for j in range(m):
+            if j != at and low[j] < best:
+                best = min(best, _perfect_bound(problem, guesses[j], candidates, bits))
+        return best
     counts, touched = np.zeros(problem.n_feedbacks, np.int64), np.empty(problem.n_feedbacks, np.int64)
-    _, after, _, _ = _partition(problem, guesses[at], candidates, counts, touched, budget, branching)
-    best = min(n + after, INF)  # the lowest first, whose count is most likely the least
+    # the lowest first, whose count is most likely the least
+    best = _counted_total(problem, guesses[at], candidates, counts, touched, budget, branching)
     for j in range(m):
         if problem.stop[0]:  # (a lookahead over thousands of guesses takes seconds: it polls the stop flag)
             raise Stopped("stopped")
         if j != at and low[j] < best:
-            _, after, _, _ = _partition(problem, guesses[j], candidates, counts, touched, budget, branching)
-            best = min(best, n + after)
+            best = min(best, _counted_total(problem, guesses[j], candidates, counts, touched, budget, branching))
     return best
+
+
+@njit(cache=True, nogil=True)
+def _perfect_bound(problem, guess, candidates, bits):
+    """One guess's ``3n - parts - won`` (``_perfect_bounds``), INF if it splits nothing, by marking
+    its answers in ``bits`` (four words: up to 256 feedbacks)."""
+    bits[:] = 0
+    row = problem.matrix[guess]
+    for c in candidates:
+        f = row[c]
+        bits[f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+    k = _popcount(bits[0]) + _popcount(bits[1]) + _popcount(bits[2]) + _popcount(bits[3])
+    won = (bits[problem.win >> 6] >> np.uint64(problem.win & 63)) & np.uint64(1) != 0
+    return 3 * candidates.shape[0] - k - (1 if won else 0) if k > 1 or won else INF
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _counted_total(problem, guess, candidates, counts, touched, budget, branching):
+    """The counting bound after ``guess`` (``_partition``), INF if it splits nothing (which a
+    bound from halves of the candidates may not have seen)."""
+    k, after, _, won = _partition(problem, guess, candidates, counts, touched, budget, branching)
+    return min(candidates.shape[0] + after, INF) if k > 1 or won else INF
+
+
+@njit(cache=True, nogil=True)
+def _halves_bounds(problem, candidates, guesses, first, contiguous, bounds, parts, candidate):
+    """``_perfect_bounds`` with each guess's parts counted in each half of the candidates alone
+    (``_pairwise_parts``, whose comparisons fall to a quarter): at least its parts, so each bound
+    is a lower bound on the exact one, and for all but a few percent of Wordle's guesses (whose
+    halves share few answers where they matter) already above the least, the exact one of which
+    ``least_bound`` counts."""
+    m, n, half = guesses.shape[0], candidates.shape[0], candidates.shape[0] // 2
+    other, won = np.empty(m, np.int64), np.empty(m, np.bool_)
+    _pairwise_parts(problem, candidates[:half], guesses, first, contiguous, parts, candidate)
+    _pairwise_parts(problem, candidates[half:], guesses, first, contiguous, other, won)
+    for j in range(m):
+        parts[j] += other[j]
+        candidate[j] |= won[j]
+        bounds[j] = 3 * n - parts[j] - (1 if candidate[j] else 0)
 
 
 @njit(cache=True, nogil=True)
