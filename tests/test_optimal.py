@@ -845,8 +845,8 @@ WORDLE = Path(__file__).parent / "data" / "wordle"  # the original lists
 def test_parts_by_comparing_answers_and_by_marking_them_agree_with_counting_by_hand(name):
     """The two ways of finding each guess's parts and whether it is a candidate, which
     ``_perfect_bounds`` chooses between by the candidates' number (``PAIRWISE_MAX``): comparing
-    the candidates' answers two by two, and marking each answer as a bit (one word of bits, 14
-    feedbacks; four, Wordle's 243). Sizes around the comparisons' groups of four and the bound,
+    the candidates' answers two by two, and marking each answer that occurs (as a bit of one word,
+    Mastermind's 14 feedbacks; as a byte, Wordle's 243). Sizes around the comparisons' groups of four and the bound,
     guesses read as a run, from a run's middle, gathered, across a tile of guesses."""
     if name == "words":
         game = make_game("words", answers=str(WORDLE / "wordlist_orig_hidden"), guesses=str(WORDLE / "wordlist_orig_all"))

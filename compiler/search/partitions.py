@@ -15,6 +15,7 @@ COUNTS_MIN = 96  # candidates from which a block's counts (cleared per block) pa
 BLOCK = 256  # guesses scored together: their answers sit in cache while the candidates' rows stream by
 PAIRWISE_MAX = 64  # up to this many candidates, a guess's parts are found by comparing their answers (``_pairwise_parts``)
 TILE = 2048  # guesses whose answers ``_pairwise_tile`` compares together
+SEEN_BLOCK = 64  # guesses whose answers ``_marked_parts`` marks together, a byte each
 HALVES_MIN = 24  # from this many candidates (up to twice PAIRWISE_MAX), a lookahead compares their halves apart first
 
 
@@ -126,8 +127,14 @@ def _repeats(matrix, guess, candidates, tried, tried_hash, n_tried):
 
 @njit(cache=True, inline="always")
 def _mark(bits, j, f):
-    """Which answers occur: bit ``f`` of guess ``j``'s row."""
-    bits[j, f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+    """Which answers occur (up to 64): bit ``f`` of guess ``j``'s word."""
+    bits[j] |= np.uint64(1) << np.uint64(f)
+
+
+@njit(cache=True, inline="always")
+def _mark_byte(seen, j, f):
+    """Which answers occur (up to 256): byte ``f`` of guess ``j``'s row, a store without a load."""
+    seen[j, f] = 1
 
 
 @njit(cache=True, inline="always")
@@ -178,19 +185,27 @@ def _perfect_bounds(problem, candidates, guesses, first, contiguous, bounds, par
 @njit(cache=True, nogil=True)
 def _marked_parts(problem, candidates, guesses, first, contiguous, parts, candidate):
     """Per guess: its number of parts and whether it is a candidate, by marking each answer that
-    occurs as a bit of the guess's row, a block of guesses at a time."""
+    occurs, a block of guesses at a time: as a bit of the guess's word (up to 64 feedbacks), else
+    as a byte of its row (``SEEN_BLOCK`` rows of 256 stay in the first-level cache)."""
     m, win = guesses.shape[0], problem.win
-    words = 1 if problem.n_feedbacks <= 64 else 4
-    bits = np.zeros((BLOCK, words), np.uint64)
-    win_word, win_bit, one = win >> 6, np.uint64(win & 63), np.uint64(1)
-    for j0 in range(0, m, BLOCK):
-        width = min(m - j0, BLOCK)
-        _read_block(problem.by_secret, candidates, guesses, first, contiguous, j0, width, bits, _mark)
+    if problem.n_feedbacks <= 64:
+        bits = np.zeros(BLOCK, np.uint64)
+        for j0 in range(0, m, BLOCK):
+            width = min(m - j0, BLOCK)
+            _read_block(problem.by_secret, candidates, guesses, first, contiguous, j0, width, bits, _mark)
+            for j in range(width):
+                parts[j0 + j] = _popcount(bits[j])
+                candidate[j0 + j] = (bits[j] >> np.uint64(win)) & np.uint64(1) != 0
+        return
+    seen = np.zeros((SEEN_BLOCK, 256), np.uint8)
+    for j0 in range(0, m, SEEN_BLOCK):
+        width = min(m - j0, SEEN_BLOCK)
+        _read_block(problem.by_secret, candidates, guesses, first, contiguous, j0, width, seen, _mark_byte)
         for j in range(width):
             k = 0
-            for w in range(words):
-                k += _popcount(bits[j, w])
-            parts[j0 + j], candidate[j0 + j] = k, (bits[j, win_word] >> win_bit) & one == one
+            for f in range(256):
+                k += seen[j, f]
+            parts[j0 + j], candidate[j0 + j] = k, seen[j, win] != 0
 
 
 @njit(cache=True, nogil=True)
