@@ -228,13 +228,17 @@ def _pairwise_parts(problem, candidates, guesses, first, contiguous, parts, cand
                 candidate[g] = True
         return
     rows, order = np.empty((n, TILE), np.uint8), np.arange(n)  # (answers below 256 here: bytes)
+    win = np.uint8(problem.win)
     for g0 in range(0, m, TILE):
         width = min(m - g0, TILE)
+        alike[:width] = 0  # (here: whether a candidate's answer is the win)
         for i in range(n):
-            row = problem.by_secret[candidates[i]]
+            row, mine = problem.by_secret[candidates[i]], rows[i]
             for g in range(width):
-                rows[i, g] = row[guesses[g0 + g]]
-                candidate[g0 + g] |= row[guesses[g0 + g]] == problem.win
+                mine[g] = row[guesses[g0 + g]]
+            for g in range(width):
+                alike[g] |= mine[g] == win
+        candidate[g0:g0 + width] = alike[:width] != 0
         _pairwise_tile(rows, order, 0, width, alike, opened)
         parts[g0:g0 + width] = opened[:width]
 
