@@ -15,7 +15,7 @@ COUNTS_MIN = 96  # candidates from which a block's counts (cleared per block) pa
 BLOCK = 256  # guesses scored together: their answers sit in cache while the candidates' rows stream by
 PAIRWISE_MAX = 64  # up to this many candidates, a guess's parts are found by comparing their answers (``_pairwise_parts``)
 TILE = 2048  # guesses whose answers ``_pairwise_tile`` compares together
-SEEN_BLOCK = 64  # guesses whose answers ``_marked_parts`` marks together, a byte each
+SEEN_BLOCK = 64  # guesses whose answers ``_marked_parts`` marks together, a byte each (up to 16 KiB)
 HALVES_MIN = 24  # from this many candidates (up to twice PAIRWISE_MAX), a lookahead compares their halves apart first
 
 
@@ -126,14 +126,8 @@ def _repeats(matrix, guess, candidates, tried, tried_hash, n_tried):
 
 
 @njit(cache=True, inline="always")
-def _mark(bits, j, f):
-    """Which answers occur (up to 64): bit ``f`` of guess ``j``'s word."""
-    bits[j] |= np.uint64(1) << np.uint64(f)
-
-
-@njit(cache=True, inline="always")
-def _mark_byte(seen, j, f):
-    """Which answers occur (up to 256): byte ``f`` of guess ``j``'s row, a store without a load."""
+def _mark(seen, j, f):
+    """Which answers occur: byte ``f`` of guess ``j``'s row."""
     seen[j, f] = 1
 
 
@@ -172,7 +166,7 @@ def _perfect_bounds(problem, candidates, guesses, first, contiguous, bounds, par
     the sum of 2k - 1 over its parts but the win: the counting bound where every part of k secrets
     costs 2k - 1 after, and below it elsewhere (a part never costs less). Only which answers occur
     is kept: for up to ``PAIRWISE_MAX`` candidates by comparing their answers two by two
-    (``_pairwise_parts``), else as bits (``_marked_parts``; games of up to 256 feedbacks)."""
+    (``_pairwise_parts``), else by marking them (``_marked_parts``; games of up to 256 feedbacks)."""
     m, n = guesses.shape[0], candidates.shape[0]
     if n <= PAIRWISE_MAX:
         _pairwise_parts(problem, candidates, guesses, first, contiguous, parts, candidate)
@@ -185,24 +179,17 @@ def _perfect_bounds(problem, candidates, guesses, first, contiguous, bounds, par
 @njit(cache=True, nogil=True)
 def _marked_parts(problem, candidates, guesses, first, contiguous, parts, candidate):
     """Per guess: its number of parts and whether it is a candidate, by marking each answer that
-    occurs, a block of guesses at a time: as a bit of the guess's word (up to 64 feedbacks), else
-    as a byte of its row (``SEEN_BLOCK`` rows of 256 stay in the first-level cache)."""
-    m, win = guesses.shape[0], problem.win
-    if problem.n_feedbacks <= 64:
-        bits = np.zeros(BLOCK, np.uint64)
-        for j0 in range(0, m, BLOCK):
-            width = min(m - j0, BLOCK)
-            _read_block(problem.by_secret, candidates, guesses, first, contiguous, j0, width, bits, _mark)
-            for j in range(width):
-                parts[j0 + j] = _popcount(bits[j])
-                candidate[j0 + j] = (bits[j] >> np.uint64(win)) & np.uint64(1) != 0
-        return
-    seen = np.zeros((SEEN_BLOCK, 256), np.uint8)
-    n = candidates.shape[0]
+    occurs as a byte of the guess's row (a store without a load), ``SEEN_BLOCK`` guesses at a time
+    (their rows stay in the first-level cache); where the guesses run contiguous, two candidates'
+    answers a step (two independent stores)."""
+    m, n, feedbacks = guesses.shape[0], candidates.shape[0], problem.n_feedbacks
+    seen = np.zeros((SEEN_BLOCK, feedbacks), np.uint8)
     for j0 in range(0, m, SEEN_BLOCK):
         width = min(m - j0, SEEN_BLOCK)
-        if contiguous:  # two rows at a time: two independent stores a step
-            seen[:width] = 0
+        if contiguous:
+            for j in range(width):
+                for f in range(feedbacks):
+                    seen[j, f] = 0
             start = first + j0
             for i in range(0, n - 1, 2):
                 row = problem.by_secret[candidates[i]][start:start + width]
@@ -215,12 +202,12 @@ def _marked_parts(problem, candidates, guesses, first, contiguous, parts, candid
                 for j in range(width):
                     seen[j, row[j]] = 1
         else:
-            _read_block(problem.by_secret, candidates, guesses, first, contiguous, j0, width, seen, _mark_byte)
+            _read_block(problem.by_secret, candidates, guesses, first, contiguous, j0, width, seen, _mark)
         for j in range(width):
             k = 0
-            for f in range(256):
+            for f in range(feedbacks):
                 k += seen[j, f]
-            parts[j0 + j], candidate[j0 + j] = k, seen[j, win] != 0
+            parts[j0 + j], candidate[j0 + j] = k, seen[j, problem.win] != 0
 
 
 @njit(cache=True, nogil=True)
@@ -231,12 +218,12 @@ def _pairwise_parts(problem, candidates, guesses, first, contiguous, parts, cand
     into ``rows`` first."""
     m, n = guesses.shape[0], candidates.shape[0]
     alike, opened = np.empty(TILE, np.uint8), np.empty(TILE, np.uint8)
-    candidate[:] = False
     if contiguous:
         for g0 in range(0, m, TILE):
             width = min(m - g0, TILE)
             _pairwise_tile(problem.by_secret, candidates, first + g0, width, alike, opened)
-            parts[g0:g0 + width] = opened[:width]
+            for g in range(width):  # (loops, not slices: numba compiles them in a fraction of the time)
+                parts[g0 + g], candidate[g0 + g] = opened[g], False
         for c in candidates:  # (only a secret's own guess wins it)
             g = problem.secret_guess[c] - first
             if 0 <= g < m:
@@ -246,16 +233,16 @@ def _pairwise_parts(problem, candidates, guesses, first, contiguous, parts, cand
     win = np.uint8(problem.win)
     for g0 in range(0, m, TILE):
         width = min(m - g0, TILE)
-        alike[:width] = 0  # (here: whether a candidate's answer is the win)
+        for g in range(width):
+            candidate[g0 + g] = False
         for i in range(n):
             row, mine = problem.by_secret[candidates[i]], rows[i]
             for g in range(width):
                 mine[g] = row[guesses[g0 + g]]
-            for g in range(width):
-                alike[g] |= mine[g] == win
-        candidate[g0:g0 + width] = alike[:width] != 0
-        _pairwise_tile(rows, order, 0, width, alike, opened)
-        parts[g0:g0 + width] = opened[:width]
+                candidate[g0 + g] |= mine[g] == win
+        _pairwise_tile(rows, order, np.int64(0), width, alike, opened)  # (not a literal 0: one compiled tile)
+        for g in range(width):
+            parts[g0 + g] = opened[g]
 
 
 @njit(cache=True, nogil=True)
@@ -266,10 +253,12 @@ def _pairwise_tile(rows, order, start, width, alike, opened):
     is n, but each runs 32 guesses to a vector instruction where each mark is a load and a store
     of its own: for few candidates, the faster."""
     one = np.uint8(1)
-    opened[:width] = 0
+    for g in range(width):
+        opened[g] = 0
     for j in range(order.shape[0]):
         mine = rows[order[j]][start:start + width]
-        alike[:width] = 0
+        for g in range(width):
+            alike[g] = 0
         i = 0
         while i + 4 <= j:  # four earlier candidates at a time: one load and store of ``alike`` for four
             r0, r1 = rows[order[i]][start:start + width], rows[order[i + 1]][start:start + width]
@@ -363,7 +352,7 @@ def _perfect_bound(problem, guess, candidates, bits):
     return 3 * candidates.shape[0] - k - (1 if won else 0) if k > 1 or won else INF
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _counted_total(problem, guess, candidates, counts, touched, budget, branching):
     """The counting bound after ``guess`` (``_partition``), INF if it splits nothing (which a
     bound from halves of the candidates may not have seen)."""
