@@ -845,9 +845,9 @@ WORDLE = Path(__file__).parent / "data" / "wordle"  # the original lists
 def test_parts_by_comparing_answers_and_by_marking_them_agree_with_counting_by_hand(name):
     """The two ways of finding each guess's parts and whether it is a candidate, which
     ``_perfect_bounds`` chooses between by the candidates' number (``PAIRWISE_MAX``): comparing
-    the candidates' answers two by two, and marking each answer that occurs (as a bit of one word,
-    Mastermind's 14 feedbacks; as a byte, Wordle's 243). Sizes around the comparisons' groups of four and the bound,
-    guesses read as a run, from a run's middle, gathered, across a tile of guesses."""
+    the candidates' answers two by two, and marking each answer that occurs as a byte (Mastermind's
+    14 feedbacks, Wordle's 243). Sizes around the comparisons' groups of four and the bound; guesses
+    read as a run, from a run's middle, gathered, reversed, across a tile of guesses."""
     if name == "words":
         game = make_game("words", answers=str(WORDLE / "wordlist_orig_hidden"), guesses=str(WORDLE / "wordlist_orig_all"))
     else:
@@ -881,13 +881,14 @@ def test_the_least_bound_from_halves_is_the_least_of_every_guess_bound():
     root = np.arange(space.n_secrets, dtype=np.int64)
     rng = np.random.default_rng(5)
     every = np.arange(space.n_guesses, dtype=np.int64)
-    sets = [part for opener in ("salet", "crane", "fuzzy", "jazzy") for part in space.split(space.searched.arrays.opening(opener), root)
+    openers = [space.searched.arrays.opening(word) for word in ("salet", "crane", "fuzzy", "jazzy")]
+    sets = [part for opener in openers for part in space.split(opener, root)
             if partitions.HALVES_MIN - 1 <= len(part) <= 2 * partitions.PAIRWISE_MAX + 1]
     sets += [np.sort(rng.choice(space.n_secrets, size, replace=False)) for size in (24, 25, 64, 101, 128, 129)]
     for candidates in sets[::3] + sets[-6:]:
         for guesses in (every, np.sort(rng.choice(every, space.n_guesses // 2, replace=False))):
-            totals, parts, candidate, _ = partitions.guess_bounds(space.problem, candidates, guesses,
-                                                                  np.int64(table.UNLIMITED), False, np.int64(space.children))
+            totals, parts, candidate, _ = partitions.guess_bounds(
+                space.problem, candidates, guesses, np.int64(table.UNLIMITED), False, np.int64(space.children))
             expected = int(totals[(parts > 1) | candidate].min())
             assert partitions.least_bound(space.problem, candidates, guesses, np.int64(table.UNLIMITED),
                                           np.int64(space.children), False) == expected, len(candidates)

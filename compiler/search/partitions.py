@@ -13,7 +13,7 @@ from .table import GOLD, INF, M1
 
 COUNTS_MIN = 96  # candidates from which a block's counts (cleared per block) pay for more than 64 feedbacks
 BLOCK = 256  # guesses scored together: their answers sit in cache while the candidates' rows stream by
-PAIRWISE_MAX = 64  # up to this many candidates, a guess's parts are found by comparing their answers (``_pairwise_parts``)
+PAIRWISE_MAX = 64  # up to this many candidates, a guess's parts come from comparing answers (``_pairwise_parts``)
 TILE = 2048  # guesses whose answers ``_pairwise_tile`` compares together
 SEEN_BLOCK = 64  # guesses whose answers ``_marked_parts`` marks together, a byte each (up to 16 KiB)
 HALVES_MIN = 24  # from this many candidates (up to twice PAIRWISE_MAX), a lookahead compares their halves apart first
