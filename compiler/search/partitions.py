@@ -320,22 +320,29 @@ def least_bound(problem, candidates, guesses, budget, branching, narrow):
     perfect = problem.least_by[branching][n] == 2 * n - 1  # no part is bigger: each lower bound is exact
     if at < 0 or (perfect and not halves):
         return lowest
-    if perfect:  # (bounds from halves) the exact bound of each guess whose bound is below the least found
-        bits = np.zeros(4, np.uint64)
-        best = _perfect_bound(problem, guesses[at], candidates, bits)  # the lowest first, most likely the least
-        for j in range(m):
-            if j != at and low[j] < best:
-                best = min(best, _perfect_bound(problem, guesses[j], candidates, bits))
-        return best
+    # the exact bound of each guess whose lower bound is below the least found, the lowest first
+    # (most likely the least)
+    bits = np.zeros(4, np.uint64)
     counts, touched = np.zeros(problem.n_feedbacks, np.int64), np.empty(problem.n_feedbacks, np.int64)
-    # the lowest first, whose count is most likely the least
-    best = _counted_total(problem, guesses[at], candidates, counts, touched, budget, branching)
+    best = _exact_bound(problem, guesses[at], candidates, perfect, bits, counts, touched, budget, branching)
     for j in range(m):
         if problem.stop[0]:  # (a lookahead over thousands of guesses takes seconds: it polls the stop flag)
             raise Stopped("stopped")
         if j != at and low[j] < best:
-            best = min(best, _counted_total(problem, guesses[j], candidates, counts, touched, budget, branching))
+            best = min(best, _exact_bound(problem, guesses[j], candidates, perfect, bits, counts, touched, budget,
+                                          branching))
     return best
+
+
+@njit(cache=True, nogil=True)
+def _exact_bound(problem, guess, candidates, perfect, bits, counts, touched, budget, branching):
+    """One guess's counting bound, INF if it splits nothing (which a bound from halves of the
+    candidates may not have seen): by its parts alone where every part is perfect
+    (``_perfect_bound``), else counted by the tables of ``branching`` (``_partition``)."""
+    if perfect:
+        return _perfect_bound(problem, guess, candidates, bits)
+    k, after, _, won = _partition(problem, guess, candidates, counts, touched, budget, branching)
+    return min(candidates.shape[0] + after, INF) if k > 1 or won else INF
 
 
 @njit(cache=True, nogil=True)
@@ -350,14 +357,6 @@ def _perfect_bound(problem, guess, candidates, bits):
     k = _popcount(bits[0]) + _popcount(bits[1]) + _popcount(bits[2]) + _popcount(bits[3])
     won = (bits[problem.win >> 6] >> np.uint64(problem.win & 63)) & np.uint64(1) != 0
     return 3 * candidates.shape[0] - k - (1 if won else 0) if k > 1 or won else INF
-
-
-@njit(cache=True, nogil=True)
-def _counted_total(problem, guess, candidates, counts, touched, budget, branching):
-    """The counting bound after ``guess`` (``_partition``), INF if it splits nothing (which a
-    bound from halves of the candidates may not have seen)."""
-    k, after, _, won = _partition(problem, guess, candidates, counts, touched, budget, branching)
-    return min(candidates.shape[0] + after, INF) if k > 1 or won else INF
 
 
 @njit(cache=True, nogil=True)
