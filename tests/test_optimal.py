@@ -871,7 +871,7 @@ def test_parts_by_comparing_answers_and_by_marking_them_agree_with_counting_by_h
 
 
 def test_the_least_bound_from_halves_is_the_least_of_every_guess_bound():
-    """Wordle's parts of ``HALVES_MIN`` to twice ``PAIRWISE_MAX`` secrets, whose lookahead bounds
+    """Wordle's parts of ``HALVES_MIN`` to ``HALVES_MAX`` secrets, whose lookahead bounds
     each guess by the parts of each half of the candidates before it counts the few below the
     least: the least of ``guess_bounds``' over the guesses that split them, as for every size
     (sets of the original answers that a first guess leaves, and random ones; every guess and a
@@ -883,9 +883,9 @@ def test_the_least_bound_from_halves_is_the_least_of_every_guess_bound():
     every = np.arange(space.n_guesses, dtype=np.int64)
     openers = [space.searched.arrays.opening(word) for word in ("salet", "crane", "fuzzy", "jazzy")]
     sets = [part for opener in openers for part in space.split(opener, root)
-            if partitions.HALVES_MIN - 1 <= len(part) <= 2 * partitions.PAIRWISE_MAX + 1]
-    sets += [np.sort(rng.choice(space.n_secrets, size, replace=False)) for size in (24, 25, 64, 101, 128, 129)]
-    for candidates in sets[::3] + sets[-6:]:
+            if partitions.HALVES_MIN - 1 <= len(part) <= partitions.HALVES_MAX + 1]
+    sets += [np.sort(rng.choice(space.n_secrets, size, replace=False)) for size in (39, 40, 41, 64, 75, 76, 77)]
+    for candidates in sets[::3] + sets[-7:]:
         for guesses in (every, np.sort(rng.choice(every, space.n_guesses // 2, replace=False))):
             totals, parts, candidate, _ = partitions.guess_bounds(
                 space.problem, candidates, guesses, np.int64(table.UNLIMITED), False, np.int64(space.children))
