@@ -318,16 +318,42 @@ def _least_clog_only(guess_words, secret_words, layout, guess_ids, candidates, c
     if first >= 0 or not len(guess_ids):
         return parts, parts, first
     n = len(candidates)
-    least = least_clogs(clog, n, int(parts.max()))
-    stats = least[parts]
+    most = int(parts.max())
+    least = least_clogs(clog, n, most)
+    stats = _least_of(parts, least)
     bound = int(least[-1]) + (1 << 62)  # none yet (far above any sum, and far from overflowing)
-    for p in np.flatnonzero(np.bincount(parts))[::-1]:  # the part counts that occur, most first
+    for p in range(most, 0, -1):  # most parts first
         if least[p] > bound + CLOG_MARGIN * n:
             break  # (and fewer parts allow no less)
-        level = np.flatnonzero(parts == p)
-        stats[level] = packed_partition_stats(*words, guess_ids[level], candidates, CLOG_SUM, clog, threads)[0]
-        bound = min(bound, int(stats[level].min()))
+        level = _with_parts(parts, p)
+        if len(level):
+            sums = packed_partition_stats(*words, guess_ids[level], candidates, CLOG_SUM, clog, threads)[0]
+            stats[level] = sums
+            bound = min(bound, int(sums.min()))
     return stats, parts, -1
+
+
+# The two passes over every guess that entropy's pick makes besides the kernels, compiled: numpy's
+# gather and its search per level took twice as long (0.3 ms a node at 100 000 guesses).
+
+@njit(cache=True)
+def _least_of(parts, least):
+    """``least[parts]``: each guess's least sum by its parts."""
+    stats = np.empty(parts.shape[0], np.int64)
+    for i in range(parts.shape[0]):
+        stats[i] = least[parts[i]]
+    return stats
+
+
+@njit(cache=True)
+def _with_parts(parts, p):
+    """The indices of the guesses of ``p`` parts, in order."""
+    found = np.empty(parts.shape[0] + 1, np.int64)
+    k = 0
+    for i in range(parts.shape[0]):
+        found[k] = i  # (written for every guess, kept for those of p parts: no branch)
+        k += parts[i] == p
+    return found[:k]
 
 
 def least_clogs(clog: np.ndarray, n: int, most: int) -> np.ndarray:
