@@ -18,7 +18,7 @@ TILE = 2048  # guesses whose answers ``_pairwise_tile`` compares together
 SEEN_BLOCK = 64  # guesses whose answers ``_marked_parts`` marks together, a byte each (up to 16 KiB)
 # from HALVES_MIN to HALVES_MAX candidates a lookahead compares their halves apart first: below, comparing them
 # all costs less; above, marking them (a lookahead's time at each, paired in one process: halves 1.13 to 1.32 of
-# it at 24 to 40 candidates, 0.83 to 0.91 at 48 to 72, 1.10 to 1.30 at 80 to 128)
+# it at 24 to 40 candidates, 0.83 to 0.91 at 48 to 72, 1.02 to 1.30 at 80 to 128)
 HALVES_MIN, HALVES_MAX = 40, 76
 
 
