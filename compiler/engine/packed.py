@@ -334,7 +334,7 @@ def _least_clog_only(guess_words, secret_words, layout, guess_ids, candidates, c
 
 
 # The two passes over every guess that entropy's pick makes besides the kernels, compiled: numpy's
-# gather and its search per level took twice as long (0.3 ms a node at 100 000 guesses).
+# gather, count and search per level took twice as long (0.37 against 0.18 ms at 82 000 guesses).
 
 @njit(cache=True)
 def _least_of(parts, least):
