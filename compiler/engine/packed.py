@@ -18,6 +18,10 @@ NIBBLES_HIGH = np.uint64(0x8888888888888888)
 BYTES_LOW = np.uint64(0x0F0F0F0F0F0F0F0F)
 BYTES_ONE = np.uint64(0x0101010101010101)
 WIDE_HOLES = 8  # keys of (black, common) pairs past 64: two words of bits
+# entropy's parts at nodes of MARKED_MIN candidates or more also count the four answers most common
+# among MARKED_SAMPLE guesses: a closer least sum, that leaves fewer guesses to sum
+MARKED_MIN, MARKED_SAMPLE = 256, 32
+NO_MARKS = np.zeros(0, np.uint64)
 UNARY, UNARY_WIDE = np.uint64(0), np.uint64(1)  # layouts of unary words (``pack_codes``), of up to 7 holes or 8
 
 
@@ -141,13 +145,14 @@ def peg_matrix_packed(guess_positions, guess_counts, secret_positions, secret_co
 # -- partitions straight from packed peg codes, with no matrix --------------------------------
 
 @njit(cache=True)
-def _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog,
+def _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, marked,
                   stats, parts, lo, hi, stop, pick_only):
     """``_rows_block`` with each answer computed from the codes (``positions``/``counts``: the
     candidates' words) instead of read from a matrix. ``stop`` > 0: the block ends at its first
     guess of ``stop`` parts, whose index it returns (else ``hi``). ``pick_only`` (minimax): a guess
     is dropped once a part of it is larger than the largest part of a guess before it in the block
-    (see ``packed_partition_stats``)."""
+    (see ``packed_partition_stats``). ``marked`` (entropy's parts, ``_least_clog_only``): four keys
+    whose parts are also counted, for a closer least sum of c log c (``stats``) than parts allow."""
     one, wide = np.uint64(1), layout == UNARY_WIDE
     n = positions.shape[0]
     if statistic == PARTS:  # which answers occur: one bit per (black, common) key, in two words for 8 holes
@@ -162,6 +167,13 @@ def _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, l
                     bit = one << (key & np.uint64(63))
                     bits |= bit & (high - one)
                     above |= bit & (np.uint64(0) - high)
+            elif len(marked):
+                c0 = c1 = c2 = c3 = 0
+                for j in range(n):
+                    key = _peg_key(position, count, positions[j], counts[j], layout, layout == UNARY, False)
+                    bits |= one << key
+                    c0, c1 = c0 + (key == marked[0]), c1 + (key == marked[1])
+                    c2, c3 = c2 + (key == marked[2]), c3 + (key == marked[3])
             elif layout == UNARY:
                 for j in range(n):
                     bits |= one << _peg_key(position, count, positions[j], counts[j], layout, True, False)
@@ -169,6 +181,11 @@ def _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, l
                 for j in range(n):
                     bits |= one << _peg_key(position, count, positions[j], counts[j], layout, False, False)
             stats[i] = parts[i] = _popcount(bits) + _popcount(above)
+            if len(marked) and not wide:  # the marked parts as counted, the others as equal as can be
+                others = parts[i] - (c0 > 0) - (c1 > 0) - (c2 > 0) - (c3 > 0)
+                size, larger = divmod(n - c0 - c1 - c2 - c3, max(others, 1))
+                stats[i] = (clog[c0] + clog[c1] + clog[c2] + clog[c3] + (others - larger) * clog[size]
+                            + larger * clog[min(size + 1, n)])
             if stop and parts[i] == stop:
                 return i
         return hi
@@ -249,8 +266,8 @@ def _reduce_keys(by_key, keys, n, statistic, clog):
 
 
 @njit(cache=True, inline="always")
-def _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, stats, parts,
-                   stop, pick_only, ends):
+def _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, marked,
+                   stats, parts, stop, pick_only, ends):
     """Block by block; ``ends[b]`` (``m`` when called): where block ``b`` stopped (``stop``). A block
     after one that stopped is skipped: on one thread always; on threads when that one is seen
     done, for the first guess of ``stop`` parts is still the least of the ends."""
@@ -261,27 +278,27 @@ def _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, 
             continue
         lo, hi = b * BLOCK, min(m, (b + 1) * BLOCK)
         end = _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog,
-                            stats, parts, lo, hi, stop, pick_only)
+                            marked, stats, parts, lo, hi, stop, pick_only)
         if end < hi:
             ends[b] = end
 
 
 @njit(cache=True, parallel=True)
-def _packed_parallel(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, stats, parts,
-                     stop, pick_only, ends):
-    _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, stats, parts,
-                   stop, pick_only, ends)
+def _packed_parallel(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, marked,
+                     stats, parts, stop, pick_only, ends):
+    _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, marked,
+                   stats, parts, stop, pick_only, ends)
 
 
 @njit(cache=True)
-def _packed_serial(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, stats, parts,
-                   stop, pick_only, ends):
-    _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, stats, parts,
-                   stop, pick_only, ends)
+def _packed_serial(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, marked,
+                   stats, parts, stop, pick_only, ends):
+    _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, marked,
+                   stats, parts, stop, pick_only, ends)
 
 
 def packed_partition_stats(guess_words, secret_words, layout, guess_ids, candidates, statistic, clog, threads=True,
-                           stop=0, pick_only=False):
+                           stop=0, pick_only=False, marked=NO_MARKS):
     """``partition_stats`` for a peg game scored from packed words (``pack_codes``: the guesses'
     and the secrets' position and count words, and their layout), with no matrix: each answer
     costs less than reading it from one, and nothing is made beforehand.
@@ -300,7 +317,7 @@ def packed_partition_stats(guess_words, secret_words, layout, guess_ids, candida
     ends = np.full((m + BLOCK - 1) // BLOCK, m, np.int64)
     positions, counts = secret_words[0][candidates], secret_words[1][candidates]
     run = _packed_parallel if threads and m * len(candidates) >= PARALLEL_CELLS else _packed_serial
-    run(guess_words[0], guess_words[1], guess_ids, positions, counts, layout, statistic, clog, stats,
+    run(guess_words[0], guess_words[1], guess_ids, positions, counts, layout, statistic, clog, marked, stats,
         parts, stop, pick_only, ends)
     first = int(ends.min()) if len(ends) else m
     return stats, parts, first if first < m else -1
@@ -311,21 +328,29 @@ def _least_clog_only(guess_words, secret_words, layout, guess_ids, candidates, c
     ties: every guess's parts first (a bit per answer, a fraction of counting them), then the sums
     of the guesses of the most parts, then of fewer, while they could come near the least sum so
     far. A guess of ``p`` parts sums at least what ``p`` equal parts would (c log c is convex:
-    ``least_clogs``); where that is more than the bound plus a margin far wider than a tie, it
-    cannot be the pick, and that least sum is its statistic. The parts are exact for every guess."""
-    words = guess_words, secret_words, layout
-    _, parts, first = packed_partition_stats(*words, guess_ids, candidates, PARTS, clog, threads, stop)
+    ``least_clogs``); at nodes of ``MARKED_MIN`` candidates or more, the parts pass also counts the
+    parts of the four answers most common to a sample of the guesses, and the least sum is theirs
+    and the other parts' as equal as can be (simulated on 24 of 8x6 entropy's nodes of 512 or
+    more: 18% of the guesses' cells left to sum, not 52%). Where that least sum is more than the bound plus a margin
+    far wider than a tie, the guess cannot be the pick, and it is its statistic. The parts are
+    exact for every guess."""
+    words, n = (guess_words, secret_words, layout), len(candidates)
+    marked = NO_MARKS
+    if n >= MARKED_MIN and layout != UNARY_WIDE and len(guess_ids):
+        marked = _most_common_keys(*guess_words, guess_ids[::max(1, len(guess_ids) // MARKED_SAMPLE)],
+                                   secret_words[0][candidates], secret_words[1][candidates], layout)
+    bounds, parts, first = packed_partition_stats(*words, guess_ids, candidates, PARTS, clog, threads, stop,
+                                                  marked=marked)
     if first >= 0 or not len(guess_ids):
         return parts, parts, first
-    n = len(candidates)
     most = int(parts.max())
     least = least_clogs(clog, n, most)
-    stats = _least_of(parts, least)
+    stats = bounds if len(marked) else _least_of(parts, least)
     bound = int(least[-1]) + (1 << 62)  # none yet (far above any sum, and far from overflowing)
     for p in range(most, 0, -1):  # most parts first
         if least[p] > bound + CLOG_MARGIN * n:
             break  # (and fewer parts allow no less)
-        level = _with_parts(parts, p)
+        level = _with_parts(parts, p, stats, bound + CLOG_MARGIN * n)
         if len(level):
             sums = packed_partition_stats(*words, guess_ids[level], candidates, CLOG_SUM, clog, threads)[0]
             stats[level] = sums
@@ -346,14 +371,31 @@ def _least_of(parts, least):
 
 
 @njit(cache=True)
-def _with_parts(parts, p):
-    """The indices of the guesses of ``p`` parts, in order."""
+def _with_parts(parts, p, stats, most):
+    """The indices of the guesses of ``p`` parts whose statistic is at most ``most``, in order."""
     found = np.empty(parts.shape[0] + 1, np.int64)
     k = 0
     for i in range(parts.shape[0]):
         found[k] = i  # (written for every guess, kept for those of p parts: no branch)
-        k += parts[i] == p
+        k += (parts[i] == p) & (stats[i] <= most)
     return found[:k]
+
+
+@njit(cache=True)
+def _most_common_keys(guess_positions, guess_counts, sample, positions, counts, layout):
+    """The four keys most often answered to ``sample`` of the guesses by the candidates, for
+    ``_packed_block`` to count (an answer no guess gets: 64 and up, where fewer occur)."""
+    totals = np.zeros(64, np.int64)
+    unary = layout == UNARY
+    for g in sample:
+        for j in range(positions.shape[0]):
+            totals[_peg_key(guess_positions[g], guess_counts[g], positions[j], counts[j], layout, unary, False)] += 1
+    marked = np.arange(64, 68).astype(np.uint64)
+    order = np.argsort(-totals, kind="mergesort")[:4]
+    for k in range(4):
+        if totals[order[k]]:
+            marked[k] = order[k]
+    return marked
 
 
 def least_clogs(clog: np.ndarray, n: int, most: int) -> np.ndarray:
