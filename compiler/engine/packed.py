@@ -331,9 +331,9 @@ def _least_clog_only(guess_words, secret_words, layout, guess_ids, candidates, c
     ``least_clogs``); at nodes of ``MARKED_MIN`` candidates or more, the parts pass also counts the
     parts of the four answers most common to a sample of the guesses, and the least sum is theirs
     and the other parts' as equal as can be (simulated on 24 of 8x6 entropy's nodes of 512 or
-    more: 18% of the guesses' cells left to sum, not 52%). Where that least sum is more than the bound plus a margin
-    far wider than a tie, the guess cannot be the pick, and it is its statistic. The parts are
-    exact for every guess."""
+    more: 18% of the guesses' cells left to sum, not 52%). Where that least sum is more than the
+    bound plus a margin far wider than a tie, the guess cannot be the pick, and it is its
+    statistic. The parts are exact for every guess."""
     words, n = (guess_words, secret_words, layout), len(candidates)
     marked = NO_MARKS
     if n >= MARKED_MIN and layout != UNARY_WIDE and len(guess_ids):
