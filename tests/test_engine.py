@@ -285,32 +285,35 @@ def test_entropy_scores_exactly_only_the_guesses_that_could_be_its_pick():
     """``pick_only`` with ``CLOG_SUM`` (entropy): the parts of every guess and the sums of every
     guess within a tie's reach of the least are exact; any other guess's statistic is a lower bound
     of its sum beyond that reach, so it is neither the pick nor tied: the least its parts allow, or
-    at nodes of ``MARKED_MIN`` candidates or more a closer one, from the counted parts of the
-    answers most common. Some guesses are left unscored, on one thread and on several."""
+    at nodes of ``LEVELS_MIN`` candidates or more a closer one, from its answers counted by their
+    blacks and by their common colours. Some guesses are left unscored, on one thread and on
+    several, with the codes in unary words (6 colours) and in nibbles (13)."""
     from guesstree.compiler.engine.statistic import clog_table
 
-    game = make_game("mastermind", colours=6, holes=5)
-    scorer = Scorer(game, 1 << 30, "numba", whole=False)
-    block, clog = scorer.codes.block, clog_table(len(game.secrets))
     rng = np.random.default_rng(7)
-    unscored = closer = 0
-    assert 150 < packed.MARKED_MIN <= 700
-    for size in (3, 12, 40, 150, 700):
-        candidates = np.sort(rng.choice(len(game.secrets), size, replace=False))
-        guess_ids = rng.permutation(len(game.guesses))[:3000]
-        exact, parts = scorer.partition_stats(guess_ids, candidates, CLOG_SUM)
-        for threads in (False, True):
-            found, found_parts, first = block.partition_stats(guess_ids, candidates, CLOG_SUM, clog, threads,
-                                                              pick_only=True)
-            assert first == -1 and np.array_equal(found_parts, parts)
-            reach = exact <= exact.min() + packed.CLOG_MARGIN * size
-            assert np.array_equal(found[reach], exact[reach]) and (found <= exact).all()
-            assert (found[~reach] > exact.min() + packed.CLOG_MARGIN * size).all()
-            least = packed.least_clogs(clog, size, int(parts.max()))[parts]
-            assert (found >= least).all()
-            unscored += int((found != exact).sum())
-            closer += int(((found != exact) & (found > least)).sum())
-    assert unscored > 1000 and closer > 100
+    assert 150 < packed.LEVELS_MIN <= 700
+    for colours in (6, 13):
+        game = make_game("mastermind", colours=colours, holes=5)
+        scorer = Scorer(game, 1 << 30, "numba", whole=False)
+        block, clog = scorer.codes.block, clog_table(len(game.secrets))
+        assert (block.layout == packed.UNARY) == (colours == 6)
+        unscored = closer = 0
+        for size in (3, 12, 40, 150, 700):
+            candidates = np.sort(rng.choice(len(game.secrets), size, replace=False))
+            guess_ids = rng.permutation(len(game.guesses))[:3000]
+            exact, parts = scorer.partition_stats(guess_ids, candidates, CLOG_SUM)
+            for threads in (False, True):
+                found, found_parts, first = block.partition_stats(guess_ids, candidates, CLOG_SUM, clog, threads,
+                                                                  pick_only=True)
+                assert first == -1 and np.array_equal(found_parts, parts)
+                reach = exact <= exact.min() + packed.CLOG_MARGIN * size
+                assert np.array_equal(found[reach], exact[reach]) and (found <= exact).all()
+                assert (found[~reach] > exact.min() + packed.CLOG_MARGIN * size).all()
+                least = packed.least_clogs(clog, size, int(parts.max()))[parts]
+                assert (found >= least).all()
+                unscored += int((found != exact).sum())
+                closer += int(((found != exact) & (found > least)).sum())
+        assert unscored > 1000 and closer > 100, colours
 
 
 

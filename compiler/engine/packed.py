@@ -18,10 +18,12 @@ NIBBLES_HIGH = np.uint64(0x8888888888888888)
 BYTES_LOW = np.uint64(0x0F0F0F0F0F0F0F0F)
 BYTES_ONE = np.uint64(0x0101010101010101)
 WIDE_HOLES = 8  # keys of (black, common) pairs past 64: two words of bits
-# entropy's parts at nodes of MARKED_MIN candidates or more also count the four answers most common
-# among MARKED_SAMPLE guesses: a closer least sum, that leaves fewer guesses to sum
-MARKED_MIN, MARKED_SAMPLE = 256, 32
-NO_MARKS = np.zeros(0, np.uint64)
+# entropy's parts at nodes of LEVELS_MIN candidates or more (below LEVELS_MAX) also count the answers of each
+# number of common colours: a closer least sum, that leaves fewer guesses to sum
+LEVELS_MIN, LEVELS_MAX = 256, 1 << 16
+LEVEL_CHUNK = 255  # candidates counted a byte per level at a time (then added into 16-bit totals)
+EVEN_BYTES = np.uint64(0x00FF00FF00FF00FF)
+EVERY_EIGHTH = np.uint64(0x0101010101010101)
 UNARY, UNARY_WIDE = np.uint64(0), np.uint64(1)  # layouts of unary words (``pack_codes``), of up to 7 holes or 8
 
 
@@ -145,16 +147,22 @@ def peg_matrix_packed(guess_positions, guess_counts, secret_positions, secret_co
 # -- partitions straight from packed peg codes, with no matrix --------------------------------
 
 @njit(cache=True)
-def _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, marked,
+def _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, levels,
                   stats, parts, lo, hi, stop, pick_only):
     """``_rows_block`` with each answer computed from the codes (``positions``/``counts``: the
     candidates' words) instead of read from a matrix. ``stop`` > 0: the block ends at its first
     guess of ``stop`` parts, whose index it returns (else ``hi``). ``pick_only`` (minimax): a guess
     is dropped once a part of it is larger than the largest part of a guess before it in the block
-    (see ``packed_partition_stats``). ``marked`` (entropy's parts, ``_least_clog_only``): four keys
-    whose parts are also counted, for a closer least sum of c log c (``stats``) than parts allow."""
+    (see ``packed_partition_stats``). ``levels`` (entropy's parts, ``_least_clog_only``): a closer
+    least sum of c log c than the parts allow, by ``_levels_block``."""
     one, wide = np.uint64(1), layout == UNARY_WIDE
     n = positions.shape[0]
+    if statistic == PARTS and levels:
+        _levels_block(guess_positions, guess_counts, guess_ids, positions, counts, layout, clog, stats, parts, lo, hi)
+        for i in range(lo, hi):
+            if stop and parts[i] == stop:
+                return i
+        return hi
     if statistic == PARTS:  # which answers occur: one bit per (black, common) key, in two words for 8 holes
         for i in range(lo, hi):
             g = guess_ids[i]
@@ -167,13 +175,6 @@ def _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, l
                     bit = one << (key & np.uint64(63))
                     bits |= bit & (high - one)
                     above |= bit & (np.uint64(0) - high)
-            elif len(marked):
-                c0 = c1 = c2 = c3 = 0
-                for j in range(n):
-                    key = _peg_key(position, count, positions[j], counts[j], layout, layout == UNARY, False)
-                    bits |= one << key
-                    c0, c1 = c0 + (key == marked[0]), c1 + (key == marked[1])
-                    c2, c3 = c2 + (key == marked[2]), c3 + (key == marked[3])
             elif layout == UNARY:
                 for j in range(n):
                     bits |= one << _peg_key(position, count, positions[j], counts[j], layout, True, False)
@@ -181,11 +182,6 @@ def _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, l
                 for j in range(n):
                     bits |= one << _peg_key(position, count, positions[j], counts[j], layout, False, False)
             stats[i] = parts[i] = _popcount(bits) + _popcount(above)
-            if len(marked) and not wide:  # the marked parts as counted, the others as equal as can be
-                others = parts[i] - (c0 > 0) - (c1 > 0) - (c2 > 0) - (c3 > 0)
-                size, larger = divmod(n - c0 - c1 - c2 - c3, max(others, 1))
-                stats[i] = (clog[c0] + clog[c1] + clog[c2] + clog[c3] + (others - larger) * clog[size]
-                            + larger * clog[min(size + 1, n)])
             if stop and parts[i] == stop:
                 return i
         return hi
@@ -266,7 +262,7 @@ def _reduce_keys(by_key, keys, n, statistic, clog):
 
 
 @njit(cache=True, inline="always")
-def _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, marked,
+def _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, levels,
                    stats, parts, stop, pick_only, ends):
     """Block by block; ``ends[b]`` (``m`` when called): where block ``b`` stopped (``stop``). A block
     after one that stopped is skipped: on one thread always; on threads when that one is seen
@@ -278,27 +274,27 @@ def _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, 
             continue
         lo, hi = b * BLOCK, min(m, (b + 1) * BLOCK)
         end = _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog,
-                            marked, stats, parts, lo, hi, stop, pick_only)
+                            levels, stats, parts, lo, hi, stop, pick_only)
         if end < hi:
             ends[b] = end
 
 
 @njit(cache=True, parallel=True)
-def _packed_parallel(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, marked,
+def _packed_parallel(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, levels,
                      stats, parts, stop, pick_only, ends):
-    _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, marked,
+    _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, levels,
                    stats, parts, stop, pick_only, ends)
 
 
 @njit(cache=True)
-def _packed_serial(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, marked,
+def _packed_serial(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, levels,
                    stats, parts, stop, pick_only, ends):
-    _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, marked,
+    _packed_blocks(guess_positions, guess_counts, guess_ids, positions, counts, layout, statistic, clog, levels,
                    stats, parts, stop, pick_only, ends)
 
 
 def packed_partition_stats(guess_words, secret_words, layout, guess_ids, candidates, statistic, clog, threads=True,
-                           stop=0, pick_only=False, marked=NO_MARKS):
+                           stop=0, pick_only=False, levels=False):
     """``partition_stats`` for a peg game scored from packed words (``pack_codes``: the guesses'
     and the secrets' position and count words, and their layout), with no matrix: each answer
     costs less than reading it from one, and nothing is made beforehand.
@@ -317,7 +313,7 @@ def packed_partition_stats(guess_words, secret_words, layout, guess_ids, candida
     ends = np.full((m + BLOCK - 1) // BLOCK, m, np.int64)
     positions, counts = secret_words[0][candidates], secret_words[1][candidates]
     run = _packed_parallel if threads and m * len(candidates) >= PARALLEL_CELLS else _packed_serial
-    run(guess_words[0], guess_words[1], guess_ids, positions, counts, layout, statistic, clog, marked, stats,
+    run(guess_words[0], guess_words[1], guess_ids, positions, counts, layout, statistic, clog, levels, stats,
         parts, stop, pick_only, ends)
     first = int(ends.min()) if len(ends) else m
     return stats, parts, first if first < m else -1
@@ -328,24 +324,21 @@ def _least_clog_only(guess_words, secret_words, layout, guess_ids, candidates, c
     ties: every guess's parts first (a bit per answer, a fraction of counting them), then the sums
     of the guesses of the most parts, then of fewer, while they could come near the least sum so
     far. A guess of ``p`` parts sums at least what ``p`` equal parts would (c log c is convex:
-    ``least_clogs``); at nodes of ``MARKED_MIN`` candidates or more, the parts pass also counts the
-    parts of the four answers most common to a sample of the guesses, and the least sum is theirs
-    and the other parts' as equal as can be (simulated on 24 of 8x6 entropy's nodes of 512 or
-    more: 18% of the guesses' cells left to sum, not 52%). Where that least sum is more than the
-    bound plus a margin far wider than a tie, the guess cannot be the pick, and it is its
-    statistic. The parts are exact for every guess."""
+    ``least_clogs``); at nodes of ``LEVELS_MIN`` candidates or more, the parts pass also counts
+    the answers of each number of common colours, and the least sum is each such level's parts as
+    equal as can be (``_levels_block``; simulated on 24 of 8x6 entropy's nodes of 512 or more: 16%
+    of the guesses' cells left to sum, not 52%). Where that least sum is more than the bound plus a
+    margin far wider than a tie, the guess cannot be the pick, and it is its statistic. The parts
+    are exact for every guess."""
     words, n = (guess_words, secret_words, layout), len(candidates)
-    marked = NO_MARKS
-    if n >= MARKED_MIN and layout != UNARY_WIDE and len(guess_ids):
-        marked = _most_common_keys(*guess_words, guess_ids[::max(1, len(guess_ids) // MARKED_SAMPLE)],
-                                   secret_words[0][candidates], secret_words[1][candidates], layout)
+    levels = bool(LEVELS_MIN <= n < LEVELS_MAX and layout != UNARY_WIDE)
     bounds, parts, first = packed_partition_stats(*words, guess_ids, candidates, PARTS, clog, threads, stop,
-                                                  marked=marked)
+                                                  levels=levels)
     if first >= 0 or not len(guess_ids):
         return parts, parts, first
     most = int(parts.max())
     least = least_clogs(clog, n, most)
-    stats = bounds if len(marked) else _least_of(parts, least)
+    stats = bounds if levels else _least_of(parts, least)
     bound = int(least[-1]) + (1 << 62)  # none yet (far above any sum, and far from overflowing)
     for p in range(most, 0, -1):  # most parts first
         if least[p] > bound + CLOG_MARGIN * n:
@@ -382,20 +375,43 @@ def _with_parts(parts, p, stats, most):
 
 
 @njit(cache=True)
-def _most_common_keys(guess_positions, guess_counts, sample, positions, counts, layout):
-    """The four keys most often answered to ``sample`` of the guesses by the candidates, for
-    ``_packed_block`` to count (an answer no guess gets: 64 and up, where fewer occur)."""
-    totals = np.zeros(64, np.int64)
-    unary = layout == UNARY
-    for g in sample:
-        for j in range(positions.shape[0]):
-            totals[_peg_key(guess_positions[g], guess_counts[g], positions[j], counts[j], layout, unary, False)] += 1
-    marked = np.arange(64, 68).astype(np.uint64)
-    order = np.argsort(-totals, kind="mergesort")[:4]
-    for k in range(4):
-        if totals[order[k]]:
-            marked[k] = order[k]
-    return marked
+def _levels_block(guess_positions, guess_counts, guess_ids, positions, counts, layout, clog, stats, parts, lo, hi):
+    """For guesses ``lo`` to ``hi``, ``_packed_block``'s parts, and as the statistic the least sum
+    of c log c that the answers of each number of common colours allow: that level's candidates in
+    as equal parts as it has answers (c log c is convex and superadditive, so at most the guess's
+    sum; at least what the parts alone allow). A chunk of ``LEVEL_CHUNK`` candidates at a time for
+    every guess, a byte per level counting it (a key of up to 7 holes: ``black << 3 | common``),
+    added into 16-bit totals: the even levels' in one word, the odd ones' in another."""
+    one, byte, n = np.uint64(1), np.uint64(8), positions.shape[0]
+    low, byte_shift = np.uint64(7), np.uint64(3)  # a key's common colours; a level's byte from them
+    seen = np.zeros((hi - lo, 3), np.uint64)  # the answers' bits, the totals of the even and the odd levels
+    for j0 in range(0, n, LEVEL_CHUNK):
+        chunk_positions, chunk_counts = positions[j0:j0 + LEVEL_CHUNK], counts[j0:j0 + LEVEL_CHUNK]
+        for i in range(hi - lo):
+            position, count = guess_positions[guess_ids[lo + i]], guess_counts[guess_ids[lo + i]]
+            bits = commons = np.uint64(0)
+            if layout == UNARY:
+                for j in range(chunk_positions.shape[0]):
+                    key = _peg_key(position, count, chunk_positions[j], chunk_counts[j], layout, True, False)
+                    bits |= one << key
+                    commons += one << ((key & low) << byte_shift)
+            else:
+                for j in range(chunk_positions.shape[0]):
+                    key = _peg_key(position, count, chunk_positions[j], chunk_counts[j], layout, False, False)
+                    bits |= one << key
+                    commons += one << ((key & low) << byte_shift)
+            seen[i, 0] |= bits
+            seen[i, 1] += commons & EVEN_BYTES
+            seen[i, 2] += (commons >> byte) & EVEN_BYTES
+    for i in range(hi - lo):
+        bits, least = seen[i, 0], 0
+        for level in range(8):
+            total = np.int64((seen[i, 1 + (level & 1)] >> np.uint64(16 * (level >> 1))) & np.uint64(0xFFFF))
+            answers = _popcount((bits >> np.uint64(level)) & EVERY_EIGHTH)  # (every eighth key: one level's)
+            size = np.int64(total / max(answers, 1))  # (exact in floating point, and no integer division)
+            larger = total - size * answers
+            least += (answers - larger) * clog[size] + larger * clog[min(size + 1, n)]
+        stats[lo + i], parts[lo + i] = least, _popcount(bits)
 
 
 def least_clogs(clog: np.ndarray, n: int, most: int) -> np.ndarray:
