@@ -286,8 +286,8 @@ def test_entropy_scores_exactly_only_the_guesses_that_could_be_its_pick():
     guess within a tie's reach of the least are exact; any other guess's statistic is a lower bound
     of its sum beyond that reach, so it is neither the pick nor tied: the least its parts allow, or
     at nodes of ``LEVELS_MIN`` candidates or more a closer one, from its answers counted by their
-    blacks and by their common colours. Some guesses are left unscored, on one thread and on
-    several, with the codes in unary words (6 colours) and in nibbles (13)."""
+    common colours. Some guesses are left unscored, on one thread and on several, with the codes
+    in unary words (6 colours) and in nibbles (13)."""
     from guesstree.compiler.engine.statistic import clog_table
 
     rng = np.random.default_rng(7)
