@@ -23,7 +23,6 @@ WIDE_HOLES = 8  # keys of (black, common) pairs past 64: two words of bits
 LEVELS_MIN, LEVELS_MAX = 256, 1 << 16
 LEVEL_CHUNK = 255  # candidates counted a byte per level at a time (then added into 16-bit totals)
 EVEN_BYTES = np.uint64(0x00FF00FF00FF00FF)
-EVERY_EIGHTH = np.uint64(0x0101010101010101)
 UNARY, UNARY_WIDE = np.uint64(0), np.uint64(1)  # layouts of unary words (``pack_codes``), of up to 7 holes or 8
 
 
@@ -383,7 +382,7 @@ def _levels_block(guess_positions, guess_counts, guess_ids, positions, counts, l
     every guess, a byte per level counting it (a key of up to 7 holes: ``black << 3 | common``),
     added into 16-bit totals: the even levels' in one word, the odd ones' in another."""
     one, byte, n = np.uint64(1), np.uint64(8), positions.shape[0]
-    low, byte_shift = np.uint64(7), np.uint64(3)  # a key's common colours; a level's byte from them
+    low, to_byte = np.uint64(7), np.uint64(3)  # a key's common colours; their level's byte (times 8)
     seen = np.zeros((hi - lo, 3), np.uint64)  # the answers' bits, the totals of the even and the odd levels
     for j0 in range(0, n, LEVEL_CHUNK):
         chunk_positions, chunk_counts = positions[j0:j0 + LEVEL_CHUNK], counts[j0:j0 + LEVEL_CHUNK]
@@ -394,12 +393,12 @@ def _levels_block(guess_positions, guess_counts, guess_ids, positions, counts, l
                 for j in range(chunk_positions.shape[0]):
                     key = _peg_key(position, count, chunk_positions[j], chunk_counts[j], layout, True, False)
                     bits |= one << key
-                    commons += one << ((key & low) << byte_shift)
+                    commons += one << ((key & low) << to_byte)
             else:
                 for j in range(chunk_positions.shape[0]):
                     key = _peg_key(position, count, chunk_positions[j], chunk_counts[j], layout, False, False)
                     bits |= one << key
-                    commons += one << ((key & low) << byte_shift)
+                    commons += one << ((key & low) << to_byte)
             seen[i, 0] |= bits
             seen[i, 1] += commons & EVEN_BYTES
             seen[i, 2] += (commons >> byte) & EVEN_BYTES
@@ -407,7 +406,7 @@ def _levels_block(guess_positions, guess_counts, guess_ids, positions, counts, l
         bits, least = seen[i, 0], 0
         for level in range(8):
             total = np.int64((seen[i, 1 + (level & 1)] >> np.uint64(16 * (level >> 1))) & np.uint64(0xFFFF))
-            answers = _popcount((bits >> np.uint64(level)) & EVERY_EIGHTH)  # (every eighth key: one level's)
+            answers = _popcount((bits >> np.uint64(level)) & BYTES_ONE)  # (every eighth key: one level's)
             size = np.int64(total / max(answers, 1))  # (exact in floating point, and no integer division)
             larger = total - size * answers
             least += (answers - larger) * clog[size] + larger * clog[min(size + 1, n)]
