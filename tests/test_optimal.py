@@ -17,7 +17,7 @@ import pytest
 from guesstree import compiler
 from guesstree import player
 from guesstree.compiler import Options
-from guesstree.compiler.search import counting, partitions, problem, recursion, table
+from guesstree.compiler.search import counting, partitions, problem, ranking, recursion, table
 from guesstree.compiler.search.alike import absent_symbols, lowest_alike, lowest_renamed, unplayed_symbols
 from guesstree.compiler.search.counting import counting_tables
 from guesstree.compiler.search.solver import Interrupted, Solver
@@ -842,12 +842,13 @@ WORDLE = Path(__file__).parent / "data" / "wordle"  # the original lists
 
 
 @pytest.mark.parametrize("name", ["mastermind", "words"])
-def test_parts_by_comparing_answers_and_by_marking_them_agree_with_counting_by_hand(name):
+def test_parts_by_comparing_answers_and_by_their_bits_agree_with_counting_by_hand(name):
     """The two ways of finding each guess's parts and whether it is a candidate, which
     ``_perfect_bounds`` chooses between by the candidates' number (``PAIRWISE_MAX``): comparing
-    the candidates' answers two by two, and marking each answer that occurs as a byte (Mastermind's
-    14 feedbacks, Wordle's 243). Sizes around the comparisons' groups of four and the bound; guesses
-    read as a run, from a run's middle, gathered, reversed, across a tile of guesses."""
+    the candidates' answers two by two, and setting a bit for each answer that occurs, in four
+    words (Mastermind's 14 feedbacks, Wordle's 243, in every word). Sizes around both kernels'
+    groups of four candidates and the bound; guesses read as a run, from a run's middle, gathered,
+    reversed, across tiles and blocks of guesses."""
     if name == "words":
         game = make_game("words", answers=str(WORDLE / "wordlist_orig_hidden"), guesses=str(WORDLE / "wordlist_orig_all"))
     else:
@@ -856,7 +857,7 @@ def test_parts_by_comparing_answers_and_by_marking_them_agree_with_counting_by_h
     rng = np.random.default_rng(3)
     every = np.arange(space.n_guesses, dtype=np.int64)
     gathered = np.sort(rng.choice(every, min(space.n_guesses - 9, partitions.TILE + 300), replace=False))
-    for n in (1, 2, 3, 4, 5, 8, 31, partitions.PAIRWISE_MAX, partitions.PAIRWISE_MAX + 1, 100):
+    for n in (1, 2, 3, 4, 5, 8, 31, partitions.PAIRWISE_MAX, partitions.PAIRWISE_MAX + 1, 98, 99, 100, 101, 300):
         candidates = np.sort(rng.choice(space.n_secrets, n, replace=False)).astype(np.int64)
         for guesses in (every, every[7:], gathered, gathered[::-1].copy()):
             answers = np.sort(space.matrix[guesses][:, candidates], axis=1)
@@ -864,18 +865,18 @@ def test_parts_by_comparing_answers_and_by_marking_them_agree_with_counting_by_h
             expected_candidate = (answers == space.win).any(axis=1)
             first, contiguous = partitions._contiguous(guesses)
             assert contiguous == bool((np.diff(guesses) == 1).all())
-            for kernel in (partitions._pairwise_parts, partitions._marked_parts):
+            for kernel in (partitions._pairwise_parts, partitions._bit_parts):
                 parts, candidate = np.full(len(guesses), -1, np.int64), np.zeros(len(guesses), np.bool_)
                 kernel(space.problem, candidates, guesses, first, contiguous, parts, candidate)
                 assert (parts == expected_parts).all() and (candidate == expected_candidate).all(), (kernel, n)
 
 
-def test_the_least_bound_from_halves_is_the_least_of_every_guess_bound():
-    """Wordle's parts of ``HALVES_MIN`` to ``HALVES_MAX`` secrets, whose lookahead bounds
-    each guess by the parts of each half of the candidates before it counts the few below the
-    least: the least of ``guess_bounds``' over the guesses that split them, as for every size
-    (sets of the original answers that a first guess leaves, and random ones; every guess and a
-    gathered half of them)."""
+def test_the_lookaheads_least_bound_is_the_least_of_every_guess_bound():
+    """A lookahead's least bound (``least_bound``: each guess bounded by its parts, then the few
+    below the least counted) is the least of ``guess_bounds``' over the guesses that split the
+    candidates: Wordle's sets that a first guess leaves and random ones, of sizes on both sides of
+    ``PAIRWISE_MAX`` and of the size where a part of every guess costs more than 2k - 1; every
+    guess and a gathered half of them."""
     game = make_game("words", answers=str(WORDLE / "wordlist_orig_hidden"), guesses=str(WORDLE / "wordlist_orig_all"))
     space = solver_of(game, search=ONE_THREAD).space
     root = np.arange(space.n_secrets, dtype=np.int64)
@@ -883,9 +884,10 @@ def test_the_least_bound_from_halves_is_the_least_of_every_guess_bound():
     every = np.arange(space.n_guesses, dtype=np.int64)
     openers = [space.searched.arrays.opening(word) for word in ("salet", "crane", "fuzzy", "jazzy")]
     sets = [part for opener in openers for part in space.split(opener, root)
-            if partitions.HALVES_MIN - 1 <= len(part) <= partitions.HALVES_MAX + 1]
-    drawn = [np.sort(rng.choice(space.n_secrets, size, replace=False)) for size in (39, 40, 41, 64, 75, 76, 77)]
-    for candidates in sets[::3] + drawn:
+            if len(part) >= ranking.LOOKAHEAD_MIN]
+    sizes = (12, partitions.PAIRWISE_MAX, partitions.PAIRWISE_MAX + 1, 64, 77, 150, 400)
+    drawn = [np.sort(rng.choice(space.n_secrets, size, replace=False)) for size in sizes]
+    for candidates in sets[::4] + drawn:
         for guesses in (every, np.sort(rng.choice(every, space.n_guesses // 2, replace=False))):
             totals, parts, candidate, _ = partitions.guess_bounds(
                 space.problem, candidates, guesses, np.int64(table.UNLIMITED), False, np.int64(space.children))

@@ -13,13 +13,10 @@ from .table import GOLD, INF, M1
 
 COUNTS_MIN = 96  # candidates from which a block's counts (cleared per block) pay for more than 64 feedbacks
 BLOCK = 256  # guesses scored together: their answers sit in cache while the candidates' rows stream by
-PAIRWISE_MAX = 64  # up to this many candidates, a guess's parts come from comparing answers (``_pairwise_parts``)
+PAIRWISE_MAX = 24  # up to this many candidates, a guess's parts come from comparing answers (``_pairwise_parts``;
+# per cell on Wordle's parts: 0.19 to 0.24 ns at 12 to 27 candidates, where the bits take 0.25 to 0.30)
 TILE = 2048  # guesses whose answers ``_pairwise_tile`` compares together
-SEEN_BLOCK = 64  # guesses whose answers ``_marked_parts`` marks together, a byte each (up to 16 KiB)
-# from HALVES_MIN to HALVES_MAX candidates a lookahead compares their halves apart first: below, comparing them
-# all costs less; above, marking them (a lookahead's time at each, paired in one process: halves 1.13 to 1.32 of
-# it at 24 to 40 candidates, 0.83 to 0.91 at 48 to 72, 1.02 to 1.30 at 80 to 128)
-HALVES_MIN, HALVES_MAX = 40, 76
+BITS_BLOCK = 512  # guesses whose answers ``_bit_parts`` marks together, as four words each (16 KiB)
 
 
 @njit(cache=True, nogil=True)
@@ -169,48 +166,70 @@ def _perfect_bounds(problem, candidates, guesses, first, contiguous, bounds, par
     the sum of 2k - 1 over its parts but the win: the counting bound where every part of k secrets
     costs 2k - 1 after, and below it elsewhere (a part never costs less). Only which answers occur
     is kept: for up to ``PAIRWISE_MAX`` candidates by comparing their answers two by two
-    (``_pairwise_parts``), else by marking them (``_marked_parts``; games of up to 256 feedbacks)."""
+    (``_pairwise_parts``), else as bits (``_bit_parts``; games of up to 256 feedbacks)."""
     m, n = guesses.shape[0], candidates.shape[0]
     if n <= PAIRWISE_MAX:
         _pairwise_parts(problem, candidates, guesses, first, contiguous, parts, candidate)
     else:
-        _marked_parts(problem, candidates, guesses, first, contiguous, parts, candidate)
+        _bit_parts(problem, candidates, guesses, first, contiguous, parts, candidate)
     for j in range(m):
         bounds[j] = 3 * n - parts[j] - (1 if candidate[j] else 0)
 
 
 @njit(cache=True, nogil=True)
-def _marked_parts(problem, candidates, guesses, first, contiguous, parts, candidate):
-    """Per guess: its number of parts and whether it is a candidate, by marking each answer that
-    occurs as a byte of the guess's row (a store without a load), ``SEEN_BLOCK`` guesses at a time
-    (their rows stay in the first-level cache); where the guesses run contiguous, two candidates'
-    answers a step (two independent stores)."""
-    m, n, feedbacks = guesses.shape[0], candidates.shape[0], problem.n_feedbacks
-    seen = np.zeros((SEEN_BLOCK, feedbacks), np.uint8)
-    for j0 in range(0, m, SEEN_BLOCK):
-        width = min(m - j0, SEEN_BLOCK)
+def _bit_parts(problem, candidates, guesses, first, contiguous, parts, candidate):
+    """Per guess: its number of parts and whether it is a candidate, by setting a bit for each
+    answer that occurs in four words a guess (games of up to 256 feedbacks), ``BITS_BLOCK``
+    guesses at a time: each candidate's answers are read along its row of ``by_secret`` where the
+    guesses run contiguous (a long run that the prefetcher follows), else gathered into ``rows``
+    first."""
+    m, n = guesses.shape[0], candidates.shape[0]
+    words = (np.empty(BITS_BLOCK, np.uint64), np.empty(BITS_BLOCK, np.uint64), np.empty(BITS_BLOCK, np.uint64),
+             np.empty(BITS_BLOCK, np.uint64))
+    rows = np.empty((0 if contiguous else n, BITS_BLOCK), np.uint8)  # (answers below 256 here: bytes)
+    order = np.arange(n)
+    win, one = problem.win, np.uint64(1)
+    for j0 in range(0, m, BITS_BLOCK):
+        width = min(m - j0, BITS_BLOCK)
         if contiguous:
-            for j in range(width):
-                for f in range(feedbacks):
-                    seen[j, f] = 0
-            start = first + j0
-            for i in range(0, n - 1, 2):
-                row = problem.by_secret[candidates[i]][start:start + width]
-                other = problem.by_secret[candidates[i + 1]][start:start + width]
-                for j in range(width):
-                    seen[j, row[j]] = 1
-                    seen[j, other[j]] = 1
-            if n % 2:
-                row = problem.by_secret[candidates[n - 1]][start:start + width]
-                for j in range(width):
-                    seen[j, row[j]] = 1
+            _bit_tile(problem.by_secret, candidates, first + j0, width, *words)
         else:
-            _read_block(problem.by_secret, candidates, guesses, first, contiguous, j0, width, seen, _mark)
+            for i in range(n):
+                row, mine = problem.by_secret[candidates[i]], rows[i]
+                for j in range(width):
+                    mine[j] = row[guesses[j0 + j]]
+            _bit_tile(rows, order, np.int64(0), width, *words)  # (not a literal 0: one compiled tile)
+        won = words[win >> 6]
         for j in range(width):
-            k = 0
-            for f in range(feedbacks):
-                k += seen[j, f]
-            parts[j0 + j], candidate[j0 + j] = k, seen[j, problem.win] != 0
+            parts[j0 + j] = (_popcount(words[0][j]) + _popcount(words[1][j]) + _popcount(words[2][j])
+                             + _popcount(words[3][j]))
+            candidate[j0 + j] = (won[j] >> np.uint64(win & 63)) & one != 0
+
+
+@njit(cache=True, nogil=True)
+def _bit_tile(rows, order, start, width, w0, w1, w2, w3):
+    """Which answers each of ``width`` guesses gets from the candidates, as bits of ``w0`` to ``w3``
+    (answers 0 to 63, 64 to 127, ...): candidate i answers them ``rows[order[i]][start : start +
+    width]``. Four candidates a step, so that a guess's words are loaded and stored once for four
+    answers; a bit and its word are chosen without a branch, eight guesses to a vector instruction."""
+    zero, one, low, shift = np.uint64(0), np.uint64(1), np.uint64(63), np.uint64(6)
+    for j in range(width):
+        w0[j], w1[j], w2[j], w3[j] = zero, zero, zero, zero
+    n, i = order.shape[0], 0
+    while i < n:
+        r0 = rows[order[i]][start:start + width]
+        r1 = rows[order[min(i + 1, n - 1)]][start:start + width]  # (past the end: the last again, which adds nothing)
+        r2 = rows[order[min(i + 2, n - 1)]][start:start + width]
+        r3 = rows[order[min(i + 3, n - 1)]][start:start + width]
+        for j in range(width):
+            a, b, c, d = np.uint64(r0[j]), np.uint64(r1[j]), np.uint64(r2[j]), np.uint64(r3[j])
+            ba, bb, bc, bd = one << (a & low), one << (b & low), one << (c & low), one << (d & low)
+            a, b, c, d = a >> shift, b >> shift, c >> shift, d >> shift
+            w0[j] |= (ba if a == 0 else zero) | (bb if b == 0 else zero) | (bc if c == 0 else zero) | (bd if d == 0 else zero)
+            w1[j] |= (ba if a == 1 else zero) | (bb if b == 1 else zero) | (bc if c == 1 else zero) | (bd if d == 1 else zero)
+            w2[j] |= (ba if a == 2 else zero) | (bb if b == 2 else zero) | (bc if c == 2 else zero) | (bd if d == 2 else zero)
+            w3[j] |= (ba if a == 3 else zero) | (bb if b == 3 else zero) | (bc if c == 3 else zero) | (bd if d == 3 else zero)
+        i += 4
 
 
 @njit(cache=True, nogil=True)
@@ -252,9 +271,9 @@ def _pairwise_parts(problem, candidates, guesses, first, contiguous, parts, cand
 def _pairwise_tile(rows, order, start, width, alike, opened):
     """How many parts each of ``width`` guesses makes of the candidates, into ``opened``: candidate
     i answers them ``rows[order[i]][start : start + width]``, and it opens a part unless one before
-    it answers alike. That is n(n - 1)/2 comparisons a guess where marking each answer
-    (``_marked_parts``) is n, but each runs 32 guesses to a vector instruction where each mark is a
-    store of its own: for few candidates, the faster."""
+    it answers alike. That is n(n - 1)/2 comparisons a guess where setting each answer's bit
+    (``_bit_parts``) is n, but a comparison takes a byte of a vector's lanes where a bit takes a
+    64-bit word: for few candidates, the faster."""
     one = np.uint8(1)
     for g in range(width):
         opened[g] = 0
@@ -306,11 +325,7 @@ def least_bound(problem, candidates, guesses, budget, branching, narrow):
     first, contiguous = _contiguous(guesses)
     low, parts = np.empty(m, np.int64), np.empty(m, np.int64)
     candidate = np.empty(m, np.bool_)
-    halves = not narrow and HALVES_MIN <= n <= HALVES_MAX
-    if halves:  # each lower bound by the parts of each half (the least's own exact below)
-        _halves_bounds(problem, candidates, guesses, first, contiguous, low, parts, candidate)
-    else:
-        _perfect_bounds(problem, candidates, guesses, first, contiguous, low, parts, candidate)
+    _perfect_bounds(problem, candidates, guesses, first, contiguous, low, parts, candidate)
     lowest, at, most = INF, -1, 1
     for j in range(m):
         most = max(most, parts[j] - (1 if candidate[j] else 0))
@@ -321,61 +336,25 @@ def least_bound(problem, candidates, guesses, budget, branching, narrow):
     if narrow:
         branching = min(branching, most)
     perfect = problem.least_by[branching][n] == 2 * n - 1  # no part is bigger: each lower bound is exact
-    if at < 0 or (perfect and not halves):
+    if at < 0 or perfect:
         return lowest
     # the exact bound of each guess whose lower bound is below the least found, the lowest first
     # (most likely the least)
-    bits = np.zeros(4, np.uint64)
     counts, touched = np.zeros(problem.n_feedbacks, np.int64), np.empty(problem.n_feedbacks, np.int64)
-    best = _exact_bound(problem, guesses[at], candidates, perfect, bits, counts, touched, budget, branching)
+    best = _exact_bound(problem, guesses[at], candidates, counts, touched, budget, branching)
     for j in range(m):
         if problem.stop[0]:  # (a lookahead over thousands of guesses takes seconds: it polls the stop flag)
             raise Stopped("stopped")
         if j != at and low[j] < best:
-            best = min(best, _exact_bound(problem, guesses[j], candidates, perfect, bits, counts, touched, budget,
-                                          branching))
+            best = min(best, _exact_bound(problem, guesses[j], candidates, counts, touched, budget, branching))
     return best
 
 
 @njit(cache=True, nogil=True)
-def _exact_bound(problem, guess, candidates, perfect, bits, counts, touched, budget, branching):
-    """One guess's counting bound, INF if it splits nothing (which a bound from halves of the
-    candidates may not have seen): by its parts alone where every part is perfect
-    (``_perfect_bound``), else counted by the tables of ``branching`` (``_partition``)."""
-    if perfect:
-        return _perfect_bound(problem, guess, candidates, bits)
+def _exact_bound(problem, guess, candidates, counts, touched, budget, branching):
+    """One guess's counting bound by the tables of ``branching`` (``_partition``), INF if it splits nothing."""
     k, after, _, won = _partition(problem, guess, candidates, counts, touched, budget, branching)
     return min(candidates.shape[0] + after, INF) if k > 1 or won else INF
-
-
-@njit(cache=True, nogil=True)
-def _perfect_bound(problem, guess, candidates, bits):
-    """One guess's ``3n - parts - won`` (``_perfect_bounds``), INF if it splits nothing, by marking
-    its answers in ``bits`` (four words: up to 256 feedbacks)."""
-    bits[:] = 0
-    row = problem.matrix[guess]
-    for c in candidates:
-        f = row[c]
-        bits[f >> 6] |= np.uint64(1) << np.uint64(f & 63)
-    k = _popcount(bits[0]) + _popcount(bits[1]) + _popcount(bits[2]) + _popcount(bits[3])
-    won = (bits[problem.win >> 6] >> np.uint64(problem.win & 63)) & np.uint64(1) != 0
-    return 3 * candidates.shape[0] - k - (1 if won else 0) if k > 1 or won else INF
-
-
-@njit(cache=True, nogil=True)
-def _halves_bounds(problem, candidates, guesses, first, contiguous, bounds, parts, candidate):
-    """``_perfect_bounds`` with each guess's parts counted in each half of the candidates alone
-    (``_pairwise_parts``, whose comparisons fall to a quarter): at least its parts, so each bound
-    is a lower bound on the exact one. On Wordle's parts all but 0.5 to 3.6% of the guesses are
-    already above the least, and only those does ``least_bound`` count exactly."""
-    m, n, half = guesses.shape[0], candidates.shape[0], candidates.shape[0] // 2
-    other, won = np.empty(m, np.int64), np.empty(m, np.bool_)
-    _pairwise_parts(problem, candidates[:half], guesses, first, contiguous, parts, candidate)
-    _pairwise_parts(problem, candidates[half:], guesses, first, contiguous, other, won)
-    for j in range(m):
-        parts[j] += other[j]
-        candidate[j] |= won[j]
-        bounds[j] = 3 * n - parts[j] - (1 if candidate[j] else 0)
 
 
 @njit(cache=True, nogil=True)
