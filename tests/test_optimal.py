@@ -848,7 +848,8 @@ def test_parts_by_comparing_answers_and_by_their_bits_agree_with_counting_by_han
     the candidates' answers two by two, and setting a bit for each answer that occurs, in four
     words (Mastermind's 14 feedbacks, Wordle's 243, in every word). Sizes around both kernels'
     groups of four candidates and the bound; guesses read as a run, from a run's middle, gathered,
-    reversed, across tiles and blocks of guesses."""
+    reversed, every other one, across tiles and blocks of guesses; and ``_perfect_bounds``, which
+    reads guesses gathered close together as their whole span (``SPAN_READ``)."""
     if name == "words":
         game = make_game("words", answers=str(WORDLE / "wordlist_orig_hidden"), guesses=str(WORDLE / "wordlist_orig_all"))
     else:
@@ -859,7 +860,7 @@ def test_parts_by_comparing_answers_and_by_their_bits_agree_with_counting_by_han
     gathered = np.sort(rng.choice(every, min(space.n_guesses - 9, partitions.TILE + 300), replace=False))
     for n in (1, 2, 3, 4, 5, 8, 31, partitions.PAIRWISE_MAX, partitions.PAIRWISE_MAX + 1, 98, 99, 100, 101, 300):
         candidates = np.sort(rng.choice(space.n_secrets, n, replace=False)).astype(np.int64)
-        for guesses in (every, every[7:], gathered, gathered[::-1].copy()):
+        for guesses in (every, every[7:], gathered, gathered[::-1].copy(), every[3::2].copy()):
             answers = np.sort(space.matrix[guesses][:, candidates], axis=1)
             expected_parts = 1 + np.count_nonzero(np.diff(answers.astype(np.int16), axis=1), axis=1)
             expected_candidate = (answers == space.win).any(axis=1)
@@ -869,6 +870,10 @@ def test_parts_by_comparing_answers_and_by_their_bits_agree_with_counting_by_han
                 parts, candidate = np.full(len(guesses), -1, np.int64), np.zeros(len(guesses), np.bool_)
                 kernel(space.problem, candidates, guesses, first, contiguous, parts, candidate)
                 assert (parts == expected_parts).all() and (candidate == expected_candidate).all(), (kernel, n)
+            bounds = np.empty(len(guesses), np.int64)
+            partitions._perfect_bounds(space.problem, candidates, guesses, first, contiguous, bounds, parts, candidate)
+            assert (parts == expected_parts).all() and (candidate == expected_candidate).all(), n
+            assert (bounds == 3 * n - expected_parts - expected_candidate).all(), n
 
 
 def test_the_lookaheads_least_bound_is_the_least_of_every_guess_bound():

@@ -17,6 +17,9 @@ PAIRWISE_MAX = 24  # up to this many candidates, a guess's parts come from compa
 # per cell on Wordle's parts: 0.19 to 0.24 ns at 12 to 27 candidates, where the bits take 0.25 to 0.30)
 TILE = 2048  # guesses whose answers ``_pairwise_tile`` compares together
 BITS_BLOCK = 512  # guesses whose answers ``_bit_parts`` marks together, as four words each (16 KiB)
+# a guess's answers cost about five times as much gathered as read in a run (Wordle's, 30 to 1000 candidates):
+# where the guesses are at least a third of the span they come from, every guess of the span is read
+SPAN_READ = 3
 
 
 @njit(cache=True, nogil=True)
@@ -166,14 +169,29 @@ def _perfect_bounds(problem, candidates, guesses, first, contiguous, bounds, par
     the sum of 2k - 1 over its parts but the win: the counting bound where every part of k secrets
     costs 2k - 1 after, and below it elsewhere (a part never costs less). Only which answers occur
     is kept: for up to ``PAIRWISE_MAX`` candidates by comparing their answers two by two
-    (``_pairwise_parts``), else as bits (``_bit_parts``; games of up to 256 feedbacks)."""
+    (``_pairwise_parts``), else as bits (``_bit_parts``; games of up to 256 feedbacks). Guesses
+    gathered from a span at most ``SPAN_READ`` times their number are read as the whole span."""
     m, n = guesses.shape[0], candidates.shape[0]
-    if n <= PAIRWISE_MAX:
+    lo, hi = first, first + m - 1
+    if not contiguous and m > 0:
+        lo, hi = np.min(guesses), np.max(guesses)
+    if contiguous or SPAN_READ * m < hi - lo + 1:
+        _parts_of(problem, candidates, guesses, first, contiguous, parts, candidate)
+    else:  # every guess of their span, read in a run, then theirs picked out
+        every_parts, every_candidate = np.empty(hi - lo + 1, np.int64), np.empty(hi - lo + 1, np.bool_)
+        _parts_of(problem, candidates, np.arange(lo, hi + 1), lo, True, every_parts, every_candidate)
+        for j in range(m):
+            parts[j], candidate[j] = every_parts[guesses[j] - lo], every_candidate[guesses[j] - lo]
+    for j in range(m):
+        bounds[j] = 3 * n - parts[j] - (1 if candidate[j] else 0)
+
+
+@njit(cache=True, nogil=True)
+def _parts_of(problem, candidates, guesses, first, contiguous, parts, candidate):
+    if candidates.shape[0] <= PAIRWISE_MAX:
         _pairwise_parts(problem, candidates, guesses, first, contiguous, parts, candidate)
     else:
         _bit_parts(problem, candidates, guesses, first, contiguous, parts, candidate)
-    for j in range(m):
-        bounds[j] = 3 * n - parts[j] - (1 if candidate[j] else 0)
 
 
 @njit(cache=True, nogil=True)
