@@ -129,27 +129,15 @@ def _repeats(matrix, guess, candidates, tried, tried_hash, n_tried):
 
 
 @njit(cache=True, inline="always")
-def _mark(seen, j, f):
-    """Which answers occur: byte ``f`` of guess ``j``'s row."""
-    seen[j, f] = 1
-
-
-@njit(cache=True, inline="always")
-def _count(counts, j, f):
-    """How often each answer occurs."""
-    counts[j, f] += 1
-
-
-@njit(cache=True, inline="always")
-def _read_block(by_secret, candidates, guesses, first, contiguous, j0, width, table, add):
-    """Every candidate's answers to ``guesses[j0 : j0 + width]`` into ``table`` (cleared first),
-    by ``add(table, j, answer)``: one candidate's row of ``by_secret`` at a time, read without an
-    index where the guesses are ``contiguous`` from ``first``."""
-    table[:] = 0
+def _count_block(by_secret, candidates, guesses, first, contiguous, j0, width, counts):
+    """How often each answer occurs among the candidates for each of ``guesses[j0 : j0 + width]``,
+    into ``counts`` (cleared first): one candidate's row of ``by_secret`` at a time, read without
+    an index where the guesses are ``contiguous`` from ``first``."""
+    counts[:] = 0
     for c in candidates:
         row = by_secret[c][first + j0:] if contiguous else by_secret[c]
         for j in range(width):
-            add(table, j, row[j] if contiguous else row[guesses[j0 + j]])
+            counts[j, row[j] if contiguous else row[guesses[j0 + j]]] += 1
 
 
 @njit(cache=True, nogil=True)
@@ -188,6 +176,7 @@ def _perfect_bounds(problem, candidates, guesses, first, contiguous, bounds, par
 
 @njit(cache=True, nogil=True)
 def _parts_of(problem, candidates, guesses, first, contiguous, parts, candidate):
+    """Per guess: its number of parts and whether it is a candidate, the faster way for so many candidates."""
     if candidates.shape[0] <= PAIRWISE_MAX:
         _pairwise_parts(problem, candidates, guesses, first, contiguous, parts, candidate)
     else:
@@ -413,7 +402,7 @@ def guess_bounds(problem, candidates, guesses, budget, largest_needed, branching
             if problem.stop[0]:
                 raise Stopped("stopped")
             width = min(m - j0, BLOCK)
-            _read_block(by_secret, candidates, guesses, first, contiguous, j0, width, counts, _count)
+            _count_block(by_secret, candidates, guesses, first, contiguous, j0, width, counts)
             for j in range(width):
                 k, after, big = 0, 0, 0
                 for f in range(n_feedbacks):
