@@ -373,6 +373,8 @@ def jobs(scratch: Path) -> list[tuple[Job, Path | None]]:
         listed.append(compile_job("wordle openers 100", lists, "optimal-expected", scratch, heavy=True,
                                   extra_args=("--openers", "100"), cpp=173.0, cpp_command=(*wordle, "-N100")))
         listed.append(compile_job("wordle full proof", lists, "optimal-expected", scratch, proof=True))
+        listed.append(compile_job("wordle hard full proof depth 6", [*lists, "--hard"], "optimal-expected", scratch,
+                                  proof=True, extra_args=("--max-depth", "6")))
         command = [GUESSTREE, "openers", *lists, "--top", "10", "--json", "--quiet"]
         listed.append((Job("openers wordle top 10", command, "openers", proof=True), None))
     listed.append(compile_job("mastermind 6x4", ["mastermind"], "optimal-expected", scratch))
@@ -425,7 +427,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--heavy", action="store_true", help="also run the big games and the long exact searches "
                         "(mastermind 8x5, 9x5, 7x4 optimal, digits 5, exact Wordle, bulls-cows optimal: --timeout 900)")
     parser.add_argument("--proofs", action="store_true", help="also run the proofs over every Wordle first guess "
-                        "(the full proof and openers --top 10: a quarter of an hour each here; --timeout 3600)")
+                        "(the full proofs, hard mode's within 6, and openers --top 10: half a minute to a minute and a "
+                        "half each here)")
     parser.add_argument("--only", metavar="SUBSTRING", help="run only the rows whose job contains this")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per row before it is killed (default 600)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per compile row; the median is reported")
