@@ -201,16 +201,31 @@ def _bit_parts(problem, candidates, guesses, first, contiguous, parts, candidate
         if contiguous:
             _bit_tile(problem.by_secret, candidates, first + j0, width, *words)
         else:
-            for i in range(n):
-                row, mine = problem.by_secret[candidates[i]], rows[i]
-                for j in range(width):
-                    mine[j] = row[guesses[j0 + j]]
+            _gather(problem.by_secret, candidates, guesses, j0, width, rows)
             _bit_tile(rows, order, np.int64(0), width, *words)  # (not a literal 0: one compiled tile)
         won = words[win >> 6]
         for j in range(width):
             parts[j0 + j] = (_popcount(words[0][j]) + _popcount(words[1][j]) + _popcount(words[2][j])
                              + _popcount(words[3][j]))
             candidate[j0 + j] = (won[j] >> np.uint64(win & 63)) & one != 0
+
+
+@njit(cache=True, inline="always")
+def _gather(by_secret, candidates, guesses, j0, width, rows):
+    """Candidate i's answers to ``guesses[j0 : j0 + width]`` into ``rows[i]``, for guesses that do
+    not run contiguous (a kernel's tiles then read ``rows`` as they read ``by_secret``)."""
+    for i in range(candidates.shape[0]):
+        row, mine = by_secret[candidates[i]], rows[i]
+        for j in range(width):
+            mine[j] = row[guesses[j0 + j]]
+
+
+@njit(cache=True, inline="always")
+def _in_word(word, a, b, c, d, ba, bb, bc, bd):
+    """The bits ``ba`` to ``bd`` of the answers whose word (``a`` to ``d``) is ``word``, or-ed."""
+    zero = np.uint64(0)
+    return (ba if a == word else zero) | (bb if b == word else zero) | (bc if c == word else zero) \
+        | (bd if d == word else zero)
 
 
 @njit(cache=True, nogil=True)
@@ -232,10 +247,10 @@ def _bit_tile(rows, order, start, width, w0, w1, w2, w3):
             a, b, c, d = np.uint64(r0[j]), np.uint64(r1[j]), np.uint64(r2[j]), np.uint64(r3[j])
             ba, bb, bc, bd = one << (a & low), one << (b & low), one << (c & low), one << (d & low)
             a, b, c, d = a >> shift, b >> shift, c >> shift, d >> shift
-            w0[j] |= (ba if a == 0 else zero) | (bb if b == 0 else zero) | (bc if c == 0 else zero) | (bd if d == 0 else zero)
-            w1[j] |= (ba if a == 1 else zero) | (bb if b == 1 else zero) | (bc if c == 1 else zero) | (bd if d == 1 else zero)
-            w2[j] |= (ba if a == 2 else zero) | (bb if b == 2 else zero) | (bc if c == 2 else zero) | (bd if d == 2 else zero)
-            w3[j] |= (ba if a == 3 else zero) | (bb if b == 3 else zero) | (bc if c == 3 else zero) | (bd if d == 3 else zero)
+            w0[j] |= _in_word(0, a, b, c, d, ba, bb, bc, bd)
+            w1[j] |= _in_word(1, a, b, c, d, ba, bb, bc, bd)
+            w2[j] |= _in_word(2, a, b, c, d, ba, bb, bc, bd)
+            w3[j] |= _in_word(3, a, b, c, d, ba, bb, bc, bd)
         i += 4
 
 
@@ -262,12 +277,12 @@ def _pairwise_parts(problem, candidates, guesses, first, contiguous, parts, cand
     win = np.uint8(problem.win)
     for g0 in range(0, m, TILE):
         width = min(m - g0, TILE)
+        _gather(problem.by_secret, candidates, guesses, g0, width, rows)
         for g in range(width):
             candidate[g0 + g] = False
         for i in range(n):
-            row, mine = problem.by_secret[candidates[i]], rows[i]
+            mine = rows[i]
             for g in range(width):
-                mine[g] = row[guesses[g0 + g]]
                 candidate[g0 + g] |= mine[g] == win
         _pairwise_tile(rows, order, np.int64(0), width, alike, opened)  # (not a literal 0: one compiled tile)
         for g in range(width):
