@@ -97,7 +97,8 @@ def warm_up() -> int:
 
 def _score_from_packed_codes(game) -> None:
     """What a big peg game's heuristic build runs with no matrix (``engine.kinds.PackedPegs``): one
-    guess's answers, perfect splits, and partitions on one thread and on several."""
+    guess's answers, perfect splits, and partitions on one thread and on several (entropy's pick's
+    too, by multisets of colours, by parts, and by levels of common colours)."""
     import numpy as np
 
     from .engine.scorer import Scorer
@@ -109,6 +110,8 @@ def _score_from_packed_codes(game) -> None:
         scorer.answers(0, every)
         scorer.first_perfect(every, every[:5])
         scorer.partition_stats(every, every, CLOG_SUM)
+        for candidates in (every[:40], every[:300]):  # entropy's pick: by parts, and by levels
+            scorer.partition_stats(every, candidates, CLOG_SUM, pick_only=True)
 
 
 def _stamp_path() -> Path:

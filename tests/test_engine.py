@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from guesstree.compiler import Options, build, to_bytes
-from guesstree.compiler.engine import kernels, packed, vectorised
+from guesstree.compiler.engine import kernels, least_sums, packed, vectorised
 from guesstree.compiler.engine.kinds import backend_for, block_function
 from guesstree.compiler.engine.scorer import Scorer
-from guesstree.compiler.engine.statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
+from guesstree.compiler.engine.statistic import CLOG_MARGIN, CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
 from guesstree.player.games import make_game
 
 WORDLE = Path(__file__).parent / "data" / "wordle"  # the original lists
@@ -282,22 +282,24 @@ def test_the_kernel_benchmark_sums_what_the_reference_sums(load_script):
 
 
 def test_entropy_scores_exactly_only_the_guesses_that_could_be_its_pick():
-    """``pick_only`` with ``CLOG_SUM`` (entropy): the parts of every guess and the sums of every
-    guess within a tie's reach of the least are exact; any other guess's statistic is a lower bound
-    of its sum beyond that reach, so it is neither the pick nor tied: the least its parts allow, or
-    at nodes of ``LEVELS_MIN`` candidates or more a closer one, from its answers counted by their
-    common colours. Some guesses are left unscored, on one thread and on several, with the codes
-    in unary words (6 colours) and in nibbles (13)."""
+    """``pick_only`` with ``CLOG_SUM`` (entropy): the sums of every guess within a tie's reach of
+    the least are exact; any other guess's statistic is a lower bound of its sum beyond that reach,
+    so it is neither the pick nor tied: the least its parts allow, or at nodes of ``LEVELS_MIN``
+    candidates or more a closer one, from its answers counted by their common colours. From
+    ``PRUNE_MIN`` candidates, a guess whose multiset of colours allows no sum within reach is
+    dropped uncounted (no parts, its multiset's bound); every other guess's parts are exact. Some
+    guesses are left unscored and some dropped, on one thread and on several, with the codes in
+    unary words (6 colours) and in nibbles (13)."""
     from guesstree.compiler.engine.statistic import clog_table
 
     rng = np.random.default_rng(7)
-    assert 150 < packed.LEVELS_MIN <= 700
+    assert 150 < least_sums.LEVELS_MIN <= 700 and least_sums.PRUNE_MIN <= 700
     for colours in (6, 13):
         game = make_game("mastermind", colours=colours, holes=5)
         scorer = Scorer(game, 1 << 30, "numba", whole=False)
         block, clog = scorer.codes.block, clog_table(len(game.secrets))
         assert (block.layout == packed.UNARY) == (colours == 6)
-        unscored = closer = 0
+        unscored = closer = dropped = 0
         for size in (3, 12, 40, 150, 700):
             candidates = np.sort(rng.choice(len(game.secrets), size, replace=False))
             guess_ids = rng.permutation(len(game.guesses))[:3000]
@@ -305,15 +307,18 @@ def test_entropy_scores_exactly_only_the_guesses_that_could_be_its_pick():
             for threads in (False, True):
                 found, found_parts, first = block.partition_stats(guess_ids, candidates, CLOG_SUM, clog, threads,
                                                                   pick_only=True)
-                assert first == -1 and np.array_equal(found_parts, parts)
-                reach = exact <= exact.min() + packed.CLOG_MARGIN * size
+                counted = found_parts > 0
+                assert first == -1 and np.array_equal(found_parts[counted], parts[counted])
+                assert size >= least_sums.PRUNE_MIN or counted.all()
+                reach = exact <= exact.min() + CLOG_MARGIN * size
                 assert np.array_equal(found[reach], exact[reach]) and (found <= exact).all()
-                assert (found[~reach] > exact.min() + packed.CLOG_MARGIN * size).all()
-                least = packed.least_clogs(clog, size, int(parts.max()))[parts]
-                assert (found >= least).all()
+                assert (found[~reach] > exact.min() + CLOG_MARGIN * size).all()
+                least = least_sums.least_clogs(clog, size, int(parts.max()))[parts]
+                assert (found[counted] >= least[counted]).all()
                 unscored += int((found != exact).sum())
                 closer += int(((found != exact) & (found > least)).sum())
-        assert unscored > 1000 and closer > 100, colours
+                dropped += int((~counted).sum())
+        assert unscored > 1000 and closer > 100 and dropped > 1000, colours
 
 
 

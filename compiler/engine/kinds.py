@@ -6,13 +6,14 @@ values: the peg games, words of up to 5 letters; else uint16: 723 values for 6 l
 """
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Callable
 
 import numpy as np
 
 from guesstree.player.game import Game
 
-from .statistic import NO_CLOG, PARTS
+from .statistic import CLOG_SUM, NO_CLOG, PARTS
 
 BACKENDS = ("numba", "numpy")
 NUMPY_MAX_CELLS = 1 << 22  # guesses x secrets up to which the numpy backend is the faster one
@@ -137,8 +138,19 @@ class PackedPegs:
                                                self.table)
 
     def partition_stats(self, guess_ids, secret_ids, statistic, clog, threads, stop=0, pick_only=False):
+        if pick_only and statistic == CLOG_SUM:  # entropy's pick
+            from .least_sums import pick_sums
+
+            return pick_sums(self, guess_ids, secret_ids, clog, threads, stop)
         return self.compiled.packed_partition_stats(self.guess_words, self.secret_words, self.layout, guess_ids,
                                                     secret_ids, statistic, clog, threads, stop, pick_only)
+
+    @cached_property
+    def multisets(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each guess's multiset of colours, and a guess of each (``least_sums.multisets_of``)."""
+        from .least_sums import multisets_of
+
+        return multisets_of(self.guess_words)
 
     def first_perfect(self, guess_ids, secret_ids) -> int:
         return self.partition_stats(guess_ids, secret_ids, PARTS, NO_CLOG, False, stop=len(secret_ids))[2]

@@ -1,7 +1,7 @@
 """Compiled kernels on packed peg codes (numba, cached on disk): a peg game's codes packed in two
 64-bit words each (``pack_codes``), its matrix made from them (``peg_matrix_packed``) and, with no
 matrix at all, every guess's partition of the candidates scored straight from the words
-(``packed_partition_stats``; entropy's exact sums only where a guess could be the pick). The
+(``packed_partition_stats``; entropy's pick over them is ``least_sums.py``). The
 compiled engine's own way to the numbers of ``kernels.py``, checked against the numpy engine's
 matrix by the tests.
 """
@@ -11,16 +11,13 @@ import numpy as np
 from numba import njit, prange
 
 from .kernels import BLOCK, KEY_CHUNK, PARALLEL_CELLS, _ctpop, _popcount, _reduce
-from .statistic import CLOG_MARGIN, CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
+from .statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
 
 NIBBLES_LOW = np.uint64(0x1111111111111111)
 NIBBLES_HIGH = np.uint64(0x8888888888888888)
 BYTES_LOW = np.uint64(0x0F0F0F0F0F0F0F0F)
 BYTES_ONE = np.uint64(0x0101010101010101)
 WIDE_HOLES = 8  # keys of (black, common) pairs past 64: two words of bits
-# entropy's parts at nodes of LEVELS_MIN candidates or more (below LEVELS_MAX) also count the answers of each
-# number of common colours: a closer least sum, that leaves fewer guesses to sum
-LEVELS_MIN, LEVELS_MAX = 256, 1 << 16
 LEVEL_CHUNK = 255  # candidates counted a byte per level at a time (then added into 16-bit totals)
 EVEN_BYTES = np.uint64(0x00FF00FF00FF00FF)
 UNARY, UNARY_WIDE = np.uint64(0), np.uint64(1)  # layouts of unary words (``pack_codes``), of up to 7 holes or 8
@@ -152,7 +149,7 @@ def _packed_block(guess_positions, guess_counts, guess_ids, positions, counts, l
     candidates' words) instead of read from a matrix. ``stop`` > 0: the block ends at its first
     guess of ``stop`` parts, whose index it returns (else ``hi``). ``pick_only`` (minimax): a guess
     is dropped once a part of it is larger than the largest part of a guess before it in the block
-    (see ``packed_partition_stats``). ``levels`` (entropy's parts, ``_least_clog_only``): a closer
+    (see ``packed_partition_stats``). ``levels`` (entropy's parts, ``least_sums._least_clog_only``): a closer
     least sum of c log c than the parts allow, by ``_levels_block``."""
     one, wide = np.uint64(1), layout == UNARY_WIDE
     n = positions.shape[0]
@@ -300,12 +297,10 @@ def packed_partition_stats(guess_words, secret_words, layout, guess_ids, candida
 
     Returns ``(stats, parts, first)``: with ``stop`` > 0, ``first`` is the index of the first
     guess of ``stop`` parts (the stats of those after it are left unmade), else -1. ``pick_only``:
-    only the pick (the least statistic) need be scored exactly, and every guess as good; with
-    ``MAX_PART``, a guess that cannot be (a part larger than a guess's before it) is dropped, with
-    a larger part than the pick's as its statistic and no parts; with ``CLOG_SUM`` see
-    ``_least_clog_only``."""
-    if pick_only and statistic == CLOG_SUM:
-        return _least_clog_only(guess_words, secret_words, layout, guess_ids, candidates, clog, threads, stop)
+    only the pick (the least statistic) need be scored exactly, and every guess as good: with
+    ``MAX_PART`` (minimax), a guess that cannot be (a part larger than a guess's before it) is
+    dropped, with a larger part than the pick's as its statistic and no parts (entropy's, of
+    ``CLOG_SUM``: ``least_sums.pick_sums``). ``levels``: see ``_packed_block``."""
     m = len(guess_ids)
     made = np.zeros if stop else np.empty  # (without a stop, the kernel writes every guess's)
     stats, parts = made(m, np.int64), made(m, np.int64)
@@ -316,61 +311,6 @@ def packed_partition_stats(guess_words, secret_words, layout, guess_ids, candida
         parts, stop, pick_only, ends)
     first = int(ends.min()) if len(ends) else m
     return stats, parts, first if first < m else -1
-
-
-def _least_clog_only(guess_words, secret_words, layout, guess_ids, candidates, clog, threads, stop):
-    """``packed_partition_stats`` of ``CLOG_SUM`` exact for the least sums (entropy's pick) and its
-    ties: every guess's parts first (a bit per answer, a fraction of counting them), then the sums
-    of the guesses of the most parts, then of fewer, while they could come near the least sum so
-    far. A guess of ``p`` parts sums at least what ``p`` equal parts would (c log c is convex:
-    ``least_clogs``); at nodes of ``LEVELS_MIN`` candidates or more, the parts pass also counts
-    the answers of each number of common colours, and the least sum is each such level's parts as
-    equal as can be (``_levels_block``; simulated on 24 of 8x6 entropy's nodes of 512 or more: 16%
-    of the guesses' cells left to sum, not 52%). Where that least sum is more than the bound plus a
-    margin far wider than a tie, the guess cannot be the pick, and it is its statistic. The parts
-    are exact for every guess."""
-    words, n = (guess_words, secret_words, layout), len(candidates)
-    levels = bool(LEVELS_MIN <= n < LEVELS_MAX and layout != UNARY_WIDE)
-    bounds, parts, first = packed_partition_stats(*words, guess_ids, candidates, PARTS, clog, threads, stop,
-                                                  levels=levels)
-    if first >= 0 or not len(guess_ids):
-        return parts, parts, first
-    most = int(parts.max())
-    least = least_clogs(clog, n, most)
-    stats = bounds if levels else _least_of(parts, least)
-    bound = int(least[-1]) + (1 << 62)  # none yet (far above any sum, and far from overflowing)
-    for p in range(most, 0, -1):  # most parts first
-        if least[p] > bound + CLOG_MARGIN * n:
-            break  # (and fewer parts allow no less)
-        level = _with_parts(parts, p, stats, bound + CLOG_MARGIN * n)
-        if len(level):
-            sums = packed_partition_stats(*words, guess_ids[level], candidates, CLOG_SUM, clog, threads)[0]
-            stats[level] = sums
-            bound = min(bound, int(sums.min()))
-    return stats, parts, -1
-
-
-# The two passes over every guess that entropy's pick makes besides the kernels, compiled: numpy's
-# gather, count and search per level took twice as long (0.37 against 0.18 ms at 82 000 guesses).
-
-@njit(cache=True)
-def _least_of(parts, least):
-    """``least[parts]``: each guess's least sum by its parts."""
-    stats = np.empty(parts.shape[0], np.int64)
-    for i in range(parts.shape[0]):
-        stats[i] = least[parts[i]]
-    return stats
-
-
-@njit(cache=True)
-def _with_parts(parts, p, stats, most):
-    """The indices of the guesses of ``p`` parts whose statistic is at most ``most``, in order."""
-    found = np.empty(parts.shape[0] + 1, np.int64)
-    k = 0
-    for i in range(parts.shape[0]):
-        found[k] = i  # (written for every guess, kept for those of p parts: no branch)
-        k += (parts[i] == p) & (stats[i] <= most)
-    return found[:k]
 
 
 @njit(cache=True)
@@ -411,11 +351,3 @@ def _levels_block(guess_positions, guess_counts, guess_ids, positions, counts, l
             larger = total - size * answers
             least += (answers - larger) * clog[size] + larger * clog[min(size + 1, n)]
         stats[lo + i], parts[lo + i] = least, _popcount(bits)
-
-
-def least_clogs(clog: np.ndarray, n: int, most: int) -> np.ndarray:
-    """For ``p`` = 0 to ``most`` parts of ``n`` candidates, the least sum of ``clog`` over the parts:
-    ``n mod p`` parts of one more than the others, as equal as can be."""
-    p = np.arange(1, most + 1)
-    size, larger = n // p, n % p
-    return np.concatenate(([0], larger * clog[np.minimum(size + 1, n)] + (p - larger) * clog[size]))
