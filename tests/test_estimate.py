@@ -77,13 +77,14 @@ def test_more_memory_than_the_machine_has_is_refused_unless_forced():
     (("mastermind", {"colours": 8, "holes": 6}), "most-parts", 0, 26.7, 325),
     (("mastermind", {"colours": 7, "holes": 6}), "minimax", 0, 15.0, 225),
     (("mastermind", {"colours": 5, "holes": 7}), "expected-size", 0, 12.3, 200),
-    (("mastermind", {"colours": 9, "holes": 5}), "entropy", 0, 6.8, 195),
-    (("digits", {"length": 5}), "entropy", 0, 12.4, 216),
-    (("mastermind", {"colours": 6, "holes": 6}), "entropy", 0, 4.4, 180),
-    (("bulls-cows", {"digits": 10, "length": 5}), "entropy", 0, 3.7, 167),
-    (("mastermind", {"colours": 8, "holes": 6}), "entropy", 0, 56.8, 309),
     (("bulls-cows", {"digits": 10, "length": 6}), "minimax", 0, 58.1, 271),
-    (("mastermind", {"colours": 9, "holes": 6}), "entropy", 0, 186, 494),
+    # 2026-12-07, a quiet machine: entropy after its pick went by multisets of colours (least_sums.py)
+    (("mastermind", {"colours": 9, "holes": 5}), "entropy", 0, 2.76, 198),
+    (("digits", {"length": 5}), "entropy", 0, 4.42, 221),
+    (("mastermind", {"colours": 6, "holes": 6}), "entropy", 0, 2.13, 181),
+    (("bulls-cows", {"digits": 10, "length": 5}), "entropy", 0, 1.89, 169),
+    (("mastermind", {"colours": 8, "holes": 6}), "entropy", 0, 16.6, 315),
+    (("mastermind", {"colours": 9, "holes": 6}), "entropy", 0, 58.3, 505),
 ])
 def test_the_model_is_within_a_factor_of_two_of_measured_builds(game, strategy, load, seconds, largest):
     game, options = make_game(game[0], **game[1]), Options(strategy)

@@ -9,9 +9,9 @@ secrets in the base of the answers a guess can get: ``DEPTH_PER_LOG * ln(secrets
 levels in all. A cell costs ``CELL_SECONDS`` by how the game is scored (packed peg codes as a bit
 per colour and hole, or as nibbles; a matrix; codes that do not pack, in blocks) and by whether
 the statistic counts per answer (entropy, minimax, expected-size) or only marks answers
-(most-parts), and, on the packed codes, by the statistic (``STATISTIC_FACTOR``: entropy sums the
-parts of the guesses that may be its pick only, minimax gives up on a guess that cannot beat the
-best, expected-size reduces every part of every guess); a matrix, where
+(most-parts), and, on the packed codes, by the statistic (``STATISTIC_FACTOR``: entropy counts
+only the guesses whose multiset of colours may hold its pick, minimax gives up on a guess that
+cannot beat the best, expected-size reduces every part of every guess); a matrix, where
 one is kept, costs ``MATRIX_SECONDS`` a cell to make (words score slowly); the builder adds
 ``NODE_SECONDS`` per node, each process ``START_SECONDS`` of CPU. The cores are the build's worker
 processes, or every core for the kernels' threads in one process, shared with the machine's load
@@ -46,10 +46,10 @@ DEPTH_PER_LOG = 1.6  # average guesses to win ~ 1.6 log(secrets) / log(answers) 
 CELL_SECONDS = {"unary": (0.2e-9, 0.6e-9), "nibbles": (1.0e-9, 2.0e-9), None: (1.0e-9, 2.0e-9),
                 "blocks": (8.0e-9, 16.0e-9)}
 # ... times this for a statistic, where no matrix is kept (measured on the packed codes, 2026-12-06,
-# with the counting loops vectorised): minimax stops scanning a guess that cannot beat the best and
-# entropy sums the parts of those that may be its pick only (``pick_only``); expected-size and the
-# other entropies reduce every part
-STATISTIC_FACTOR = {"entropy": 0.8, "minimax": 1.4, "most-parts": 1.0}
+# with the counting loops vectorised; entropy's 2026-12-07): minimax stops scanning a guess that
+# cannot beat the best and entropy counts the guesses of the multisets of colours that may hold its
+# pick only, and sums fewer (``least_sums.py``); expected-size and the other entropies reduce every part
+STATISTIC_FACTOR = {"entropy": 0.2, "minimax": 1.4, "most-parts": 1.0}
 COUNTING_FACTOR = 2.7  # worst-entropy, sampled-entropy, expected-size
 MATRIX_SECONDS = {"marks": 25e-9, None: 2e-9}  # making the matrix, per cell: words (marks) or another game
 CONTENDED = 0.85  # what a core shared with other work does, of a core (``share``)
