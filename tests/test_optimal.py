@@ -440,6 +440,25 @@ def test_guesses_alike_by_absent_symbols_are_exact(name, params):
     assert dropped > 0
 
 
+def test_the_guesses_kept_by_absent_symbols_are_kept_for_the_sets_used_last(monkeypatch):
+    """``AbsentSymbols`` keeps the guesses kept for each set of absent symbols within ``KEPT_BYTES``;
+    when full it drops the set used longest ago, and one made again is what it was."""
+    from guesstree.compiler.engine import symmetry
+
+    game = make_game("mastermind", colours=6, holes=3)
+    monkeypatch.setattr(symmetry, "KEPT_BYTES", 2 * len(game.guesses) * 9)  # room for two sets
+    alike, fresh = (symmetry.AbsentSymbols(game, np.array(game.guesses)) for _ in range(2))
+    a, b, c = 0b000011, 0b001100, 0b110000
+    first = alike._kept(a)
+    alike._kept(b)
+    assert alike._kept(a) is first and list(alike._kept_by_absent) == [b, a]
+    alike._kept(c)  # b was used longest ago
+    assert alike._kept(a) is first and list(alike._kept_by_absent) == [c, a]
+    for absent in (b, c, a):
+        assert all(np.array_equal(x, y) for x, y in zip(alike._kept(absent), fresh._kept(absent)))
+    assert list(alike._kept_by_absent) == [c, a] and len(fresh._kept_by_absent) == 2
+
+
 @pytest.mark.parametrize("name, params", [("mastermind", {"colours": 5, "holes": 3}), ("bulls-cows", {"length": 3, "digits": 7})])
 def test_guesses_alike_by_a_renaming_of_unplayed_symbols_are_exact(name, params):
     """Against a plain enumeration: after some guesses, the compiled search keeps exactly the lowest
