@@ -388,6 +388,9 @@ def jobs(scratch: Path) -> list[tuple[Job, Path | None]]:
         listed.append(compile_job("mastermind 8x5", ["mastermind", "--colours", "8", "--holes", "5"],
                                   strategy, scratch, heavy=True, cpp=cpp[strategy],
                                   cpp_command=(f"mastermind-8x5-{strategy}",) if cpp[strategy] else ()))
+    for strategy in ("entropy", "most-parts"):  # entropy's time against most-parts' at a big size
+        listed.append(compile_job("mastermind 8x6", ["mastermind", "--colours", "8", "--holes", "6"], strategy,
+                                  scratch, heavy=True))
     listed.append(compile_job("mastermind 9x5", ["mastermind", "--colours", "9", "--holes", "5"], "entropy", scratch,
                               heavy=True))
     listed.append(compile_job("digits 5", ["digits", "--length", "5"], "sampled-entropy", scratch, heavy=True))
