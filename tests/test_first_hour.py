@@ -333,6 +333,27 @@ def test_a_small_compile_never_loads_numba(tmp_path):
     assert list((tmp_path / "cache").rglob("*.nb[ic]")) == []
 
 
+def test_a_compile_starts_numba_without_its_cffi_typing(tmp_path):
+    """A command that loads numba skips numba's cffi typing (``warm.numba_without_cffi``: its
+    ``cffi.FFI()`` took 20 to 50 ms of every such command where cffi is installed), and cffi
+    stays importable in the process afterwards where it is installed."""
+    code = ("import atexit, importlib.util, runpy, sys\n"
+            "def report():\n"  # (at exit: a command that loaded numba ends without the interpreter's teardown)
+            "    from numba.core.typing import cffi_utils\n"
+            "    print(cffi_utils.SUPPORTED, 'pycparser' in sys.modules)\n"
+            "    if importlib.util.find_spec('cffi'):\n        import cffi\n        cffi.FFI()\n"
+            "        print('cffi', 'pycparser' in sys.modules)\n"
+            "atexit.register(report)\n"
+            f"sys.argv = ['guesstree', 'compile', 'mastermind', '--colours', '5', '--holes', '5', '--strategy', "
+            f"'entropy', '-q', '-o', {str(tmp_path / 'mm.msgpack.zst')!r}]\n"
+            "runpy.run_module('guesstree', run_name='__main__')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.split("\n")
+    assert lines[0] == "False False" and lines[1] in ("cffi True", "")
+    assert player.load(tmp_path / "mm.msgpack.zst").stats.secrets == 3125
+
+
 def test_the_warm_stamp_names_the_kernel_sources_and_only_theirs(tmp_path):
     """The stamp's digest covers every module that defines kernels: an edit of one changes it, an
     edit elsewhere in the package does not."""

@@ -32,13 +32,15 @@ def missing_dependency() -> str | None:
 def need_compiler(warm: bool = True):
     """Check that the compiler's dependencies are installed, or say in one line which extra brings
     them; then clear numba's cache if it was compiled from other kernel sources (``warm.ensure_fresh``:
-    nothing is compiled ahead, and numba is not loaded when the cache is fresh)."""
+    nothing is compiled ahead, and numba is not loaded when the cache is fresh). Numba starts
+    without its cffi typing in this process (``warm.numba_without_cffi``)."""
     missing = missing_dependency()
     if missing is not None:
         raise fail(f"this command needs the compiler's dependencies ({missing} is missing): pip install '{EXTRA}'")
-    if warm:
-        from ..warm import ensure_fresh
+    from ..warm import ensure_fresh, numba_without_cffi
 
+    numba_without_cffi()
+    if warm:
         ensure_fresh()
 
 
