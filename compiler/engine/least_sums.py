@@ -33,10 +33,9 @@ def pick_sums(block, guess_ids, candidates, clog, threads, stop=0):
 
 
 def _least_clog_only(words, guess_ids, candidates, clog, threads, stop):
-    """``pick_sums`` by parts: the sums exact for the least (entropy's pick) and its
-    ties: every guess's parts first (a bit per answer, a fraction of counting them), then the sums
-    of the guesses of the most parts, then of fewer, while they could come near the least sum so
-    far. A guess of ``p`` parts sums at least what ``p`` equal parts would (c log c is convex:
+    """``pick_sums`` by parts: every guess's parts first (a bit per answer, a fraction of counting
+    them), then the sums of the guesses of the most parts, then of fewer, while they could come
+    near the least sum so far. A guess of ``p`` parts sums at least what ``p`` equal parts would (c log c is convex:
     ``least_clogs``); at nodes of ``LEVELS_MIN`` candidates or more, the parts pass also counts
     the answers of each number of common colours, and the least sum is each such level's parts as
     equal as can be (``_levels_block``; simulated on 24 of 8x6 entropy's nodes of 512 or more: 16%
@@ -84,9 +83,9 @@ def _by_multisets(words, guess_ids, candidates, clog, threads, multisets):
     stats, sizes = _guess_bounds(of, guess_ids, bounds)
     order = np.argsort(bounds, kind="stable")
     enough = order[min(np.searchsorted(np.cumsum(sizes[order]), PROBE_GUESSES), len(order) - 1)]
-    probe = _with_parts(stats, -1, stats, bounds[enough])
+    probe = _at_most(stats, bounds[enough])
     sums = packed_partition_stats(*words, guess_ids[probe], candidates, CLOG_SUM, clog, threads)[0]
-    kept = _with_parts(stats, -1, stats, int(sums.min()) + CLOG_MARGIN * len(candidates))
+    kept = _at_most(stats, int(sums.min()) + CLOG_MARGIN * len(candidates))
     found, found_parts, _ = _least_clog_only(words, guess_ids[kept], candidates, clog, threads, 0)
     parts = np.zeros(len(guess_ids), np.int64)
     stats[kept], parts[kept] = found, found_parts
@@ -104,16 +103,15 @@ def _multiset_bounds(first_positions, first_counts, positions, counts, layout, c
     levels = np.zeros(WIDE_HOLES + 1, np.int64)
     bounds = np.empty(first_positions.shape[0], np.int64)
     for r in range(first_positions.shape[0]):
+        position, count = first_positions[r], first_counts[r]
         levels[:] = 0
-        for j in range(n):
+        for j in range(n):  # (a key's common colours: the key mod 9 for 8 holes, else its low 3 bits)
             if wide:
-                levels[_peg_key(first_positions[r], first_counts[r], positions[j], counts[j], layout, True, True) % 9] += 1
+                levels[_peg_key(position, count, positions[j], counts[j], layout, True, True) % 9] += 1
             elif layout == UNARY:
-                levels[_peg_key(first_positions[r], first_counts[r], positions[j], counts[j], layout, True, False)
-                       & 7] += 1
+                levels[_peg_key(position, count, positions[j], counts[j], layout, True, False) & 7] += 1
             else:
-                levels[_peg_key(first_positions[r], first_counts[r], positions[j], counts[j], layout, False, False)
-                       & 7] += 1
+                levels[_peg_key(position, count, positions[j], counts[j], layout, False, False) & 7] += 1
         least = 0
         for common in range(levels.shape[0]):
             total = levels[common]
@@ -159,6 +157,11 @@ def _with_parts(parts, p, stats, most):
         found[k] = i  # (written for every guess, kept for those of p parts: no branch)
         k += ((p < 0) | (parts[i] == p)) & (stats[i] <= most)
     return found[:k]
+
+
+def _at_most(stats, most):
+    """The indices of the statistics of at most ``most``, in order (``_with_parts`` of any parts)."""
+    return _with_parts(stats, -1, stats, most)
 
 
 def least_clogs(clog: np.ndarray, n: int, most: int) -> np.ndarray:
