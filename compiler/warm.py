@@ -17,15 +17,10 @@ its interpreter, numba version and processor.
 
 The install cannot compile ahead: a player install must build with no numpy or numba at any
 stage, and a package's build is the same whatever extras are asked for.
-
-Numba's start in guesstree's own processes (the command, its workers) skips its cffi typing
-(``numba_without_cffi``): no kernel of ours takes a cffi function, and where cffi is installed
-numba makes a ``cffi.FFI()`` at its first kernel's load, 50 ms of a one-second command.
 """
 from __future__ import annotations
 
 import hashlib
-import importlib.abc
 import importlib.util
 import json
 import os
@@ -206,43 +201,6 @@ def clear_stale(say=None) -> int:
                 removed += 1
     _leave_stamp({"kernels": kernels_digest()}, say)
     return removed
-
-
-class _WithoutCffi(importlib.abc.MetaPathFinder):
-    """Finds numba's cffi typing module once, and has it load while ``import cffi`` fails (its
-    ``SUPPORTED`` is then False); cffi is importable again as soon as it has loaded."""
-
-    MODULE = "numba.core.typing.cffi_utils"
-
-    def find_spec(self, name, path, target=None):
-        if name != self.MODULE:
-            return None
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(name)
-        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
-            return spec
-        load = spec.loader.exec_module
-
-        def exec_module(module) -> None:
-            held = sys.modules.get("cffi")
-            sys.modules["cffi"] = None  # (None in sys.modules: the import raises ImportError)
-            try:
-                load(module)
-            finally:
-                if held is None:
-                    del sys.modules["cffi"]
-                else:
-                    sys.modules["cffi"] = held
-
-        spec.loader.exec_module = exec_module
-        return spec
-
-
-def numba_without_cffi() -> None:
-    """In this process, numba's cffi typing loads without cffi (see the module's text). Nothing is
-    loaded here; once numba has loaded it, or where another finder already waits, nothing is done."""
-    if _WithoutCffi.MODULE not in sys.modules and not any(isinstance(f, _WithoutCffi) for f in sys.meta_path):
-        sys.meta_path.insert(0, _WithoutCffi())
 
 
 def warm(say=None) -> float:

@@ -334,7 +334,7 @@ def test_a_small_compile_never_loads_numba(tmp_path):
 
 
 def test_a_compile_starts_numba_without_its_cffi_typing(tmp_path):
-    """A command that loads numba skips numba's cffi typing (``warm.numba_without_cffi``: its
+    """A command that loads numba skips numba's cffi typing (``engine.numba_start``: its
     ``cffi.FFI()`` took 20 to 50 ms of every such command where cffi is installed), and cffi
     stays importable in the process afterwards where it is installed."""
     code = ("import atexit, importlib.util, runpy, sys\n"

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..engine.arrays import GameArrays
 from ..engine.kinds import backend_kernels
+from ..engine.numba_start import numba_without_cffi
 from ..options import Options
 from ..strategies import best_guesses
 
@@ -54,7 +55,8 @@ class BuildContext:
     def recipe(self, matrix) -> tuple:
         """How a worker process rebuilds this context over ``matrix`` (the matrix in shared memory,
         a ``workers.shared.SharedArray``, or None for none): ``(function, arguments)``, both picklable."""
-        return in_worker, (self.game.spec(), self.options, self.scorer.backend, matrix, False if matrix is None else None)
+        return in_pool_worker, (self.game.spec(), self.options, self.scorer.backend, matrix,
+                                False if matrix is None else None)
 
     def portable_recipe(self, whole: bool | None = None) -> tuple:
         """How a process on another machine rebuilds this context, with no file and no shared
@@ -173,3 +175,10 @@ def in_worker(spec: dict, options: Options, backend: str, matrix=None, whole: bo
     """A worker's build context (``recipe``, ``portable_recipe``): the same game and options over
     the arrays it rebuilds (``GameArrays.in_worker``)."""
     return BuildContext(GameArrays.in_worker(spec, options.max_memory, backend, matrix, whole), options)
+
+
+def in_pool_worker(*arguments) -> BuildContext:
+    """``in_worker`` in one of our worker processes (``recipe``), numba started as in the command's
+    process (``engine.numba_start``); a Dask worker, which may serve other work, is left as it is."""
+    numba_without_cffi()
+    return in_worker(*arguments)

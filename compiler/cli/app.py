@@ -33,11 +33,12 @@ def need_compiler(warm: bool = True):
     """Check that the compiler's dependencies are installed, or say in one line which extra brings
     them; then clear numba's cache if it was compiled from other kernel sources (``warm.ensure_fresh``:
     nothing is compiled ahead, and numba is not loaded when the cache is fresh). Numba starts
-    without its cffi typing in this process (``warm.numba_without_cffi``)."""
+    without its cffi typing in this process (``engine.numba_start``)."""
     missing = missing_dependency()
     if missing is not None:
         raise fail(f"this command needs the compiler's dependencies ({missing} is missing): pip install '{EXTRA}'")
-    from ..warm import ensure_fresh, numba_without_cffi
+    from ..engine.numba_start import numba_without_cffi
+    from ..warm import ensure_fresh
 
     numba_without_cffi()
     if warm:

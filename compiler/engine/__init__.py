@@ -5,5 +5,6 @@
 plugin's ``register``, the backends); the kernels themselves compiled (``kernels.py``, numba),
 vectorised (``vectorised.py``, numpy) and plain (``reference.py``), entropy's pick on packed codes
 (``least_sums.py``), reducing a partition to the ``statistic.py`` a heuristic names;
-``symmetry.py`` guesses alike, ``hint_rule.py`` hard mode's rule.
+``symmetry.py`` guesses alike, ``hint_rule.py`` hard mode's rule, ``numba_start.py`` how numba starts
+in our own processes.
 Nothing is imported here, so that a module of this package loads only what it needs."""

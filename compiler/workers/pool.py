@@ -21,8 +21,6 @@ from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from typing import Callable, Iterator
 
-from ..warm import numba_without_cffi
-
 
 @contextmanager
 def main_unseen():
@@ -172,7 +170,6 @@ def _serve(connection: Connection, setup: Callable, setup_args: tuple) -> None:
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held while spawned: see _interrupts_held
     _exit_with_parent()
-    numba_without_cffi()
     global _parent
     _parent = connection
     try:
