@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .packed import UNARY, UNARY_WIDE, WIDE_HOLES, _peg_key, packed_partition_stats
+from .packed import UNARY, UNARY_WIDE, WIDE_HOLES, _peg_key, equal_parts, packed_partition_stats
 from .statistic import CLOG_MARGIN, CLOG_SUM, PARTS
 
 # entropy's parts at nodes of LEVELS_MIN candidates or more (below LEVELS_MAX) also count the answers of each
@@ -114,11 +114,7 @@ def _multiset_bounds(first_positions, first_counts, positions, counts, layout, c
                 levels[_peg_key(position, count, positions[j], counts[j], layout, False, False) & 7] += 1
         least = 0
         for common in range(levels.shape[0]):
-            total = levels[common]
-            answers = max(min(total, common + 1), 1)
-            size = total // answers
-            larger = total - size * answers
-            least += (answers - larger) * clog[size] + larger * clog[min(size + 1, n)]
+            least += equal_parts(levels[common], min(levels[common], common + 1), clog, n)
         bounds[r] = least
     return bounds
 

@@ -347,7 +347,14 @@ def _levels_block(guess_positions, guess_counts, guess_ids, positions, counts, l
         for level in range(8):
             total = np.int64((seen[i, 1 + (level & 1)] >> np.uint64(16 * (level >> 1))) & np.uint64(0xFFFF))
             answers = _popcount((bits >> np.uint64(level)) & BYTES_ONE)  # (every eighth key: one level's)
-            size = np.int64(total / max(answers, 1))  # (exact in floating point, and no integer division)
-            larger = total - size * answers
-            least += (answers - larger) * clog[size] + larger * clog[min(size + 1, n)]
+            least += equal_parts(total, answers, clog, n)
         stats[lo + i], parts[lo + i] = least, _popcount(bits)
+
+
+@njit(cache=True, inline="always")
+def equal_parts(total, answers, clog, n):
+    """The least sum of ``clog`` (c log c) over ``total`` candidates that give ``answers`` answers
+    (0 for none): the parts as equal as can be, ``total mod answers`` of them one larger."""
+    size = np.int64(total / max(answers, 1))  # (exact in floating point, and no integer division)
+    larger = total - size * answers
+    return (answers - larger) * clog[size] + larger * clog[min(size + 1, n)]
