@@ -13,15 +13,18 @@ import pytest
 
 from guesstree import player
 from guesstree.player.export import export, reach
+from parts import missing
 
 CHROMIUM = Path(os.environ.get("GUESSTREE_CHROMIUM", "/usr/bin/chromium"))
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="Playwright for Python is not installed (pip install -e '.[browser]')")
+try:
+    from playwright import sync_api
+except ImportError:
+    missing("the web page's test needs Playwright for Python (pip install -e '.[browser]')")
 if not CHROMIUM.exists():
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)", allow_module_level=True)
+    missing(f"the web page's test needs Chromium at {CHROMIUM} (apt-get install -y chromium)")
 
 
 @pytest.fixture(scope="module")

@@ -446,11 +446,12 @@ def _free_port() -> int:
 
 
 @pytest.mark.parametrize("address, words", [
-    (f"tcp://127.0.0.1:{_free_port()}", "error: cannot reach the Dask scheduler at tcp://127.0.0.1:"),
+    ("tcp://127.0.0.1:FREE", "error: cannot reach the Dask scheduler at tcp://127.0.0.1:"),  # a port no one listens on
     ("nowhere", "error: --cluster nowhere: give a scheduler's address (tcp://HOST:PORT) or local:N"),
     ("local:zero", "error: --cluster local:zero: local:N needs a number of worker processes"),
 ])
 def test_a_bad_cluster_address_is_one_line(tmp_path, address, words):
+    address = address.replace("FREE", str(_free_port()))
     result = guesstree("compile", *MM4, "--strategy", "optimal-expected", "-o", tmp_path / "t.msgpack.zst",
                        "--cluster", address)
     assert result.returncode == 2

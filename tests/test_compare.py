@@ -5,6 +5,7 @@ import json
 import xml.etree.ElementTree as ElementTree
 
 import pytest
+from parts import missing
 
 from guesstree import player
 from guesstree.compiler.compare import DEFAULT_STRATEGIES, Row, compare, parse_strategies, plot_svg, table
@@ -196,7 +197,7 @@ def test_plot_title_fits_in_the_picture_as_a_font_draws_it(mm43_rows, font):
     import os
 
     if not os.path.exists(font):
-        pytest.skip(f"{font} is not installed")
+        missing(f"the plot's title test needs the font {font} (apt-get install fonts-liberation)")
     for title in (MM55_TITLE, "Guesses to win: " + "W" * 90, "short"):
         width, lines = _titles(plot_svg(mm43_rows, title))
         assert " ".join(t.text for t in lines) == title

@@ -27,6 +27,7 @@ import pytest  # noqa: E402
 
 from guesstree import player  # noqa: E402
 from guesstree.player.export import to_text  # noqa: E402
+from parts import missing  # noqa: E402
 
 JS = REPO / "player" / "js"
 TREES = sorted((REPO / "trees").glob("*.msgpack.zst"))
@@ -156,10 +157,7 @@ def node() -> str:
     summary says so (in CI it fails); without npm, or when ``npm ci`` fails, it fails saying how."""
     node = shutil.which("node")
     if node is None:
-        reason = "no node on PATH: the JavaScript player is not tested (apt-get install nodejs npm)"
-        if os.environ.get("CI"):
-            pytest.fail(f"the JavaScript player's tests cannot run in CI: {reason}")
-        pytest.skip(reason)
+        missing("the JavaScript player's tests need Node on PATH (apt-get install nodejs npm)")
     if not (JS / "node_modules" / "fzstd").is_dir():
         npm = shutil.which("npm")
         if npm is None:

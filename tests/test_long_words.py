@@ -113,6 +113,7 @@ def test_cli_compiles_and_verifies_words_of_other_lengths(cli, tmp_path, length,
     assert result.exit_code == 0 and word.upper() in result.stdout.splitlines()[-1], result.output
 
 
+@pytest.mark.slow  # its first run on a machine compiles the search's kernels for two-byte feedback (about 40 s)
 @pytest.mark.parametrize("length", [6, 7])
 def test_optimal_expected_on_long_words_is_the_least_total(tmp_path, length):
     game = make_game("words", answers=str(_write(tmp_path, LISTS[length][:9])))
