@@ -565,6 +565,12 @@ def test_you_guess_mastermind_with_the_colour_picker(browser, trees, tmp_path):
     for _ in range(3):
         page.click("#yg-back")
     assert holes(page) == ["", "", ""] and page.input_value("#yg-input") == ""
+    page.click("h1")  # the physical keyboard, the focus on the page: a colour's letter or 1-based digit
+    page.keyboard.type("c2")
+    assert holes(page) == ["C", "B", ""]
+    page.keyboard.press("Backspace")
+    page.keyboard.press("Backspace")
+    assert holes(page) == ["", "", ""]
 
     for game_number in range(2):
         page.click("#yg-new")
@@ -597,6 +603,33 @@ def test_you_guess_mastermind_with_the_colour_picker(browser, trees, tmp_path):
         for letter in set(game.format_code(secret)):
             peg = f'#yg-history li:last-child .peg:nth-child({game.format_code(secret).index(letter) + 1})'
             assert background(page, f'#yg-picker button[data-key="{letter}"]') == background(page, peg)
+    web.close()
+
+
+@pytest.mark.slow
+def test_you_guess_bulls_cows_with_the_digit_picker(browser, trees, tmp_path):
+    """The digits of the game as keys; a digit written is not offered again (bulls and cows'
+    digits are distinct), offered again once deleted; a game played with the keys is scored by the
+    Python game's rules."""
+    web = WebPlayer(browser, trees("bulls-cows", "first", digits=4, length=2), tmp_path)
+    game, page = web.game, web.page
+    web.show("you-guess")
+    assert [key.get_attribute("data-key") for key in page.query_selector_all("#yg-picker button[data-key]")] == list("0123")
+
+    def offered() -> list[str]:
+        return [key.get_attribute("data-key") for key in page.query_selector_all("#yg-picker button[data-key]:not([disabled])")]
+
+    pick(page, "3")
+    assert holes(page) == ["3", ""] and offered() == list("012")
+    page.click("#yg-back")
+    assert holes(page) == ["", ""] and offered() == list("0123")
+    while page.get_attribute("#you-guess", "data-state") == "guessing":
+        page.click("#yg-hint")
+        pick(page, page.get_attribute("#yg-message", "data-hint"))
+        page.click("#yg-enter")
+        assert offered() == (list("0123") if page.get_attribute("#you-guess", "data-state") == "guessing" else [])
+    history = tried(page, game)
+    assert history[-1][1] == game.win and all(game.score(g, history[-1][0]) == f for g, f in history)
     web.close()
 
 

@@ -372,6 +372,8 @@ function renderTries() {
 const PICKED = { pegs: true, digits: true, letters: true };  // the kinds written one symbol a key
 const HOLES = { ...PICKED, pair: true };  // the kinds whose guess being written is shown
 const KEYBOARD = ["qwertyuiop", "asdfghjkl", "zxcvbnm"];
+// the peg games whose guesses hold each symbol once at most (bulls and cows, Mastermind --no-guess-repeats)
+const DISTINCT = (data.kind === "pegs" || data.kind === "digits") && game.length > 1 && !game.isGuess(new Array(game.length).fill(0));
 const MAX_GRID = 12;  // twod's grid as buttons up to 12 x 12 points; a larger one is typed
 
 function keyText(symbol) {  // what a key adds to the typed guess
@@ -426,6 +428,12 @@ function renderWriting() {
   }
   for (const point of $("yg-picker").querySelectorAll(".point")) {
     point.classList.toggle("chosen", point.dataset.key === text.replace(/\s+/g, ""));
+  }
+  if (DISTINCT) {  // bulls and cows: a digit written is not offered again
+    const written = new Set(writtenSymbols(text).map(([symbol]) => symbol));
+    for (const key of $("yg-picker").querySelectorAll("button[data-symbol]")) {
+      key.disabled = Boolean(ended) || written.has(Number(key.dataset.symbol));
+    }
   }
 }
 
@@ -552,9 +560,11 @@ function typedOnPage(event) {
   if (event.key === "Enter") $("yg-form").requestSubmit();
   else if (event.key === "Backspace") unwrite();
   else {
+    // Mastermind's colours may be typed as 1-based digits, as in the field
+    const typed = data.kind === "pegs" && /^[1-9]$/.test(event.key) && game.symbols <= 9 ? LETTERS[Number(event.key) - 1] : event.key;
     const key = [...$("yg-picker").querySelectorAll("button[data-symbol]")]
-      .find((button) => button.dataset.key === event.key.toLowerCase() || button.dataset.key === event.key.toUpperCase());
-    if (!key) return;
+      .find((button) => button.dataset.key === typed.toLowerCase() || button.dataset.key === typed.toUpperCase());
+    if (!key || key.disabled) return;
     write(key.dataset.key);
   }
   event.preventDefault();
