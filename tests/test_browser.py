@@ -750,6 +750,12 @@ def test_you_guess_is_one_click_away_on_a_1200x900_window_and_fits_a_phone(brows
     for sel in YOU_GUESS_CONTROLS:
         assert in_view(page, sel, 1200, 900) == []
     assert page.evaluate("window.scrollY") == 0
+    page.focus("#tab-you-guess")  # the arrows move between the tabs
+    page.keyboard.press("ArrowRight")
+    assert page.get_attribute("#tab-lookup", "aria-selected") == "true" and page.is_visible("#secret-input")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert page.get_attribute("#tab-play", "aria-selected") == "true" and page.is_hidden("#you-guess")
 
     phone = browser.new_page(viewport={"width": 375, "height": 740})
     phone.goto(web.path.as_uri() + "#you-guess")  # the address opens the tab
