@@ -170,6 +170,8 @@ _WIDTHS = dict(zip(
      778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 333, 278, 333, 584, 556, 333, 556, 611, 556, 611, 556,
      333, 611, 611, 278, 278, 556, 278, 889, 611, 611, 611, 611, 389, 556, 333, 611, 556, 778, 556, 556, 500,
      389, 280, 389, 584)))
+FIT_WIDTH = 1000  # the picture's width at most, unless its legend or a word of its title needs more
+MIN_PLOT_WIDTH = 360.0  # the bars' area at least, however long the legend
 TEXT_SLACK = 1.25  # the fonts a browser may pick are wider: DejaVu Sans Bold (Linux's usual) by a fifth
 
 
@@ -193,8 +195,9 @@ def _wrapped(text: str, size: float, width: float) -> list[str]:
 
 def plot_svg(rows: list[Row], title: str) -> str:
     """Grouped bars: for each number of guesses, how many secrets each strategy wins in it. The
-    picture grows to fit its texts: a title too wide for it is broken into lines (and a word wider
-    than the picture widens it), the legend's column is as wide as its longest entry."""
+    picture is at most FIT_WIDTH pixels wide (its bars narrower) unless its texts need more: a title
+    too wide for it is broken into lines (and a word wider than the picture widens it), the
+    legend's column is as wide as its longest entry. Wider than its window, it is drawn smaller."""
     worst = max(row.stats["worst"] for row in rows)
     top = max(max(row.distribution()) for row in rows)
     step = _tick_step(top)
@@ -204,6 +207,7 @@ def plot_svg(rows: list[Row], title: str) -> str:
     left, top_margin, bottom = 78, 58, 64
     right = max(210.0, 24 + max(text_width("strategy (average)", 13), 20 + max(text_width(t, 13) for t in legends)) + pad)
     plot_w = min(760.0, max(480.0, worst * (len(rows) * 22.0 + 14.0)))
+    plot_w = max(MIN_PLOT_WIDTH, min(plot_w, FIT_WIDTH - left - right))  # narrower bars rather than a wider picture
     plot_h = 320.0
     width = left + plot_w + right
     lines = _wrapped(title, title_size, width - 2 * pad)
@@ -216,9 +220,9 @@ def plot_svg(rows: list[Row], title: str) -> str:
     def y(value: float) -> float:
         return top_margin + plot_h - plot_h * value / y_max
 
-    out = [
+    out = [  # drawn at its size, or narrower to fit a narrower window or column (max-width), never cut
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-        f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}" style="max-width: 100%; height: auto" font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" '
         f'role="img" aria-label="{escape(title, {chr(34): "&quot;"})}">',
         f'<rect width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
     ]

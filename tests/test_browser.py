@@ -48,19 +48,25 @@ def trees(build_cached):
 class WebPlayer:
     """One exported page open in the browser, with the Python tree it came from."""
 
-    def __init__(self, browser, tree: player.Tree, directory: Path):
+    def __init__(self, browser, tree: player.Tree, directory: Path, **page_options):
         self.tree, self.game = tree, tree.game
-        path = directory / "player.html"
-        path.write_text(export(tree, "html"), encoding="utf-8")
-        self.page = browser.new_page()
+        self.path = directory / "player.html"
+        self.path.write_text(export(tree, "html"), encoding="utf-8")
+        self.page = browser.new_page(**page_options)
         self.page.set_default_timeout(10_000)
         self.problems: list[str] = []
         self.page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
         self.page.on("console", lambda message: self.problems.append(f"console {message.type}: {message.text}"))
         self.page.on("request", lambda request: None if request.url.startswith("file://")
                      else self.problems.append(f"request: {request.url}"))
-        self.page.goto(path.as_uri())
+        self.page.goto(self.path.as_uri())
         assert self.state() == "playing"
+
+    def show(self, panel: str) -> None:
+        """Open one of the page's tabs: play, you-guess or lookup."""
+        self.page.click(f"#tab-{panel}")
+        assert self.page.get_attribute(f"#tab-{panel}", "aria-selected") == "true"
+        assert self.page.is_visible(f"#{panel}")
 
     def guess(self) -> str:
         return self.page.get_attribute("#guess", "data-code")
@@ -215,6 +221,7 @@ def test_page_refuses_impossible_feedback_and_undoes(browser, trees, tmp_path):
 def test_page_shows_the_path_of_a_typed_secret(browser, trees, tmp_path):
     web = WebPlayer(browser, trees("mastermind", "entropy", colours=4, holes=3), tmp_path)
     game, page = web.game, web.page
+    web.show("lookup")
     for secret in some(game.secrets, 5):
         page.fill("#secret-input", game.format_code(secret).lower())  # typed any case
         page.click("#secret-go")
@@ -452,6 +459,7 @@ def test_words_page_enter_placeholder_allowed_guesses_and_answers(browser, tmp_p
     history.append(("zzzzz", "-----"))
     assert web.history()[-1] == "ZZZZZ-----"
     assert web.guess() == game.format_code(tree.suggest(history, any_guess=True))
+    web.show("lookup")
     page.fill("#secret-input", "aahed")
     page.click("#path-form button[type=submit]")
     assert page.text_content("#path-message") == ("AAHED is an allowed guess but not one of the 2315 possible "
@@ -470,6 +478,7 @@ def test_you_guess_the_pages_hidden_secret_with_the_trees_hints(browser, trees, 
     is the Python game's score against the secret it then names."""
     web = WebPlayer(browser, trees(name, strategy, **params), tmp_path)
     tree, game, page = web.tree, web.game, web.page
+    web.show("you-guess")
     for _ in range(3):  # three hidden secrets, each found by the hints
         page.click("#yg-new")
         assert page.get_attribute("#you-guess", "data-state") == "guessing"
@@ -508,3 +517,290 @@ def test_you_guess_the_pages_hidden_secret_with_the_trees_hints(browser, trees, 
     assert said.startswith("The secret is ") and game.parse_code(said[len("The secret is "):-1]) in set(game.secrets)
     assert page.get_attribute("#you-guess", "data-state") == "revealed" and page.is_disabled("#yg-go")
     web.close()
+
+
+# -- "You guess" with the picker: colour pegs, digits, the on-screen keyboard --------------------
+
+WORDS_SMALL = str(Path(__file__).parent / "data" / "words-small.txt")
+
+
+def holes(page) -> list[str]:
+    """The guess being written, hole by hole: a symbol, or "" for a hole still empty."""
+    shown = page.query_selector_all("#yg-holes > *")
+    assert all(("hole" in (h.get_attribute("class") or "").split()) == (h.text_content() == "") for h in shown)
+    return [h.text_content() for h in shown]
+
+
+def pick(page, text: str) -> None:
+    """Write ``text`` with the picker's keys, one click a symbol."""
+    for char in text:
+        page.click(f'#yg-picker button[data-key="{char}"]')
+
+
+def tried(page, game) -> list[tuple]:
+    """The page's guesses so far and the feedback it gave each."""
+    return [(game.parse_code(item.query_selector(".code").get_attribute("data-code")),
+             game.parse_feedback(item.query_selector(".feedback").text_content()))
+            for item in page.query_selector_all("#yg-history li")]
+
+
+def background(page, selector: str) -> str:
+    return page.eval_on_selector(selector, "e => getComputedStyle(e).backgroundColor")
+
+
+def test_you_guess_mastermind_with_the_colour_picker(browser, trees, tmp_path):
+    """Clicked colour pegs fill the holes (backspace empties the last, a full row takes no more),
+    Enter guesses; a whole game played so is scored by the Python game's rules, and a guess made
+    again is refused with what it got the first time, not counted."""
+    web = WebPlayer(browser, trees("mastermind", "entropy", colours=4, holes=3), tmp_path)
+    tree, game, page = web.tree, web.game, web.page
+    web.show("you-guess")
+    assert [key.get_attribute("data-key") for key in page.query_selector_all("#yg-picker button[data-key]")] == list("ABCD")
+    assert holes(page) == ["", "", ""]
+    pick(page, "AD")
+    assert holes(page) == ["A", "D", ""] and page.input_value("#yg-input") == "AD"
+    page.click("#yg-back")
+    assert holes(page) == ["A", "", ""] and page.input_value("#yg-input") == "A"
+    pick(page, "BCD")  # the third hole filled by C; D finds no hole
+    assert holes(page) == ["A", "B", "C"] and page.input_value("#yg-input") == "ABC"
+    page.fill("#yg-input", "2 4")  # typed, as 1-based digits: the holes follow
+    assert holes(page) == ["B", "D", ""]
+    for _ in range(3):
+        page.click("#yg-back")
+    assert holes(page) == ["", "", ""] and page.input_value("#yg-input") == ""
+    page.click("h1")  # the physical keyboard, the focus on the page: a colour's letter or 1-based digit
+    page.keyboard.type("c2")
+    assert holes(page) == ["C", "B", ""]
+    page.keyboard.press("Backspace")
+    page.keyboard.press("Backspace")
+    assert holes(page) == ["", "", ""]
+
+    for game_number in range(2):
+        page.click("#yg-new")
+        while page.get_attribute("#you-guess", "data-state") == "guessing":
+            before = tried(page, game)
+            page.click("#yg-hint")
+            hinted = page.get_attribute("#yg-message", "data-hint")
+            assert hinted == game.format_code(tree.suggest(before, any_guess=True))
+            pick(page, hinted)
+            assert holes(page) == list(hinted)
+            page.click("#yg-enter")
+            after = tried(page, game)
+            assert after[:-1] == before and game.format_code(after[-1][0]) == hinted
+            assert holes(page) == ["", "", ""]  # emptied for the next guess
+            if len(after) == 1 and after[0][1] != game.win:
+                # The same guess again tells nothing new: said, and not counted.
+                pick(page, hinted)
+                page.click("#yg-enter")
+                assert page.text_content("#yg-message") == (
+                    f"You already guessed {hinted} (guess 1, {game.format_feedback(after[0][1])}): not counted.")
+                assert tried(page, game) == after and holes(page) == list(hinted)
+                for _ in hinted:
+                    page.click("#yg-back")
+        history = tried(page, game)
+        secret = history[-1][0]
+        assert history[-1][1] == game.win and all(game.score(g, secret) == f for g, f in history)
+        assert page.text_content("#yg-message").startswith(f"You found {game.format_code(secret)} in {len(history)} guess")
+        assert all(key.is_disabled() for key in page.query_selector_all("#yg-picker button"))
+        # a key is the colour of its peg on the board
+        for letter in set(game.format_code(secret)):
+            peg = f'#yg-history li:last-child .peg:nth-child({game.format_code(secret).index(letter) + 1})'
+            assert background(page, f'#yg-picker button[data-key="{letter}"]') == background(page, peg)
+    web.close()
+
+
+@pytest.mark.slow
+def test_you_guess_bulls_cows_with_the_digit_picker(browser, trees, tmp_path):
+    """The digits of the game as keys; a digit written is not offered again (bulls and cows'
+    digits are distinct), offered again once deleted; a game played with the keys is scored by the
+    Python game's rules."""
+    web = WebPlayer(browser, trees("bulls-cows", "first", digits=4, length=2), tmp_path)
+    game, page = web.game, web.page
+    web.show("you-guess")
+    assert [key.get_attribute("data-key") for key in page.query_selector_all("#yg-picker button[data-key]")] == list("0123")
+
+    def offered() -> list[str]:
+        return [key.get_attribute("data-key") for key in page.query_selector_all("#yg-picker button[data-key]:not([disabled])")]
+
+    pick(page, "3")
+    assert holes(page) == ["3", ""] and offered() == list("012")
+    page.click("#yg-back")
+    assert holes(page) == ["", ""] and offered() == list("0123")
+    while page.get_attribute("#you-guess", "data-state") == "guessing":
+        page.click("#yg-hint")
+        pick(page, page.get_attribute("#yg-message", "data-hint"))
+        page.click("#yg-enter")
+        assert offered() == (list("0123") if page.get_attribute("#you-guess", "data-state") == "guessing" else [])
+    history = tried(page, game)
+    assert history[-1][1] == game.win and all(game.score(g, history[-1][0]) == f for g, f in history)
+    web.close()
+
+
+def known_letters(history: list[tuple]) -> dict[str, str]:
+    """Wordle's keyboard: each letter guessed, with its best mark so far (2 green, 1 yellow, 0 grey)."""
+    best: dict[str, int] = {}
+    for guess, feedback in history:
+        for letter, mark in zip(guess, feedback):
+            best[chr(97 + letter)] = max(best.get(chr(97 + letter), 0), mark)
+    return {letter: str(mark) for letter, mark in best.items()}
+
+
+def keyboard(page) -> dict[str, str]:
+    """The on-screen keyboard's coloured keys: letter -> its mark."""
+    return {key.get_attribute("data-key"): key.get_attribute("data-mark")
+            for key in page.query_selector_all("#yg-picker button[data-key]") if key.get_attribute("data-mark")}
+
+
+def test_you_guess_words_with_the_on_screen_keyboard(browser, trees, tmp_path):
+    """The keyboard has the letters the game's words use; clicked, they write the guess and Enter
+    guesses; after each guess every key is coloured as Wordle colours it, by the marks the Python
+    game gives against the secret found; the physical keyboard writes the same holes."""
+    web = WebPlayer(browser, trees("words", "entropy", answers=WORDS_SMALL), tmp_path)
+    tree, game, page = web.tree, web.game, web.page
+    web.show("you-guess")
+    keys = [key.get_attribute("data-key") for key in page.query_selector_all("#yg-picker button[data-key]")]
+    used = {chr(97 + letter) for word in game.guesses for letter in word}
+    assert sorted(keys) == sorted(used) and len(used) < 26  # a letter no word has gets no key
+    assert [key for key in keys] == [c for c in "qwertyuiopasdfghjklzxcvbnm" if c in used]  # as on a keyboard
+
+    # The physical keyboard, the focus on the page: letters fill the holes, Backspace, Enter.
+    first = game.format_code(tree.guess_of(0)).lower()
+    page.click("h1")
+    page.keyboard.type(first[:3])
+    assert holes(page) == list(first[:3].upper()) + ["", ""]
+    page.keyboard.press("Backspace")
+    assert holes(page) == list(first[:2].upper()) + ["", "", ""]
+    page.keyboard.press("Enter")  # two letters are no word: refused with the Python game's words
+    assert page.text_content("#yg-message") == python_error(game.parse_code, first[:2])
+    page.keyboard.press("Backspace")
+    page.keyboard.press("Backspace")
+    assert holes(page) == [""] * 5 and tried(page, game) == []
+
+    for _ in range(3):
+        page.click("#yg-new")
+        assert keyboard(page) == {}  # a new secret: nothing known
+        seen = []
+        while page.get_attribute("#you-guess", "data-state") == "guessing":
+            page.click("#yg-hint")
+            pick(page, page.get_attribute("#yg-message", "data-hint").lower())
+            page.click("#yg-enter")
+            seen.append(keyboard(page))
+        history = tried(page, game)
+        secret = history[-1][0]
+        assert all(game.score(g, secret) == f for g, f in history)
+        for k, shown in enumerate(seen, 1):
+            assert shown == known_letters([(g, game.score(g, secret)) for g, _ in history[:k]]), k
+        # the keys' colours are the tiles' of the same marks
+        for key, mark in seen[-1].items():
+            tile = next(f'#yg-history li:nth-child({i}) .tile:nth-child({p + 1})' for i, (g, f) in enumerate(history, 1)
+                        for p, letter in enumerate(g) if chr(97 + letter) == key and f[p] == int(mark))
+            assert background(page, f'#yg-picker button[data-key="{key}"]') == background(page, tile)
+
+    # A letter found green stays green when a later guess has it elsewhere: the page's secret
+    # chosen (its Math.random fixed) and two guesses picked so.
+    page.evaluate("Math.random = () => 0.5")
+    page.click("#yg-new")
+    secret = game.secrets[len(game.secrets) // 2]
+    first, second, letter = next((g1, g2, g1[p]) for g1 in game.guesses for p in range(game.length)
+                                 if g1 != secret and game.score(g1, secret)[p] == 2
+                                 for g2 in game.guesses if g1[p] in g2 and g2 != secret
+                                 and all(m < 2 for l, m in zip(g2, game.score(g2, secret)) if l == g1[p]))
+    for k, guess in enumerate((first, second), 1):
+        pick(page, game.format_code(guess).lower())
+        page.click("#yg-enter")
+        assert tried(page, game) == [(g, game.score(g, secret)) for g in (first, second)[:k]]
+        assert keyboard(page) == known_letters(tried(page, game))
+    assert keyboard(page)[chr(97 + letter)] == "2"
+    web.close()
+
+
+YOU_GUESS_CONTROLS = ["#yg-holes", "#yg-picker", "#yg-input", "#yg-go", "#yg-hint", "#yg-reveal", "#yg-new",
+                      "#yg-message", "#yg-picker button"]
+
+
+def in_view(page, selector: str, width: int, height: int) -> list[str]:
+    """What of ``selector`` is not wholly inside a ``width`` x ``height`` window as it is now."""
+    outside = []
+    for item in page.query_selector_all(selector):
+        box = item.bounding_box()
+        assert box is not None, selector  # shown
+        if not (0 <= box["x"] and box["x"] + box["width"] <= width and 0 <= box["y"] and box["y"] + box["height"] <= height):
+            outside.append(f"{selector} {item.get_attribute('data-key') or item.text_content()!r}: {box}")
+    return outside
+
+
+@pytest.mark.parametrize("tree_path, guesses", [
+    (WORDLE, ["crane", "light", "zesty", "abbey", "mummy"]),
+    (MM64, ["AABB", "CCDD", "EEFF", "ABCD", "CDEF"]),
+])
+def test_you_guess_is_one_click_away_on_a_1200x900_window_and_fits_a_phone(browser, tmp_path, tree_path, guesses):
+    """On 1200 x 900 the tabs are in view; "You guess" (a click, or the address's #you-guess) shows
+    all its controls without scrolling, still after five guesses; on a 375 px phone nothing is
+    wider than the screen."""
+    tree = player.load(tree_path)
+    web = WebPlayer(browser, tree, tmp_path, viewport={"width": 1200, "height": 900})
+    page = web.page
+    assert in_view(page, '[role="tab"]', 1200, 900) == []
+    web.show("you-guess")
+    assert page.evaluate("window.scrollY") == 0 and page.is_hidden("#play") and page.is_hidden("#lookup")
+    for sel in YOU_GUESS_CONTROLS:
+        assert in_view(page, sel, 1200, 900) == []
+    for guess in guesses:
+        page.fill("#yg-input", guess)
+        page.press("#yg-input", "Enter")
+    assert len(page.query_selector_all("#yg-history li")) == len(guesses) or \
+        page.get_attribute("#you-guess", "data-state") == "won"
+    for sel in YOU_GUESS_CONTROLS:
+        assert in_view(page, sel, 1200, 900) == []
+    assert page.evaluate("window.scrollY") == 0
+    page.focus("#tab-you-guess")  # the arrows move between the tabs
+    page.keyboard.press("ArrowRight")
+    assert page.get_attribute("#tab-lookup", "aria-selected") == "true" and page.is_visible("#secret-input")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert page.get_attribute("#tab-play", "aria-selected") == "true" and page.is_hidden("#you-guess")
+
+    phone = browser.new_page(viewport={"width": 375, "height": 740})
+    phone.goto(web.path.as_uri() + "#you-guess")  # the address opens the tab
+    assert phone.get_attribute("#tab-you-guess", "aria-selected") == "true" and phone.is_visible("#yg-picker")
+    for sel in YOU_GUESS_CONTROLS[:-1] + ["#yg-picker button", '[role="tab"]']:
+        assert in_view(phone, sel, 375, 10_000) == []
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 375
+    phone.close()
+    web.close()
+
+
+# -- compare --plot in a browser -----------------------------------------------------------------
+
+def test_compare_plot_fits_a_1000_px_window(browser, tmp_path):
+    """The picture of seven strategies over seventeen guess counts is at most 1000 px wide; one
+    whose title has a word wider than that is drawn smaller: in a 1000 px window neither is cut,
+    every text (the legend's rightmost among them) inside the picture and the window."""
+    from guesstree.compiler.compare import Row, plot_svg
+
+    def row(name: str, worst: int) -> Row:
+        histogram = {k: 10 * k * (worst + 1 - k) for k in range(1, worst + 1)}
+        secrets, total = sum(histogram.values()), sum(k * v for k, v in histogram.items())
+        stats = {"secrets": secrets, "total": total, "average": total / secrets, "worst": worst, "histogram": histogram}
+        return Row(name, {"name": name}, stats, secrets, None)
+
+    rows = [row(name, worst) for name, worst in (("first", 9), ("minimax", 6), ("entropy", 6), ("expected-size", 6),
+                                                  ("most-parts", 6), ("worst-entropy", 17), ("fewest-at-worst", 6))]
+    page = browser.new_page(viewport={"width": 1000, "height": 700})
+    for title, natural in (("Guesses to win: Mastermind, 6 colours, 4 holes, 1296 secrets", True),
+                           ("W" * 120, False)):
+        path = tmp_path / "plot.svg"
+        path.write_text(plot_svg(rows, title), encoding="utf-8")
+        page.goto(path.as_uri())
+        svg, texts, scroll = page.evaluate("""() => {
+            const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+            return [box(document.documentElement), [...document.querySelectorAll("text")].map(box),
+                    document.documentElement.scrollWidth]; }""")
+        assert (float(page.get_attribute("svg", "width")) <= 1000) == natural
+        assert svg[2] - svg[0] <= 1000 and scroll <= 1000, title
+        drawn = svg[2] - svg[0]
+        assert drawn == (float(page.get_attribute("svg", "width")) if natural else 1000)  # as it is, or scaled down
+        rightmost = max(texts, key=lambda t: t[2])
+        assert page.evaluate("document.querySelectorAll('g.legend text').length") == len(rows) and rightmost[2] <= svg[2]
+        assert all(svg[0] <= t[0] and t[2] <= svg[2] and svg[1] <= t[1] and t[3] <= svg[3] for t in texts), title
+    page.close()

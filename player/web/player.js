@@ -309,6 +309,7 @@ function newSecret() {
   hidden = secrets[Math.floor(Math.random() * secrets.length)];
   tries = [];
   ended = "";
+  $("yg-input").value = "";
   renderTries();
   say($("yg-message"), `A secret is hidden: one of ${plural(secrets.length, "secret")}. Your first guess?`);
 }
@@ -318,11 +319,15 @@ function tryGuess(text) {
   const played = game.parseCode(text);
   const unknown = tree.unknownGuess(played);
   if (unknown) throw new Error(`${unknown}: a typo?`);
+  const shown = game.formatCode(played);
+  const before = tries.findIndex(([g]) => same(g, played));  // it would tell nothing new: not counted
+  if (before >= 0) {
+    throw new Error(`You already guessed ${shown} (guess ${before + 1}, ${game.formatFeedback(tries[before][1])}): not counted.`);
+  }
   const refused = game.allows(played, tries);
   if (refused) throw new Error(refused);
   const feedback = game.score(played, hidden);
   tries.push([played, feedback]);
-  const shown = game.formatCode(played);
   if (same(feedback, game.win)) {
     ended = "won";
     say($("yg-message"), `You found ${shown} in ${plural(tries.length, "guess")} (the tree finds it in ${tree.path(hidden).length}).`, "success");
@@ -355,6 +360,214 @@ function renderTries() {
   $("you-guess").dataset.state = ended || "guessing";
   delete $("yg-message").dataset.hint;
   for (const id of ["yg-input", "yg-go", "yg-hint", "yg-reveal"]) $(id).disabled = Boolean(ended);
+  for (const key of $("yg-picker").querySelectorAll("button")) key.disabled = Boolean(ended);
+  renderWriting();
+  renderKnown();
+}
+
+// The picker writes the guess as the person would type it, into #yg-input (which the physical
+// keyboard writes as before): colour pegs for Mastermind, digits for the digit games, a keyboard
+// for words, the grid's points for twod; each game's symbol is one key. The holes above it show
+// the guess being written, symbol by symbol.
+const PICKED = { pegs: true, digits: true, letters: true };  // the kinds written one symbol a key
+const HOLES = { ...PICKED, pair: true };  // the kinds whose guess being written is shown
+const KEYBOARD = ["qwertyuiop", "asdfghjkl", "zxcvbnm"];
+// the peg games whose guesses hold each symbol once at most (bulls and cows, Mastermind --no-guess-repeats)
+const DISTINCT = (data.kind === "pegs" || data.kind === "digits") && game.length > 1 && !game.isGuess(new Array(game.length).fill(0));
+const MAX_GRID = 12;  // twod's grid as buttons up to 12 x 12 points; a larger one is typed
+
+function keyText(symbol) {  // what a key adds to the typed guess
+  if (data.kind === "pegs") return LETTERS[symbol];
+  if (data.kind === "letters") return LETTERS[symbol].toLowerCase();
+  return String(symbol);
+}
+
+// The symbols of a guess being written, as far as they go: a symbol, or null for a character
+// that is none of the game's (shown as such, for the game's parser to name when it is sent).
+function writtenSymbols(text) {
+  const chars = [...text.replace(/[\s,]+/g, "")];
+  const digits = data.kind === "pegs" && game.symbols <= 9 && chars.every((c) => /[0-9]/.test(c));
+  return chars.map((c) => {
+    let symbol = -1;
+    if (data.kind === "pegs") symbol = digits ? Number(c) - 1 : LETTERS.indexOf(c.toUpperCase());
+    else if (data.kind === "digits") symbol = /[0-9]/.test(c) ? Number(c) : -1;
+    else if (data.kind === "letters") symbol = /[a-z]/i.test(c) ? c.toLowerCase().charCodeAt(0) - 97 : -1;
+    return symbol >= 0 && symbol < game.symbols ? symbol : null;
+  }).map((symbol, i) => [symbol, chars[i]]);
+}
+
+function hole(symbol, char) {  // one hole of the guess being written: empty, a symbol, or a stray character
+  if (data.kind === "pegs") {
+    const peg = el("span", "peg", char === undefined ? "" : symbol === null ? char : LETTERS[symbol]);
+    if (char === undefined) peg.classList.add("hole");
+    else if (symbol === null) peg.classList.add("stray");
+    else {
+      peg.style.background = PALETTE[symbol % PALETTE.length];
+      peg.style.color = textColour(PALETTE[symbol % PALETTE.length]);
+    }
+    return peg;
+  }
+  const tile = el("span", "tile", char === undefined ? "" : symbol === null ? char : keyText(symbol).toUpperCase());
+  if (char === undefined) tile.classList.add("hole");
+  else if (symbol === null) tile.classList.add("stray");
+  return tile;
+}
+
+function renderWriting() {
+  const text = $("yg-input").value;
+  if (PICKED[data.kind]) {
+    const written = writtenSymbols(text);
+    const holes = written.map(([symbol, char]) => hole(symbol, char));
+    for (let i = written.length; i < game.length; i++) holes.push(hole(null, undefined));
+    $("yg-holes").replaceChildren(...holes);
+  }
+  if (data.kind === "pair") {  // the point chosen, once it is one
+    let point = null;
+    try { point = game.parseCode(text); } catch (error) { point = null; }
+    $("yg-holes").replaceChildren(...(point ? renderCode(point, true).childNodes : [hole(null, undefined), hole(null, undefined)]));
+  }
+  for (const point of $("yg-picker").querySelectorAll(".point")) {
+    point.classList.toggle("chosen", point.dataset.key === text.replace(/\s+/g, ""));
+  }
+  if (DISTINCT) {  // bulls and cows: a digit written is not offered again
+    const written = new Set(writtenSymbols(text).map(([symbol]) => symbol));
+    for (const key of $("yg-picker").querySelectorAll("button[data-symbol]")) {
+      key.disabled = Boolean(ended) || written.has(Number(key.dataset.symbol));
+    }
+  }
+}
+
+// What the guesses so far have shown: each letter's best mark (green, yellow, grey), as
+// Wordle's keyboard shows it; the grid's points that no longer fit.
+function renderKnown() {
+  if (data.kind === "letters") {
+    const best = new Map();
+    for (const [played, feedback] of tries) {
+      played.forEach((letter, i) => best.set(letter, Math.max(best.get(letter) ?? 0, feedback[i])));
+    }
+    for (const key of $("yg-picker").querySelectorAll("button[data-symbol]")) {
+      const mark = best.get(Number(key.dataset.symbol));
+      if (mark === undefined) delete key.dataset.mark;
+      else key.dataset.mark = String(mark);
+      const letter = key.dataset.key.toUpperCase();
+      key.setAttribute("aria-label", mark === undefined ? letter : `${letter}, ${MARK_NAMES[mark]}`);
+    }
+  } else if (data.kind === "pair") {
+    const fit = new Set(tree.candidates(tries, { anyGuess: true }).map((code) => code.join(",")));
+    for (const point of $("yg-picker").querySelectorAll(".point")) point.classList.toggle("out", !fit.has(point.dataset.key));
+  }
+}
+
+function write(text) {  // a key pressed or clicked: its symbol after the others, while a hole is left
+  if (ended) return;
+  const input = $("yg-input");
+  if (data.kind === "pair") input.value = text;
+  else if (writtenSymbols(input.value).length < game.length) input.value += text;
+  renderWriting();
+}
+
+function unwrite() {  // backspace: the last symbol written goes
+  if (ended) return;
+  const input = $("yg-input");
+  input.value = data.kind === "pair" ? "" : input.value.replace(/[^\s,][\s,]*$/, "");
+  renderWriting();
+}
+
+function pickerKey(className, text, label, action) {
+  const key = el("button", className, text);
+  key.type = "button";
+  if (label) key.setAttribute("aria-label", label);
+  key.addEventListener("click", action);
+  return key;
+}
+
+function symbolKey(symbol) {
+  const text = keyText(symbol);
+  const key = pickerKey(data.kind === "pegs" ? "peg pick" : "tile pick", text.toUpperCase(),
+    data.kind === "pegs" ? `colour ${text}` : text.toUpperCase(), () => write(text));
+  key.dataset.key = text;
+  key.dataset.symbol = String(symbol);
+  if (data.kind === "pegs") {
+    key.style.background = PALETTE[symbol % PALETTE.length];
+    key.style.color = textColour(PALETTE[symbol % PALETTE.length]);
+  }
+  return key;
+}
+
+function editKeys() {
+  const back = pickerKey("edit", "⌫", "delete the last symbol", unwrite);
+  back.id = "yg-back";
+  const enter = pickerKey("edit enter", "Enter", "guess it", () => $("yg-form").requestSubmit());
+  enter.id = "yg-enter";
+  return [back, enter];
+}
+
+function buildPicker() {
+  const picker = $("yg-picker");
+  if (data.kind === "pegs" || data.kind === "digits") {
+    const row = el("div", "picker-row");
+    for (let symbol = 0; symbol < game.symbols; symbol++) row.appendChild(symbolKey(symbol));
+    row.append(...editKeys());
+    picker.appendChild(row);
+  } else if (data.kind === "letters") {  // the letters the game's words use, as on a keyboard
+    const used = new Set(game.guesses().flat());
+    KEYBOARD.forEach((keys, i) => {
+      const row = el("div", "picker-row keyboard");
+      const [back, enter] = i === KEYBOARD.length - 1 ? editKeys() : [];
+      if (enter) row.appendChild(enter);
+      for (const letter of keys) {
+        const symbol = letter.charCodeAt(0) - 97;
+        if (used.has(symbol)) row.appendChild(symbolKey(symbol));
+      }
+      if (back) row.appendChild(back);
+      picker.appendChild(row);
+    });
+  } else if (data.kind === "pair" && game.size <= MAX_GRID) {  // y grows upwards, as on a chart
+    const grid = el("div", "grid");
+    grid.style.gridTemplateColumns = `auto repeat(${game.size}, 1fr)`;
+    for (let y = game.size - 1; y >= 0; y--) {
+      grid.appendChild(el("span", "axis", String(y)));
+      for (let x = 0; x < game.size; x++) {
+        const point = pickerKey("point", "", `point ${x},${y}`, () => write(`${x},${y}`));
+        point.dataset.key = `${x},${y}`;
+        point.title = `${x},${y}`;
+        grid.appendChild(point);
+      }
+    }
+    grid.appendChild(el("span", "axis", "y/x"));
+    for (let x = 0; x < game.size; x++) grid.appendChild(el("span", "axis", String(x)));
+    const row = el("div", "picker-row");
+    row.append(...editKeys().slice(1));
+    picker.append(grid, row);
+  } else {
+    return;
+  }
+  picker.hidden = false;
+  // A click on a key leaves the focus where it was (the input, or nowhere), so that the physical
+  // keyboard's Enter sends the guess rather than pressing the key clicked last again.
+  picker.addEventListener("mousedown", (event) => {
+    if (event.target.closest("button")) event.preventDefault();
+  });
+}
+
+// The physical keyboard, when the focus is in no field: a key of the picker writes its symbol,
+// Backspace deletes, Enter guesses (in #yg-input, typing works as in any field).
+function typedOnPage(event) {
+  if ($("you-guess").hidden || ended || event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target.closest("input, textarea, select, summary")) return;
+  if (target.closest("button") && (event.key === "Enter" || event.key === " ")) return;  // the button's own
+  if (event.key === "Enter") $("yg-form").requestSubmit();
+  else if (event.key === "Backspace") unwrite();
+  else {
+    // Mastermind's colours may be typed as 1-based digits, as in the field
+    const typed = data.kind === "pegs" && /^[1-9]$/.test(event.key) && game.symbols <= 9 ? LETTERS[Number(event.key) - 1] : event.key;
+    const key = [...$("yg-picker").querySelectorAll("button[data-symbol]")]
+      .find((button) => button.dataset.key === typed.toLowerCase() || button.dataset.key === typed.toUpperCase());
+    if (!key || key.disabled) return;
+    write(key.dataset.key);
+  }
+  event.preventDefault();
 }
 
 function setUpYouGuess() {
@@ -363,15 +576,52 @@ function setUpYouGuess() {
     try {
       tryGuess($("yg-input").value);
       $("yg-input").value = "";
+      renderWriting();
     } catch (error) {
       say($("yg-message"), error.message, "error");
     }
   });
+  $("yg-input").addEventListener("input", renderWriting);
   $("yg-hint").addEventListener("click", hint);
   $("yg-reveal").addEventListener("click", reveal);
   $("yg-new").addEventListener("click", newSecret);
   $("yg-input").placeholder = game.formatCode(tree.guessOf(0));
+  $("yg-holes").hidden = !HOLES[data.kind];
+  buildPicker();
+  document.addEventListener("keydown", typedOnPage);
   newSecret();
+}
+
+// The page's three parts as tabs, so that each is one click away, however long another grows; the
+// address's #play, #you-guess or #lookup opens one.
+function showPanel(id) {
+  for (const tab of document.querySelectorAll('[role="tab"]')) {
+    const on = tab.dataset.panel === id;
+    tab.setAttribute("aria-selected", String(on));
+    tab.tabIndex = on ? 0 : -1;
+    $(tab.dataset.panel).hidden = !on;
+  }
+  document.body.dataset.panel = id;
+}
+
+function setUpTabs() {
+  const tabs = [...document.querySelectorAll('[role="tab"]')];
+  for (const tab of tabs) {
+    tab.addEventListener("click", () => {
+      showPanel(tab.dataset.panel);
+      try { window.history.replaceState(null, "", `#${tab.dataset.panel}`); } catch (error) { /* a file: address may refuse it */ }
+    });
+    tab.addEventListener("keydown", (event) => {  // the arrows move between the tabs
+      const move = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+      if (!move) return;
+      const next = tabs[(tabs.indexOf(tab) + move + tabs.length) % tabs.length];
+      next.click();
+      next.focus();
+      event.preventDefault();
+    });
+  }
+  const asked = location.hash.slice(1);
+  showPanel(tabs.some((tab) => tab.dataset.panel === asked) ? asked : "play");
 }
 
 function setUp() {
@@ -423,6 +673,7 @@ function setUp() {
     $("notice-text").textContent = tree.notice;
     $("notice").hidden = false;
   }
+  setUpTabs();
   setUpYouGuess();
   update();
   render();
