@@ -62,6 +62,17 @@ def test_the_players_examples_run_from_any_folder(tmp_path, monkeypatch):
     assert wordle.suggest([]) == wordle.game.parse_code("salet")
 
 
+def test_the_readmes_python_example_runs_from_any_folder(tmp_path, monkeypatch):
+    (block,) = re.findall(r"```python\n(.*?)  ```", README, re.S)
+    monkeypatch.chdir(tmp_path)
+    lines = [line.removeprefix("  ") for line in block.splitlines()]
+    names: dict = {}
+    exec(compile("\n".join(lines[:-2]), "README.md", "exec"), names)
+    for line in lines[-2:]:  # each call gives what its comment says
+        call, said = line.split("#")
+        assert eval(call, names) == eval(said.split(":")[0], names)
+
+
 def test_the_classic_mastermind_table_is_the_shipped_trees():
     rows = table_rows(marked("strategies"))
     assert len(rows) == 8

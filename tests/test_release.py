@@ -109,7 +109,7 @@ def test_the_release_files_pass_twine_and_hold_one_import_name_and_the_licences(
 
 
 @pytest.mark.slow
-def test_the_wheel_in_a_fresh_venv_plays_from_an_empty_folder_and_runs_the_readmes_ci_snippet(release, tmp_path):
+def test_the_wheel_in_a_fresh_venv_plays_from_an_empty_folder_and_runs_the_docs_ci_snippet(release, tmp_path):
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     bin_dir = env_dir / ("Scripts" if os.name == "nt" else "bin")
