@@ -94,7 +94,7 @@ def test_the_readmes_links_lead_to_files_of_the_repository():
     links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", README.read_text())
     local = [link for link in links if not re.match(r"[a-z]+:", link)]
     assert {"docs/index.md", "docs/tutorials/compile.md", "docs/tutorials/play.md", "docs/tutorials/verify.md",
-            "docs/tutorials/scale.md", "docs/reference/python.md"} <= set(local)
+            "docs/tutorials/scale.md", "docs/commands.md"} <= set(local)
     assert not [link for link in local if not (REPO / link).exists()]
     anchors = re.findall(r"\]\(#([^)]+)\)", README.read_text())
     headings = {re.sub(r"[^\w\- ]", "", h).strip().lower().replace(" ", "-") for h in re.findall(r"^#+ (.*)$", README.read_text(), re.M)}
