@@ -726,8 +726,9 @@ def test_cmake_configures_and_builds(tmp_path):
     assert done.stdout.strip() == player.load(path).game.format_code(player.load(path).next_guess([]))
 
 
-def test_the_main_readme_s_c_example_answers_as_python(lib, tmp_path):
-    section = re.search(r"^## The player in C\n(.*?)(?=^## )", (REPO / "README.md").read_text(), re.S | re.M)[1]
+def test_the_docs_c_example_answers_as_python(lib, tmp_path):
+    guide = (REPO / "docs" / "tutorials" / "play.md").read_text()
+    section = re.search(r"^## The player in C\n(.*?)(?=^## |\Z)", guide, re.S | re.M)[1]
     snippet = re.search(r"```c\n(.*?)```", section, re.S)[1].replace("gt_close(tree);", 'printf("%s\\n", guess);\ngt_close(tree);')
     (tmp_path / "main.c").write_text(f'#include <stdio.h>\n#include "guesstree.h"\nint main(void)\n{{\n{snippet}return 0;\n}}\n')
     compiled = subprocess.run(["cc", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", f"-I{C}", str(tmp_path / "main.c"),

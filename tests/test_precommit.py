@@ -67,12 +67,12 @@ def test_the_hooks_pass_a_good_tree_and_refuse_a_damaged_one(repository):
     assert refused.stdout.count("Failed") == 2  # the changed tree, and the folder against its manifest
 
 
-def test_the_readmes_local_hooks_run_as_written(repository):
-    """The README's ``repo: local`` configuration, its text as it stands, with guesstree installed
-    where the commit is made (this interpreter's environment on the PATH)."""
+def test_the_docs_local_hooks_run_as_written(repository):
+    """The ``repo: local`` configuration of docs/tutorials/verify.md, its text as it stands, with
+    guesstree installed where the commit is made (this interpreter's environment on the PATH)."""
     repo, env = repository
-    readme = (ROOT / "README.md").read_text()
-    config = re.search(r"run the installed `guesstree`:\n\n```yaml\n(.*?)```", readme, re.S).group(1)
+    guide = (ROOT / "docs" / "tutorials" / "verify.md").read_text()
+    config = re.search(r"run the installed `guesstree`:\n\n```yaml\n(.*?)```", guide, re.S).group(1)
     assert "repo: local" in config
     (repo / ".pre-commit-config.yaml").write_text(config)
     env = {**env, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"}

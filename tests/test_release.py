@@ -1,7 +1,7 @@
 """The release files, as a stranger gets them: ``python -m build`` makes an sdist and a wheel that
 pass ``twine check --strict``, whose only import name is ``guesstree`` and which carry the licences;
-the wheel installed in a fresh venv plays from an empty folder with no numpy, and the README's CI
-snippet runs there as written; ``npm pack`` makes a tarball that installs into an empty Node project
+the wheel installed in a fresh venv plays from an empty folder with no numpy, and the docs' CI
+snippet (docs/tutorials/verify.md) runs there as written; ``npm pack`` makes a tarball that installs into an empty Node project
 and runs its README's example. One version and one home everywhere."""
 from __future__ import annotations
 
@@ -109,13 +109,13 @@ def test_the_release_files_pass_twine_and_hold_one_import_name_and_the_licences(
 
 
 @pytest.mark.slow
-def test_the_wheel_in_a_fresh_venv_plays_from_an_empty_folder_and_runs_the_readmes_ci_snippet(release, tmp_path):
+def test_the_wheel_in_a_fresh_venv_plays_from_an_empty_folder_and_runs_the_docs_ci_snippet(release, tmp_path):
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     bin_dir = env_dir / ("Scripts" if os.name == "nt" else "bin")
     env = {**{k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")},
            "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
-    # the README's CI snippet, as written, in a repository with its trees, their manifest and the wheel
+    # the CI snippet of docs/tutorials/verify.md, as written, in a repository with its trees, their manifest and the wheel
     project = tmp_path / "project"
     (project / "trees").mkdir(parents=True)
     (project / "dist").mkdir()
@@ -124,7 +124,7 @@ def test_the_wheel_in_a_fresh_venv_plays_from_an_empty_folder_and_runs_the_readm
         shutil.copy(ROOT / "trees" / f"{name}.msgpack.zst", project / "trees")
     from guesstree.player.manifest import manifest_text
     (project / "trees" / "MANIFEST.json").write_text(manifest_text(project / "trees"))
-    snippet = readme_block((ROOT / "README.md").read_text(), "A CI job (GitHub Actions)", "yaml")
+    snippet = readme_block((ROOT / "docs" / "tutorials" / "verify.md").read_text(), "A CI job (GitHub Actions)", "yaml")
     steps = re.findall(r"^- run: (.*)$", snippet, re.M)
     assert steps[0] == f"pip install dist/{WHEEL}"
     for step in steps:
