@@ -26,6 +26,7 @@ import json
 import os
 import platform
 import re
+import subprocess
 import sys
 import tempfile
 import time
@@ -56,10 +57,14 @@ def _word_lists(folder: Path) -> tuple[str, str]:
     return str(answers), str(guesses)
 
 
-def warm_up() -> int:
-    """Build small trees with every compiled path (heuristics on the compiled engine, exhaustive
-    searches in one thread and on several, hard mode, a fixed opener, depth limits, the worst
-    case as ``bound`` finds it); returns how many."""
+PARTS = ("searches", "heuristics")  # two halves of the kernels that share few: each compiles its own
+
+
+def warm_up(part: str | None = None) -> int:
+    """Build small trees with every compiled path; returns how many. ``part`` (one of ``PARTS``):
+    the exhaustive searches (in one thread and on several, hard mode, a fixed opener, a depth
+    limit, the worst case as ``bound`` finds it) or the heuristics (each on the compiled engine, and
+    scoring from packed codes); None: both."""
     from guesstree.player.games import make_game
 
     from . import Options, build
@@ -70,21 +75,21 @@ def warm_up() -> int:
         answers, guesses = _word_lists(Path(folder))
         words = make_game("words", answers=answers, guesses=guesses)
         hard = make_game("words", answers=answers, guesses=guesses, hard=True)
-        heuristic_games = [make_game("mastermind"), make_game("mastermind", colours=4, holes=3),
-                           make_game("bulls-cows", digits=6, length=3), make_game("digits", length=3),
-                           make_game("twod", size=7), words, hard]
-        for game in heuristic_games:
-            for strategy in ("entropy", "most-parts"):
-                build(game, Options(strategy=strategy, engine="numba"))
-                jobs += 1
-        build(make_game("digits", length=4), Options(strategy="entropy"))  # big enough for threads at the root
-        jobs += 1
-        _score_from_packed_codes(make_game("mastermind"))
         small = make_game("mastermind", colours=4, holes=3)
         opener = words.format_code(words.secrets[0])
         searches = [(small, {}), (small, {"max_depth": 4}), (words, {}), (words, {"first": opener}),
                     (hard, {"max_depth": 6}), (make_game("bulls-cows", digits=5, length=3), {})]
-        for game, settings in searches:
+        if part in (None, "heuristics"):
+            heuristic_games = [make_game("mastermind"), small, make_game("bulls-cows", digits=6, length=3),
+                               make_game("digits", length=3), make_game("twod", size=7), words, hard]
+            for game in heuristic_games:
+                for strategy in ("entropy", "most-parts"):
+                    build(game, Options(strategy=strategy, engine="numba"))
+                    jobs += 1
+            build(make_game("digits", length=4), Options(strategy="entropy"))  # big enough for threads at the root
+            jobs += 1
+            _score_from_packed_codes(make_game("mastermind"))
+        for game, settings in searches if part in (None, "searches") else []:
             for strategy in ("optimal-expected", "optimal-worst"):
                 if strategy == "optimal-worst" and settings:
                     continue
@@ -204,15 +209,42 @@ def clear_stale(say=None) -> int:
 
 
 def warm(say=None) -> float:
-    """Compile every kernel ahead and leave the stamp; the seconds it took. ``say`` gets progress text."""
+    """Compile every kernel ahead and leave the stamp; the seconds it took. ``say`` gets progress
+    text. With two cores or more, the searches' half compiles in a second process meanwhile."""
     started = time.perf_counter()
     clear_stale(say)
-    jobs = warm_up()
+    if say:
+        say("guesstree: compiling the compiler's kernels for this machine, once (about a minute on 2 cores; "
+            "they are cached for every later run)")
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if cores < 2:
+        jobs = warm_up()
+    else:
+        jobs = _warm_halves(started, say)
     seconds = time.perf_counter() - started
     _leave_stamp({"kernels": kernels_digest(), "warmed": _machine()}, say)
     if say:
         say(f"guesstree: compiled ahead ({jobs} small builds, {seconds:.1f} s): the compiler's kernels for this machine")
     return seconds
+
+
+def _warm_halves(started: float, say=None) -> int:
+    """The heuristics' half here while a second process compiles the searches'; how many builds."""
+    other = subprocess.Popen([sys.executable, "-m", "guesstree.compiler.warm", "--part", "searches"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        jobs = warm_up("heuristics")
+        if say and other.poll() is None:
+            say(f"guesstree: the heuristics' kernels compiled ({time.perf_counter() - started:.0f} s), "
+                "the searches' still compiling")
+        out, err = other.communicate()
+    finally:
+        if other.poll() is None:
+            other.kill()
+            other.wait()
+    if other.returncode != 0:
+        raise RuntimeError(f"compiling the searches' kernels failed (exit {other.returncode}): {err.strip()[-2000:]}")
+    return jobs + int(out.split()[-1])
 
 
 def ensure_fresh() -> None:
@@ -231,7 +263,10 @@ def main() -> None:
     if importlib.util.find_spec("numba") is None:
         print("guesstree: numba is not installed here, nothing to compile ahead", file=sys.stderr)
         return
-    warm(say=lambda text: print(text, file=sys.stderr))
+    if len(sys.argv) == 3 and sys.argv[1] == "--part" and sys.argv[2] in PARTS:  # warm's second process
+        print(warm_up(sys.argv[2]))
+        return
+    warm(say=lambda text: print(text, file=sys.stderr, flush=True))
 
 
 if __name__ == "__main__":
