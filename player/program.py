@@ -6,6 +6,7 @@ import contextlib
 import copy
 import difflib
 import functools
+import re
 import sys
 from importlib.metadata import entry_points
 
@@ -69,6 +70,41 @@ class Command(TyperCommand):
             if wanted is not None:  # a copy: click shares one type object among its options
                 param.type = copy.copy(param.type)
                 param.type.convert = functools.partial(_number, param.type.convert, wanted)
+
+
+class FreeArguments(Command):
+    """A command whose arguments may begin with a dash, as Wordle's feedback does (``-Y---``, the
+    form ``solve`` prints), where click would read an option: every word that is not one of the
+    command's options (or its value) is an argument, in the order given; a word shaped like a long
+    option it lacks (``--jsn``) is still refused, and its long options (``--json``) are taken
+    anywhere, even after ``--``, which no code or feedback spells."""
+
+    def parse_args(self, ctx, args):
+        return super().parse_args(ctx, _options_first(self, ctx, args))
+
+
+def _options_first(command, ctx, args: list[str]) -> list[str]:
+    """``args`` as the command's options (and unknown long ones, for click to refuse by name),
+    then ``--`` and every other word: the arguments, dashes and all."""
+    takes_value = {name: not (param.is_flag or param.count) for param in command.get_params(ctx)
+                   if param.param_type_name == "option" for name in (*param.opts, *param.secondary_opts)}
+    options, arguments, words, separated = [], [], iter(args), False
+    for word in words:
+        name = word.split("=", 1)[0]
+        if word == "--" and not separated:
+            separated = True
+        elif name in takes_value and (name.startswith("--") or not separated):
+            options.append(word)
+            if takes_value[name] and "=" not in word:
+                value = next(words, None)
+                if value is None:
+                    raise CLICK.BadOptionUsage(name, f"Option {name!r} requires an argument.", ctx)
+                options.append(value)
+        elif re.match(r"--[A-Za-z]", word) and not separated:
+            options.append(word)  # an option this command lacks: click names it, with the nearest
+        else:
+            arguments.append(word)
+    return [*options, "--", *arguments] if arguments else options
 
 
 @contextlib.contextmanager

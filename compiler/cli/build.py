@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-from guesstree.player.cli import Command, fail
+from guesstree.player.program import Command, fail
 from guesstree.player.games import GAMES, Game
 from guesstree.player.wording import counted
 
