@@ -145,3 +145,30 @@ def test_max_time_reads_a_time_with_its_unit(text, seconds):
 def test_a_max_time_that_is_not_a_time_is_named(text):
     with pytest.raises(ValueError, match="--max-time must be a positive time"):
         parse_duration(text)
+
+
+def test_the_estimate_reads_the_load_uptime_says_and_the_cpus_this_process_may_use(cli, monkeypatch):
+    """Issue 67: --estimate said "a load of 1.0" while uptime said 3.15 (it took the processes
+    runnable at one instant) and was 3x short. The load is the last minute's average; the cores
+    are the CPUs this process may run on; its kernels' threads get their fair share beside it."""
+    from guesstree.compiler.builder import estimate as model
+
+    monkeypatch.setattr(model.os, "getloadavg", lambda: (3.5, 2.0, 1.0))
+    monkeypatch.setattr(model.os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(model.os, "cpu_count", lambda: 64)  # the machine's: not this process's to use
+    assert model.load_average() == 3.5 and model.available_cpus() == 2
+    game, options = make_game("mastermind", colours=7, holes=6), Options("most-parts")
+    layout = Layout.of(game, options, 1)  # one process: the kernels' threads, one per CPU it may use
+    busy, idle = estimate(game, options, layout), estimate(game, options, layout, load=0.0)
+    assert (busy.load, busy.cores, idle.cores) == (3.5, 2, 2)
+    # 2 threads beside 3.5 others on 2 CPUs: 2 * 2 / 5.5 of a core, each doing CONTENDED of one
+    started = model.START_SECONDS / (2 / 4.5 * model.CONTENDED)  # the process's start: 1 thread beside 3.5
+    assert busy.seconds - started == pytest.approx((idle.seconds - model.START_SECONDS) * 5.5 / (2 * model.CONTENDED))
+    assert "on 2 cores shared with a load of 3.5 and " in busy.text() and "shared" not in idle.text()
+    said = json.loads(cli("compile", "mastermind", "--colours", "7", "--holes", "6", "--strategy", "most-parts",
+                          "--workers", "1", "--estimate", "--json").stdout)
+    assert (said["load"], said["cores"]) == (3.5, 2) and "shared with a load of 3.5" in said["text"]
+    monkeypatch.setattr(model.os, "getloadavg", lambda: (0.5, 2.0, 1.0))  # a CPU idle: no sharing
+    assert model.share(1, model.load_average()) == 1
+    monkeypatch.setattr(model.os, "sched_getaffinity", lambda pid: {3})  # a job given one CPU of 64
+    assert estimate(game, options, layout, load=0.0).cores == 1 and model.share(2, 0.0) == pytest.approx(model.CONTENDED)
