@@ -57,6 +57,9 @@ NODE_SECONDS = 25e-6  # the builder's own work per node (Python)
 START_SECONDS = 0.7  # CPU seconds of each process's start: the interpreter and the compiled kernels' cache
 BASE_BYTES = 160 << 20  # a process: the interpreter with numpy and numba loaded
 SECRET_BYTES = 600  # per secret in each process: its code listed and packed, its node and depths
+# The most secrets an exhaustive search has finished here: Mastermind 9x4's 6561, in 70 minutes
+# (trees/RECORDS.md); 12x3's 1728 took a minute, 3x7's 2187 under one.
+SEARCHED_SECRETS = 6561
 
 
 def load_average() -> float:
@@ -165,20 +168,41 @@ def summary(game: Game, options, figures: Estimate | None) -> dict:
     """What ``compile --estimate`` says: the game's size, and the estimate's figures (``seconds``
     None for an exhaustive strategy, whose search is not modelled: its memory is, the matrix and
     the table at most), with ``text``, the line a person reads."""
-    from ..search.table import ENTRY_BYTES, slots_for
-
     n, guesses = game.secret_count(), game.guess_count()
     said = {"game": game.title(), "strategy": options.name, "secrets": n, "guesses": guesses}
     if figures is not None:
         return {**said, "seconds": round(figures.seconds, 1), "memory": figures.memory, "cores": figures.cores,
                 "load": round(figures.load, 2), "processes": figures.processes, "largest_process": figures.largest,
                 "text": f"{options.name} on {game.title()}: {figures.text()}"}
-    width = 1 if len(game.feedbacks()) < 256 else 2
-    memory = BASE_BYTES + SECRET_BYTES * n + width * guesses * n + ENTRY_BYTES * slots_for(options.max_memory)
+    memory = search_memory(game, options)
     return {**said, "seconds": None, "memory": int(memory), "cores": available_cpus(),
             "text": f"{options.name} on {game.title()}: an exhaustive search of {n} secrets and {guesses} guesses; its "
                     f"time is not modelled (seconds to days, by how soon bounds settle the first guesses); "
                     f"at most {size(memory)} of memory (the matrix and the search's table)"}
+
+
+def search_memory(game: Game, options) -> int:
+    """The most memory an exhaustive strategy's search of ``game`` takes: the process, the matrix
+    and the search's table."""
+    from ..search.table import ENTRY_BYTES, slots_for
+
+    n, guesses = game.secret_count(), game.guess_count()
+    width = 1 if len(game.feedbacks()) < 256 else 2
+    return int(BASE_BYTES + SECRET_BYTES * n + width * guesses * n + ENTRY_BYTES * slots_for(options.max_memory))
+
+
+def searchable(game: Game, options, physical: int | None = None) -> bool:
+    """Does an exhaustive strategy's search of ``game`` run here: its whole matrix within
+    --max-memory (the search refuses a game without one), all it takes within this machine's
+    memory (``physical`` bytes, by default what the system says), and no more secrets than a
+    search here has finished (``SEARCHED_SECRETS``: its time is not modelled, and grows by
+    orders of magnitude from there)."""
+    n, guesses = game.secret_count(), game.guess_count()
+    width = 1 if len(game.feedbacks()) < 256 else 2
+    matrix = width * guesses * n + 64 * (guesses + n)  # as ``engine.codes.Codes.fits`` keeps it
+    physical = physical_memory() if physical is None else physical
+    return (n <= SEARCHED_SECRETS and guesses < 1 << 20 and matrix <= 0.8 * options.max_memory
+            and not (physical and search_memory(game, options) > physical))
 
 
 def physical_memory() -> int | None:

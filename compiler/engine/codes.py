@@ -27,8 +27,9 @@ def check_listing(game: Game, max_memory: int) -> None:
     n_guesses, n_secrets = game.guess_count(), game.secret_count()
     listing = LISTED_BYTES * (n_guesses + n_secrets)
     if listing > max_memory:
-        raise ValueError(f"{game!r} has {n_secrets} secrets and {n_guesses} guesses: listing them takes "
-                         f"about {size(listing)}, over the --max-memory budget of {size(max_memory)}")
+        guesses = "as many guesses" if n_guesses == n_secrets else f"{n_guesses} guesses"
+        raise ValueError(f"{game.label()} is too big: listing its {n_secrets} secrets and {guesses} takes about "
+                         f"{size(listing)}, over --max-memory {size(max_memory)}")
 
 
 @dataclass(frozen=True)
