@@ -64,6 +64,8 @@ def _plugin(path: str, params: dict) -> Game:
         module = _import(module_name)
     except ImportError as error:
         raise ValueError(f"cannot import game plugin module {module_name!r}: {error}") from None
+    except Exception as error:  # the plugin's own code failed as it was imported: its fault, said in a line
+        raise ValueError(f"cannot import game plugin module {module_name!r}: it raised {_said(error)}") from None
     factory = getattr(module, factory_name, None)
     if not callable(factory):
         raise ValueError(f"game plugin {path!r}: {module_name} has no callable {factory_name!r}")
@@ -71,10 +73,17 @@ def _plugin(path: str, params: dict) -> Game:
         game = factory(**params)
     except TypeError as error:
         raise ValueError(f"bad parameters for game plugin {path!r}: {error}") from None
+    except Exception as error:
+        raise ValueError(f"game plugin {path!r}: its factory {factory_name}() raised {_said(error)}") from None
     if not isinstance(game, Game):
         raise ValueError(f"game plugin {path!r} returned {type(game).__name__}, not a player.games.Game")
     game.name = path  # the spec must rebuild it through the same factory
     return game
+
+
+def _said(error: Exception) -> str:
+    """An exception of a plugin's code as a person reads it: ``RuntimeError: no board today``."""
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 
 __all__ = ["GAMES", "Game", "Code", "Feedback", "Mastermind", "Digits", "BullsCows", "TwoD", "Words",

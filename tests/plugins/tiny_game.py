@@ -42,3 +42,7 @@ def make(symbols: int = 3) -> Tiny:
 
 def not_a_game() -> str:
     return "hello"
+
+
+def broken(symbols: int = 3) -> Tiny:
+    raise RuntimeError("no board today")
