@@ -72,7 +72,9 @@ def compile_command(
     strategy: str = typer.Option(..., "--strategy", "-s", metavar="NAME", help=", ".join(catalogue.STRATEGIES)),
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="PATH",
                                           help="the artifact's file, or an existing folder to write it in (default: "
-                                               "<game>-<strategy>.msgpack.zst in the current folder)"),
+                                               "<game slug>-<strategy>.msgpack.zst in the current folder, e.g. "
+                                               "bulls-cows-d10-l4-entropy.msgpack.zst for bulls-cows --strategy "
+                                               "entropy)"),
     quiet: bool = QUIET,
     engine: str = typer.Option("fast", "--engine", metavar="NAME",
                                help="fast (numpy kernels for small games, compiled numba kernels for big ones), "
