@@ -38,7 +38,34 @@ def make_game(name: str, **params) -> Game:
             raise ValueError(f"bad parameters for {name}: {', '.join(params)} (it takes {accepted})") from None
     if ":" in name:
         return _plugin(name, params)
-    raise ValueError(f"unknown game: {name!r}; choose from {', '.join(GAMES)}, or module:factory")
+    raise ValueError(f"unknown game: {name!r}; {_did_you_mean(name)}")
+
+
+# Games people know by another name: the name here, and how to play it (what the name alone misses)
+KNOWN_AS = {
+    "wordle": ("words", "Wordle is words with its lists: --answers tests/data/wordle/wordlist_orig_hidden --guesses "
+                        "tests/data/wordle/wordlist_orig_all, in guesstree's source; guesstree play "
+                        "wordle-salet-optimal-expected plays the shipped tree"),
+    "bulls-and-cows": ("bulls-cows", ""), "cows-and-bulls": ("bulls-cows", ""), "moo": ("bulls-cows", ""),
+}
+
+
+def _did_you_mean(name: str) -> str:
+    """The rest of an unknown game's line: the game it may mean (``KNOWN_AS``, else the nearest
+    names), or the games there are, as ``catalogue.canonical`` says of an unknown strategy."""
+    import difflib
+
+    lowered = name.strip().lower()
+    if lowered in GAMES:
+        return f"did you mean {lowered}? (game names are lower case)"
+    if lowered in KNOWN_AS:
+        meant, how = KNOWN_AS[lowered]
+        return f"did you mean {meant}?{f' {how}' if how else ''}"
+    close = difflib.get_close_matches(lowered, [*GAMES, *KNOWN_AS], n=2, cutoff=0.6)
+    close = list(dict.fromkeys(KNOWN_AS[c][0] if c in KNOWN_AS else c for c in close))
+    if close:
+        return f"did you mean {' or '.join(close)}? (guesstree list shows them all)"
+    return f"choose from {', '.join(GAMES)}, or module:factory"
 
 
 def game_from_spec(spec: dict) -> Game:

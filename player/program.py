@@ -8,6 +8,7 @@ import difflib
 import functools
 import re
 import sys
+import warnings
 from importlib.metadata import entry_points
 
 import typer
@@ -49,6 +50,10 @@ class Program(TyperGroup):
     def resolve_command(self, ctx, args):
         with _one_line_usage_errors():
             return super().resolve_command(ctx, args)
+
+    def invoke(self, ctx):
+        with _warnings_as_lines():
+            return super().invoke(ctx)
 
 
 class Command(TyperCommand):
@@ -117,6 +122,25 @@ def _one_line_usage_errors():
         if type(error).__name__ == "NoArgsIsHelpError":  # no arguments at all: the help, as asked
             raise
         raise fail(_usage_line(error)) from None
+
+
+@contextlib.contextmanager
+def _warnings_as_lines():
+    """A warning of guesstree's own (``words.DuplicateWords``) as one ``warning:`` line on stderr,
+    once, where Python would print two lines, the second the source line that warned; others as
+    Python prints them."""
+    said, python = set(), warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if not category.__module__.startswith("guesstree."):
+            return python(message, category, filename, lineno, file, line)
+        if str(message) not in said:
+            said.add(str(message))
+            typer.echo(f"warning: {message}", err=True)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield
 
 
 def _usage_line(error) -> str:

@@ -116,6 +116,9 @@ def compile_command(
                    f"worst {s['worst']} ({time.perf_counter() - started:.2f} s)")
         if built.proof:
             typer.echo(f"optimal: {built.proof['proven']}")
+        if search.checkpoint is not None and Path(search.checkpoint).exists():
+            typer.echo(f"kept the checkpoint {search.checkpoint} (compile --resume reuses its work); delete it once the "
+                       "tree is all you need", err=True)
 
 
 def _estimate(game: Game, options, search: SearchSettings, as_json: bool) -> None:

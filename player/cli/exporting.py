@@ -13,7 +13,9 @@ from .app import PLUGIN, TREE, command, load_or_fail
 @command("export")
 def export_command(
     tree_path: Path = TREE,
-    fmt: Optional[str] = typer.Option(None, "--format", "-f", metavar="FORMAT", help="json, dot, text or html (default: from the -o suffix)"),
+    fmt: Optional[str] = typer.Option(None, "--format", "-f", metavar="FORMAT",
+                                      help="json, dot (Graphviz source: its dot -Tsvg draws it), text or html "
+                                           "(default: from the -o suffix)"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="file to write atomically (default: standard output)"),
     max_depth: Optional[int] = typer.Option(None, "--max-depth", metavar="N", help="dot: draw the first N guesses of each path, then a summary"),
     no_book: bool = typer.Option(False, "--no-book", help="html: leave out the opening book, which suggest follows after a first guess of one's own (Wordle's page: 473 KB -> 198 KB)"),
@@ -56,3 +58,6 @@ def export_command(
         write_atomic(output, text.encode("utf-8"))
     except OSError as error:
         raise fail(f"cannot write {output}: {error.strerror or error}") from None
+    if fmt == "dot":  # a picture only once Graphviz draws it
+        typer.echo(f"wrote {output}: Graphviz source; draw it with Graphviz's dot: "
+                   f"dot -Tsvg {output} -o {output.with_suffix('.svg')}", err=True)

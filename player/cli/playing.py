@@ -62,16 +62,41 @@ def next_command(
                    f"{tree.game.format_feedback(tree.game.feedbacks()[0])}): {given[-1]!r} has none")
     steps = list(zip(given[::2], given[1::2]))
     try:
+        if not any_guess:
+            _check_guesses(tree, steps)
         guess = tree.suggest(steps, any_guess=any_guess)
         on_tree = _on_tree(tree, steps)
         left = len(tree.candidates(steps, any_guess=any_guess))
     except ValueError as error:  # InconsistentHistory too
         raise fail(str(error)) from None
+    if not left:  # a win at the tree's guess that no secret gives (SALET GGGGG: SALET is no answer)
+        raise fail(f"no secret gives all these answers: {_history_text(tree.game, steps)}")
     shown = None if guess is None else tree.game.format_code(guess)
     if as_json:
         typer.echo(json.dumps({"guess": shown, "won": guess is None, "on_tree": on_tree, "candidates": left}))
     else:
         typer.echo("won" if guess is None else shown)
+
+
+def _check_guesses(tree, steps) -> None:
+    """A guess the game does not allow, refused with the flag that plays it (the library names its
+    keyword, any_guess=True); a step the game cannot read is left to the library to name."""
+    game = tree.game
+    for step, (guess, feedback) in enumerate(steps, 1):
+        try:
+            code = game.parse_code(guess)
+            game.parse_feedback(feedback)
+        except ValueError:
+            return
+        problem = tree.unknown_guess(code)
+        if problem:
+            raise ValueError(f"step {step}: {problem} (next --any-guess plays it anyway)")
+
+
+def _history_text(game, steps) -> str:
+    """The guesses and feedback given, as the game writes them (``SALET GGGGG``)."""
+    return ", ".join(f"{game.format_code(game.parse_code(guess))} {game.format_feedback(game.parse_feedback(feedback))}"
+                     for guess, feedback in steps)
 
 
 def _on_tree(tree, steps) -> bool:
