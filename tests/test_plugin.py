@@ -156,3 +156,8 @@ def test_a_plugin_game_is_titled_by_its_class_and_parameters_not_its_repr(plugin
     assert "  game       Tiny, symbols 3\n" in cli("info", path).stdout
     page = cli("export", path, "--format", "html").stdout
     assert "<title>guesstree: Tiny, symbols 3: minimax" in page and "Tiny(" not in page
+
+
+def test_a_plugin_scorer_that_lies_is_named_by_its_title_not_its_repr(plugin_path, cli, clean_error):
+    assert clean_error(cli("compile", "tiny_game:lying", "--strategy", "entropy", "--engine", "reference"), 2) == \
+        "error: Lying, symbols 3: score(00, ...) gave (9, 9), which is not in the game's feedbacks()"

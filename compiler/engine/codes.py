@@ -54,7 +54,7 @@ class Codes:
         try:
             dtype = feedback_dtype(len(game.feedbacks()))
         except ValueError as error:
-            raise ValueError(f"{game!r} has {error}") from None
+            raise ValueError(f"{game.title()} has {error}") from None
         guess_codes, secret_codes = codes_array(game.guesses), codes_array(game.secrets)
         per_cell = 16 if backend == "numba" else 64  # numpy's temporaries take tens of bytes per cell
         return cls(game, backend, guess_codes, secret_codes, dtype,

@@ -46,3 +46,14 @@ def not_a_game() -> str:
 
 def broken(symbols: int = 3) -> Tiny:
     raise RuntimeError("no board today")
+
+
+class Lying(Tiny):
+    """A scorer that answers what its game cannot give: the compiler names the game and the guess."""
+
+    def score(self, guess: Code, secret: Code) -> Feedback:
+        return 9, 9
+
+
+def lying(symbols: int = 3) -> Lying:
+    return Lying(symbols)
