@@ -60,9 +60,9 @@ class Command(TyperCommand):
     """A command whose help names its arguments (GAME, TREE...) without typer's type placeholders,
     and whose numeric options refuse a word in one line of our own (``--colours six``)."""
 
-    def make_context(self, *args, **kwargs):
-        with _one_line_usage_errors():
-            return super().make_context(*args, **kwargs)
+    def make_context(self, info_name, args, parent=None, **extra):
+        with _one_line_usage_errors(self.name):  # (click's parser raises some without their context)
+            return super().make_context(info_name, args, parent, **extra)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -113,7 +113,7 @@ def _options_first(command, ctx, args: list[str]) -> list[str]:
 
 
 @contextlib.contextmanager
-def _one_line_usage_errors():
+def _one_line_usage_errors(command: str | None = None):
     """A mistake on the command line as one ``error:`` line and exit 2, like every other: not
     click's usage block, and a suggestion only where an option of the command is near the one typed."""
     try:
@@ -121,7 +121,7 @@ def _one_line_usage_errors():
     except CLICK.UsageError as error:
         if type(error).__name__ == "NoArgsIsHelpError":  # no arguments at all: the help, as asked
             raise
-        raise fail(_usage_line(error)) from None
+        raise fail(_usage_line(error, command)) from None
 
 
 @contextlib.contextmanager
@@ -143,9 +143,11 @@ def _warnings_as_lines():
         yield
 
 
-def _usage_line(error) -> str:
+def _usage_line(error, command: str | None = None) -> str:
+    """``error`` as one line that names the command as typed (however invoked): its context's, else
+    ``command``, the one being parsed."""
     ctx = error.ctx
-    path = " ".join(["guesstree", *(ctx.command_path.split()[1:] if ctx is not None else [])])  # as typed, however invoked
+    path = " ".join(["guesstree", *(ctx.command_path.split()[1:] if ctx is not None else [command] if command else [])])
     if isinstance(error, CLICK.NoSuchOption):
         options = [opt for param in ctx.command.get_params(ctx) for opt in param.opts + param.secondary_opts
                    if opt.startswith("--")] if ctx is not None else []

@@ -111,3 +111,12 @@ def test_a_dot_file_says_graphviz_draws_it(cli, tmp_path):
     assert out.read_text().splitlines()[1] == "  // Graphviz source: dot -Tsvg FILE -o tree.svg draws it (Graphviz's dot)"
     assert "dot (Graphviz source: its dot -Tsvg draws it)" in " ".join(cli("export", "-h").stdout.split())
     assert cli("export", "twod-s5-entropy", "-o", tmp_path / "tree.json").stderr == ""  # the others as before
+
+
+@pytest.mark.parametrize("args, said", [
+    (["info", "--plugin"], "error: guesstree info: option '--plugin' requires an argument"),
+    (["compile", "mastermind", "--strategy"], "error: guesstree compile: option '--strategy' requires an argument"),
+])
+def test_an_option_without_its_value_names_the_command(cli, clean_error, args, said):
+    """click's parser raises this one without its context: it said "guesstree: option ..."."""
+    assert clean_error(cli(*args), 2) == said
