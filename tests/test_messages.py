@@ -120,3 +120,12 @@ def test_a_dot_file_says_graphviz_draws_it(cli, tmp_path):
 def test_an_option_without_its_value_names_the_command(cli, clean_error, args, said):
     """click's parser raises this one without its context: it said "guesstree: option ..."."""
     assert clean_error(cli(*args), 2) == said
+
+
+def test_a_notice_that_cannot_be_read_is_said_without_python_s_errno(cli, clean_error, tmp_path):
+    """It said "(... ([Errno 21] Is a directory: '/tmp/...')", the exception's repr-like text."""
+    assert clean_error(cli("compile", "mastermind", "--strategy", "entropy", "--notice", tmp_path), 2) == \
+        f"error: --notice {tmp_path}: cannot be read (Is a directory)"
+    (tmp_path / "latin1.txt").write_bytes(b"caf\xe9\n")
+    assert clean_error(cli("compile", "mastermind", "--strategy", "entropy", "--notice", tmp_path / "latin1.txt"), 2) == \
+        f"error: --notice {tmp_path / 'latin1.txt'}: cannot be read as text (not UTF-8: byte 3 is 0xe9)"

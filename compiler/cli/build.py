@@ -34,8 +34,11 @@ def _notice(path: Optional[Path]) -> Optional[str]:
         return check_notice(path.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
         raise fail(f"--notice {path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise fail(f"--notice {path}: cannot be read as text ({error})") from None
+    except OSError as error:
+        raise fail(f"--notice {path}: cannot be read ({error.strerror or error})") from None
+    except UnicodeDecodeError as error:
+        raise fail(f"--notice {path}: cannot be read as text (not UTF-8: byte {error.start} is "
+                   f"0x{error.object[error.start]:02x})") from None
     except ValueError as error:
         raise fail(f"--notice {path}: {error}") from None
 
