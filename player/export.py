@@ -146,6 +146,7 @@ def to_dot(tree: Tree, max_depth: int | None = None) -> str:
     title = f"{game}, {tree.strategy['name']}: {counted(tree.stats['secrets'], 'secret')}, worst {tree.stats['worst']}"
     lines = [
         "digraph guesstree {",
+        "  // Graphviz source: dot -Tsvg FILE -o tree.svg draws it (Graphviz's dot)",
         f"  label={_dot_string(title)}; labelloc=t; fontname=\"Helvetica\";",
         "  node [shape=box, style=\"rounded\", fontname=\"Helvetica\"];",
         "  edge [fontname=\"Helvetica\", fontsize=10];",

@@ -80,8 +80,10 @@ class Game:
 
     # -- for people: names, titles, the rules of answering -------------------------------
     def title(self) -> str:
-        """A short name for people, e.g. ``Mastermind, 6 colours, 4 holes``."""
-        return repr(self)
+        """A short name for people, e.g. ``Mastermind, 6 colours, 4 holes``; by default (a plugin's)
+        its class's name and parameters, ``Parity`` or ``Tiny, symbols 3``: never the repr."""
+        params = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in self.params().items())
+        return type(self).__name__ + (f", {params}" if params else "")
 
     def label(self) -> str:
         """The game as people write it in a sentence, e.g. ``Mastermind 6x4`` (``str(game)``; the

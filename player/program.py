@@ -6,7 +6,9 @@ import contextlib
 import copy
 import difflib
 import functools
+import re
 import sys
+import warnings
 from importlib.metadata import entry_points
 
 import typer
@@ -49,14 +51,18 @@ class Program(TyperGroup):
         with _one_line_usage_errors():
             return super().resolve_command(ctx, args)
 
+    def invoke(self, ctx):
+        with _warnings_as_lines():
+            return super().invoke(ctx)
+
 
 class Command(TyperCommand):
     """A command whose help names its arguments (GAME, TREE...) without typer's type placeholders,
     and whose numeric options refuse a word in one line of our own (``--colours six``)."""
 
-    def make_context(self, *args, **kwargs):
-        with _one_line_usage_errors():
-            return super().make_context(*args, **kwargs)
+    def make_context(self, info_name, args, parent=None, **extra):
+        with _one_line_usage_errors(self.name):  # (click's parser raises some without their context)
+            return super().make_context(info_name, args, parent, **extra)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -71,8 +77,43 @@ class Command(TyperCommand):
                 param.type.convert = functools.partial(_number, param.type.convert, wanted)
 
 
+class FreeArguments(Command):
+    """A command whose arguments may begin with a dash, as Wordle's feedback does (``-Y---``, the
+    form ``solve`` prints), where click would read an option: every word that is not one of the
+    command's options (or its value) is an argument, in the order given; a word shaped like a long
+    option it lacks (``--jsn``) is still refused, and its long options (``--json``) are taken
+    anywhere, even after ``--``, which no code or feedback spells."""
+
+    def parse_args(self, ctx, args):
+        return super().parse_args(ctx, _options_first(self, ctx, args))
+
+
+def _options_first(command, ctx, args: list[str]) -> list[str]:
+    """``args`` as the command's options (and unknown long ones, for click to refuse by name),
+    then ``--`` and every other word: the arguments, dashes and all."""
+    takes_value = {name: not (param.is_flag or param.count) for param in command.get_params(ctx)
+                   if param.param_type_name == "option" for name in (*param.opts, *param.secondary_opts)}
+    options, arguments, words, separated = [], [], iter(args), False
+    for word in words:
+        name = word.split("=", 1)[0]
+        if word == "--" and not separated:
+            separated = True
+        elif name in takes_value and (name.startswith("--") or not separated):
+            options.append(word)
+            if takes_value[name] and "=" not in word:
+                value = next(words, None)
+                if value is None:
+                    raise CLICK.BadOptionUsage(name, f"Option {name!r} requires an argument.", ctx)
+                options.append(value)
+        elif re.match(r"--[A-Za-z]", word) and not separated:
+            options.append(word)  # an option this command lacks: click names it, with the nearest
+        else:
+            arguments.append(word)
+    return [*options, "--", *arguments] if arguments else options
+
+
 @contextlib.contextmanager
-def _one_line_usage_errors():
+def _one_line_usage_errors(command: str | None = None):
     """A mistake on the command line as one ``error:`` line and exit 2, like every other: not
     click's usage block, and a suggestion only where an option of the command is near the one typed."""
     try:
@@ -80,12 +121,33 @@ def _one_line_usage_errors():
     except CLICK.UsageError as error:
         if type(error).__name__ == "NoArgsIsHelpError":  # no arguments at all: the help, as asked
             raise
-        raise fail(_usage_line(error)) from None
+        raise fail(_usage_line(error, command)) from None
 
 
-def _usage_line(error) -> str:
+@contextlib.contextmanager
+def _warnings_as_lines():
+    """A warning of guesstree's own (``words.DuplicateWords``) as one ``warning:`` line on stderr,
+    once, where Python would print two lines, the second the source line that warned; others as
+    Python prints them."""
+    said, python = set(), warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if not category.__module__.startswith("guesstree."):
+            return python(message, category, filename, lineno, file, line)
+        if str(message) not in said:
+            said.add(str(message))
+            typer.echo(f"warning: {message}", err=True)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield
+
+
+def _usage_line(error, command: str | None = None) -> str:
+    """``error`` as one line that names the command as typed (however invoked): its context's, else
+    ``command``, the one being parsed."""
     ctx = error.ctx
-    path = " ".join(["guesstree", *(ctx.command_path.split()[1:] if ctx is not None else [])])  # as typed, however invoked
+    path = " ".join(["guesstree", *(ctx.command_path.split()[1:] if ctx is not None else [command] if command else [])])
     if isinstance(error, CLICK.NoSuchOption):
         options = [opt for param in ctx.command.get_params(ctx) for opt in param.opts + param.secondary_opts
                    if opt.startswith("--")] if ctx is not None else []

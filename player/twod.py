@@ -70,6 +70,16 @@ class TwoD(Game):
     def format_code(self, code: Code) -> str:
         return f"{code[0]},{code[1]}"
 
+    def check_code(self, code: Code, text: object = None) -> Code:
+        """A point of the grid, or a ValueError that gives the grid's range (``5,2`` in 5x5)."""
+        point = tuple(code)
+        shown = text if text is not None else point
+        if len(point) != 2:
+            raise ValueError(f"{shown!r} is not a point x,y: two numbers, x and y from 0 to {self.size - 1}")
+        if not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < self.size for s in point):
+            raise ValueError(f"{shown!r} is off the grid: x and y from 0 to {self.size - 1}")
+        return point
+
     def format_feedback(self, feedback: Feedback) -> str:
         return self._words[tuple(feedback)]
 

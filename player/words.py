@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import warnings
 from collections import Counter
 from functools import cache, cached_property
 
@@ -60,10 +61,12 @@ def list_length(path: str) -> int:
 
 
 def read_words(path: str, length: int, inferred: bool = False) -> list[str]:
-    """One word per line (blank lines and `#` comments skipped), case-folded, deduplicated and sorted;
-    a bad line is refused by file and line.
+    """One word per line (blank lines and `#` comments skipped), case-folded, deduplicated (a
+    ``DuplicateWords`` warning names the file, how many, and the first) and sorted; a bad line is
+    refused by file and line.
     ``inferred``: ``length`` is the list's first word's, not a --length given (the error says so)."""
-    words = set()
+    words: dict[str, int] = {}  # each word's first line
+    repeated = []  # (line, word) of each repetition, in order
     for number, line in enumerate(_lines(path), 1):
         word = line.strip().casefold()
         if not word:
@@ -71,10 +74,22 @@ def read_words(path: str, length: int, inferred: bool = False) -> list[str]:
         if len(word) != length or not all(c in ALPHABET for c in word):
             why = f" (the list's first word has {length}: give --length N for another length)" if inferred else ""
             raise ValueError(f"{path}, line {number}: {line.strip()!r} is not a word of {length} letters a-z{why}")
-        words.add(word)
+        if word in words:
+            repeated.append((number, word))
+        else:
+            words[word] = number
     if not words:
         raise ValueError(f"{path}: the word list is empty")
+    if repeated:
+        number, word = repeated[0]
+        warnings.warn(f"{path}: {counted(len(repeated), 'duplicate word')} dropped, the first {word!r} on line {number} "
+                      f"(as on line {words[word]})", DuplicateWords, stacklevel=2)
     return sorted(words)
+
+
+class DuplicateWords(UserWarning):
+    """A word list holds a word more than once: the game counts it once (``read_words`` says which file,
+    how many, and the first with its line)."""
 
 
 def _carried(text: str, length: int, key: str, empty: bool = False) -> list[str]:

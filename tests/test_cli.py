@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -413,3 +414,16 @@ def test_the_program_ends_with_its_output_its_exit_handlers_and_its_code(tmp_pat
     assert run.returncode == code, run.stderr
     assert run.stdout.startswith("output before the end") and run.stdout.endswith("exit handler ran\n")
     assert said in run.stdout + run.stderr
+
+
+def test_compile_help_names_the_default_file_as_compile_names_it(cli):
+    """Issue 67: the help said <game>-<strategy>; the name is the game's slug (its options too)."""
+    from guesstree.compiler import Options
+    from guesstree.compiler.builder.writer import default_path
+    from guesstree.player.games import make_game
+
+    said = re.sub(r"(\w-) ", r"\1", " ".join(cli("compile", "--help").stdout.split()))  # as wrapped at hyphens
+    named = default_path(make_game("bulls-cows"), Options("entropy"))
+    assert str(named) == "bulls-cows-d10-l4-entropy.msgpack.zst"
+    assert f"(default: <game slug>-<strategy>.msgpack.zst in the current folder, e.g. {named} for bulls-cows " \
+           "--strategy entropy)" in said

@@ -124,10 +124,32 @@ def test_a_game_whose_codes_do_not_list_is_refused_saying_what_fits(cli, clean_e
     family that the strategy builds within the bounds given, and the --max-memory that lists these."""
     line = clean_error(cli("compile", "bulls-cows", "--digits", "10", "--length", "10", "--strategy",
                            "sampled-entropy", "--max-memory", "0.5", "--max-time", "none", "--estimate"), 2)
-    assert line == ("error: BullsCows(digits=10, length=10) has 3628800 secrets and 3628800 guesses: listing them "
-                    "takes about 885.9 MiB, over the --max-memory budget of 512.0 MiB. Every strategy lists each secret "
-                    "and guess (sampled-entropy samples the guesses it scores from that list); the largest such game "
-                    "sampled-entropy builds here is Bulls and cows, 8 of 10 digits; --max-memory 1 builds it")
+    assert line == ("error: Bulls and cows, 10 of 10 digits is too big: listing its 3628800 secrets and as many "
+                    "guesses takes about 885.9 MiB, over --max-memory 512.0 MiB (sampled-entropy too lists every code); "
+                    "--max-memory 1 builds it; sampled-entropy builds at most Bulls and cows, 8 of 10 digits here")
+
+
+def test_the_game_said_to_fit_an_exhaustive_search_is_one_it_builds(cli, clean_error, tmp_path, monkeypatch):
+    """Issue 67: 12x8 with optimal-expected was told to try 12x6, which its search then refused
+    (its matrix does not fit), in 400 characters starting with a repr. Now one short line, and the
+    game named builds: here 4x3 where 4x4's matrix would not fit, with the same --max-memory."""
+    from guesstree.compiler.builder import estimate as model
+
+    monkeypatch.setattr(model, "physical_memory", lambda: 24 << 30)
+    line = clean_error(cli("compile", "mastermind", "--colours", "12", "--holes", "8", "--strategy",
+                           "optimal-expected"), 2)
+    assert line == ("error: Mastermind 12x8 is too big: listing its 429981696 secrets and as many guesses takes about "
+                    "102.5 GiB, over --max-memory 8.0 GiB and what this machine's 24.0 GiB can spare; optimal-expected "
+                    "builds at most Mastermind 12x3 here")  # (12x3: 67 s here, 2026-12-07; 12x4 has 20736 secrets)
+    budget = ["--max-memory", str(100 / 2**20), "--strategy", "optimal-expected"]  # 100 KiB
+    line = clean_error(cli("compile", "mastermind", "--colours", "4", "--holes", "5", *budget), 2)
+    assert line == ("error: Mastermind 4x5 is too big: listing its 1024 secrets and as many guesses takes about "
+                    "256.0 KiB, over --max-memory 100.0 KiB; --max-memory 1 builds it; optimal-expected builds at most "
+                    "Mastermind 4x3 here")
+    assert "its feedback matrix does not fit" in clean_error(
+        cli("compile", "mastermind", "--colours", "4", "--holes", "4", *budget, "-o", tmp_path / "4x4.zst"), 2)
+    built = cli("compile", "mastermind", "--colours", "4", "--holes", "3", *budget, "-o", tmp_path / "4x3.zst")
+    assert built.exit_code == 0 and "total 206" in built.stdout, built.output
 
 
 def test_json_without_estimate_is_refused(cli, clean_error):
@@ -145,3 +167,30 @@ def test_max_time_reads_a_time_with_its_unit(text, seconds):
 def test_a_max_time_that_is_not_a_time_is_named(text):
     with pytest.raises(ValueError, match="--max-time must be a positive time"):
         parse_duration(text)
+
+
+def test_the_estimate_reads_the_load_uptime_says_and_the_cpus_this_process_may_use(cli, monkeypatch):
+    """Issue 67: --estimate said "a load of 1.0" while uptime said 3.15 (it took the processes
+    runnable at one instant) and was 3x short. The load is the last minute's average; the cores
+    are the CPUs this process may run on; its kernels' threads get their fair share beside it."""
+    from guesstree.compiler.builder import estimate as model
+
+    monkeypatch.setattr(model.os, "getloadavg", lambda: (3.5, 2.0, 1.0))
+    monkeypatch.setattr(model.os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(model.os, "cpu_count", lambda: 64)  # the machine's: not this process's to use
+    assert model.load_average() == 3.5 and model.available_cpus() == 2
+    game, options = make_game("mastermind", colours=7, holes=6), Options("most-parts")
+    layout = Layout.of(game, options, 1)  # one process: the kernels' threads, one per CPU it may use
+    busy, idle = estimate(game, options, layout), estimate(game, options, layout, load=0.0)
+    assert (busy.load, busy.cores, idle.cores) == (3.5, 2, 2)
+    # 2 threads beside 3.5 others on 2 CPUs: 2 * 2 / 5.5 of a core, each doing CONTENDED of one
+    started = model.START_SECONDS / (2 / 4.5 * model.CONTENDED)  # the process's start: 1 thread beside 3.5
+    assert busy.seconds - started == pytest.approx((idle.seconds - model.START_SECONDS) * 5.5 / (2 * model.CONTENDED))
+    assert "on 2 cores shared with a load of 3.5 and " in busy.text() and "shared" not in idle.text()
+    said = json.loads(cli("compile", "mastermind", "--colours", "7", "--holes", "6", "--strategy", "most-parts",
+                          "--workers", "1", "--estimate", "--json").stdout)
+    assert (said["load"], said["cores"]) == (3.5, 2) and "shared with a load of 3.5" in said["text"]
+    monkeypatch.setattr(model.os, "getloadavg", lambda: (0.5, 2.0, 1.0))  # a CPU idle: no sharing
+    assert model.share(1, model.load_average()) == 1
+    monkeypatch.setattr(model.os, "sched_getaffinity", lambda pid: {3})  # a job given one CPU of 64
+    assert estimate(game, options, layout, load=0.0).cores == 1 and model.share(2, 0.0) == pytest.approx(model.CONTENDED)

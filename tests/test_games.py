@@ -242,9 +242,10 @@ def test_twod_parse_feedback_forms(text, feedback):
     (BullsCows(digits=6, length=3), "016", "unknown symbol 6"),
     (Digits(), "12345", "has 5 symbols"),
     (Digits(), "12x4", "not a code"),
-    (TwoD(), "1", "has 1 symbols"),
-    (TwoD(), "1,2,3", "has 3 symbols"),
-    (TwoD(), "5,0", "unknown symbol 5"),
+    (TwoD(), "1", "'1' is not a point x,y: two numbers, x and y from 0 to 4"),
+    (TwoD(), "1,2,3", "'1,2,3' is not a point x,y: two numbers, x and y from 0 to 4"),
+    (TwoD(), "5,0", "'5,0' is off the grid: x and y from 0 to 4"),  # issue 67: it said "an unknown symbol 5"
+    (TwoD(size=3), "0,3", "'0,3' is off the grid: x and y from 0 to 2"),
     (TwoD(), "a,b", "not a code"),
 ])
 def test_parse_code_errors(game, text, words):

@@ -96,3 +96,31 @@ def test_help_lists_the_commands_in_a_users_order(cli):
     names = [line.split()[0] for line in listed if line.startswith("  ") and not line.startswith("   ")]
     assert names == ["play", "solve", "next", "info", "verify", "manifest", "export", "trees", "list",
                      "compile", "bound", "compare", "openers", "warm"]
+
+
+WORDLE = "wordle-salet-optimal-expected"
+
+
+def test_feedback_that_begins_with_a_dash_is_an_argument_as_solve_prints_it(cli, clean_error):
+    """Issue 67: ``next TREE salet -Y---`` said "has no option -Y"; the words solve prints are what
+    next takes, dashes and all, with its options anywhere and a mistyped one still refused."""
+    tree = player.load_shipped(WORDLE)
+    path = tree.path(tree.game.parse_code("cigar"))
+    printed = cli("solve", WORDLE, "cigar").stdout.splitlines()
+    assert printed[0] == f"1. SALET  {tree.game.format_feedback(path[0][1])}" == "1. SALET  -Y---"
+    second = tree.game.format_code(path[1][0])
+    for args in (["salet", "-Y---"], ["salet", "-Y---", "--json"], ["--json", "salet", "-Y---"],
+                 ["--", "salet", "-Y---"], ["salet", "--", "-Y---", "--json"]):
+        result = cli("next", WORDLE, *args)
+        assert result.exit_code == 0, (args, result.output)
+        shown = json.loads(result.stdout)["guess"] if "--json" in args else result.stdout.strip()
+        assert shown == second, args
+    steps = [word for guess, feedback in path[:3] for word in (tree.game.format_code(guess), tree.game.format_feedback(feedback))]
+    assert cli("next", WORDLE, *steps).stdout.strip() == tree.game.format_code(path[3][0])
+    all_absent = cli("next", WORDLE, "salet", "-----", "--any-guess")  # a long option's shape, but dashes only
+    assert all_absent.exit_code == 0 and all_absent.stdout.strip() == tree.game.format_code(tree.next_guess([("salet", "-----")]))
+    assert clean_error(cli("next", WORDLE, "salet", "-Y---", "--jsn"), 2) == \
+        "error: guesstree next has no option --jsn (did you mean --json?)"
+    assert clean_error(cli("next", WORDLE, "salet", "-Y---", "--plugin"), 2) == \
+        "error: guesstree next: option '--plugin' requires an argument"
+    assert clean_error(cli("solve", WORDLE, "-Y---"), 2).startswith("error: '-Y---' ")  # an argument, refused as one

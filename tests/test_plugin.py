@@ -127,4 +127,37 @@ def test_the_refusal_names_a_command_that_works(plugin_path, cli, tmp_path, monk
     words = shlex.split(advice)
     assert words[:3] == ["guesstree", "info", str(path)] and words[3:] == ["--plugin", "tiny_game"]
     result = cli(*words[1:])
-    assert result.exit_code == 0 and "Tiny(symbols=3)" in result.output, result.output
+    assert result.exit_code == 0 and "  game       Tiny, symbols 3\n" in result.output, result.output
+
+
+def test_a_factory_that_raises_is_one_line_naming_the_plugin_the_factory_and_the_exception(plugin_path, cli, clean_error):
+    """Issue 67: a plugin whose factory raised printed a 57-line traceback."""
+    assert clean_error(cli("compile", "tiny_game:broken", "--strategy", "entropy"), 2) == \
+        "error: game plugin 'tiny_game:broken': its factory broken() raised RuntimeError: no board today"
+    with pytest.raises(ValueError, match=r"^game plugin 'tiny_game:broken': its factory broken\(\) raised RuntimeError"):
+        make_game("tiny_game:broken")
+
+
+def test_a_module_that_raises_as_it_is_imported_is_one_line(plugin_path, cli, clean_error, tmp_path, monkeypatch):
+    (tmp_path / "raising_game.py").write_text("raise KeyError('boom')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert clean_error(cli("compile", "raising_game:make", "--strategy", "entropy"), 2) == \
+        "error: cannot import game plugin module 'raising_game': it raised KeyError: 'boom'"
+
+
+def test_a_plugin_game_is_titled_by_its_class_and_parameters_not_its_repr(plugin_path, cli, tmp_path, monkeypatch):
+    """Issue 67: a plugin game's title was its repr, Tiny(symbols=3), in info and on the page."""
+    game = make_game("tiny_game:make")
+    assert (game.title(), str(game), repr(game)) == ("Tiny, symbols 3", "Tiny, symbols 3", "Tiny(symbols=3)")
+    path = tmp_path / "tiny.msgpack.zst"
+    monkeypatch.setenv("GUESSTREE_PLUGINS", "tiny_game")
+    assert cli("compile", "tiny_game:make", "--strategy", "minimax", "-o", path).stdout.startswith(
+        f"wrote {path}: Tiny, symbols 3, minimax, ")
+    assert "  game       Tiny, symbols 3\n" in cli("info", path).stdout
+    page = cli("export", path, "--format", "html").stdout
+    assert "<title>guesstree: Tiny, symbols 3: minimax" in page and "Tiny(" not in page
+
+
+def test_a_plugin_scorer_that_lies_is_named_by_its_title_not_its_repr(plugin_path, cli, clean_error):
+    assert clean_error(cli("compile", "tiny_game:lying", "--strategy", "entropy", "--engine", "reference"), 2) == \
+        "error: Lying, symbols 3: score(00, ...) gave (9, 9), which is not in the game's feedbacks()"

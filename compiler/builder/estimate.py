@@ -15,8 +15,8 @@ cannot beat the best, expected-size reduces every part of every guess); a matrix
 one is kept, costs ``MATRIX_SECONDS`` a cell to make (words score slowly); the builder adds
 ``NODE_SECONDS`` per node, each process ``START_SECONDS`` of CPU. The cores are the build's worker
 processes, or every core for the kernels' threads in one process, shared with the machine's load
-(``share``: the last minute's load average of other runnable processes takes its part of the
-cores, as on a machine shared with other work). Memory: ``BASE_BYTES`` per process plus
+(``share``: the last minute's load average of other runnable processes, what ``uptime`` says,
+takes its part of the cores this process may use, as on a machine shared with other work). Memory: ``BASE_BYTES`` per process plus
 ``SECRET_BYTES`` per secret in each (a split build's workers list the codes too), and the whole
 matrix where one is kept (at most 0.8 of ``--max-memory``); the text gives the sum and the largest
 process (what ``/usr/bin/time`` reports as the maximum resident set).
@@ -57,31 +57,37 @@ NODE_SECONDS = 25e-6  # the builder's own work per node (Python)
 START_SECONDS = 0.7  # CPU seconds of each process's start: the interpreter and the compiled kernels' cache
 BASE_BYTES = 160 << 20  # a process: the interpreter with numpy and numba loaded
 SECRET_BYTES = 600  # per secret in each process: its code listed and packed, its node and depths
+# The most secrets an exhaustive search has finished here: Mastermind 9x4's 6561, in 70 minutes
+# (trees/RECORDS.md); 12x3's 1728 took a minute, 3x7's 2187 under one.
+SEARCHED_SECRETS = 6561
 
 
 def load_average() -> float:
-    """The other work on this machine now: the last minute's average of runnable processes, but
-    no more than are runnable at this moment besides this one, where the system says (Linux's
-    ``/proc/loadavg``): the average lags a minute behind, so a build that just ended would still
-    count as other work beside the next. 0 where unknown."""
+    """The other work on this machine now: the last minute's average of runnable processes
+    (``os.getloadavg``, what ``uptime`` says), 0 where the system does not say. A snapshot of the
+    processes runnable this instant would say less than is there (on a busy machine most are
+    between two time slices at any instant: it read 1.0 where uptime said 3.15)."""
     try:
-        average = os.getloadavg()[0]
+        return max(0.0, os.getloadavg()[0])
     except (OSError, AttributeError):
         return 0.0
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on (``os.sched_getaffinity``: a container's or a job's share
+    of the machine), else the machine's."""
     try:
-        with open("/proc/loadavg") as status:
-            runnable = int(status.read().split()[3].split("/")[0]) - 1  # (this process is one of them)
-    except (OSError, ValueError, IndexError):
-        return average
-    return max(0.0, min(average, float(runnable)))
+        return len(os.sched_getaffinity(0)) or 1
+    except (OSError, AttributeError):
+        return os.cpu_count() or 1
 
 
 def share(cores: int, load: float, cpus: int | None = None) -> float:
     """The cores that ``cores`` busy threads get beside ``load`` other runnable ones on ``cpus``
-    (default this machine's): all of them while enough are idle, else their fair share, of which
-    a core shared does ``CONTENDED`` (switches, caches; measured: 0.25 to 0.37 of a core where
-    the fair share was 0.35 to 0.47)."""
-    cpus = cpus or os.cpu_count() or 1
+    (default those this process may use): all of them while enough are idle, else their fair
+    share, of which a core shared does ``CONTENDED`` (switches, caches; measured: 0.25 to 0.37
+    of a core where the fair share was 0.35 to 0.47)."""
+    cpus = cpus or available_cpus()
     fair = cpus * cores / (load + cores)
     return cores if fair >= cores else fair * CONTENDED
 
@@ -144,7 +150,7 @@ def estimate(game: Game, options, layout, load: float | None = None) -> Estimate
         cell *= STATISTIC_FACTOR.get(options.name, COUNTING_FACTOR)
     cpu = pool * n * below * cell + 1.1 * n * NODE_SECONDS
     workers = layout.workers  # processes; one uses the kernels' threads
-    cores = workers if workers > 1 else (os.cpu_count() or 1) if pool else 1
+    cores = workers if workers > 1 else available_cpus() if pool else 1
     processes = 1 + workers if workers > 1 else 1  # this one, and its workers (each lists the codes)
     each = BASE_BYTES + SECRET_BYTES * n
     memory = each * processes
@@ -162,20 +168,41 @@ def summary(game: Game, options, figures: Estimate | None) -> dict:
     """What ``compile --estimate`` says: the game's size, and the estimate's figures (``seconds``
     None for an exhaustive strategy, whose search is not modelled: its memory is, the matrix and
     the table at most), with ``text``, the line a person reads."""
-    from ..search.table import ENTRY_BYTES, slots_for
-
     n, guesses = game.secret_count(), game.guess_count()
     said = {"game": game.title(), "strategy": options.name, "secrets": n, "guesses": guesses}
     if figures is not None:
         return {**said, "seconds": round(figures.seconds, 1), "memory": figures.memory, "cores": figures.cores,
                 "load": round(figures.load, 2), "processes": figures.processes, "largest_process": figures.largest,
                 "text": f"{options.name} on {game.title()}: {figures.text()}"}
-    width = 1 if len(game.feedbacks()) < 256 else 2
-    memory = BASE_BYTES + SECRET_BYTES * n + width * guesses * n + ENTRY_BYTES * slots_for(options.max_memory)
-    return {**said, "seconds": None, "memory": int(memory), "cores": os.cpu_count() or 1,
+    memory = search_memory(game, options)
+    return {**said, "seconds": None, "memory": int(memory), "cores": available_cpus(),
             "text": f"{options.name} on {game.title()}: an exhaustive search of {n} secrets and {guesses} guesses; its "
                     f"time is not modelled (seconds to days, by how soon bounds settle the first guesses); "
                     f"at most {size(memory)} of memory (the matrix and the search's table)"}
+
+
+def search_memory(game: Game, options) -> int:
+    """The most memory an exhaustive strategy's search of ``game`` takes: the process, the matrix
+    and the search's table."""
+    from ..search.table import ENTRY_BYTES, slots_for
+
+    n, guesses = game.secret_count(), game.guess_count()
+    width = 1 if len(game.feedbacks()) < 256 else 2
+    return int(BASE_BYTES + SECRET_BYTES * n + width * guesses * n + ENTRY_BYTES * slots_for(options.max_memory))
+
+
+def searchable(game: Game, options, physical: int | None = None) -> bool:
+    """Does an exhaustive strategy's search of ``game`` run here: its whole matrix within
+    --max-memory (the search refuses a game without one), all it takes within this machine's
+    memory (``physical`` bytes, by default what the system says), and no more secrets than a
+    search here has finished (``SEARCHED_SECRETS``: its time is not modelled, and grows by
+    orders of magnitude from there)."""
+    n, guesses = game.secret_count(), game.guess_count()
+    width = 1 if len(game.feedbacks()) < 256 else 2
+    matrix = width * guesses * n + 64 * (guesses + n)  # as ``engine.codes.Codes.fits`` keeps it
+    physical = physical_memory() if physical is None else physical
+    return (n <= SEARCHED_SECRETS and guesses < 1 << 20 and matrix <= 0.8 * options.max_memory
+            and not (physical and search_memory(game, options) > physical))
 
 
 def physical_memory() -> int | None:

@@ -82,7 +82,7 @@ def plan(game: Game, options: Options, search: SearchSettings | None = None,
     try:
         check_listing(game, options.max_memory)  # the one limit that no option lifts but --max-memory, first
     except ValueError as error:
-        raise ValueError(f"{error}. {what_fits(game, options, workers)}") from None
+        raise ValueError(f"{error}{what_fits(game, options, workers)}") from None
     layout = Layout.of(game, options, workers)
     figures = estimate(game, options, layout)
     if figures is not None and check:
@@ -91,21 +91,41 @@ def plan(game: Game, options: Options, search: SearchSettings | None = None,
 
 
 def what_fits(game: Game, options: Options, workers: int) -> str:
-    """What can be done where listing ``game``'s codes does not fit ``--max-memory``: every
-    strategy lists every secret and guess (a sampled one samples those it scores, from the list),
-    so the largest game of its family (fewer holes, or a shorter length) that ``options`` builds
-    here (its listing, the estimate's memory and time all within bounds), and the --max-memory
-    that would list these codes, if this machine has it."""
-    from guesstree.player.games import make_game
+    """What can be done where listing ``game``'s codes does not fit ``--max-memory`` (every
+    strategy lists every secret and guess; a sampled one samples those it scores, from the list):
+    the --max-memory that would list them, if this machine has it, and the largest game of its
+    family (fewer holes, or a shorter length) that ``options`` builds here (its listing, the
+    estimate's memory and time all within bounds; an exhaustive strategy's search too,
+    ``estimate.searchable``): the rest of the refusal's line."""
     from guesstree.player.wording import size
 
     from ..engine.codes import LISTED_BYTES
     from .estimate import physical_memory
 
-    listed = "every strategy lists each secret and guess" + \
-        (f" ({options.name} samples the guesses it scores from that list)" if options.strategy.reads == "sample" else "")
+    said = f" ({options.name} too lists every code)" if options.strategy.reads == "sample" else ""
+    need = -(-LISTED_BYTES * (game.secret_count() + game.guess_count()) // (1 << 30))  # GiB, rounded up
+    physical = physical_memory()
+    if physical is not None and need << 30 > 0.8 * physical:
+        said += f" and what this machine's {size(physical)} can spare"
+    else:
+        try:
+            plan(game, dataclasses.replace(options, max_memory=need << 30), workers=workers)
+            said += f"; --max-memory {need} builds it"
+        except ValueError:
+            said += f"; --max-memory {need} lists them, but the build is refused then (compile --estimate says why)"
+    smaller = _largest_that_builds(game, options, workers)
+    if smaller is not None:
+        said += f"; {options.name} builds at most {smaller.label()} here"
+    return said
+
+
+def _largest_that_builds(game: Game, options: Options, workers: int) -> Game | None:
+    """The largest game of ``game``'s family, by its ``SHORTER`` parameter, that ``options`` builds here."""
+    from guesstree.player.games import make_game
+
+    from .estimate import searchable
+
     params = game.params()
-    said = [listed]
     for key in (k for k in SHORTER if k in params):
         for value in range(params[key] - 1, 0, -1):
             try:
@@ -113,17 +133,6 @@ def what_fits(game: Game, options: Options, workers: int) -> str:
                 plan(smaller, options, workers=workers)
             except (ValueError, TypeError):
                 continue
-            said.append(f"the largest such game {options.name} builds here is {smaller.title()}")
-            break
-    need = -(-LISTED_BYTES * (game.secret_count() + game.guess_count()) // (1 << 30))  # GiB, rounded up
-    physical = physical_memory()
-    if physical is not None and need << 30 > 0.8 * physical:
-        said.append(f"listing these codes takes more than this machine's {size(physical)} can spare")
-    else:
-        try:
-            plan(game, dataclasses.replace(options, max_memory=need << 30), workers=workers)
-            said.append(f"--max-memory {need} builds it")
-        except ValueError:
-            said.append(f"--max-memory {need} lists these codes, but the build is refused then (over --max-time "
-                        "or this machine's memory: compile --estimate says)")
-    return "; ".join(said)[:1].upper() + "; ".join(said)[1:]
+            if options.strategy.reads != "solution" or searchable(smaller, options):
+                return smaller
+    return None

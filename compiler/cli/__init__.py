@@ -1,5 +1,5 @@
 """The compiler's commands (compile, compare, list, bound, openers, warm), added to the one
-``guesstree`` program through the ``guesstree.commands`` entry points (see ``player/cli.py``):
+``guesstree`` program through the ``guesstree.commands`` entry points (see ``player/cli/``):
 ``app.py`` their app and first checks, ``parameters.py`` the options they share, ``build.py``
 compile, compare and list, ``exact.py`` bound and openers, ``stops.py`` how their work fails or
 stops, ``progress.py`` what a long command shows. Each parses, prints and exits over a library

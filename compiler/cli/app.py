@@ -7,7 +7,7 @@ import importlib.util
 
 import typer
 
-from guesstree.player.cli import Command, fail
+from guesstree.player.program import Command, fail
 
 app = typer.Typer(rich_markup_mode=None)
 EXTRA = "guesstree[compiler]"

@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-from guesstree.player.cli import Command, fail
+from guesstree.player.program import Command, fail
 from guesstree.player.games import GAMES, Game
 from guesstree.player.wording import counted
 
@@ -34,8 +34,11 @@ def _notice(path: Optional[Path]) -> Optional[str]:
         return check_notice(path.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
         raise fail(f"--notice {path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise fail(f"--notice {path}: cannot be read as text ({error})") from None
+    except OSError as error:
+        raise fail(f"--notice {path}: cannot be read ({error.strerror or error})") from None
+    except UnicodeDecodeError as error:
+        raise fail(f"--notice {path}: cannot be read as text (not UTF-8: byte {error.start} is "
+                   f"0x{error.object[error.start]:02x})") from None
     except ValueError as error:
         raise fail(f"--notice {path}: {error}") from None
 
@@ -72,7 +75,9 @@ def compile_command(
     strategy: str = typer.Option(..., "--strategy", "-s", metavar="NAME", help=", ".join(catalogue.STRATEGIES)),
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="PATH",
                                           help="the artifact's file, or an existing folder to write it in (default: "
-                                               "<game>-<strategy>.msgpack.zst in the current folder)"),
+                                               "<game slug>-<strategy>.msgpack.zst in the current folder, e.g. "
+                                               "bulls-cows-d10-l4-entropy.msgpack.zst for bulls-cows --strategy "
+                                               "entropy)"),
     quiet: bool = QUIET,
     engine: str = typer.Option("fast", "--engine", metavar="NAME",
                                help="fast (numpy kernels for small games, compiled numba kernels for big ones), "
@@ -114,6 +119,9 @@ def compile_command(
                    f"worst {s['worst']} ({time.perf_counter() - started:.2f} s)")
         if built.proof:
             typer.echo(f"optimal: {built.proof['proven']}")
+        if search.checkpoint is not None and Path(search.checkpoint).exists():
+            typer.echo(f"kept the checkpoint {search.checkpoint} (compile --resume reuses its work); delete it once the "
+                       "tree is all you need", err=True)
 
 
 def _estimate(game: Game, options, search: SearchSettings, as_json: bool) -> None:

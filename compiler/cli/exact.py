@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from guesstree.player.cli import fail
+from guesstree.player.program import fail
 from guesstree.player.games import Game
 
 from ..workers.settings import SearchSettings

@@ -10,7 +10,7 @@ from typing import Optional
 
 import typer
 
-from guesstree.player.cli import Command, fail
+from guesstree.player.program import Command, fail
 from guesstree.player.games import GAMES, Game, make_game
 
 from .. import catalogue
@@ -101,7 +101,7 @@ SEARCH_PARAMETERS = [  # how a command's work runs: the fields of search.setting
     _option("checkpoint", Optional[Path], typer.Option(
         None, "--checkpoint", metavar="FILE",
         help="keep the work in this file: an exhaustive search's (Ctrl-C saves it), a heuristic build's finished "
-             "subtrees")),
+             "subtrees; the file stays when the command ends (delete it once done)")),
     _option("resume", bool, typer.Option(False, "--resume", help="continue from the --checkpoint file")),
     _option("cluster", Optional[str], typer.Option(
         None, "--cluster", metavar="ADDRESS",

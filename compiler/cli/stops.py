@@ -13,7 +13,7 @@ from concurrent.futures import BrokenExecutor
 
 import typer
 
-from guesstree.player.cli import fail
+from guesstree.player.program import fail
 from guesstree.player.games import Game
 
 

@@ -40,7 +40,7 @@ class GameArrays:
         guess_index = {g: i for i, g in enumerate(game.guesses)}
         missing = [s for s in game.secrets if s not in guess_index]
         if missing:
-            raise ValueError(f"{game!r}: secret {game.format_code(missing[0])} is not an allowed guess, "
+            raise ValueError(f"{game.title()}: secret {game.format_code(missing[0])} is not an allowed guess, "
                              "so no strategy could ever win it")
         secret_guess = np.array([guess_index[s] for s in game.secrets], dtype=np.int64)
         feedbacks = game.feedbacks()

@@ -27,8 +27,9 @@ def check_listing(game: Game, max_memory: int) -> None:
     n_guesses, n_secrets = game.guess_count(), game.secret_count()
     listing = LISTED_BYTES * (n_guesses + n_secrets)
     if listing > max_memory:
-        raise ValueError(f"{game!r} has {n_secrets} secrets and {n_guesses} guesses: listing them takes "
-                         f"about {size(listing)}, over the --max-memory budget of {size(max_memory)}")
+        guesses = "as many guesses" if n_guesses == n_secrets else f"{n_guesses} guesses"
+        raise ValueError(f"{game.label()} is too big: listing its {n_secrets} secrets and {guesses} takes about "
+                         f"{size(listing)}, over --max-memory {size(max_memory)}")
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ class Codes:
         try:
             dtype = feedback_dtype(len(game.feedbacks()))
         except ValueError as error:
-            raise ValueError(f"{game!r} has {error}") from None
+            raise ValueError(f"{game.title()} has {error}") from None
         guess_codes, secret_codes = codes_array(game.guesses), codes_array(game.secrets)
         per_cell = 16 if backend == "numba" else 64  # numpy's temporaries take tens of bytes per cell
         return cls(game, backend, guess_codes, secret_codes, dtype,

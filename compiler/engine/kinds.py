@@ -197,7 +197,7 @@ def _generic(game: Game) -> BlockFunction:
             try:
                 out[g] = [index[game.score(guess, secret)] for secret in secrets]
             except KeyError as error:
-                raise ValueError(f"{game!r}: score({guess}, ...) gave {error.args[0]!r}, "
+                raise ValueError(f"{game.title()}: score({game.format_code(guess)}, ...) gave {error.args[0]!r}, "
                                  "which is not in the game's feedbacks()") from None
         return out
     return generic

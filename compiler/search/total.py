@@ -188,7 +188,7 @@ class TotalSearch:
             data = np.uint64(space.probe(candidates, played, tag))
             if data and data_exact(data):
                 if data_value(data) >= INF:
-                    raise Infeasible(f"no tree wins every secret of {space.game!r} within {budget} guesses")
+                    raise Infeasible(f"no tree wins every secret of {space.game.title()} within {budget} guesses")
                 return int(data_guess(data))
             if attempt == 0:
                 if len(played) == 0 and not self.solver.inside:

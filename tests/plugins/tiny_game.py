@@ -42,3 +42,18 @@ def make(symbols: int = 3) -> Tiny:
 
 def not_a_game() -> str:
     return "hello"
+
+
+def broken(symbols: int = 3) -> Tiny:
+    raise RuntimeError("no board today")
+
+
+class Lying(Tiny):
+    """A scorer that answers what its game cannot give: the compiler names the game and the guess."""
+
+    def score(self, guess: Code, secret: Code) -> Feedback:
+        return 9, 9
+
+
+def lying(symbols: int = 3) -> Lying:
+    return Lying(symbols)

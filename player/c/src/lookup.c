@@ -181,6 +181,9 @@ static gt_status check_steps(const gt_tree *t, const int *guesses, const int *fe
         for (unsigned p = 0; p < t->g.length; p++)
             if (guess[p] < 0 || guess[p] >= (int)t->g.symbols) { /* as player/game.py's check_code says it */
                 ints_text(guess, t->g.length, shown, sizeof shown);
+                if (t->g.kind == GT_TWOD)
+                    return gt_fail(e, GT_E_ARGUMENT, "step %zu: %s is off the grid: x and y from 0 to %u", k + 1, shown,
+                                   t->g.symbols - 1);
                 return gt_fail(e, GT_E_ARGUMENT, "step %zu: %s has an unknown symbol %d", k + 1, shown, guess[p]);
             }
         code_text(t, guess, code, sizeof code);

@@ -46,12 +46,18 @@ static void squeeze(const char *text, char *out, size_t size, size_t *full)
 static gt_status check_code(const game *g, const char *text, const int *code, size_t n, char *why, size_t size)
 {
     if (n != g->length) {
-        snprintf(why, size, "'%s' has %zu symbols; this game's codes have %u", text, n, g->length);
+        if (g->kind == GT_TWOD)  /* a point x,y: as player/twod.py's check_code says it */
+            snprintf(why, size, "'%s' is not a point x,y: two numbers, x and y from 0 to %u", text, g->symbols - 1);
+        else
+            snprintf(why, size, "'%s' has %zu symbols; this game's codes have %u", text, n, g->length);
         return GT_E_PARSE;
     }
     for (size_t p = 0; p < n; p++)
         if (code[p] < 0 || code[p] >= (int)g->symbols) {
-            snprintf(why, size, "'%s' has an unknown symbol %d", text, code[p]);
+            if (g->kind == GT_TWOD)
+                snprintf(why, size, "'%s' is off the grid: x and y from 0 to %u", text, g->symbols - 1);
+            else
+                snprintf(why, size, "'%s' has an unknown symbol %d", text, code[p]);
             return GT_E_PARSE;
         }
     return GT_OK;

@@ -258,6 +258,12 @@ export class TwoD extends Game {
   _feedbacks() { return [[0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 1]]; }
   score([x, y], [sx, sy]) { return [+(sx <= x && sy <= y), +(sx >= x && sy >= y), +(x === sx && y === sy)]; }
   formatCode([x, y]) { return `${x},${y}`; }
+  checkCode(code, text) {  // a point of the grid, or the grid's range said (as player/twod.py says it)
+    const given = [...code], range = `x and y from 0 to ${this.size - 1}`;
+    if (given.length !== 2) fail(`${shown(text, code)} is not a point x,y: two numbers, ${range}`);
+    if (given.some((s) => !isInt(s) || s < 0 || s >= this.size)) fail(`${shown(text, code)} is off the grid: ${range}`);
+    return given;
+  }
   formatFeedback(f) { return Object.keys(TWOD_WORDS).find((word) => TWOD_WORDS[word] === f.join("")); }
   parseFeedback(text) {
     const cleaned = text.trim().toLowerCase();

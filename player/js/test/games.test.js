@@ -40,6 +40,8 @@ test("bulls and cows, digits, twod", () => {
   assert.deepEqual(twod.score([2, 2], [1, 0]), [1, 0, 0]);
   assert.deepEqual(twod.score([2, 2], [3, 1]), [0, 0, 0]);
   assert.deepEqual(twod.parseCode("3,4"), [3, 4]);
+  assert.throws(() => twod.parseCode("5,2"), { message: "'5,2' is off the grid: x and y from 0 to 4" });
+  assert.throws(() => twod.parseCode("1,2,3"), { message: "'1,2,3' is not a point x,y: two numbers, x and y from 0 to 4" });
   assert.equal(twod.formatCode([3, 4]), "3,4");
   assert.deepEqual(twod.parseFeedback(">="), [0, 1, 0]);
   assert.deepEqual(twod.parseFeedback("win"), [1, 1, 1]);

@@ -1,0 +1,164 @@
+"""The commands that play a tree: ``play`` (against it, a person answering), ``solve`` (its path
+for one secret) and ``next`` (the next guess after a history, once)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from .. import InconsistentHistory
+from ..program import FreeArguments, fail
+from ..wording import counted
+from .app import PLUGIN, TREE, command, load_or_fail
+
+
+@command(cls=FreeArguments)
+def solve(
+    tree_path: Path = TREE,
+    secret: str = typer.Argument(..., help="the secret, as the game writes it (e.g. ABCD or 0123)"),
+    plugin: Optional[List[str]] = PLUGIN,
+) -> None:
+    """Show the tree's path for one secret.
+
+    Example: guesstree solve trees/mastermind-c6-h4-entropy.msgpack.zst ABCD
+    """
+    tree = load_or_fail(tree_path, plugin)
+    try:
+        code = tree.game.parse_code(secret)
+        if code not in set(tree.game.secrets):
+            raise ValueError(f"{secret!r} is not a possible secret of {tree.game}")
+        path = tree.path(code)
+    except (ValueError, InconsistentHistory) as error:
+        raise fail(str(error)) from None
+    game = tree.game
+    for step, (guess, feedback) in enumerate(path, 1):
+        typer.echo(f"{step}. {game.format_code(guess)}  {game.format_feedback(feedback)}")
+    typer.echo(f"solved {game.format_code(code)} in {len(path)} guess{'' if len(path) == 1 else 'es'}")
+
+
+@command("next", cls=FreeArguments)
+def next_command(
+    tree_path: Path = TREE,
+    history: Optional[List[str]] = typer.Argument(None, metavar="[GUESS FEEDBACK]...",
+                                                  help="the guesses played so far, each with its feedback, oldest first"),
+    as_json: bool = typer.Option(False, "--json", help="print guess, won, on_tree and candidates as JSON"),
+    any_guess: bool = typer.Option(False, "--any-guess", help="take a guess that is not one of the game's allowed guesses"),
+    plugin: Optional[List[str]] = PLUGIN,
+) -> None:
+    """Print the next guess after the guesses and feedback given: the tree's while they follow it,
+    else one computed from the secrets still possible (as play and Tree.suggest do).
+
+    Prints nothing but the guess (or "won" once the winning feedback was given); exit 2 with one
+    error line for a history no secret fits or text the game does not take.
+
+    Example: guesstree next mastermind-c6-h4-entropy ABCD 1B1W --json
+    """
+    tree = load_or_fail(tree_path, plugin)
+    given = history or []
+    if len(given) % 2:
+        raise fail(f"give each guess with its feedback (e.g. {tree.game.format_code(tree.guess_of(0))} "
+                   f"{tree.game.format_feedback(tree.game.feedbacks()[0])}): {given[-1]!r} has none")
+    steps = list(zip(given[::2], given[1::2]))
+    try:
+        if not any_guess:
+            _check_guesses(tree, steps)
+        guess = tree.suggest(steps, any_guess=any_guess)
+        on_tree = _on_tree(tree, steps)
+        left = len(tree.candidates(steps, any_guess=any_guess))
+    except ValueError as error:  # InconsistentHistory too
+        raise fail(str(error)) from None
+    if not left:  # a win at the tree's guess that no secret gives (SALET GGGGG: SALET is no answer)
+        raise fail(f"no secret gives all these answers: {_history_text(tree.game, steps)}")
+    shown = None if guess is None else tree.game.format_code(guess)
+    if as_json:
+        typer.echo(json.dumps({"guess": shown, "won": guess is None, "on_tree": on_tree, "candidates": left}))
+    else:
+        typer.echo("won" if guess is None else shown)
+
+
+def _check_guesses(tree, steps) -> None:
+    """A guess the game does not allow, refused with the flag that plays it (the library names its
+    keyword, any_guess=True); a step the game cannot read is left to the library to name."""
+    game = tree.game
+    for step, (guess, feedback) in enumerate(steps, 1):
+        try:
+            code = game.parse_code(guess)
+            game.parse_feedback(feedback)
+        except ValueError:
+            return
+        problem = tree.unknown_guess(code)
+        if problem:
+            raise ValueError(f"step {step}: {problem} (next --any-guess plays it anyway)")
+
+
+def _history_text(game, steps) -> str:
+    """The guesses and feedback given, as the game writes them (``SALET GGGGG``)."""
+    return ", ".join(f"{game.format_code(game.parse_code(guess))} {game.format_feedback(game.parse_feedback(feedback))}"
+                     for guess, feedback in steps)
+
+
+def _on_tree(tree, steps) -> bool:
+    try:
+        tree.next_guess(steps)
+    except InconsistentHistory:
+        return False
+    return True
+
+
+@command()
+def play(
+    tree_path: Path = TREE,
+    plugin: Optional[List[str]] = PLUGIN,
+    any_guess: bool = typer.Option(False, "--any-guess",
+                                   help="take a guess of your own that is not one of the game's allowed guesses"),
+) -> None:
+    """Play against a tree: it guesses, you answer with the feedback for your secret.
+
+    Type the feedback as the game writes it (2B1W or '2 1' for mastermind, 1A2B for
+    bulls-cows, 2S1B for digits, GY--- for words, <= >= none == for twod); or, if you
+    played a guess of your own, the guess and its feedback (CRANE GY---): the game carries
+    on from there with a guess computed from the secrets still possible. 'undo' takes
+    the last answer back, 'help' shows the rules, 'quit' stops.
+
+    Example: guesstree play trees/mastermind-c6-h4-entropy.msgpack.zst, or a shipped tree by
+    its name: guesstree play wordle-salet-optimal-expected
+    """
+    from ..session import Session
+
+    session = Session(load_or_fail(tree_path, plugin), any_guess)
+    game = session.game
+    try:
+        count = len(game.secrets)
+    except ValueError as error:  # an older words tree away from its lists
+        raise fail(str(error)) from None
+    commands = ("Played a guess of your own? Type it with its feedback. "
+                "Type 'undo' to take an answer back, 'help' for these rules, 'quit' to stop.")
+    typer.echo(f"{game.title()}, {counted(count, 'secret')}: {tree_path}")
+    typer.echo(f"{game.instructions()}\n{commands}")
+    try:
+        while True:
+            guess = session.guess()
+            line = input(f"guess {len(session.history) + 1}: {game.format_code(guess)}  feedback? ").strip()
+            if line.lower() in ("quit", "exit", "q"):
+                return
+            if line.lower() in ("help", "?", "h"):
+                typer.echo(f"  {game.instructions()}\n  {commands}")
+                continue
+            if line.lower() == "undo":
+                typer.echo(f"  {session.undo()}")
+                continue
+            try:
+                message, done = session.answer(line)
+            except ValueError as error:
+                typer.echo(f"  {error}; try again ('help' shows how to answer)")
+                continue
+            typer.echo(f"  {message}")
+            if done:
+                return
+    except EOFError:
+        typer.echo("\nend of input: stopped")
+    except KeyboardInterrupt:
+        typer.echo("\ninterrupted: stopped")
+        raise typer.Exit(130)
