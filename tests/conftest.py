@@ -15,24 +15,39 @@ os.environ.setdefault("GUESSTREE_WARM", "0")
 def pytest_configure(config):
     """Kernels cached from other sources (an edit, another checkout's cache) would be run stale:
     numba does not see that a kernel a cached one calls has changed. Where the stamp does not
-    match these sources, the cache is cleared and compiled again first (compiler/warm.py)."""
+    match these sources, the cache is cleared and compiled again first (compiler/warm.py), saying
+    so while it compiles; once per machine and sources. Not for ``--collect-only``, which runs no
+    test, nor in pytest-xdist's workers, whose controller has compiled them before they start."""
     import importlib.util
 
-    if importlib.util.find_spec("numba") is not None:
-        from guesstree.compiler import warm
+    if config.option.collectonly or hasattr(config, "workerinput") or importlib.util.find_spec("numba") is None:
+        return
+    from guesstree.compiler import warm
 
-        if not warm.warmed():
-            warm.warm(say=lambda text: print(text, flush=True))
+    if not warm.warmed():
+        warm.warm(say=lambda text: print(text, flush=True))
 
 # -- what the default run leaves out, said at its end ------------------------------------------
 # The default run (pyproject.toml: -m 'not slow') is the few-minute check; the long searches are
 # marked slow and run by `python -m pytest -m slow` (.ci/run runs both). Deselected and skipped
-# tests are counted here and named in the summary, so that no part goes untested unsaid.
+# tests are counted here and named in the summary, so that no part goes untested unsaid. Under
+# pytest-xdist the workers collect and deselect: each sends its count to the controller.
 _left_out: dict[str, int] = {"slow": 0}
 
 
 def pytest_deselected(items):
     _left_out["slow"] += sum(1 for item in items if item.get_closest_marker("slow") is not None)
+
+
+def pytest_sessionfinish(session):
+    if hasattr(session.config, "workeroutput"):
+        session.config.workeroutput["slow_deselected"] = _left_out["slow"]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """pytest-xdist's: a worker has finished; every worker deselects the same tests."""
+    _left_out["slow"] = max(_left_out["slow"], getattr(node, "workeroutput", {}).get("slow_deselected", 0))
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
