@@ -86,7 +86,7 @@ def class_of(code: Code, symbols: int) -> tuple[Code, Symmetry]:
 Opening = tuple["Tree", Callable[[Code], Code], Callable[[Code], Code]]  # noqa: F821 (a tree, to it, back)
 
 
-def openings(tree, first: Code, book: "Book | None") -> list[Opening]:
+def openings(tree, first: Code, book: Book | None) -> list[Opening]:
     """The trees that ``suggest`` may follow after the first guess ``first``, best first: ``book``'s
     optimum for ``first`` (in a permutable game, for its class), if it has one for ``tree``'s game;
     then, in a permutable game, ``tree`` itself where ``first`` is in its first guess's class.
@@ -109,9 +109,9 @@ class Book:
     ``load(data, name)`` the first time it is asked for. A folder without an index is an empty book;
     a damaged index or tree is refused as a damaged artifact is (``FormatError`` naming it)."""
 
-    def __init__(self, folder: Path, load: Callable[[bytes, str], "Tree"]):  # noqa: F821
+    def __init__(self, folder: Path, load: Callable[[bytes, str], Tree]):  # noqa: F821
         self.folder, self._load_tree = Path(folder), load
-        self._trees: dict[str, "Tree"] = {}  # noqa: F821 (file -> its tree, once read)
+        self._trees: dict[str, Tree] = {}  # noqa: F821 (file -> its tree, once read)
 
     def __repr__(self) -> str:
         return f"Book({str(self.folder)!r})"

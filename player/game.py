@@ -56,7 +56,7 @@ class Game:
         """Enough to rebuild the game with ``player.games.game_from_spec``."""
         return {"name": self.name, "params": self.params()}
 
-    def portable(self, played: set[Code] | None = None) -> "Game":
+    def portable(self, played: set[Code] | None = None) -> Game:
         """The game as an artifact records it: one that needs nothing beside the artifact (a game
         read from files carries their contents), knowing that the tree plays only ``played``."""
         return self

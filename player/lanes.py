@@ -62,11 +62,11 @@ class LanePlan:
         self._groups = list(numbers)
         self._length, self._groups_of, self._row_of = length, groups_of, row_of
 
-    def _rows(self, secrets: Sequence[Code]) -> tuple[Lanes, "_Rows"]:
+    def _rows(self, secrets: Sequence[Code]) -> tuple[Lanes, _Rows]:
         lanes = Lanes(secrets, self._length)
         return lanes, _Rows(lanes, self._groups, self._row_of)
 
-    def _total(self, guess: Code, lanes: Lanes, rows: "_Rows") -> int:
+    def _total(self, guess: Code, lanes: Lanes, rows: _Rows) -> int:
         ids = self._ids.get(guess)
         if ids is None:  # not an allowed guess: its groups made for it alone
             return sum(self._row_of(lanes, group) for group in self._groups_of(guess))

@@ -40,7 +40,7 @@ class Statistics(dict):
         raise AttributeError(f"'Statistics' object has no attribute {key!r}")
 
     @classmethod
-    def from_depths(cls, wins: Iterable[int], determined: Iterable[int]) -> "Statistics":
+    def from_depths(cls, wins: Iterable[int], determined: Iterable[int]) -> Statistics:
         """From each secret's guesses to win and guesses to determine (0 for a game of one secret)."""
         wins, determined = [int(d) for d in wins], [int(d) for d in determined]
         n = len(wins)
@@ -51,7 +51,7 @@ class Statistics(dict):
                    determined_worst=max(determined), determined_histogram=_histogram(determined))
 
     @classmethod
-    def from_header(cls, stats, name: str = "<tree>") -> "Statistics":
+    def from_header(cls, stats, name: str = "<tree>") -> Statistics:
         """The header's statistics, checked: ``FormatError`` names the file and the bad entry."""
         if not isinstance(stats, dict) or any(key not in stats for key in KEYS):
             raise FormatError(f"{name}: the header's statistics are missing or incomplete")

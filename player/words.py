@@ -152,7 +152,7 @@ class WordFiles:
     def _read(self, path: str) -> list[str]:
         return read_words(path, self.length, self.inferred)
 
-    def describe(self, game: "Words") -> str:
+    def describe(self, game: Words) -> str:
         """The call that rebuilds the game (the lists' digests and the defaults would only hide it)."""
         shown = {"answers": self.answers, "guesses": self.guesses, "hard": game.hard, "length": self.length}
         defaults = {"guesses": None, "hard": False, "length": self.length if self.inferred else 5}
@@ -189,7 +189,7 @@ class CarriedWords:
     def guess_words(self, answer_words: list[str]) -> list[str]:
         return sorted(set(self.extra) | set(answer_words))
 
-    def describe(self, game: "Words") -> str:
+    def describe(self, game: Words) -> str:
         hard = ", hard=True" if game.hard else ""
         return f"Words({counted(len(game.secrets), 'answer')}, {counted(len(game.guesses), 'guess', 'guesses')}{hard})"
 
@@ -250,7 +250,7 @@ class Words(Game):
         return {"name": self.name, "hard": self.hard, "length": self.length,
                 "answers_sha256": self.answers_sha256, "guesses_sha256": self.guesses_sha256}
 
-    def portable(self, played: set[Code] | None = None) -> "Words":
+    def portable(self, played: set[Code] | None = None) -> Words:
         """The same game carrying its words: the answers, and the other guesses (only ``played``
         ones, if given)."""
         answers = set(self._answer_words)

@@ -32,7 +32,7 @@ def test_the_only_import_name_is_guesstree(tmp_path):
     assert guesstree.player.load.__module__ == "guesstree.player.tree"
     assert not [m for m in sys.modules if m.split(".")[0] in ("player", "compiler")]  # nothing imports the old names
     with pytest.raises(AttributeError, match="module 'guesstree' has no attribute 'board'"):
-        guesstree.board
+        _ = guesstree.board
 
 
 # -- manifests -------------------------------------------------------------------

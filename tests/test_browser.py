@@ -575,7 +575,7 @@ def test_you_guess_mastermind_with_the_colour_picker(browser, trees, tmp_path):
     page.keyboard.press("Backspace")
     assert holes(page) == ["", "", ""]
 
-    for game_number in range(2):
+    for _ in range(2):
         page.click("#yg-new")
         while page.get_attribute("#you-guess", "data-state") == "guessing":
             before = tried(page, game)
@@ -704,7 +704,7 @@ def test_you_guess_words_with_the_on_screen_keyboard(browser, trees, tmp_path):
     first, second, letter = next((g1, g2, g1[p]) for g1 in game.guesses for p in range(game.length)
                                  if g1 != secret and game.score(g1, secret)[p] == 2
                                  for g2 in game.guesses if g1[p] in g2 and g2 != secret
-                                 and all(m < 2 for l, m in zip(g2, game.score(g2, secret)) if l == g1[p]))
+                                 and all(m < 2 for letter, m in zip(g2, game.score(g2, secret)) if letter == g1[p]))
     for k, guess in enumerate((first, second), 1):
         pick(page, game.format_code(guess).lower())
         page.click("#yg-enter")

@@ -407,8 +407,8 @@ def test_a_cluster_splits_the_first_guesss_big_parts_again_and_splices_the_same_
         spliced, original = [], builder.spliced
         monkeypatch.setattr(builder, "SPLIT_MIN_SECRETS", 6)
         monkeypatch.setattr(builder, "_splits_again", lambda pool, nodes, secrets: True)  # as on many workers
-        monkeypatch.setattr(builder, "spliced", lambda top, pieces: spliced.append(len(pieces)) or
-                            original(top, pieces))
+        monkeypatch.setattr(builder, "spliced", lambda top, pieces, spliced=spliced, original=original:
+                            spliced.append(len(pieces)) or original(top, pieces))
         assert to_bytes(build(game, Options(strategy), search=SearchSettings(cluster="local:2"))) == alone
         assert len(spliced) > 1 and max(spliced) > 3  # parts of the first guess split again, each in pieces
         monkeypatch.undo()

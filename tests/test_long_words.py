@@ -48,7 +48,7 @@ def _optimal_total(game) -> int:
         if len(candidates) == 1:
             return 1
         best = None
-        for g, row in enumerate(answers):
+        for row in answers:
             parts: dict = {}
             for c in candidates:
                 parts.setdefault(row[c], []).append(c)
@@ -85,9 +85,9 @@ def test_a_list_of_mixed_lengths_is_refused_by_line(tmp_path):
     answers = _write(tmp_path, ["bake", "cake", "lakes"])
     with pytest.raises(ValueError, match=r"line 3: 'lakes' is not a word of 4 letters a-z \(the list's first "
                                          r"word has 4: give --length N"):
-        make_game("words", answers=str(answers)).secrets
+        _ = make_game("words", answers=str(answers)).secrets
     with pytest.raises(ValueError, match="line 1: 'bake' is not a word of 5 letters a-z$"):
-        make_game("words", answers=str(answers), length=5).secrets
+        _ = make_game("words", answers=str(answers), length=5).secrets
     with pytest.raises(ValueError, match="first word 'abcdefghijk' has 11 letters; words of 1 to 10 letters"):
         make_game("words", answers=str(_write(tmp_path, ["abcdefghijk"], "long.txt")))
 

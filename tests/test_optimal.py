@@ -9,7 +9,7 @@ import itertools
 import json
 from collections import Counter
 from pathlib import Path
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -55,7 +55,7 @@ def brute_force(game, consistent: bool = False):
             if len(parts) > 1 or game.win in parts:
                 yield guess, [tuple(p) for f, p in parts.items() if f != game.win]
 
-    @lru_cache(maxsize=None)
+    @cache
     def total(candidates, budget):
         if len(candidates) == 1:
             return 1 if budget >= 1 else INF
@@ -64,7 +64,7 @@ def brute_force(game, consistent: bool = False):
         return min(len(candidates) + sum(total(p, min(budget - 1, len(p))) for p in parts)
                    for _, parts in options(candidates))
 
-    @lru_cache(maxsize=None)
+    @cache
     def worst(candidates):
         if len(candidates) == 1:
             return 1
@@ -274,7 +274,6 @@ def test_a_tiny_table_loses_entries_but_not_the_tree():
 def test_a_checkpoint_resumes_the_search(tmp_path):
     game = make_game("mastermind", colours=4, holes=4)
     path = tmp_path / "mm.checkpoint"
-    options = Options(strategy="optimal-expected")
     first = solver_of(game, search=SearchSettings(workers=1, checkpoint=path))
     assert first.minimum_total() == 905
     assert path.exists() and first.nodes > 50

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -41,7 +41,7 @@ def brute_force(game):
             return None
         return [tuple(part) for part in split.values()]
 
-    @lru_cache(maxsize=None)
+    @cache
     def least_total(candidates):
         if len(candidates) <= 2:
             return 2 * len(candidates) - 1  # one won at once, the other next
@@ -57,7 +57,7 @@ def brute_force(game):
             best = total if best is None else min(best, total)
         return best
 
-    @lru_cache(maxsize=None)
+    @cache
     def least_worst(candidates):
         if len(candidates) <= 2:
             return len(candidates)
@@ -71,7 +71,7 @@ def brute_force(game):
                     break  # no guess does better than winning or splitting into single secrets
         return best
 
-    @lru_cache(maxsize=None)
+    @cache
     def fewest_late(candidates, budget):
         """(secrets won by the budget's last guess, total) of the best tree within ``budget``, by
         that order, or None if no tree fits."""

@@ -74,14 +74,14 @@ def test_a_bad_line_is_reported_with_file_and_line(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("crane\nslate\nsl@te\n")
     with pytest.raises(ValueError, match=r"bad.txt, line 3: 'sl@te'"):
-        make_game("words", answers=str(bad)).secrets
+        _ = make_game("words", answers=str(bad)).secrets
 
 
 def test_an_answer_that_is_not_an_allowed_guess_is_refused(tmp_path):
     guesses = tmp_path / "guesses.txt"
     guesses.write_text("crane\n")
     with pytest.raises(ValueError, match="could never be won"):
-        make_game("words", answers=str(SMALL), guesses=str(guesses)).guesses
+        _ = make_game("words", answers=str(SMALL), guesses=str(guesses)).guesses
 
 
 @pytest.mark.parametrize("strategy", ["first", "random", "entropy", "worst-entropy", "sampled-entropy",

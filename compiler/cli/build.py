@@ -9,7 +9,6 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -24,7 +23,7 @@ from .parameters import QUIET, declared, own_parameters, game_command, search_co
 from .stops import failures, stops, terminate_as_interrupt
 
 
-def _notice(path: Optional[Path]) -> Optional[str]:
+def _notice(path: Path | None) -> str | None:
     """The text of a ``--notice FILE``, or a clear error."""
     if path is None:
         return None
@@ -73,7 +72,7 @@ def compile_command(
     settings: dict,
     search: SearchSettings,
     strategy: str = typer.Option(..., "--strategy", "-s", metavar="NAME", help=", ".join(catalogue.STRATEGIES)),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="PATH",
+    output: Path | None = typer.Option(None, "--output", "-o", metavar="PATH",
                                           help="the artifact's file, or an existing folder to write it in (default: "
                                                "<game slug>-<strategy>.msgpack.zst in the current folder, e.g. "
                                                "bulls-cows-d10-l4-entropy.msgpack.zst for bulls-cows --strategy "
@@ -82,7 +81,7 @@ def compile_command(
     engine: str = typer.Option("fast", "--engine", metavar="NAME",
                                help="fast (numpy kernels for small games, compiled numba kernels for big ones), "
                                     "numba, numpy, or reference (plain numpy, every guess at every node); same tree"),
-    notice: Optional[Path] = typer.Option(None, "--notice", metavar="FILE",
+    notice: Path | None = typer.Option(None, "--notice", metavar="FILE",
                                           help="a licence or copyright notice (text) for the tree to carry, e.g. "
                                                "that of the word lists a words tree embeds"),
 ) -> None:
@@ -161,13 +160,13 @@ def _say_first_guesses(settled: dict, quiet: bool) -> None:
 def compare_command(
     game: Game,
     settings: dict,
-    strategies: Optional[str] = typer.Option(None, "--strategies", metavar="A,B,...",
+    strategies: str | None = typer.Option(None, "--strategies", metavar="A,B,...",
                                              help="comma-separated strategies (default: first,minimax,entropy,"
                                                   "expected-size,most-parts)"),
-    trees: Optional[Path] = typer.Option(None, "--trees", metavar="DIR",
+    trees: Path | None = typer.Option(None, "--trees", metavar="DIR",
                                          help="directory of trees to reuse (named as compile names them); "
                                               "compiled ones are saved there"),
-    plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE",
+    plot: Path | None = typer.Option(None, "--plot", metavar="FILE",
                                         help="write the distributions side by side as an SVG picture"),
     as_json: bool = typer.Option(False, "--json", help="print the comparison as JSON"),
 ) -> None:

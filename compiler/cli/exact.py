@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -48,10 +47,10 @@ def openers_command(
     settings: dict,
     search: SearchSettings,
     top: int = typer.Option(10, "--top", metavar="K", help="how many of the best first guesses to rank exactly"),
-    first: Optional[str] = typer.Option(None, "--first", metavar="GUESS",
+    first: str | None = typer.Option(None, "--first", metavar="GUESS",
                                         help="one first guess instead: its exact total and its exact rank"),
     as_json: bool = typer.Option(False, "--json", help="print the ranking as JSON"),
-    report: Optional[Path] = typer.Option(None, "--report", metavar="FILE",
+    report: Path | None = typer.Option(None, "--report", metavar="FILE",
                                           help="write one JSON line per first guess: its total or the bound "
                                                "proven (at_least), how it was settled, its CPU seconds"),
     quiet: bool = QUIET,

@@ -35,7 +35,7 @@ class GameArrays:
     symmetry: Symmetry | None
 
     @classmethod
-    def of(cls, game: Game, scorer: Scorer) -> "GameArrays":
+    def of(cls, game: Game, scorer: Scorer) -> GameArrays:
         """The arrays of ``game`` over ``scorer``; a ValueError for a secret that is no guess."""
         guess_index = {g: i for i, g in enumerate(game.guesses)}
         missing = [s for s in game.secrets if s not in guess_index]
@@ -50,12 +50,12 @@ class GameArrays:
                    Symmetry(game, scorer.guess_codes, scorer.backend) if game.permutable else None)
 
     @classmethod
-    def made(cls, game: Game, max_memory: int, backend: str = "numba") -> "GameArrays":
+    def made(cls, game: Game, max_memory: int, backend: str = "numba") -> GameArrays:
         """The arrays of ``game`` with a scorer of their own, its whole matrix if it fits ``max_memory``."""
         return cls.of(game, Scorer(game, max_memory, backend))
 
     @classmethod
-    def in_worker(cls, spec: dict, max_memory: int, backend: str, matrix=None, whole: bool | None = None) -> "GameArrays":
+    def in_worker(cls, spec: dict, max_memory: int, backend: str, matrix=None, whole: bool | None = None) -> GameArrays:
         """The arrays that a worker process rebuilds from a game's ``spec``, scored on one thread
         (there is a worker per core already): over its parent's ``matrix`` (a ``SharedArray``), or
         with a matrix of its own where it fits, none where ``whole`` is False (``Scorer``)."""
@@ -77,7 +77,7 @@ class GameArrays:
         """The matrix read by columns [secret, guess], where the score is symmetric."""
         return self.scorer.columns
 
-    def part(self, part: np.ndarray) -> "GameArrays":
+    def part(self, part: np.ndarray) -> GameArrays:
         """These arrays narrowed to the secrets ``part`` (numbered 0 .. len(part)-1 there) over a
         matrix of every guess against them alone, if it fits the memory budget (else these).
         Guesses keep their numbers."""

@@ -49,7 +49,7 @@ class Codes:
     square: bool
 
     @classmethod
-    def of(cls, game: Game, max_memory: int, backend: str) -> "Codes":
+    def of(cls, game: Game, max_memory: int, backend: str) -> Codes:
         check_listing(game, max_memory)
         try:
             dtype = feedback_dtype(len(game.feedbacks()))

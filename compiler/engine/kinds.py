@@ -7,7 +7,7 @@ values: the peg games, words of up to 5 letters; else uint16: 723 values for 6 l
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -189,7 +189,7 @@ class Scorer:
         self.codes, self.source, self.shared = codes, source, memory
 
     @classmethod
-    def reading(cls, codes: Codes, source: Source) -> "Scorer":
+    def reading(cls, codes: Codes, source: Source) -> Scorer:
         """A scorer of ``codes`` that reads its answers from ``source``."""
         scorer = cls.__new__(cls)
         scorer.codes, scorer.source, scorer.shared = codes, source, None
@@ -203,7 +203,7 @@ class Scorer:
     columns = property(lambda self: self.source.columns, doc="The matrix by columns [secret, guess], if any.")
     tally = property(lambda self: self.source.tally, doc="What its counts take besides the guesses and secrets.")
 
-    def part(self, secret_ids: np.ndarray, as_guesses: np.ndarray) -> "Scorer | None":
+    def part(self, secret_ids: np.ndarray, as_guesses: np.ndarray) -> Scorer | None:
         """A scorer of every guess against the secrets ``secret_ids`` alone (numbered 0 ..
         len(secret_ids)-1 there; ``as_guesses``: their guess indices), over a matrix of its own,
         if one fits the memory budget (else None). It answers from that matrix only."""

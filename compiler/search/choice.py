@@ -27,7 +27,7 @@ class Choice:
         """Can no guess whose bound is ``low`` (or more) be the choice?"""
         return self.key is not None and low >= min(self.cutoff, self.value + 1)
 
-    def tries(self, order: "Ordered"):
+    def tries(self, order: Ordered):
         """The guesses of ``order`` ((bound, not a candidate, guess), best first) still worth
         trying, with their places in it, as this choice tightens (read when the next is asked for)."""
         for index, (low, blind, guess) in enumerate(order):

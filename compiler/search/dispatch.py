@@ -16,7 +16,7 @@ many first guesses is searched as the openers' ranking searches them, whatever t
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from . import jobs
 from .weighing import EachGuess, GuessesAsJobs, PartsAsJobs, Ranked, Weighing

@@ -311,8 +311,8 @@ def _pairwise_tile(rows, order, start, width, alike, opened):
                 x = mine[g]
                 alike[g] |= (r0[g] == x) | (r1[g] == x) | (r2[g] == x) | (r3[g] == x)
             i += 4
-        for i in range(i, j):
-            earlier = rows[order[i]][start:start + width]
+        for k in range(i, j):
+            earlier = rows[order[k]][start:start + width]
             for g in range(width):
                 alike[g] |= earlier[g] == mine[g]
         for g in range(width):

@@ -28,7 +28,7 @@ class Objective:
         ``depth`` per secret), so that the least weighted total has the fewest such secrets first."""
         return secrets * depth - least + 1 if self.late_first else 0
 
-    def claim(self, proof: "LeastTotal", opening: str) -> str:
+    def claim(self, proof: LeastTotal, opening: str) -> str:
         """What ``proof`` says was proven for this objective (``opening``: which trees it is about)."""
         if self.late_first:
             late = proof.late

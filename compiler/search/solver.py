@@ -14,7 +14,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from ..workers.settings import SearchSettings
 from . import checkpoint, jobs, table
@@ -231,7 +231,7 @@ class Solver:
         self.space.counters[self.space.row, NODES] += nodes
         self.job_seconds += seconds
 
-    def view(self, row: int, dispatch) -> "Solver":
+    def view(self, row: int, dispatch) -> Solver:
         """This solver as a job's thread runs it (``dispatch``: ``dispatch.OnThread``): the same
         game, table and board, and a row of counters of its own; it reports no progress."""
         view = copy.copy(self)

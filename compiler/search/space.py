@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -43,7 +43,7 @@ class SearchedGame:
     rank: Callable | None = None
 
     @classmethod
-    def of(cls, context) -> "SearchedGame":
+    def of(cls, context) -> SearchedGame:
         """The game of a build's ``context`` (a ``BuildContext``), as its options ask."""
         options = context.options
         return cls(context.arrays, options.max_memory, options.candidates == "consistent", context.first,
@@ -157,7 +157,7 @@ class Space:
         self.penalty = int(penalty)
         self.problem = self.problem._replace(penalty=self.penalty)
 
-    def view(self, row: int) -> "Space":
+    def view(self, row: int) -> Space:
         """This space as another thread searches it: the same table, its own row of counters."""
         view = copy.copy(self)
         view.row = row

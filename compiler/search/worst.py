@@ -137,7 +137,7 @@ class WorstSearch:
         refuted_root_guesses = 0
         while True:
             solver.status = {}
-            if solver.guarded(lambda: self.within_node(root, (), depth, 0), task=f"worst case <= {depth}?"):
+            if solver.guarded(lambda depth=depth: self.within_node(root, (), depth, 0), task=f"worst case <= {depth}?"):
                 break
             refuted_root_guesses = solver.status.get("root_guesses", 0)
             depth += 1

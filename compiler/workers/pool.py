@@ -19,7 +19,7 @@ import threading
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from multiprocessing.connection import Connection
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 
 @contextmanager

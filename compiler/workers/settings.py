@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"  # Dask's own: the scheduler a client connects to by default
 

@@ -8,7 +8,6 @@ import os
 import sys
 import threading
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -50,7 +49,7 @@ TREE = typer.Argument(..., metavar="TREE", help="artifact (.msgpack.zst), or the
                                                   "(e.g. wordle-salet-optimal-expected)")
 
 
-def load_or_fail(path: Path, plugins: Optional[List[str]] = None):
+def load_or_fail(path: Path, plugins: list[str] | None = None):
     """The tree a TREE argument names: the artifact at ``path``, or where no such file exists and
     the name has no folder, the shipped tree of that name (``player.shipped()``)."""
     from ..shipped import SUFFIX, load_shipped, shipped

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -17,15 +16,15 @@ from .app import PLUGIN, command
 
 @command()
 def verify(
-    trees: Optional[List[Path]] = typer.Argument(None, metavar="[TREE|FOLDER]...",
+    trees: list[Path] | None = typer.Argument(None, metavar="[TREE|FOLDER]...",
                                                  help="artifacts, or folders of them (their *.msgpack.zst files)"),
-    manifest: Optional[Path] = typer.Option(None, "--manifest", metavar="FILE|FOLDER",
+    manifest: Path | None = typer.Option(None, "--manifest", metavar="FILE|FOLDER",
                                             help="check against this MANIFEST.json (a FOLDER: its MANIFEST.json) too: each file's sha256, size and "
                                                  "statistics, and no listed file missing or tree file unlisted "
                                                  "(with TREE arguments: only those files)"),
-    max_depth: Optional[int] = typer.Option(None, "--max-depth", metavar="N", help="fail if any secret needs more guesses"),
+    max_depth: int | None = typer.Option(None, "--max-depth", metavar="N", help="fail if any secret needs more guesses"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON array with one report per tree"),
-    plugin: Optional[List[str]] = PLUGIN,
+    plugin: list[str] | None = PLUGIN,
 ) -> None:
     """Replay every secret through each tree and check it; exit 0 valid, 1 invalid, 2 unusable.
 
@@ -85,9 +84,9 @@ def verify(
 @command("manifest")
 def manifest_command(
     folder: Path = typer.Argument(..., metavar="FOLDER", help="a folder of trees (its *.msgpack.zst files)"),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
+    output: Path | None = typer.Option(None, "--output", "-o", metavar="FILE",
                                           help="file to write atomically (default: FOLDER/MANIFEST.json; - for standard output)"),
-    plugin: Optional[List[str]] = PLUGIN,
+    plugin: list[str] | None = PLUGIN,
 ) -> None:
     """Write the manifest of a folder of trees, to commit beside them: each file's sha256, size,
     game, strategy and statistics, which verify --manifest then holds the folder to.

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -13,13 +12,13 @@ from .app import PLUGIN, TREE, command, load_or_fail
 @command("export")
 def export_command(
     tree_path: Path = TREE,
-    fmt: Optional[str] = typer.Option(None, "--format", "-f", metavar="FORMAT",
+    fmt: str | None = typer.Option(None, "--format", "-f", metavar="FORMAT",
                                       help="json, dot (Graphviz source: its dot -Tsvg draws it), text or html "
                                            "(default: from the -o suffix)"),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="file to write atomically (default: standard output)"),
-    max_depth: Optional[int] = typer.Option(None, "--max-depth", metavar="N", help="dot: draw the first N guesses of each path, then a summary"),
+    output: Path | None = typer.Option(None, "--output", "-o", metavar="FILE", help="file to write atomically (default: standard output)"),
+    max_depth: int | None = typer.Option(None, "--max-depth", metavar="N", help="dot: draw the first N guesses of each path, then a summary"),
     no_book: bool = typer.Option(False, "--no-book", help="html: leave out the opening book, which suggest follows after a first guess of one's own (Wordle's page: 473 KB -> 198 KB)"),
-    plugin: Optional[List[str]] = PLUGIN,
+    plugin: list[str] | None = PLUGIN,
 ) -> None:
     """Write a tree as nested JSON, Graphviz dot, one text line per secret, or a web page to play in.
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -18,7 +17,7 @@ from .app import PLUGIN, TREE, command, load_or_fail
 def solve(
     tree_path: Path = TREE,
     secret: str = typer.Argument(..., help="the secret, as the game writes it (e.g. ABCD or 0123)"),
-    plugin: Optional[List[str]] = PLUGIN,
+    plugin: list[str] | None = PLUGIN,
 ) -> None:
     """Show the tree's path for one secret.
 
@@ -41,11 +40,11 @@ def solve(
 @command("next", cls=FreeArguments)
 def next_command(
     tree_path: Path = TREE,
-    history: Optional[List[str]] = typer.Argument(None, metavar="[GUESS FEEDBACK]...",
+    history: list[str] | None = typer.Argument(None, metavar="[GUESS FEEDBACK]...",
                                                   help="the guesses played so far, each with its feedback, oldest first"),
     as_json: bool = typer.Option(False, "--json", help="print guess, won, on_tree and candidates as JSON"),
     any_guess: bool = typer.Option(False, "--any-guess", help="take a guess that is not one of the game's allowed guesses"),
-    plugin: Optional[List[str]] = PLUGIN,
+    plugin: list[str] | None = PLUGIN,
 ) -> None:
     """Print the next guess after the guesses and feedback given: the tree's while they follow it,
     else one computed from the secrets still possible (as play and Tree.suggest do).
@@ -110,7 +109,7 @@ def _on_tree(tree, steps) -> bool:
 @command()
 def play(
     tree_path: Path = TREE,
-    plugin: Optional[List[str]] = PLUGIN,
+    plugin: list[str] | None = PLUGIN,
     any_guess: bool = typer.Option(False, "--any-guess",
                                    help="take a guess of your own that is not one of the game's allowed guesses"),
 ) -> None:
@@ -161,4 +160,4 @@ def play(
         typer.echo("\nend of input: stopped")
     except KeyboardInterrupt:
         typer.echo("\ninterrupted: stopped")
-        raise typer.Exit(130)
+        raise typer.Exit(130) from None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -40,7 +39,7 @@ def trees_command(as_json: bool = typer.Option(False, "--json", help="print a JS
 def info(
     tree_path: Path = TREE,
     as_json: bool = typer.Option(False, "--json", help="print the header as JSON"),
-    plugin: Optional[List[str]] = PLUGIN,
+    plugin: list[str] | None = PLUGIN,
 ) -> None:
     """Show a tree's header and statistics, with its distribution as bars.
 
