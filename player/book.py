@@ -25,9 +25,13 @@ import json
 from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .artifact import FormatError
 from .games import Code
+
+if TYPE_CHECKING:  # the tree imports the book
+    from .tree import Tree
 
 FORMAT = "guesstree-book"
 INDEX = "BOOK.json"
@@ -69,7 +73,8 @@ def class_of(code: Code, symbols: int) -> tuple[Code, Symmetry]:
     held most often first, as 0 in the first places, then the next...) and the symmetry taking it there.
     Positions are grouped by symbol, the groups by count (most first) and then by where they first
     appear; symbols not in ``code`` keep their order after those that are."""
-    counts, first = {}, {}
+    counts: dict[int, int] = {}
+    first: dict[int, int] = {}
     for at, symbol in enumerate(code):
         counts[symbol] = counts.get(symbol, 0) + 1
         first.setdefault(symbol, at)
@@ -83,7 +88,7 @@ def class_of(code: Code, symbols: int) -> tuple[Code, Symmetry]:
     return symmetry.forward(code), symmetry
 
 
-Opening = tuple["Tree", Callable[[Code], Code], Callable[[Code], Code]]  # noqa: F821 (a tree, to it, back)
+Opening = tuple["Tree", Callable[[Code], Code], Callable[[Code], Code]]  # a tree, the way to it, the way back
 
 
 def openings(tree, first: Code, book: Book | None) -> list[Opening]:
@@ -109,9 +114,9 @@ class Book:
     ``load(data, name)`` the first time it is asked for. A folder without an index is an empty book;
     a damaged index or tree is refused as a damaged artifact is (``FormatError`` naming it)."""
 
-    def __init__(self, folder: Path, load: Callable[[bytes, str], Tree]):  # noqa: F821
+    def __init__(self, folder: Path, load: Callable[[bytes, str], Tree]):
         self.folder, self._load_tree = Path(folder), load
-        self._trees: dict[str, Tree] = {}  # noqa: F821 (file -> its tree, once read)
+        self._trees: dict[str, Tree] = {}  # file -> its tree, once read
 
     def __repr__(self) -> str:
         return f"Book({str(self.folder)!r})"

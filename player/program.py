@@ -157,7 +157,7 @@ def _usage_line(error, command: str | None = None) -> str:
     if isinstance(error, CLICK.MissingParameter) and error.param is not None:
         param = error.param
         shown = (max(param.opts, key=len) + (f" {param.metavar}" if param.metavar else "")
-                 if not isinstance(param, TyperArgument) else (param.metavar or param.name.upper()))
+                 if not isinstance(param, TyperArgument) else (param.metavar or (param.name or "").upper()))
         return f"{path} needs {shown} ({path} -h says what it takes)"
     message = error.format_message()
     if message.startswith("No such command"):

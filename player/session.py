@@ -20,7 +20,9 @@ class Session:
 
     def guess(self) -> Code:
         """The guess to play next: the tree's own while the game follows it (``Tree.suggest``)."""
-        return self.tree.suggest(self.history, self.any_guess)
+        guess = self.tree.suggest(self.history, self.any_guess)
+        assert guess is not None, "a won game is over: play asks no guess after it"
+        return guess
 
     def consistent(self, history: History) -> list[Code]:
         """The secrets that give every answer in ``history``."""

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from functools import cache
 
 from .advice import best_guess, candidates
-from .artifact import decode, read, source_of
+from .artifact import Chunked, decode, read, source_of
 from .book import Book, openings
 from .body import MAX_NODES, Chunks, read_body
 from .data import trees_folder
@@ -26,7 +26,7 @@ class InconsistentHistory(ValueError):
 class Tree:
     """A compiled strategy for one game. Node 0 is the first guess; see trees/FORMAT.md."""
 
-    def __init__(self, header: dict, body: dict, name: str = "<tree>", plugins: Iterable[str] | None = None,
+    def __init__(self, header: dict, body: dict | Chunked, name: str = "<tree>", plugins: Iterable[str] | None = None,
                  book: Book | None = None):
         """``book``: the opening book ``suggest`` follows after a first guess of one's own
         (``player.book``); None, the rule alone."""
@@ -114,11 +114,11 @@ class Tree:
         if left is None:
             return None if won else self.guess_of(node)
         win = self.game.win
-        won = next((step for step, (_, feedback) in enumerate(steps, 1) if feedback == win), None)
-        if won is not None and won != len(steps):
-            raise InconsistentHistory(gone_on(won))
+        won_at = next((step for step, (_, feedback) in enumerate(steps, 1) if feedback == win), None)
+        if won_at is not None and won_at != len(steps):
+            raise InconsistentHistory(gone_on(won_at))
         # a history that a tree of the same game follows is one some secret gives: no candidates needed
-        for tree, to, back in openings(self, steps[0][0], self.book) if won is None else ():
+        for tree, to, back in openings(self, steps[0][0], self.book) if won_at is None else []:
             node, left, _ = tree._follow([(to(guess), feedback) for guess, feedback in steps])
             if left is None:
                 return back(tree.guess_of(node))
@@ -126,7 +126,7 @@ class Tree:
         if not remaining:
             raise InconsistentHistory("no secret gives all these answers: "
                                       + ", ".join(f"{self._code(g)} {self._feedback(f)}" for g, f in steps))
-        if won is not None:
+        if won_at is not None:
             return None
         return best_guess(self.game, self.stats.worst, steps, remaining)
 
@@ -216,11 +216,12 @@ class Tree:
             played.append((guess, feedback))
             if feedback == self.game.win:
                 return played
-            node = self.child(node, feedback)
-            if node is None:
+            child = self.child(node, feedback)
+            if child is None:
                 raise InconsistentHistory(
                     f"the tree cannot play {self._code(secret)}: it has no answer after "
                     + ", ".join(f"{self._code(g)} {self._feedback(f)}" for g, f in played))
+            node = child
 
     def _code(self, code) -> str:
         try:

@@ -16,9 +16,9 @@ class TwoD(Game):
     name = "twod"
     page_kind = "pair"
     feedback_kind = "pair"
-    _words = {(1, 0, 0): "<=", (0, 1, 0): ">=", (0, 0, 0): "none", (1, 1, 1): "=="}
+    _words: dict[tuple[int, ...], str] = {(1, 0, 0): "<=", (0, 1, 0): ">=", (0, 0, 0): "none", (1, 1, 1): "=="}
     parameters = {"size": (int, "twod: side of the grid (default 5)")}
-    _meanings = {(1, 0, 0): "at most the guess in both coordinates", (0, 1, 0): "at least the guess in both coordinates",
+    _meanings: dict[tuple[int, ...], str] = {(1, 0, 0): "at most the guess in both coordinates", (0, 1, 0): "at least the guess in both coordinates",
                  (0, 0, 0): "neither", (1, 1, 1): "it is the guess"}
     _aliases = {"le": (1, 0, 0), "ge": (0, 1, 0), "no": (0, 0, 0), "neither": (0, 0, 0),
                 "eq": (1, 1, 1), "=": (1, 1, 1), "win": (1, 1, 1)}

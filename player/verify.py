@@ -157,15 +157,15 @@ def _replay(tree: Tree, secrets: list, error) -> tuple[dict[int, int], list[int]
                 if feedback == game.win:
                     wins[part[0]] = depth
                     continue
-                child = children.pop(feedback, None)
-                if child is None:
+                to = children.pop(feedback, None)
+                if to is None:
                     error(f"secret {game.format_code(secrets[part[0]])}: after guess {depth} "
                           f"({said_code(game, guess)} at node {node}) the game answers "
                           f"{game.format_feedback(feedback)}, for which the tree has no edge")
                 else:
-                    following[child] = part
+                    following[to] = part
                     if ruled:
-                        history_of[child] = history_of[node] + [(guess, feedback)]
+                        history_of[to] = history_of[node] + [(guess, feedback)]
             for feedback, child in children.items():
                 if parts:
                     error(f"node {node}: the edge for {said_feedback(game, feedback)} to node {child} "

@@ -365,7 +365,7 @@ class Words(Game):
         """``Game.guesses_after``: hard mode's rule as one regular expression over the word list."""
         if not self.hard or not history:
             return self.guesses
-        fixed, revealed = ["."] * self.length, Counter()
+        fixed, revealed = ["."] * self.length, Counter[int]()
         for played, feedback in history:
             for position, (letter, mark) in enumerate(zip(played, feedback)):
                 if mark == 2:

@@ -32,7 +32,7 @@ def export_command(
     suffixes = {".json": "json", ".dot": "dot", ".gv": "dot", ".txt": "text", ".html": "html", ".htm": "html"}
     if output is not None and output.is_dir():  # before the format, which a folder's name cannot give
         raise fail(f"cannot write {output}: it is a directory; name a file in it, "
-                   f"e.g. {output / ('tree.' + {'text': 'txt'}.get(fmt, fmt or 'html'))}")
+                   f"e.g. {output / ('tree.' + {'text': 'txt'}.get(fmt or 'html', fmt or 'html'))}")
     if fmt is None:
         fmt = suffixes.get(output.suffix.lower()) if output is not None else None
         if fmt is None:
