@@ -120,6 +120,7 @@ def lib():
         "gt_format_feedback": ([P, I, ctypes.c_char_p, ctypes.c_size_t, E], ctypes.c_int),
         "gt_status_name": ([ctypes.c_int], ctypes.c_char_p),
         "gt_version": ([], ctypes.c_char_p),
+        "gt_set_book": ([P, ctypes.POINTER(P), ctypes.c_size_t], ctypes.c_int),
         "gt_arena_init": ([ctypes.POINTER(Arena), P, ctypes.c_size_t], ctypes.c_int),
     }
     for name, (arguments, result) in signatures.items():
@@ -860,6 +861,7 @@ def null_calls(lib, handle):
         "gt_format_code": [handle, code, out, 64],
         "gt_format_feedback": [handle, feedback, out, 64],
         "gt_arena_init": [ctypes.byref(Arena()), ctypes.create_string_buffer(64), 64],
+        "gt_set_book": [handle, (P * 1)(handle), 1],
     }
 
 
@@ -910,7 +912,8 @@ def test_format_refuses_a_buffer_too_small(lib):
 
 
 # -- help off the tree: gt_suggest against Python's Tree.suggest (book=None) -------------------------------
-BY_RULE, BY_TREE, BY_SYMMETRY = 0, 1, 2
+BY_RULE, BY_TREE, BY_SYMMETRY, BY_BOOK = 0, 1, 2, 3
+BOOK = REPO / "trees" / "book"
 SUGGEST_TREES = ["mastermind-c6-h4-entropy", "mastermind-c6-h4-no-repeats-optimal-expected", "mastermind-c8-h5-entropy",
                  "bulls-cows-d10-l4-minimax", "digits-l4-entropy", "twod-s5-entropy", "wordle-salet-optimal-expected",
                  "wordle-hard-salet-optimal-expected-depth6"]
@@ -945,11 +948,17 @@ def c_suggest(lib, c: CTree, steps) -> tuple:
     return c._answer(status, tuple(out[:c.h])), by.value
 
 
-def check_suggestions(lib, name: str, count: int) -> dict:
+def check_suggestions(lib, name: str, count: int, book: bool) -> dict:
+    """gt_suggest against Tree.suggest on count random histories, with the shipped opening book given to
+    both (gt_set_book: every tree of trees/book/) or to neither (book=None: the tree and the rule alone)."""
     path = REPO / "trees" / f"{name}.msgpack.zst"
-    tree, c, rng = player.load(path), CTree(lib, path), random.Random(name)
-    tree.book = None  # the rule and the tree's own symmetry: the C player reads no opening book
-    seen = {BY_RULE: 0, BY_TREE: 0, BY_SYMMETRY: 0}
+    tree, c, rng = player.load(path), CTree(lib, path), random.Random(f"{name} {book}")
+    openings = [CTree(lib, p) for p in sorted(BOOK.glob("*.msgpack.zst"))] if book else []
+    handles = (ctypes.c_void_p * max(1, len(openings)))(*[o.handle for o in openings])
+    assert lib.gt_set_book(c.handle, handles, len(openings)) == OK
+    if not book:
+        tree.book = None
+    seen = {BY_RULE: 0, BY_TREE: 0, BY_SYMMETRY: 0, BY_BOOK: 0}
     try:
         for _ in range(count):
             steps = random_history(tree, rng)
@@ -963,21 +972,37 @@ def check_suggestions(lib, name: str, count: int) -> dict:
             seen[by] += 1
     finally:
         c.close()
+        for opening in openings:
+            opening.close()
     return seen
 
 
 def test_off_the_tree_the_suggestion_is_python_s(lib):
-    seen = {BY_RULE: 0, BY_TREE: 0, BY_SYMMETRY: 0}
+    seen = {BY_RULE: 0, BY_TREE: 0, BY_SYMMETRY: 0, BY_BOOK: 0}
     for name in SUGGEST_TREES:
-        for by, count in check_suggestions(lib, name, 25 if "wordle-hard" in name else 40).items():
-            seen[by] += count
-    assert seen[BY_RULE] > 150 and seen[BY_TREE] > 10 and seen[BY_SYMMETRY] > 5  # every way was taken
+        for book in (False, True):
+            for by, count in check_suggestions(lib, name, 15 if "wordle-hard" in name else 30, book).items():
+                seen[by] += count
+    assert seen[BY_RULE] > 150 and seen[BY_TREE] > 10 and seen[BY_SYMMETRY] > 5 and seen[BY_BOOK] > 10  # every way was taken
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [p.name.removesuffix(".msgpack.zst") for p in TREES if p.parent.name == "trees"])
 def test_off_the_tree_the_suggestion_is_python_s_in_every_tree(lib, name):
-    check_suggestions(lib, name, 150)
+    check_suggestions(lib, name, 100, book=False)
+    check_suggestions(lib, name, 100, book=True)
+
+
+def test_the_book_s_index_names_each_tree_by_its_game_and_first_guess():
+    """gtree reads no BOOK.json: it takes every tree of book/ as the opening for its game and its first
+    guess, which is what the index says of each."""
+    index = json.loads((BOOK / "BOOK.json").read_text())["openings"]
+    assert sorted(o["file"] for o in index) == sorted(p.name for p in BOOK.glob("*.msgpack.zst"))
+    for opening in index:
+        tree = player.load(BOOK / opening["file"], book=None)
+        assert tree.game.format_code(tree.guess_of(0)) == opening["first"]
+    keys = [(json.dumps(o["game"], sort_keys=True), o["first"]) for o in index]
+    assert len(set(keys)) == len(keys)
 
 
 def test_a_suggestion_s_mistakes_are_python_s(lib):
@@ -997,19 +1022,21 @@ def test_a_suggestion_s_mistakes_are_python_s(lib):
 
 
 def test_gtree_next_off_the_tree_suggests_as_guesstree_next(lib):
-    """In games and after first guesses that the opening book of trees/book/ has no tree for (which
-    guesstree follows, and gtree does not read)."""
-    for name, history in (("wordle-salet-optimal-expected", ["moist", "Y----"]),
+    for name, history in (("wordle-salet-optimal-expected", ["moist", "Y----"]),  # no opening in the book
+                          ("wordle-salet-optimal-expected", ["crane", "Y----"]), ("mastermind-c6-h4-entropy", ["AABB", "1B0W"]),
                           ("mastermind-c8-h5-entropy", ["AABBC", "1B0W", "CDEFG", "0B2W"]),
-                          ("bulls-cows-d9-l4-optimal-expected", ["5678", "0A1B"]), ("twod-s5-entropy", ["1,1", "<="])):
+                          ("bulls-cows-d10-l4-minimax", ["5678", "0A1B"]), ("twod-s5-entropy", ["1,1", "<="])):
         c = gtree("next", name, *history)
         python = subprocess.run([sys.executable, "-m", "guesstree", "next", name, *history], capture_output=True, text=True)
         assert c.returncode == python.returncode == 0 and c.stdout == python.stdout, (name, c.stderr)
-    tree = player.load_shipped("mastermind-c6-h4-entropy")
-    tree.book = None
-    for history, by in ((["ABCE", "1B0W"], "symmetry"), (["AABB", "1B0W"], "rule"), ([], "tree")):
+    renamed = player.load_shipped("mastermind-c7-h4-optimal-expected").guess_of(0)  # no book: its tree by symmetry
+    renamed = "".join("ABCDEFG"[{0: 1, 1: 0}.get(s, s)] for s in renamed)  # A and B swapped: the same class
+    for name, history, by in (("mastermind-c7-h4-optimal-expected", [renamed, "1B1W"], "symmetry"),
+                              ("mastermind-c6-h4-entropy", ["AABB", "1B0W", "CCDD", "0B1W"], "rule"),
+                              ("mastermind-c6-h4-entropy", ["AABB", "1B0W"], "book"), ("mastermind-c6-h4-entropy", [], "tree")):
+        tree = player.load_shipped(name)
         expected = tree.game.format_code(tree.suggest(list(zip(history[::2], history[1::2]))))
-        done = gtree("next", "mastermind-c6-h4-entropy", *history, "--json")
+        done = gtree("next", name, *history, "--json")
         assert json.loads(done.stdout) == {"guess": expected, "won": False, "on_tree": by == "tree", "by": by}
 
 
@@ -1064,7 +1091,9 @@ def test_make_install_lays_out_what_a_packager_expects_and_uninstall_takes_it_aw
     assert "prefix=/usr\n" in pc and "libdir=${prefix}/lib/x86_64-linux-gnu\n" in pc and f"Version: {version}\n" in pc
     assert re.search(r"^(Requires\.private: libzstd|Libs\.private: .*-lzstd)$", pc, re.M)
     shipped = sorted(p.name for p in (REPO / "trees").glob("*.msgpack.zst"))
-    assert sorted(p.name for p in (tmp_path / "usr" / "share" / "guesstree" / "trees").iterdir()) == shipped
+    installed = tmp_path / "usr" / "share" / "guesstree" / "trees"
+    assert sorted(p.name for p in installed.iterdir() if p.is_file()) == shipped
+    assert sorted(p.name for p in (installed / "book").iterdir()) == sorted(p.name for p in BOOK.iterdir())
     assert (tmp_path / "usr" / "bin" / "gtree").is_file()
     make("uninstall", "PREFIX=/usr", "LIBDIR=/usr/lib/x86_64-linux-gnu", f"DESTDIR={tmp_path}")
     assert not [p for p in tmp_path.rglob("*") if p.is_file() or p.is_symlink()]
@@ -1093,6 +1122,9 @@ def test_an_installed_library_is_found_by_pkg_config_and_gtree_finds_the_install
     done = subprocess.run([str(prefix / "bin" / "gtree"), "next", "mastermind-c6-h4-entropy"], capture_output=True, text=True,
                           cwd=tmp_path, env=env)
     assert done.returncode == 0 and done.stdout == "ABCD\n"
+    done = subprocess.run([str(prefix / "bin" / "gtree"), "next", "mastermind-c6-h4-entropy", "AABB", "1B0W", "--json"],
+                          capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert json.loads(done.stdout)["by"] == "book"  # and its installed opening book
     listed = subprocess.run([str(prefix / "bin" / "gtree"), "trees"], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert listed.stdout.splitlines()[-1].endswith(f"trees in {prefix / 'share' / 'guesstree' / 'trees'}")
 

@@ -2,7 +2,8 @@
  *   gtree info TREE                                 the game, notice, strategy and statistics
  *   gtree path TREE SECRET                          the tree's guesses against SECRET, one per line
  *   gtree next TREE [GUESS FEEDBACK]... [--any-guess] [--json]
- *                                                   the next guess: the tree's, or off it the rule's
+ *                                                   the next guess: the tree's, or off it as guesstree's
+ *                                                   (the opening book in book/ beside the shipped trees)
  *   gtree trees                                     the shipped trees' names
  * TREE is an artifact, or where no such file exists and the name has no folder, a shipped tree's
  * name (gtree info mastermind-c6-h4-entropy): the file NAME.msgpack.zst in $GUESSTREE_TREES, else
@@ -30,8 +31,8 @@ static const char USAGE[] =
     "       gtree trees\n"
     "       gtree --help | --version\n"
     "TREE: an artifact (.msgpack.zst), or a shipped tree's name (gtree trees lists them)\n"
-    "next: the tree's guess while the history follows it; off the tree, player/advice.py's rule\n"
-    "      (the candidates, then the guess by parts with the bounded look-ahead; not the opening book)\n"
+    "next: the tree's guess while the history follows it; off the tree, guesstree's: the opening book's\n"
+    "      tree (the shipped trees' book/), the tree by symmetry, else player/advice.py's rule\n"
     "example: gtree next mastermind-c6-h4-entropy ABCD 1B1W\n";
 
 static int usage_error(const char *why)
@@ -91,31 +92,77 @@ static int find_tree(const char *given, char *path, size_t size)
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-static int trees(void)
+#define MAX_TREES 1024
+
+/* the names of a folder's trees (their files without .msgpack.zst), sorted: how many, or -1 */
+static int tree_names(const char *folder, char **names)
 {
-    const char *folder = trees_folder();
-    char *names[1024];
-    size_t count = 0;
+    int count = 0;
     DIR *dir = folder ? opendir(folder) : NULL;
-    if (!dir) {
-        fprintf(stderr, "error: %s: %s\n", folder ? folder : "no folder of shipped trees",
-                folder ? "cannot read the folder of shipped trees (set GUESSTREE_TREES)" : "set GUESSTREE_TREES");
-        return EXIT_ERROR;
-    }
-    for (struct dirent *entry; (entry = readdir(dir)) != NULL && count < sizeof names / sizeof *names;) {
+    if (!dir) return -1;
+    for (struct dirent *entry; (entry = readdir(dir)) != NULL && count < MAX_TREES;) {
+        char path[4096];
         size_t stem = stem_length(entry->d_name);
-        if (stem == strlen(entry->d_name) || !(names[count] = malloc(stem + 1))) continue;
+        int n = snprintf(path, sizeof path, "%s/%s", folder, entry->d_name);
+        if (stem == strlen(entry->d_name) || n < 0 || (size_t)n >= sizeof path || !is_file(path)) continue;
+        if (!(names[count] = malloc(stem + 1))) break;
         memcpy(names[count], entry->d_name, stem);
         names[count++][stem] = 0;
     }
     closedir(dir);
-    qsort(names, count, sizeof *names, by_name);
-    for (size_t k = 0; k < count; k++) {
+    qsort(names, (size_t)count, sizeof *names, by_name);
+    return count;
+}
+
+static int trees(void)
+{
+    const char *folder = trees_folder();
+    char *names[MAX_TREES];
+    int count = tree_names(folder, names);
+    if (count < 0) {
+        fprintf(stderr, "error: %s: %s\n", folder ? folder : "no folder of shipped trees",
+                folder ? "cannot read the folder of shipped trees (set GUESSTREE_TREES)" : "set GUESSTREE_TREES");
+        return EXIT_ERROR;
+    }
+    for (int k = 0; k < count; k++) {
         printf("%s\n", names[k]);
         free(names[k]);
     }
-    printf("%zu tree%s in %s\n", count, count == 1 ? "" : "s", folder);
+    printf("%d tree%s in %s\n", count, count == 1 ? "" : "s", folder);
     return 0;
+}
+
+/* The opening book: every tree of the shipped trees' book/ folder (trees/book/, as guesstree's
+ * shipped_book), opened when a history leaves the tree. 0, or an unusable book tree's message. */
+typedef struct book {
+    gt_tree *trees[MAX_TREES];
+    size_t count;
+} book;
+
+static int open_book(book *b, gt_error *error)
+{
+    char folder[4096], path[4096], *names[MAX_TREES];
+    int n = trees_folder() ? snprintf(folder, sizeof folder, "%s/book", trees_folder()) : -1;
+    int count = n > 0 && (size_t)n < sizeof folder ? tree_names(folder, names) : -1, failed = 0;
+    for (int k = 0; k < count; k++) {
+        int written = snprintf(path, sizeof path, "%s/%s%s", folder, names[k], SUFFIX);
+        if (failed) {
+        } else if (written < 0 || (size_t)written >= sizeof path) {
+            snprintf(error->message, sizeof error->message, "%.300s: a path too long", folder);
+            failed = 1;
+        } else if (gt_open_file(&b->trees[b->count], path, NULL, error) == GT_OK) {
+            b->count++;
+        } else {
+            failed = 1;
+        }
+        free(names[k]);
+    }
+    return failed;
+}
+
+static void close_book(book *b)
+{
+    while (b->count) gt_close(b->trees[--b->count]);
 }
 
 /* -- info ------------------------------------------------------------------------------------- */
@@ -229,7 +276,7 @@ static int missing_feedback(gt_tree *tree, const char *guess)
     return EXIT_ERROR;
 }
 
-static const char *const BY[] = {"rule", "tree", "symmetry"};
+static const char *const BY[] = {"rule", "tree", "symmetry", "book"};
 
 static int next(gt_tree *tree, char **args, int count)
 {
@@ -246,7 +293,17 @@ static int next(gt_tree *tree, char **args, int count)
         else history[given++] = args[k];
     }
     if (given % 2) return missing_feedback(tree, history[given - 1]);
-    gt_status status = gt_suggest_text(tree, history, given / 2, any_guess, guess, sizeof guess, &by, &error);
+    static book openings; /* off the tree only: the book is read when a history may need it */
+    gt_status status = gt_next_guess_text(tree, history, given / 2, guess, sizeof guess, &error);
+    if (status != GT_OK && status != GT_WON && status != GT_E_PARSE) {
+        if (open_book(&openings, &error)) {
+            close_book(&openings);
+            return failed(&error);
+        }
+        gt_set_book(tree, openings.trees, openings.count);
+    }
+    status = gt_suggest_text(tree, history, given / 2, any_guess, guess, sizeof guess, &by, &error);
+    close_book(&openings);
     if (status != GT_OK && status != GT_WON) return failed(&error);
     if (json)
         printf("{\"guess\": %s%s%s, \"won\": %s, \"on_tree\": %s, \"by\": \"%s\"}\n", status == GT_WON ? "null" : "\"",

@@ -183,16 +183,23 @@ GT_API gt_status gt_path(gt_tree *tree, const int *secret, int *guesses, int *fe
 typedef enum gt_source {
     GT_BY_RULE = 0,     /* player/advice.py's rule on the secrets left */
     GT_BY_TREE = 1,     /* the tree: the history follows it */
-    GT_BY_SYMMETRY = 2  /* a peg game's tree, after a first guess of its first guess's class, carried by
+    GT_BY_SYMMETRY = 2, /* a peg game's tree, after a first guess of its first guess's class, carried by
                            the renaming and reordering that takes one to the other */
+    GT_BY_BOOK = 3      /* the opening book's tree for the history's first guess (gt_set_book) */
 } gt_source;
 
-/* A guess after any history: player/tree.py's Tree.suggest with book=None (the opening book of
- * trees/book/ is not read here). The tree's while the history follows it (GT_BY_TREE); in a peg
- * game, the tree carried by a symmetry (GT_BY_SYMMETRY); else player/advice.py's rule (GT_BY_RULE):
- * one or two secrets left, the first; else the allowed guesses ranked by the parts they split the
- * secrets left into, and the bounded look-ahead that keeps the tree's worst case where it can. by
- * may be NULL.
+/* The opening book gt_suggest follows (player/book.py; the shipped one is trees/book/): trees opened
+ * by the caller, which stay the caller's and must stay open while tree uses them (count 0: none).
+ * After a first guess of a person's own, the book's tree of the same game whose first guess is that
+ * guess (in a peg game, the first code of its class, the history carried there and back) is played
+ * while the history follows it, as the Python player's Tree.book. */
+GT_API gt_status gt_set_book(gt_tree *tree, gt_tree *const *book, size_t count);
+
+/* A guess after any history: player/tree.py's Tree.suggest. The tree's while the history follows it
+ * (GT_BY_TREE); then the opening book's tree, if one was set (GT_BY_BOOK); in a peg game, the tree
+ * carried by a symmetry (GT_BY_SYMMETRY); else player/advice.py's rule (GT_BY_RULE): one or two
+ * secrets left, the first; else the allowed guesses ranked by the parts they split the secrets left
+ * into, and the bounded look-ahead that keeps the tree's worst case where it can. by may be NULL.
  * GT_WON once the last feedback is the winning one; GT_E_NO_SECRET when no secret gives every
  * answer ("no secret gives all these answers: ..."); GT_E_ALREADY_WON; GT_E_NOT_ALLOWED for a
  * guess the game does not allow, unless any_guess; GT_E_NO_MEMORY. Off the tree it scores every

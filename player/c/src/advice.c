@@ -378,29 +378,67 @@ static void back(const game *g, const symmetry *s, const int *code, int *out)
     for (unsigned p = 0; p < g->length; p++) out[s->order[p]] = s->unnames[code[p]];
 }
 
-gt_status gti_follow_symmetric(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int *guess, gt_error *e)
+/* the tree of the book for t's game whose first guess is first, or NULL */
+static gt_tree *opening(gt_tree *t, const int *first, gt_error *e, gt_status *status)
 {
-    const game *g = &t->g;
-    int carried[SYMMETRIC_STEPS * GT_MAX_CODE], mine_first[GT_MAX_CODE], own_first[GT_MAX_CODE], tree_first[GT_MAX_CODE];
-    int middle[GT_MAX_CODE], answer[GT_MAX_CODE];
-    symmetry mine, theirs;
-    gt_error ignored;
-    int peg = g->kind == GT_MASTERMIND || g->kind == GT_DIGITS || g->kind == GT_BULLS_COWS;
-    if (!peg || !steps || steps > SYMMETRIC_STEPS || g->symbols > GT_SYMBOLS) return GT_E_OFF_TREE;
-    gt_status status = gt_next_guess(t, NULL, NULL, 0, tree_first, e);
-    if (status != GT_OK) return status;
-    class_of(g, guesses, mine_first, &mine);
-    class_of(g, tree_first, own_first, &theirs);
-    if (memcmp(mine_first, own_first, g->length * sizeof *own_first) || !memcmp(tree_first, guesses, g->length * sizeof *guesses))
-        return GT_E_OFF_TREE; /* another class, or the tree's own first guess: the tree or nothing */
-    for (size_t k = 0; k < steps; k++) { /* to the tree: theirs.back(mine.forward(code)) */
-        forward(g, &mine, guesses + k * g->length, middle);
-        back(g, &theirs, middle, carried + k * g->length);
+    int root[GT_MAX_CODE];
+    for (size_t k = 0; k < t->book_count; k++) {
+        gt_tree *b = t->book[k];
+        if (b == t || !gti_game_same(&b->g, &t->g)) continue;
+        *status = gt_next_guess(b, NULL, NULL, 0, root, e);
+        if (*status != GT_OK) return NULL;
+        if (!memcmp(root, first, t->g.length * sizeof *root)) return b;
     }
-    status = gt_next_guess(t, carried, feedbacks, steps, answer, &ignored);
+    return NULL;
+}
+
+/* follow a tree with the history carried to it by to (NULL: as it is); its guess carried back by back */
+static gt_status follow(gt_tree *b, const int *guesses, const int *feedbacks, size_t steps, const symmetry *to_mine,
+                        const symmetry *to_theirs, int *guess, gt_error *e)
+{
+    const game *g = &b->g;
+    int carried[SYMMETRIC_STEPS * GT_MAX_CODE], middle[GT_MAX_CODE], answer[GT_MAX_CODE];
+    gt_error ignored;
+    for (size_t k = 0; k < steps * g->length; k += g->length) { /* to(code): theirs.back(mine.forward(code)) */
+        memcpy(carried + k, guesses + k, g->length * sizeof *guesses);
+        if (to_mine) forward(g, to_mine, guesses + k, carried + k);
+        if (to_theirs) memcpy(middle, carried + k, g->length * sizeof *middle), back(g, to_theirs, middle, carried + k);
+    }
+    gt_status status = gt_next_guess(b, carried, feedbacks, steps, answer, &ignored);
     if (status == GT_E_CHUNK) return gti_fail(e, status, "%s", ignored.message);
     if (status != GT_OK) return GT_E_OFF_TREE;
-    forward(g, &theirs, answer, middle); /* and back: mine.back(theirs.forward(code)) */
-    back(g, &mine, middle, guess);
+    memcpy(guess, answer, g->length * sizeof *answer); /* back(code): mine.back(theirs.forward(code)) */
+    if (to_theirs) forward(g, to_theirs, answer, guess);
+    if (to_mine) memcpy(middle, guess, g->length * sizeof *middle), back(g, to_mine, middle, guess);
     return GT_OK;
+}
+
+gt_status gti_follow_openings(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int *guess, gt_source *by,
+                              gt_error *e)
+{
+    const game *g = &t->g;
+    int canonical[GT_MAX_CODE], own[GT_MAX_CODE], tree_first[GT_MAX_CODE];
+    symmetry mine, theirs;
+    gt_status status = GT_OK;
+    int peg = g->kind == GT_MASTERMIND || g->kind == GT_DIGITS || g->kind == GT_BULLS_COWS;
+    if (!steps || steps > SYMMETRIC_STEPS || g->symbols > GT_SYMBOLS) return GT_E_OFF_TREE;
+    if (peg) class_of(g, guesses, canonical, &mine);
+    else memcpy(canonical, guesses, g->length * sizeof *guesses);
+    gt_tree *b = opening(t, canonical, e, &status);
+    if (status != GT_OK) return status;
+    if (b) {
+        status = follow(b, guesses, feedbacks, steps, peg ? &mine : NULL, NULL, guess, e);
+        if (status != GT_E_OFF_TREE) {
+            *by = GT_BY_BOOK;
+            return status;
+        }
+    }
+    if (!peg) return GT_E_OFF_TREE;
+    status = gt_next_guess(t, NULL, NULL, 0, tree_first, e);
+    if (status != GT_OK) return status;
+    class_of(g, tree_first, own, &theirs);
+    if (memcmp(canonical, own, g->length * sizeof *own) || !memcmp(tree_first, guesses, g->length * sizeof *guesses))
+        return GT_E_OFF_TREE; /* another class, or the tree's own first guess: the tree itself or nothing */
+    *by = GT_BY_SYMMETRY;
+    return follow(t, guesses, feedbacks, steps, &mine, &theirs, guess, e);
 }

@@ -234,3 +234,16 @@ uint64_t gti_game_guesses(const game *g, int *codes, uint64_t max)
         put_code(code, g->length, codes, max, count++);
     return count;
 }
+
+static int same_text(gt_text a, gt_text b) { return a.length == b.length && (!a.length || !memcmp(a.text, b.text, a.length)); }
+
+int gti_game_same(const game *a, const game *b)
+{
+    if (a->kind != b->kind || a->length != b->length || a->symbols != b->symbols) return 0;
+    switch (a->kind) {
+    case GT_MASTERMIND: return a->secret_repeats == b->secret_repeats && a->guess_repeats == b->guess_repeats;
+    case GT_WORDS:
+        return a->hard == b->hard && same_text(a->answers_sha256, b->answers_sha256) && same_text(a->guesses_sha256, b->guesses_sha256);
+    default: return 1; /* digits, bulls and cows, twod: their length and symbols are their parameters */
+    }
+}

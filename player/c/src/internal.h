@@ -25,6 +25,7 @@ typedef struct game {
     char letters[2];                /* a peg game's feedback letters: "BW", "SB", "AB" */
     const char *answers, *extra;    /* words: the carried lists, words of length + 1 bytes apart */
     uint64_t answer_count, extra_count;
+    gt_text answers_sha256, guesses_sha256; /* words: what names its lists (player/words.py's identity) */
 } game;
 
 uint32_t gti_game_feedback_keys(const game *g);                  /* the size of the key space */
@@ -37,6 +38,8 @@ int gti_game_first_secret(const game *g, int *code);             /* canonical or
 int gti_game_next_secret(const game *g, int *code, uint64_t *index);
 /* every allowed guess in canonical order, the first max of them into codes: how many there are */
 uint64_t gti_game_guesses(const game *g, int *codes, uint64_t max);
+/* the same game (player/game.py's ==, by identity: the name and parameters, a words game's lists by sha256) */
+int gti_game_same(const game *a, const game *b);
 gt_status gti_game_parse_code(const game *g, const char *text, int *code, char *why, size_t size);
 gt_status gti_game_parse_feedback(const game *g, const char *text, int *feedback, char *why, size_t size);
 size_t gti_game_format_code(const game *g, const int *code, char *text, size_t size);
@@ -93,6 +96,8 @@ struct gt_tree {
     uint8_t *frame;          /* a chunk's compressed frame, read from a file */
     void *dctx;
     size_t memory, peak;
+    gt_tree *const *book;    /* the opening book (gt_set_book): the caller's trees */
+    size_t book_count;
 };
 
 /* error messages and memory (base.c) */
@@ -139,11 +144,14 @@ int64_t gti_child_of(const gt_tree *t, const piece *p, uint64_t node, uint32_t i
 /* help off the tree (advice.c): player/advice.py's guess after a history, and how many secrets it
  * leaves (0: none, and no guess written) */
 gt_status gti_advise(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int *guess, uint64_t *candidates);
-/* in a peg game, the tree itself after a first guess of its first guess's class, carried by the
- * symmetry between them: GT_OK and the guess, GT_E_OFF_TREE where it does not follow */
+/* the openings after the history's first guess (player/book.py's openings): the book's tree for it
+ * (by GT_BY_BOOK), then in a peg game the tree itself after a first guess of its first guess's class,
+ * carried by the symmetry between them (GT_BY_SYMMETRY): GT_OK and the guess, GT_E_OFF_TREE where
+ * none follows */
 #define SYMMETRIC_STEPS 64
 #define GT_SYMBOLS 26 /* the most symbols of a peg game (Mastermind's 26 colours) */
-gt_status gti_follow_symmetric(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int *guess, gt_error *e);
+gt_status gti_follow_openings(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int *guess, gt_source *by,
+                              gt_error *e);
 
 /* the whole body (body.c) */
 gt_status gti_body_read(gt_tree *t, mp_item body, gt_error *e);

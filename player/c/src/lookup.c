@@ -245,8 +245,9 @@ gt_status gt_suggest(gt_tree *t, const int *guesses, const int *feedbacks, size_
     if (won && won != steps)
         return gti_fail(e, GT_E_ALREADY_WON, "step %zu: the game was won at step %zu, yet the history goes on", won + 1, won);
     if (!won) { /* a history that the tree follows by a symmetry is one some secret gives */
-        status = gti_follow_symmetric(t, guesses, feedbacks, steps, guess, e);
-        if (status == GT_OK && by) *by = GT_BY_SYMMETRY;
+        gt_source opening = GT_BY_RULE;
+        status = gti_follow_openings(t, guesses, feedbacks, steps, guess, &opening, e);
+        if (status == GT_OK && by) *by = opening;
         if (status != GT_E_OFF_TREE) return status;
     }
     status = gti_advise(t, guesses, feedbacks, steps, guess, &left);
@@ -370,6 +371,16 @@ const char *gt_status_name(gt_status status)
     if (status >= GT_E_IO && status <= GT_E_NO_MEMORY) return opening[status - GT_E_IO];
     if (status >= GT_E_ARGUMENT && status <= GT_E_SPACE) return asking[status - GT_E_ARGUMENT];
     return "GT_UNKNOWN";
+}
+
+gt_status gt_set_book(gt_tree *t, gt_tree *const *book, size_t count)
+{
+    if (!t || (count && !book)) return GT_E_ARGUMENT;
+    for (size_t k = 0; k < count; k++)
+        if (!book[k]) return GT_E_ARGUMENT;
+    t->book = count ? book : NULL;
+    t->book_count = count;
+    return GT_OK;
 }
 
 const char *gt_version(void) { return GT_VERSION_STRING; }

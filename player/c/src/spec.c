@@ -126,6 +126,8 @@ static gt_status words_lists(game *g, const mp_item *texts, char *why, size_t si
     }
     g->answers = (const char *)answers->at;
     g->extra = (const char *)guesses->at;
+    g->answers_sha256.text = (const char *)answers_sha->at, g->answers_sha256.length = (size_t)answers_sha->u;
+    g->guesses_sha256.text = (const char *)guesses_sha->at, g->guesses_sha256.length = (size_t)guesses_sha->u;
     return GT_OK;
 }
 
