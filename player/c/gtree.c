@@ -351,7 +351,11 @@ int main(int argc, char **argv)
             fputs(USAGE, stdout);
             return 0;
         }
-    if (argc < 3) return usage_error(strcmp(command, "info") == 0 ? "gtree info needs TREE" : strcmp(command, "path") == 0 ? "gtree path needs TREE and SECRET" : "gtree next needs TREE");
+    if (argc < 3) {
+        int info_or_next = strcmp(command, "path") != 0;
+        return usage_error(info_or_next ? (command[0] == 'i' ? "gtree info needs TREE" : "gtree next needs TREE")
+                                        : "gtree path needs TREE and SECRET");
+    }
     if (strcmp(command, "info") == 0 && argc != 3) return usage_error("gtree info takes TREE alone");
     if (strcmp(command, "path") == 0 && argc != 4) return usage_error("gtree path takes TREE and SECRET");
     gt_tree *tree = open_tree(argv[2]);

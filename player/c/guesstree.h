@@ -188,8 +188,9 @@ typedef enum gt_source {
     GT_BY_BOOK = 3      /* the opening book's tree for the history's first guess (gt_set_book) */
 } gt_source;
 
-/* The opening book gt_suggest follows (player/book.py; the shipped one is trees/book/): trees opened
- * by the caller, which stay the caller's and must stay open while tree uses them (count 0: none).
+/* The opening book gt_suggest follows (player/book.py; the shipped one is trees/book/): an array of
+ * count trees opened by the caller; the array and its trees stay the caller's, and must stay as they
+ * are while tree uses them (count 0: no book). The first tree of a game and a first guess is used.
  * After a first guess of a person's own, the book's tree of the same game whose first guess is that
  * guess (in a peg game, the first code of its class, the history carried there and back) is played
  * while the history follows it, as the Python player's Tree.book. */
@@ -204,8 +205,8 @@ GT_API gt_status gt_set_book(gt_tree *tree, gt_tree *const *book, size_t count);
  * answer ("no secret gives all these answers: ..."); GT_E_ALREADY_WON; GT_E_NOT_ALLOWED for a
  * guess the game does not allow, unless any_guess; GT_E_NO_MEMORY. Off the tree it scores every
  * secret and allocates its working memory through the tree's allocator (a few times the secrets'
- * and the guesses' codes), given back before it returns; it takes about a millisecond on a shipped
- * tree, tens of milliseconds on Wordle's. */
+ * and the guesses' codes), given back before it returns: gtree's whole run takes 10 to 20 ms in
+ * Mastermind 6x4 and Wordle, 90 ms in Mastermind 8x5 (32 768 secrets) on a 2-core machine. */
 GT_API gt_status gt_suggest(gt_tree *tree, const int *guesses, const int *feedbacks, size_t steps, int any_guess,
                             int *guess, gt_source *by, gt_error *error);
 GT_API gt_status gt_suggest_text(gt_tree *tree, const char *const *history, size_t steps, int any_guess,

@@ -384,7 +384,7 @@ static gt_tree *opening(gt_tree *t, const int *first, gt_error *e, gt_status *st
     int root[GT_MAX_CODE];
     for (size_t k = 0; k < t->book_count; k++) {
         gt_tree *b = t->book[k];
-        if (b == t || !gti_game_same(&b->g, &t->g)) continue;
+        if (!gti_game_same(&b->g, &t->g)) continue;
         *status = gt_next_guess(b, NULL, NULL, 0, root, e);
         if (*status != GT_OK) return NULL;
         if (!memcmp(root, first, t->g.length * sizeof *root)) return b;
