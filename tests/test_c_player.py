@@ -1172,3 +1172,19 @@ def test_cmake_install_is_found_by_find_package_from_another_project(tmp_path):
     refused = subprocess.run(["cmake", "-S", str(project), "-B", str(tmp_path / "again"), f"-DCMAKE_PREFIX_PATH={prefixes}"],
                              capture_output=True, text=True)
     assert refused.returncode != 0 and "guesstree" in refused.stderr
+
+
+@pytest.mark.slow
+def test_a_project_that_builds_it_with_add_subdirectory_has_the_same_targets(tmp_path):
+    if not shutil.which("cmake"):
+        pytest.fail("the CMake build needs cmake (apt-get install cmake)")
+    (tmp_path / "consumer.c").write_text(CONSUMER)
+    (tmp_path / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.13)\nproject(parent LANGUAGES C)\n"
+        f'add_subdirectory("{C.as_posix()}" guesstree)\n'
+        "add_executable(consumer consumer.c)\ntarget_link_libraries(consumer PRIVATE guesstree::guesstree)\n"
+        "add_executable(consumer_shared consumer.c)\ntarget_link_libraries(consumer_shared PRIVATE guesstree_shared)\n")
+    cmake("-S", str(tmp_path), "-B", str(tmp_path / "build"))
+    cmake("--build", str(tmp_path / "build"), "-j2")
+    consumer_answer([str(tmp_path / "build" / "consumer")])
+    consumer_answer([str(tmp_path / "build" / "consumer_shared")])
