@@ -278,6 +278,20 @@ static int missing_feedback(gt_tree *tree, const char *guess)
 
 static const char *const BY[] = {"rule", "tree", "symmetry", "book"};
 
+/* how many secrets give every answer of the history (guesstree next --json's candidates) */
+static gt_status candidates_left(gt_tree *tree, const char *const *history, size_t steps, int any_guess, uint64_t *count,
+                                 gt_error *error)
+{
+    int guesses[MAX_STEPS * GT_MAX_CODE], feedbacks[MAX_STEPS * GT_MAX_FEEDBACK];
+    gt_info i;
+    gt_status status = gt_get_info(tree, &i);
+    for (size_t k = 0; k < steps && status == GT_OK; k++) {
+        status = gt_parse_code(tree, history[2 * k], guesses + k * i.code_length, error);
+        if (status == GT_OK) status = gt_parse_feedback(tree, history[2 * k + 1], feedbacks + k * i.feedback_length, error);
+    }
+    return status == GT_OK ? gt_candidates(tree, guesses, feedbacks, steps, any_guess, NULL, 0, count, error) : status;
+}
+
 static int next(gt_tree *tree, char **args, int count)
 {
     const char *history[2 * MAX_STEPS] = {NULL};
@@ -303,12 +317,15 @@ static int next(gt_tree *tree, char **args, int count)
         gt_set_book(tree, openings.trees, openings.count);
     }
     status = gt_suggest_text(tree, history, given / 2, any_guess, guess, sizeof guess, &by, &error);
+    gt_set_book(tree, NULL, 0);
     close_book(&openings);
     if (status != GT_OK && status != GT_WON) return failed(&error);
-    if (json)
-        printf("{\"guess\": %s%s%s, \"won\": %s, \"on_tree\": %s, \"by\": \"%s\"}\n", status == GT_WON ? "null" : "\"",
-               status == GT_WON ? "" : guess, status == GT_WON ? "" : "\"", status == GT_WON ? "true" : "false",
-               by == GT_BY_TREE ? "true" : "false", BY[by]);
+    uint64_t left = 0;
+    if (json && candidates_left(tree, history, given / 2, any_guess, &left, &error) != GT_OK) return failed(&error);
+    if (json) /* guesstree next --json's, and where the guess came from */
+        printf("{\"guess\": %s%s%s, \"won\": %s, \"on_tree\": %s, \"candidates\": %llu, \"by\": \"%s\"}\n",
+               status == GT_WON ? "null" : "\"", status == GT_WON ? "" : guess, status == GT_WON ? "" : "\"",
+               status == GT_WON ? "true" : "false", by == GT_BY_TREE ? "true" : "false", (unsigned long long)left, BY[by]);
     else
         printf("%s\n", status == GT_WON ? "won" : guess);
     return 0;
