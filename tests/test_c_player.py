@@ -914,7 +914,7 @@ def test_format_refuses_a_buffer_too_small(lib):
 # -- help off the tree: gt_suggest against Python's Tree.suggest (book=None) -------------------------------
 BY_RULE, BY_TREE, BY_SYMMETRY, BY_BOOK = 0, 1, 2, 3
 BOOK = REPO / "trees" / "book"
-SUGGEST_TREES = ["mastermind-c6-h4-entropy", "mastermind-c6-h4-no-repeats-optimal-expected", "mastermind-c8-h5-entropy",
+SUGGEST_TREES = ["mastermind-c6-h4-entropy", "mastermind-c6-h4-no-repeats-optimal-expected", "mastermind-c7-h4-optimal-expected",
                  "bulls-cows-d10-l4-minimax", "digits-l4-entropy", "twod-s5-entropy", "wordle-salet-optimal-expected",
                  "wordle-hard-salet-optimal-expected-depth6"]
 

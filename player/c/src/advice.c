@@ -421,7 +421,7 @@ gt_status gti_follow_openings(gt_tree *t, const int *guesses, const int *feedbac
     symmetry mine, theirs;
     gt_status status = GT_OK;
     int peg = g->kind == GT_MASTERMIND || g->kind == GT_DIGITS || g->kind == GT_BULLS_COWS;
-    if (!steps || steps > SYMMETRIC_STEPS || g->symbols > GT_SYMBOLS) return GT_E_OFF_TREE;
+    if (!steps || steps > SYMMETRIC_STEPS || (peg && g->symbols > GT_SYMBOLS)) return GT_E_OFF_TREE;
     if (peg) class_of(g, guesses, canonical, &mine);
     else memcpy(canonical, guesses, g->length * sizeof *guesses);
     gt_tree *b = opening(t, canonical, e, &status);
