@@ -1,7 +1,8 @@
-/* Help off the tree: gt_suggest, the guess player/advice.py's rule gives once a history leaves the
- * tree (the Python player's Tree.suggest with book=None, the JavaScript player's suggest without
- * useBook). The constants, the sample, the ties and the look-ahead's budget are Python's, so that
- * both answer the same guess for every history (tests/test_c_player.py holds it so).
+/* Help off the tree, for gt_suggest (lookup.c), as the Python player's Tree.suggest and the
+ * JavaScript player's suggest: the openings after a first guess of one's own (player/book.py: the
+ * book's tree, the tree itself by a peg game's symmetry), and the guess player/advice.py's rule
+ * gives. The constants, the sample, the ties and the look-ahead's budget are Python's, so that both
+ * answer the same guess for every history (tests/test_c_player.py holds it so).
  *
  * Codes are pointers to length ints in one store (the secrets, or the guesses); a set of secrets
  * is a list of them in canonical order, which is lexicographic in every built-in game, so that
@@ -34,7 +35,7 @@ typedef struct advisor {
 
 static void *take(advisor *a, size_t count, size_t size)
 {
-    void *block = count ? gti_tree_alloc(a->t, count * size) : NULL;
+    void *block = count && count <= SIZE_MAX / size ? gti_tree_alloc(a->t, count * size) : NULL;
     if (count && !block) a->no_memory = 1;
     return block;
 }
