@@ -1193,3 +1193,31 @@ def test_a_project_that_builds_it_with_add_subdirectory_has_the_same_targets(tmp
     cmake("--build", str(tmp_path / "build"), "-j2")
     consumer_answer([str(tmp_path / "build" / "consumer")])
     consumer_answer([str(tmp_path / "build" / "consumer_shared")])
+
+
+def test_a_suggestion_takes_its_memory_from_the_tree_s_allocator_and_gives_it_all_back(lib):
+    """A fixed buffer: a suggestion off the tree fits in it beside the tree and leaves it as it found it
+    (its blocks given back last taken first, as a gt_arena needs); a buffer too small for it is
+    GT_E_NO_MEMORY, and the tree still answers."""
+    path = REPO / "trees" / "wordle-salet-optimal-expected.msgpack.zst"
+    tree = player.load(path)
+    tree.book = None
+    steps = [(tree.game.parse_code("moist"), tree.game.parse_feedback("Y----"))]
+    expected = py_suggest(tree, steps)
+    buffer = ctypes.create_string_buffer(4 << 20)
+    for room in (4 << 20, None):
+        arena = Arena()
+        lib.gt_arena_init(ctypes.byref(arena), buffer, 4 << 20)
+        c = CTree(lib, path, options=Options(ctypes.pointer(arena.allocator), 1))
+        opened = (arena.used, arena.blocks)
+        if room is None:  # the tree's own blocks and a few more bytes
+            arena.size = arena.used + 4096
+        answer, by = c_suggest(lib, c, steps)
+        if room is None:
+            assert answer == ("error", 26, "no memory left to suggest a guess")  # GT_E_NO_MEMORY
+        else:
+            assert same(answer, expected) and by == BY_RULE
+        assert (arena.used, arena.blocks) == opened
+        assert c.next_guess([]) == ("guess", tree.next_guess([]))
+        c.close()
+        assert arena.blocks == 0

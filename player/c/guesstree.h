@@ -5,7 +5,8 @@
  *
  * Memory. Everything a tree needs is allocated when it is opened, through the caller's allocator if
  * one is given (gt_options.allocator; gt_arena for a fixed buffer), and freed by gt_close; no call
- * after gt_open_* allocates. What a tree holds at most:
+ * after gt_open_* allocates, but gt_suggest off the tree, which gives back all it took before it
+ * returns. What a tree holds at most:
  *   - the inflated document: at most 64 MiB (the header and, for a whole tree, the body's arrays);
  *   - a whole tree: 4 * (nodes + 1) bytes of edge offsets (nodes <= 2^20, so at most 4 MiB);
  *   - a chunked tree: chunk_slots (default 4) times the largest chunk (its inflated bytes plus
@@ -103,7 +104,9 @@ typedef struct gt_allocator {
 
 /* A fixed buffer as an allocator, for a target without malloc: gt_arena_init(&arena, buffer, size),
  * then options.allocator = &arena.allocator. Allocations are taken in turn from the buffer (16-byte
- * aligned); a free gives back the last block only, and the whole buffer once all are freed. */
+ * aligned, 16 bytes more each); a free gives back the last block, after which the block before it is
+ * the last (blocks freed last taken first are all given back), and the whole buffer once all are
+ * freed. */
 typedef struct gt_arena {
     gt_allocator allocator;
     unsigned char *buffer;

@@ -70,21 +70,27 @@ void gti_tree_free(gt_tree *t, void *pointer, size_t unused)
     t->allocator.free(t->allocator.user, block);
 }
 
+/* Each block is headed by where the block before it began, so that blocks given back last taken
+ * first (a suggestion's, gt_suggest) are all given back, each making the one before it the last. */
 static void *arena_alloc(void *user, size_t size)
 {
     gt_arena *a = user;
     size_t at = (a->used + 15) & ~(size_t)15;
-    if (at > a->size || size > a->size - at) return NULL;
-    a->used = at + size;
+    if (at > a->size || a->size - at < HEAD || size > a->size - at - HEAD) return NULL;
+    memcpy(a->buffer + at, &a->last, sizeof a->last);
+    a->used = at + HEAD + size;
     a->last = at;
     a->blocks++;
-    return a->buffer + at;
+    return a->buffer + at + HEAD;
 }
 
 static void arena_free(void *user, void *pointer)
 {
     gt_arena *a = user;
-    if ((unsigned char *)pointer == a->buffer + a->last) a->used = a->last; /* the last block: given back */
+    if (a->blocks && (unsigned char *)pointer == a->buffer + a->last + HEAD) { /* the last block: given back */
+        a->used = a->last;
+        memcpy(&a->last, a->buffer + a->last, sizeof a->last);
+    }
     if (--a->blocks == 0) a->used = a->last = 0;
 }
 
