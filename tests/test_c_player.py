@@ -116,9 +116,9 @@ def lib():
                            ctypes.c_int),
         "gt_close": ([P], None),
         "gt_check": ([P, E], ctypes.c_int),
-        "gt_get_info": ([P, ctypes.POINTER(Info)], None),
+        "gt_get_info": ([P, ctypes.POINTER(Info)], ctypes.c_int),
         "gt_histogram": ([P, ctypes.c_int, ctypes.c_size_t, ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64)],
-                         ctypes.c_size_t),
+                         ctypes.c_int),
         "gt_next_guess": ([P, I, I, ctypes.c_size_t, I, E], ctypes.c_int),
         "gt_next_guess_text": ([P, ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t, E],
                                ctypes.c_int),
@@ -127,10 +127,15 @@ def lib():
                           ctypes.c_int),
         "gt_parse_code": ([P, ctypes.c_char_p, I, E], ctypes.c_int),
         "gt_parse_feedback": ([P, ctypes.c_char_p, I, E], ctypes.c_int),
-        "gt_format_code": ([P, I, ctypes.c_char_p, ctypes.c_size_t], ctypes.c_size_t),
-        "gt_format_feedback": ([P, I, ctypes.c_char_p, ctypes.c_size_t], ctypes.c_size_t),
+        "gt_suggest": ([P, I, I, ctypes.c_size_t, ctypes.c_int, I, I, E], ctypes.c_int),
+        "gt_suggest_text": ([P, ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t,
+                             I, E], ctypes.c_int),
+        "gt_format_code": ([P, I, ctypes.c_char_p, ctypes.c_size_t, E], ctypes.c_int),
+        "gt_format_feedback": ([P, I, ctypes.c_char_p, ctypes.c_size_t, E], ctypes.c_int),
         "gt_status_name": ([ctypes.c_int], ctypes.c_char_p),
-        "gt_arena_init": ([ctypes.POINTER(Arena), P, ctypes.c_size_t], None),
+        "gt_version": ([], ctypes.c_char_p),
+        "gt_set_book": ([P, ctypes.POINTER(P), ctypes.c_size_t], ctypes.c_int),
+        "gt_arena_init": ([ctypes.POINTER(Arena), P, ctypes.c_size_t], ctypes.c_int),
     }
     for name, (arguments, result) in signatures.items():
         function = getattr(library, name)
@@ -209,7 +214,7 @@ class CTree:
 
     def format(self, values, feedback: bool) -> str:
         out = ctypes.create_string_buffer(128)
-        (self.lib.gt_format_feedback if feedback else self.lib.gt_format_code)(self.handle, ints(values, len(values)), out, 128)
+        (self.lib.gt_format_feedback if feedback else self.lib.gt_format_code)(self.handle, ints(values, len(values)), out, 128, None)
         return out.value.decode()
 
 
@@ -495,10 +500,11 @@ def test_the_header_reads_as_python_reads_it(lib, chunked_dir):
         assert (info.average, info.determined_average) == (stats["average"], stats["determined_average"])
         for determined, key in ((0, "histogram"), (1, "determined_histogram")):
             guesses, secrets, pairs = ctypes.c_uint64(), ctypes.c_uint64(), {}
-            for i in range(lib.gt_histogram(c.handle, determined, 0, ctypes.byref(guesses), ctypes.byref(secrets))):
-                lib.gt_histogram(c.handle, determined, i, ctypes.byref(guesses), ctypes.byref(secrets))
+            i = 0
+            while lib.gt_histogram(c.handle, determined, i, ctypes.byref(guesses), ctypes.byref(secrets)) == OK:
                 pairs[guesses.value] = secrets.value
-            assert pairs == stats[key]
+                i += 1
+            assert pairs == stats[key] and i == len(stats[key])
         c.close()
 
 
@@ -574,14 +580,77 @@ def test_gtree_answers_as_guesstree_does(lib):
     assert gtree("next", str(path), "salet", "GGGGG").stdout == "won\n"
     info = gtree("info", str(path))
     assert info.returncode == 0 and "first      SALET" in info.stdout and f"total {tree.stats['total']}" in info.stdout
-    for other in TREES[::5]:  # the game as Python writes it
-        assert gtree("info", str(other)).stdout.splitlines()[0] == f"game       {player.load(other).game!r}"
-    off = gtree("next", str(path), "crane", "-----")
-    assert off.returncode == 1 and off.stderr.strip() == "error: step 1: the tree plays SALET here, not CRANE"
-    assert gtree("path", str(path), "zzzzz").returncode == 1
-    assert gtree("info", str(REPO / "trees" / "none.msgpack.zst")).returncode == 2
-    assert gtree("next", str(path), "salet").returncode == 2  # a guess without its feedback
-    assert gtree("frobnicate", str(path)).returncode == 2
+    refused = gtree("path", "mastermind-c6-h4-entropy", "ZZZZ")  # as guesstree solve refuses it
+    assert refused.returncode == 2 and refused.stderr == "error: 'ZZZZ' uses a colour outside A-F\n"
+
+
+def test_gtree_info_writes_the_game_s_title_and_the_whole_notice(lib):
+    for other in TREES[::4] + [REPO / "trees" / "wordle-hard-salet-optimal-expected-depth6.msgpack.zst"]:
+        tree, lines = player.load(other), gtree("info", str(other)).stdout.splitlines()
+        assert lines[0] == f"game       {tree.game}"  # str(game), as guesstree info writes it
+    tree = player.load(REPO / "trees" / "wordle-salet-optimal-expected.msgpack.zst")
+    shown = [line[11:] for line in gtree("info", "wordle-salet-optimal-expected").stdout.splitlines()
+             if line.startswith(("notice     ", " " * 11))]
+    assert len(shown) > 20 and shown == tree.notice.strip().splitlines()[:len(shown)]
+    assert "\n".join(shown) == tree.notice.strip()
+
+
+def test_gtree_help_and_version_go_to_standard_output(lib):
+    import guesstree
+
+    for flag in ("--help", "-h"):
+        done = gtree(flag)
+        assert done.returncode == 0 and done.stdout.startswith("usage: gtree") and not done.stderr
+    assert gtree("next", "--help").returncode == 0
+    done = gtree("--version")
+    assert done.returncode == 0 and done.stdout == f"gtree {guesstree.__version__}\n"
+
+
+def test_gtree_takes_a_shipped_tree_s_name(lib, tmp_path):
+    from guesstree.player.shipped import shipped
+
+    tree = player.load(REPO / "trees" / "mastermind-c6-h4-entropy.msgpack.zst")
+    first = tree.game.format_code(tree.next_guess([]))
+    for name in ("mastermind-c6-h4-entropy", "mastermind-c6-h4-entropy.msgpack.zst"):  # from a folder without it
+        done = subprocess.run([str(BUILD / "gtree"), "next", name], capture_output=True, text=True, cwd=tmp_path)
+        assert done.returncode == 0 and done.stdout == f"{first}\n"
+    listed = subprocess.run([str(BUILD / "gtree"), "trees"], capture_output=True, text=True, cwd=tmp_path).stdout.splitlines()
+    assert listed[:-1] == shipped() and listed[-1] == f"{len(shipped())} trees in {REPO / 'trees'}"
+    # $GUESSTREE_TREES names another folder: its trees by name, no longer the checkout's
+    shutil.copy(REPO / "trees" / "twod-s5-entropy.msgpack.zst", tmp_path / "mine.msgpack.zst")
+    env = {**os.environ, "GUESSTREE_TREES": str(tmp_path)}
+    done = subprocess.run([str(BUILD / "gtree"), "next", "mine"], capture_output=True, text=True, env=env, cwd=REPO)
+    assert done.returncode == 0 and done.stdout == "2,2\n"
+    missing = subprocess.run([str(BUILD / "gtree"), "info", "mastermind-c6-h4-entropy"], capture_output=True, text=True,
+                             env=env, cwd=tmp_path)
+    assert missing.returncode == 2 and missing.stderr == ("error: mastermind-c6-h4-entropy: no such file; nor is it a "
+                                                          "shipped tree's name (gtree trees lists them)\n")
+
+
+MISTAKES = [  # (arguments after the command, as guesstree takes them too)
+    ["next", "mastermind-c6-h4-entropy", "ABCD", "5B0W"],  # feedback that cannot occur
+    ["next", "mastermind-c6-h4-entropy", "ABCD"],  # a guess without its feedback
+    ["next", "mastermind-c6-h4-entropy", "ABCDE", "1B1W"],  # no code of the game
+    ["next", "mastermind-c6-h4-entropy", "AAAA", "4B0W", "AAAA", "1B0W"],  # on after the win
+    ["next", "mastermind-c6-h4-entropy", "AAAA", "0B0W", "BBBB", "0B0W", "CCCC", "0B0W", "DDDD", "0B0W",
+     "EEEE", "0B0W", "FFFF", "0B0W"],  # no secret gives them all
+    ["next", "wordle-salet-optimal-expected", "xxxxx", "Y----"],  # not an allowed guess
+    ["next", "no-such-tree", "ABCD", "1B1W"],  # neither a file nor a shipped tree
+    ["next", "trees/none.msgpack.zst"],
+    ["info", str(REPO / "README.md")],  # not an artifact
+    ["next"],  # no TREE
+    ["frobnicate", "mastermind-c6-h4-entropy"],  # no such command
+]
+
+
+@pytest.mark.parametrize("arguments", MISTAKES, ids=lambda a: " ".join(a)[:40])
+def test_gtree_s_exit_status_and_message_are_guesstree_s(lib, arguments):
+    c = subprocess.run([str(BUILD / "gtree"), *arguments], capture_output=True, text=True, cwd=REPO)
+    python = subprocess.run([sys.executable, "-m", "guesstree", *arguments], capture_output=True, text=True, cwd=REPO)
+    assert c.returncode == python.returncode == 2 and not c.stdout
+    assert len(c.stderr.splitlines()) == 1 and c.stderr.startswith("error: ")
+    if arguments[0] == "next" and len(arguments) > 2 and arguments[1] != "no-such-tree":  # the library's own words
+        assert c.stderr == python.stderr.replace("(any_guess=True plays it anyway)", "(any_guess plays it anyway)")
 
 
 # -- hostile files ------------------------------------------------------------------------------------
@@ -739,10 +808,16 @@ def test_the_docs_c_example_answers_as_python(lib, tmp_path):
     assert done.stdout.strip() == tree.game.format_code(tree.next_guess([("ABCD", "1B1W")]))
 
 
-def test_the_c_player_s_version_is_the_package_s():
+def test_the_c_player_s_version_is_the_package_s(lib):
     import guesstree
 
-    assert re.search(r'#define GT_VERSION "([^"]+)"', (C / "guesstree.h").read_text())[1] == guesstree.__version__
+    header = (C / "guesstree.h").read_text()
+    macro = {name: re.search(rf"#define GT_VERSION_{name} (\S+)", header)[1] for name in ("MAJOR", "MINOR", "PATCH", "STRING")}
+    assert macro["STRING"] == f'"{guesstree.__version__}"' == '"{MAJOR}.{MINOR}.{PATCH}"'.format(**macro)
+    assert lib.gt_version().decode() == guesstree.__version__
+    major = guesstree.__version__.split(".")[0]  # the shared library's soname carries the major version
+    assert os.readlink(BUILD / "libguesstree.so") == f"libguesstree.so.{major}"
+    assert os.readlink(BUILD / f"libguesstree.so.{major}") == f"libguesstree.so.{guesstree.__version__}"
 
 
 def test_the_library_builds_for_a_target_without_files_or_malloc(tmp_path):
@@ -758,3 +833,408 @@ def test_the_library_builds_for_a_target_without_files_or_malloc(tmp_path):
     undefined = subprocess.run(["nm", "-u", *map(str, objects)], capture_output=True, text=True, check=True).stdout.split()
     assert not {"fopen", "fseeko", "fread", "fclose", "fstat", "malloc", "free"} & set(undefined)
     assert "ZSTD_decompressDCtx" in undefined  # zstd's decoder, compiled in beside it
+
+
+# -- the library as C programmers expect it: its symbols, NULL arguments, install, pkg-config, CMake ---------
+def api_functions() -> set[str]:
+    """The calls guesstree.h declares (GT_API)."""
+    return set(re.findall(r"^GT_API [^(]*?\b(gt_\w+)\(", (C / "guesstree.h").read_text(), re.M))
+
+
+def test_no_global_symbol_but_the_api_is_defined_without_the_internal_prefix(lib):
+    """Only the public gt_* calls are plain names; every other global of the static library is gti_*
+    (so that it cannot clash with a program's read_table or child_of), and the shared library
+    exports the calls alone."""
+    api = api_functions()
+    assert len(api) == 20 and {"gt_suggest", "gt_set_book", "gt_version", "gt_open_file"} <= api
+    listed = subprocess.run(["nm", "-g", "--defined-only", str(BUILD / "libguesstree.a")], capture_output=True, text=True,
+                            check=True).stdout
+    defined = {line.split()[2] for line in listed.splitlines() if len(line.split()) == 3}
+    assert api <= defined and not {name for name in defined - api if not name.startswith("gti_")}
+    exported = subprocess.run(["nm", "-D", "--defined-only", str(BUILD / "libguesstree.so")], capture_output=True, text=True,
+                              check=True).stdout
+    assert {line.split()[2] for line in exported.splitlines() if len(line.split()) == 3} == api
+
+
+def null_calls(lib, handle):
+    """Each public call with valid arguments (name -> arguments, the error last where it takes one)."""
+    P, size = ctypes.c_void_p, ctypes.c_size_t
+    code, feedback, out = ints([0, 1, 2, 3], 4), ints([1, 1], 2), ctypes.create_string_buffer(64)
+    history = (ctypes.c_char_p * 2)(b"ABCD", b"1B1W")
+    count, steps, u1, u2 = ctypes.c_uint64(), size(), ctypes.c_uint64(), ctypes.c_uint64()
+    return {
+        "gt_open_file": [ctypes.byref(P()), str(REPO / "trees" / "mastermind-c6-h4-entropy.msgpack.zst").encode(), None],
+        "gt_open_memory": [ctypes.byref(P()), b"x", 1, None, None],
+        "gt_check": [handle],
+        "gt_get_info": [handle, ctypes.byref(Info())],
+        "gt_histogram": [handle, 0, 0, ctypes.byref(u1), ctypes.byref(u2)],
+        "gt_next_guess": [handle, code, feedback, 1, ints([], 4)],
+        "gt_next_guess_text": [handle, history, 1, out, 64],
+        "gt_suggest": [handle, code, feedback, 1, 0, ints([], 4), ints([], 1)],
+        "gt_suggest_text": [handle, history, 1, 0, out, 64, ints([], 1)],
+        "gt_path": [handle, code, ints([], 64 * 4), ints([], 64 * 2), 64, ctypes.byref(steps)],
+        "gt_candidates": [handle, code, feedback, 1, 0, ints([], 4 * 8), 8, ctypes.byref(count)],
+        "gt_parse_code": [handle, b"ABCD", ints([], 4)],
+        "gt_parse_feedback": [handle, b"1B1W", ints([], 2)],
+        "gt_format_code": [handle, code, out, 64],
+        "gt_format_feedback": [handle, feedback, out, 64],
+        "gt_arena_init": [ctypes.byref(Arena()), ctypes.create_string_buffer(64), 64],
+        "gt_set_book": [handle, (P * 1)(handle), 1],
+    }
+
+
+TAKES_ERROR = {"gt_open_file", "gt_open_memory", "gt_check", "gt_next_guess", "gt_next_guess_text", "gt_suggest",
+               "gt_suggest_text", "gt_path", "gt_candidates", "gt_parse_code", "gt_parse_feedback", "gt_format_code",
+               "gt_format_feedback"}
+OPTIONAL = {("gt_open_file", 2), ("gt_open_memory", 3), ("gt_open_memory", 4), ("gt_suggest", 6), ("gt_suggest_text", 6)}
+
+
+def test_every_call_refuses_a_null_pointer_with_gt_e_argument_and_a_message(lib):
+    """Each pointer of each call given as NULL: GT_E_ARGUMENT and a message naming the call, never a crash;
+    the options, a name and where a suggestion came from may be NULL; so may every gt_error."""
+    c = CTree(lib, REPO / "trees" / "mastermind-c6-h4-entropy.msgpack.zst")
+    calls = null_calls(lib, c.handle)
+    assert set(calls) | {"gt_close", "gt_status_name", "gt_version"} == api_functions()
+    for name, arguments in calls.items():
+        function, error = getattr(lib, name), Error()
+        full = arguments + ([ctypes.byref(error)] if name in TAKES_ERROR else [])
+        assert function(*full) != 40, name  # the valid call (gt_open_memory's one byte is refused as no zstd frame)
+        for at, argument in enumerate(arguments):
+            if isinstance(argument, int) or (name, at) in OPTIONAL:  # a count, a size, a flag; or NULL allowed
+                continue
+            error = Error()
+            given = arguments[:at] + [None] + arguments[at + 1:]
+            status = function(*given, *([ctypes.byref(error)] if name in TAKES_ERROR else []))
+            assert status == 40, f"{name}: argument {at} NULL gave {status}"
+            if name in TAKES_ERROR:
+                assert error.status == 40 and error.message.decode(), (name, at)
+                assert function(*given, None) == 40  # no gt_error: the status alone
+    history = (ctypes.c_char_p * 2)(b"ABCD", None)  # a NULL text in a history
+    assert lib.gt_next_guess_text(c.handle, history, 1, ctypes.create_string_buffer(8), 8, ctypes.byref(c.error)) == 40
+    assert c.message == "step 1: a NULL guess or feedback"
+    u = ctypes.c_uint64()
+    assert lib.gt_histogram(c.handle, 0, 99, ctypes.byref(u), ctypes.byref(u)) == 40  # past the pairs
+    lib.gt_close(None)
+    assert lib.gt_status_name(99).decode() == "GT_UNKNOWN"
+    c.close()
+
+
+def test_format_refuses_a_buffer_too_small(lib):
+    c = CTree(lib, REPO / "trees" / "wordle-salet-optimal-expected.msgpack.zst")
+    out = ctypes.create_string_buffer(8)
+    assert lib.gt_format_code(c.handle, ints([18, 0, 11, 4, 19], 5), out, 6, ctypes.byref(c.error)) == OK and out.value == b"SALET"
+    assert lib.gt_format_code(c.handle, ints([18, 0, 11, 4, 19], 5), out, 5, ctypes.byref(c.error)) == 47  # GT_E_SPACE
+    assert out.value == b"SALE" and c.message == "the code does not fit in 5 bytes"
+    c.close()
+
+
+# -- help off the tree: gt_suggest against Python's Tree.suggest (book=None) -------------------------------
+BY_RULE, BY_TREE, BY_SYMMETRY, BY_BOOK = 0, 1, 2, 3
+BOOK = REPO / "trees" / "book"
+SUGGEST_TREES = ["mastermind-c6-h4-entropy", "mastermind-c6-h4-no-repeats-optimal-expected", "mastermind-c7-h4-optimal-expected",
+                 "bulls-cows-d10-l4-minimax", "digits-l4-entropy", "twod-s5-entropy", "wordle-salet-optimal-expected",
+                 "wordle-hard-salet-optimal-expected-depth6"]
+
+
+def random_history(tree: player.Tree, rng: random.Random) -> list:
+    """Up to three steps against a random secret, each a random allowed guess or now and then the suggestion."""
+    game, steps = tree.game, []
+    secret = rng.choice(game.secrets)
+    for _ in range(rng.randint(1, 3)):
+        suggested = tree.suggest(steps) if rng.random() < 0.3 else None
+        guess = suggested or rng.choice(game.guesses_after(steps))
+        steps.append((guess, game.score(guess, secret)))
+        if steps[-1][1] == game.win:
+            break
+    return steps
+
+
+def py_suggest(tree: player.Tree, steps) -> tuple:
+    try:
+        guess = tree.suggest(steps)
+    except (player.InconsistentHistory, ValueError) as error:
+        return ("error", str(error))
+    return ("won",) if guess is None else ("guess", guess)
+
+
+def c_suggest(lib, c: CTree, steps) -> tuple:
+    guesses = ints([s for g, _ in steps for s in g], len(steps) * c.h)
+    feedbacks = ints([x for _, f in steps for x in f], len(steps) * c.w)
+    out, by = ints([], c.h), ctypes.c_int(-1)
+    status = lib.gt_suggest(c.handle, guesses, feedbacks, len(steps), 0, out, ctypes.byref(by), ctypes.byref(c.error))
+    return c._answer(status, tuple(out[:c.h])), by.value
+
+
+def check_suggestions(lib, name: str, count: int, book: bool) -> dict:
+    """gt_suggest against Tree.suggest on count random histories, with the shipped opening book given to
+    both (gt_set_book: every tree of trees/book/) or to neither (book=None: the tree and the rule alone)."""
+    path = REPO / "trees" / f"{name}.msgpack.zst"
+    tree, c, rng = player.load(path), CTree(lib, path), random.Random(f"{name} {book}")
+    openings = [CTree(lib, p) for p in sorted(BOOK.glob("*.msgpack.zst"))] if book else []
+    handles = (ctypes.c_void_p * max(1, len(openings)))(*[o.handle for o in openings])
+    assert lib.gt_set_book(c.handle, handles, len(openings)) == OK
+    if not book:
+        tree.book = None
+    seen = {BY_RULE: 0, BY_TREE: 0, BY_SYMMETRY: 0, BY_BOOK: 0}
+    try:
+        for _ in range(count):
+            steps = random_history(tree, rng)
+            (answer, by), expected = c_suggest(lib, c, steps), py_suggest(tree, steps)
+            assert same(answer, expected), f"{name} {steps}: C {answer}, Python {expected}"
+            try:
+                on_tree = tree.next_guess(steps) is not None or True
+            except player.InconsistentHistory:
+                on_tree = False
+            assert (by == BY_TREE) == on_tree, (name, steps, by)
+            seen[by] += 1
+    finally:
+        c.close()
+        for opening in openings:
+            opening.close()
+    return seen
+
+
+def test_off_the_tree_the_suggestion_is_python_s(lib):
+    seen = {BY_RULE: 0, BY_TREE: 0, BY_SYMMETRY: 0, BY_BOOK: 0}
+    for name in SUGGEST_TREES:
+        for book in (False, True):
+            for by, count in check_suggestions(lib, name, 15 if "wordle-hard" in name else 30, book).items():
+                seen[by] += count
+    assert seen[BY_RULE] > 150 and seen[BY_TREE] > 10 and seen[BY_SYMMETRY] > 5 and seen[BY_BOOK] > 10  # every way was taken
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [p.name.removesuffix(".msgpack.zst") for p in TREES if p.parent.name == "trees"])
+def test_off_the_tree_the_suggestion_is_python_s_in_every_tree(lib, name):
+    check_suggestions(lib, name, 100, book=False)
+    check_suggestions(lib, name, 100, book=True)
+
+
+def test_the_book_s_index_names_each_tree_by_its_game_and_first_guess():
+    """gtree reads no BOOK.json: it takes every tree of book/ as the opening for its game and its first
+    guess, which is what the index says of each."""
+    index = json.loads((BOOK / "BOOK.json").read_text())["openings"]
+    assert sorted(o["file"] for o in index) == sorted(p.name for p in BOOK.glob("*.msgpack.zst"))
+    for opening in index:
+        tree = player.load(BOOK / opening["file"], book=None)
+        assert tree.game.format_code(tree.guess_of(0)) == opening["first"]
+    keys = [(json.dumps(o["game"], sort_keys=True), o["first"]) for o in index]
+    assert len(set(keys)) == len(keys)
+
+
+def test_a_suggestion_s_mistakes_are_python_s(lib):
+    path = REPO / "trees" / "mastermind-c6-h4-entropy.msgpack.zst"
+    tree, c = player.load(path), CTree(lib, path)
+    tree.book = None
+    game = tree.game
+    for texts in ([("AAAA", "0B0W"), ("BBBB", "0B0W"), ("CCCC", "0B0W"), ("DDDD", "0B0W"), ("EEEE", "0B0W"), ("FFFF", "0B0W")],
+                  [("ABCD", "4B0W"), ("ABCD", "0B0W")], [("AABB", "4B0W")], [("AABB", "1B0W"), ("ABCD", "1B1W")]):
+        steps = [(game.parse_code(g), game.parse_feedback(f)) for g, f in texts]
+        assert same(c_suggest(lib, c, steps)[0], py_suggest(tree, steps)), texts
+    texts = (ctypes.c_char_p * 4)(b"AABB", b"1B0W", b"ABCD", b"1B1W")
+    out, by = ctypes.create_string_buffer(16), ctypes.c_int()
+    assert lib.gt_suggest_text(c.handle, texts, 2, 0, out, 16, ctypes.byref(by), ctypes.byref(c.error)) == OK
+    assert out.value.decode() == game.format_code(tree.suggest([("AABB", "1B0W"), ("ABCD", "1B1W")])) and by.value == BY_RULE
+    c.close()
+
+
+def test_gtree_next_off_the_tree_suggests_as_guesstree_next(lib):
+    for name, history in (("wordle-salet-optimal-expected", ["moist", "Y----"]),  # no opening in the book
+                          ("wordle-salet-optimal-expected", ["crane", "Y----"]), ("mastermind-c6-h4-entropy", ["AABB", "1B0W"]),
+                          ("mastermind-c8-h5-entropy", ["AABBC", "1B0W", "CDEFG", "0B2W"]),
+                          ("bulls-cows-d10-l4-minimax", ["5678", "0A1B"]), ("twod-s5-entropy", ["1,1", "<="])):
+        c = gtree("next", name, *history)
+        python = subprocess.run([sys.executable, "-m", "guesstree", "next", name, *history, "--json"], capture_output=True,
+                                text=True)
+        assert c.returncode == python.returncode == 0, (name, c.stderr, python.stderr)
+        answer = json.loads(python.stdout)
+        assert c.stdout == f"{answer['guess']}\n"
+        assert {k: v for k, v in json.loads(gtree("next", name, *history, "--json").stdout).items() if k != "by"} == answer
+    renamed = player.load_shipped("mastermind-c7-h4-optimal-expected").guess_of(0)  # no book: its tree by symmetry
+    renamed = "".join("ABCDEFG"[{0: 1, 1: 0}.get(s, s)] for s in renamed)  # A and B swapped: the same class
+    for name, history, by in (("mastermind-c7-h4-optimal-expected", [renamed, "1B1W"], "symmetry"),
+                              ("mastermind-c6-h4-entropy", ["AABB", "1B0W", "CCDD", "0B1W"], "rule"),
+                              ("mastermind-c6-h4-entropy", ["AABB", "1B0W"], "book"), ("mastermind-c6-h4-entropy", [], "tree")):
+        tree = player.load_shipped(name)
+        expected = tree.game.format_code(tree.suggest(list(zip(history[::2], history[1::2]))))
+        done = gtree("next", name, *history, "--json")
+        left = len(tree.candidates(list(zip(history[::2], history[1::2]))))
+        assert json.loads(done.stdout) == {"guess": expected, "won": False, "on_tree": by == "tree", "candidates": left, "by": by}
+
+
+# -- install: make install, pkg-config, CMake's find_package -------------------------------------------------
+CONSUMER = r"""#include <stdio.h>
+#include <guesstree.h>
+
+/* consumer TREE [GUESS FEEDBACK]: the library's version, then the suggestion after the history */
+int main(int argc, char **argv)
+{
+    gt_tree *tree = NULL;
+    gt_error error;
+    char guess[64];
+    if (argc < 2 || gt_open_file(&tree, argv[1], NULL, &error) != GT_OK) return 1;
+    if (gt_suggest_text(tree, (const char *const *)argv + 2, (size_t)(argc - 2) / 2, 0, guess, sizeof guess, NULL, &error) != GT_OK) {
+        fprintf(stderr, "error: %s\n", error.message);
+        return 1;
+    }
+    printf("%s %d.%d.%d %s\n", gt_version(), GT_VERSION_MAJOR, GT_VERSION_MINOR, GT_VERSION_PATCH, guess);
+    gt_close(tree);
+    return 0;
+}
+"""
+
+
+def consumer_answer(run: list[str], **kwargs) -> str:
+    import guesstree
+
+    path = REPO / "trees" / "mastermind-c6-h4-entropy.msgpack.zst"
+    done = subprocess.run([*run, str(path), "AABB", "1B0W"], capture_output=True, text=True, **kwargs)
+    assert done.returncode == 0, done.stderr
+    tree = player.load(path)
+    tree.book = None
+    expected = tree.game.format_code(tree.suggest([("AABB", "1B0W")]))
+    assert done.stdout == f"{guesstree.__version__} {guesstree.__version__} {expected}\n"
+    return done.stdout
+
+
+def test_make_install_lays_out_what_a_packager_expects_and_uninstall_takes_it_away(lib, tmp_path):
+    import guesstree
+
+    version, major = guesstree.__version__, guesstree.__version__.split(".")[0]
+    make("install", "PREFIX=/usr", "LIBDIR=/usr/lib/x86_64-linux-gnu", f"DESTDIR={tmp_path}")
+    lib_dir = tmp_path / "usr" / "lib" / "x86_64-linux-gnu"
+    assert (tmp_path / "usr" / "include" / "guesstree.h").read_bytes() == (C / "guesstree.h").read_bytes()
+    assert (lib_dir / "libguesstree.a").is_file() and (lib_dir / f"libguesstree.so.{version}").is_file()
+    assert os.readlink(lib_dir / f"libguesstree.so.{major}") == f"libguesstree.so.{version}"
+    assert os.readlink(lib_dir / "libguesstree.so") == f"libguesstree.so.{major}"
+    dynamic = subprocess.run(["readelf", "-d", str(lib_dir / f"libguesstree.so.{version}")], capture_output=True, text=True).stdout
+    assert f"Library soname: [libguesstree.so.{major}]" in dynamic
+    pc = (lib_dir / "pkgconfig" / "guesstree.pc").read_text()
+    assert "prefix=/usr\n" in pc and "libdir=${prefix}/lib/x86_64-linux-gnu\n" in pc and f"Version: {version}\n" in pc
+    assert re.search(r"^(Requires\.private: libzstd|Libs\.private: .*-lzstd)$", pc, re.M)
+    shipped = sorted(p.name for p in (REPO / "trees").glob("*.msgpack.zst"))
+    installed = tmp_path / "usr" / "share" / "guesstree" / "trees"
+    assert sorted(p.name for p in installed.iterdir() if p.is_file()) == shipped
+    assert sorted(p.name for p in (installed / "book").iterdir()) == sorted(p.name for p in BOOK.iterdir())
+    assert (tmp_path / "usr" / "bin" / "gtree").is_file()
+    make("uninstall", "PREFIX=/usr", "LIBDIR=/usr/lib/x86_64-linux-gnu", f"DESTDIR={tmp_path}")
+    assert not [p for p in tmp_path.rglob("*") if p.is_file() or p.is_symlink()]
+
+
+def test_an_installed_library_is_found_by_pkg_config_and_gtree_finds_the_installed_trees(lib, tmp_path):
+    if not shutil.which("pkg-config"):
+        pytest.fail("the install test needs pkg-config (apt-get install pkg-config)")
+    prefix = tmp_path / "prefix"
+    make("install", f"PREFIX={prefix}")
+    (tmp_path / "consumer.c").write_text(CONSUMER)
+    env = {**os.environ, "PKG_CONFIG_PATH": f"{prefix / 'lib' / 'pkgconfig'}:{os.environ.get('PKG_CONFIG_PATH', '')}"}
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "guesstree"], capture_output=True, text=True, env=env)
+    assert flags.returncode == 0, flags.stderr
+    assert f"-I{prefix / 'include'}" in flags.stdout and f"-L{prefix / 'lib'}" in flags.stdout and "-lguesstree" in flags.stdout
+    compiled = subprocess.run(["cc", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "consumer.c", "-o", "consumer",
+                               *flags.stdout.split(), f"-Wl,-rpath,{prefix / 'lib'}"], cwd=tmp_path, capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    consumer_answer([str(tmp_path / "consumer")])
+    linked = subprocess.run(["ldd", str(tmp_path / "consumer")], capture_output=True, text=True).stdout
+    assert f"{prefix / 'lib' / 'libguesstree.so.0'}" in linked  # by its soname
+    static = subprocess.run(["pkg-config", "--static", "--libs", "guesstree"], capture_output=True, text=True, env=env).stdout
+    assert "-lzstd" in static
+    # the installed gtree finds the installed trees by name, from anywhere, without $GUESSTREE_TREES
+    env = {k: v for k, v in os.environ.items() if k != "GUESSTREE_TREES"}
+    done = subprocess.run([str(prefix / "bin" / "gtree"), "next", "mastermind-c6-h4-entropy"], capture_output=True, text=True,
+                          cwd=tmp_path, env=env)
+    assert done.returncode == 0 and done.stdout == "ABCD\n"
+    done = subprocess.run([str(prefix / "bin" / "gtree"), "next", "mastermind-c6-h4-entropy", "AABB", "1B0W", "--json"],
+                          capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert json.loads(done.stdout)["by"] == "book"  # and its installed opening book
+    listed = subprocess.run([str(prefix / "bin" / "gtree"), "trees"], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert listed.stdout.splitlines()[-1].endswith(f"trees in {prefix / 'share' / 'guesstree' / 'trees'}")
+
+
+CMAKE_PROJECT = """cmake_minimum_required(VERSION 3.13)
+project(consumer LANGUAGES C)
+find_package(guesstree {version} CONFIG REQUIRED)
+add_executable(consumer consumer.c)
+target_link_libraries(consumer PRIVATE guesstree::guesstree)
+add_executable(consumer_shared consumer.c)
+target_link_libraries(consumer_shared PRIVATE guesstree::guesstree_shared)
+"""
+
+
+def cmake(*arguments: str, cwd: Path | None = None) -> None:
+    done = subprocess.run(["cmake", *arguments], capture_output=True, text=True, cwd=cwd)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.slow
+def test_cmake_install_is_found_by_find_package_from_another_project(tmp_path):
+    import guesstree
+
+    if not shutil.which("cmake"):
+        pytest.fail("the CMake build needs cmake (apt-get install cmake)")
+    prefix = tmp_path / "prefix"
+    cmake("-S", str(C), "-B", str(tmp_path / "build"), f"-DCMAKE_INSTALL_PREFIX={prefix}")
+    cmake("--build", str(tmp_path / "build"), "-j2")
+    cmake("--install", str(tmp_path / "build"))
+    assert (prefix / "lib" / "pkgconfig" / "guesstree.pc").is_file()
+    assert (prefix / "lib" / "cmake" / "guesstree" / "guesstreeConfigVersion.cmake").is_file()
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "consumer.c").write_text(CONSUMER)
+    (project / "CMakeLists.txt").write_text(CMAKE_PROJECT.format(version=guesstree.__version__))
+    prefixes = ";".join([str(prefix), *filter(None, os.environ.get("CMAKE_PREFIX_PATH", "").split(":"))])
+    cmake("-S", str(project), "-B", str(project / "build"), f"-DCMAKE_PREFIX_PATH={prefixes}")
+    cmake("--build", str(project / "build"))
+    consumer_answer([str(project / "build" / "consumer")])
+    consumer_answer([str(project / "build" / "consumer_shared")])  # found through the build's rpath
+    done = subprocess.run([str(prefix / "bin" / "gtree"), "next", "twod-s5-entropy"], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout == "2,2\n"
+    # and a version this package is not: refused
+    (project / "CMakeLists.txt").write_text(CMAKE_PROJECT.format(version="9.0"))
+    refused = subprocess.run(["cmake", "-S", str(project), "-B", str(tmp_path / "again"), f"-DCMAKE_PREFIX_PATH={prefixes}"],
+                             capture_output=True, text=True)
+    assert refused.returncode != 0 and "guesstree" in refused.stderr
+
+
+@pytest.mark.slow
+def test_a_project_that_builds_it_with_add_subdirectory_has_the_same_targets(tmp_path):
+    if not shutil.which("cmake"):
+        pytest.fail("the CMake build needs cmake (apt-get install cmake)")
+    (tmp_path / "consumer.c").write_text(CONSUMER)
+    (tmp_path / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.13)\nproject(parent LANGUAGES C)\n"
+        f'add_subdirectory("{C.as_posix()}" guesstree)\n'
+        "add_executable(consumer consumer.c)\ntarget_link_libraries(consumer PRIVATE guesstree::guesstree)\n"
+        "add_executable(consumer_shared consumer.c)\ntarget_link_libraries(consumer_shared PRIVATE guesstree_shared)\n")
+    cmake("-S", str(tmp_path), "-B", str(tmp_path / "build"))
+    cmake("--build", str(tmp_path / "build"), "-j2")
+    consumer_answer([str(tmp_path / "build" / "consumer")])
+    consumer_answer([str(tmp_path / "build" / "consumer_shared")])
+
+
+def test_a_suggestion_takes_its_memory_from_the_tree_s_allocator_and_gives_it_all_back(lib):
+    """A fixed buffer: a suggestion off the tree fits in it beside the tree and leaves it as it found it
+    (its blocks given back last taken first, as a gt_arena needs); a buffer too small for it is
+    GT_E_NO_MEMORY, and the tree still answers."""
+    path = REPO / "trees" / "wordle-salet-optimal-expected.msgpack.zst"
+    tree = player.load(path)
+    tree.book = None
+    steps = [(tree.game.parse_code("moist"), tree.game.parse_feedback("Y----"))]
+    expected = py_suggest(tree, steps)
+    buffer = ctypes.create_string_buffer(4 << 20)
+    for room in (4 << 20, None):
+        arena = Arena()
+        lib.gt_arena_init(ctypes.byref(arena), buffer, 4 << 20)
+        c = CTree(lib, path, options=Options(ctypes.pointer(arena.allocator), 1))
+        opened = (arena.used, arena.blocks)
+        if room is None:  # the tree's own blocks and a few more bytes
+            arena.size = arena.used + 4096
+        answer, by = c_suggest(lib, c, steps)
+        if room is None:
+            assert answer == ("error", 26, "no memory left to suggest a guess")  # GT_E_NO_MEMORY
+        else:
+            assert same(answer, expected) and by == BY_RULE
+        assert (arena.used, arena.blocks) == opened
+        assert c.next_guess([]) == ("guess", tree.next_guess([]))
+        c.close()
+        assert arena.blocks == 0

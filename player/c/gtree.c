@@ -1,58 +1,217 @@
 /* gtree: the C player's command line, a thin shell over guesstree.h.
- *   gtree info TREE                      the game, strategy and statistics
- *   gtree path TREE SECRET               the tree's guesses against SECRET, one per line
- *   gtree next TREE [GUESS FEEDBACK]...  the tree's next guess ("won" once won)
- * Exit status as guesstree's: 0 answered, 1 the question has no answer (a history off the tree, a
- * secret the tree cannot play, text that is no code or feedback), 2 a usage error or an unusable file. */
+ *   gtree info TREE                                 the game, notice, strategy and statistics
+ *   gtree path TREE SECRET                          the tree's guesses against SECRET, one per line
+ *   gtree next TREE [GUESS FEEDBACK]... [--any-guess] [--json]
+ *                                                   the next guess: the tree's, or off it as guesstree's
+ *                                                   (the opening book in book/ beside the shipped trees)
+ *   gtree trees                                     the shipped trees' names
+ * TREE is an artifact, or where no such file exists and the name has no folder, a shipped tree's
+ * name (gtree info mastermind-c6-h4-entropy): the file NAME.msgpack.zst in $GUESSTREE_TREES, else
+ * in the folder the build installs the shipped trees into (GT_TREES_DIR).
+ * Exit status as guesstree's: 0 answered, 2 any error (usage, an unusable file, text that is no
+ * code or feedback, a history no secret gives), with one line "error: ..." on standard error. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* stat, opendir */
+#endif
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "guesstree.h"
 
 #define MAX_STEPS 64
+#define SUFFIX ".msgpack.zst"
+#define EXIT_ERROR 2
 
-static int usage(void)
+static const char USAGE[] =
+    "usage: gtree info TREE\n"
+    "       gtree path TREE SECRET\n"
+    "       gtree next TREE [GUESS FEEDBACK]... [--any-guess] [--json]\n"
+    "       gtree trees\n"
+    "       gtree --help | --version\n"
+    "TREE: an artifact (.msgpack.zst), or a shipped tree's name (gtree trees lists them)\n"
+    "next: the tree's guess while the history follows it; off the tree, guesstree's: the opening book's\n"
+    "      tree (the shipped trees' book/), the tree by symmetry, else player/advice.py's rule\n"
+    "example: gtree next mastermind-c6-h4-entropy ABCD 1B1W\n";
+
+static int usage_error(const char *why)
 {
-    fprintf(stderr, "usage: gtree info TREE | gtree path TREE SECRET | gtree next TREE [GUESS FEEDBACK]...\n"
-                    "example: gtree next trees/mastermind-c6-h4-entropy.msgpack.zst AABB 1B1W\n");
-    return 2;
+    fprintf(stderr, "error: %s (gtree --help says what it takes)\n", why);
+    return EXIT_ERROR;
 }
 
 static int failed(const gt_error *error)
 {
     fprintf(stderr, "error: %s\n", error->message);
-    return error->status >= GT_E_ARGUMENT ? 1 : 2;
+    return EXIT_ERROR;
 }
 
+/* -- the shipped trees -------------------------------------------------------------------------- */
+static const char *trees_folder(void)
+{
+    const char *folder = getenv("GUESSTREE_TREES");
+    if (folder && *folder) return folder;
+#ifdef GT_TREES_DIR
+    return GT_TREES_DIR;
+#else
+    return NULL;
+#endif
+}
+
+static int is_file(const char *path)
+{
+    struct stat s;
+    return stat(path, &s) == 0 && S_ISREG(s.st_mode);
+}
+
+static int exists(const char *path)
+{
+    struct stat s;
+    return stat(path, &s) == 0;
+}
+
+static size_t stem_length(const char *name)
+{
+    size_t n = strlen(name), suffix = strlen(SUFFIX);
+    return n > suffix && strcmp(name + n - suffix, SUFFIX) == 0 ? n - suffix : n;
+}
+
+/* TREE as guesstree reads it: the path, or where no such file exists and the name has no folder,
+ * the shipped tree of that name (into path); 0 when it is neither (the path is then TREE) */
+static int find_tree(const char *given, char *path, size_t size)
+{
+    const char *folder = trees_folder();
+    snprintf(path, size, "%s", given);
+    if (exists(given) || strchr(given, '/') || !folder) return exists(given);
+    int n = snprintf(path, size, "%s/%.*s%s", folder, (int)stem_length(given), given, SUFFIX);
+    if (n > 0 && (size_t)n < size && is_file(path)) return 1;
+    snprintf(path, size, "%s", given);
+    return 0;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+#define MAX_TREES 1024
+
+/* the names of a folder's trees (their files without .msgpack.zst), sorted: how many, or -1 */
+static int tree_names(const char *folder, char **names)
+{
+    int count = 0;
+    DIR *dir = folder ? opendir(folder) : NULL;
+    if (!dir) return -1;
+    for (struct dirent *entry; (entry = readdir(dir)) != NULL && count < MAX_TREES;) {
+        char path[4096];
+        size_t stem = stem_length(entry->d_name);
+        int n = snprintf(path, sizeof path, "%s/%s", folder, entry->d_name);
+        if (stem == strlen(entry->d_name) || n < 0 || (size_t)n >= sizeof path || !is_file(path)) continue;
+        if (!(names[count] = malloc(stem + 1))) break;
+        memcpy(names[count], entry->d_name, stem);
+        names[count++][stem] = 0;
+    }
+    closedir(dir);
+    qsort(names, (size_t)count, sizeof *names, by_name);
+    return count;
+}
+
+static int trees(void)
+{
+    const char *folder = trees_folder();
+    char *names[MAX_TREES];
+    int count = tree_names(folder, names);
+    if (count < 0) {
+        fprintf(stderr, "error: %s: %s\n", folder ? folder : "no folder of shipped trees",
+                folder ? "cannot read the folder of shipped trees (set GUESSTREE_TREES)" : "set GUESSTREE_TREES");
+        return EXIT_ERROR;
+    }
+    for (int k = 0; k < count; k++) {
+        printf("%s\n", names[k]);
+        free(names[k]);
+    }
+    printf("%d tree%s in %s\n", count, count == 1 ? "" : "s", folder);
+    return 0;
+}
+
+/* The opening book: every tree of the shipped trees' book/ folder (trees/book/, as guesstree's
+ * shipped_book), opened when a history leaves the tree. 0, or an unusable book tree's message. */
+typedef struct book {
+    gt_tree *trees[MAX_TREES];
+    size_t count;
+} book;
+
+static int open_book(book *b, gt_error *error)
+{
+    char folder[4096], path[4096], *names[MAX_TREES];
+    int n = trees_folder() ? snprintf(folder, sizeof folder, "%s/book", trees_folder()) : -1;
+    int count = n > 0 && (size_t)n < sizeof folder ? tree_names(folder, names) : -1, failed = 0;
+    for (int k = 0; k < count; k++) {
+        int written = snprintf(path, sizeof path, "%s/%s%s", folder, names[k], SUFFIX);
+        if (failed) {
+        } else if (written < 0 || (size_t)written >= sizeof path) {
+            snprintf(error->message, sizeof error->message, "%.300s: a path too long", folder);
+            failed = 1;
+        } else if (gt_open_file(&b->trees[b->count], path, NULL, error) == GT_OK) {
+            b->count++;
+        } else {
+            failed = 1;
+        }
+        free(names[k]);
+    }
+    return failed;
+}
+
+static void close_book(book *b)
+{
+    while (b->count) gt_close(b->trees[--b->count]);
+}
+
+/* -- info ------------------------------------------------------------------------------------- */
 static void print_histogram(gt_tree *tree, int determined)
 {
     uint64_t guesses = 0, secrets = 0;
-    size_t pairs = gt_histogram(tree, determined, 0, &guesses, &secrets);
     printf("%s:", determined ? "guesses to determine" : "guesses to win");
-    for (size_t i = 0; i < pairs; i++) {
-        gt_histogram(tree, determined, i, &guesses, &secrets);
+    for (size_t i = 0; gt_histogram(tree, determined, i, &guesses, &secrets) == GT_OK; i++)
         printf(" %llu:%llu", (unsigned long long)guesses, (unsigned long long)secrets);
-    }
     printf("\n");
 }
 
-/* the game as Python writes it (repr(tree.game)) */
+static const char *plural(uint64_t n, const char *one, const char *more) { return n == 1 ? one : more; }
+
+/* the game as people write it, as guesstree info writes it (str(game): player/pegs.py's, twod.py's
+ * and words.py's label) */
 static void print_game(const gt_info *i)
 {
-    static const char *const truth[2] = {"False", "True"};
-    uint64_t guesses = i->answers + i->extra_guesses;
+    unsigned long long answers = (unsigned long long)i->answers;
     printf("game       ");
     switch (i->kind) {
     case GT_MASTERMIND:
-        printf("Mastermind(colours=%d, holes=%d, secret_repeats=%s, guess_repeats=%s)\n", i->colours, i->holes,
-               truth[i->secret_repeats], truth[i->guess_repeats]);
+        printf("Mastermind %dx%d", i->colours, i->holes);
+        if (!i->secret_repeats && !i->guess_repeats) printf(" (distinct colours, guesses distinct)");
+        else if (!i->secret_repeats) printf(" (distinct colours, guesses may repeat)");
+        else if (!i->guess_repeats) printf(" (guesses distinct)");
+        printf("\n");
         break;
-    case GT_DIGITS: printf("Digits(length=%d)\n", i->holes); break;
-    case GT_BULLS_COWS: printf("BullsCows(digits=%d, length=%d)\n", i->digits, i->holes); break;
-    case GT_TWOD: printf("TwoD(size=%d)\n", i->size); break;
+    case GT_DIGITS: printf("Digits, %d digits\n", i->holes); break;
+    case GT_BULLS_COWS: printf("Bulls and cows, %d of %d digits\n", i->holes, i->digits); break;
+    case GT_TWOD: printf("Twod, %dx%d grid\n", i->size, i->size); break;
     case GT_WORDS:
-        printf("Words(%llu answer%s, %llu guess%s%s)\n", (unsigned long long)i->answers, i->answers == 1 ? "" : "s",
-               (unsigned long long)guesses, guesses == 1 ? "" : "es", i->hard ? ", hard=True" : "");
+        printf("Words of %u %s (%llu %s%s)\n", i->code_length, plural(i->code_length, "letter", "letters"), answers,
+               plural(i->answers, "answer", "answers"), i->hard ? ", hard mode" : "");
         break;
+    }
+}
+
+/* the notice whole, each line under the first (its text is not NUL-terminated) */
+static void print_notice(gt_text notice)
+{
+    const char *at = notice.text, *end = notice.text + notice.length;
+    while (at < end && (*at == '\n' || *at == ' ')) at++; /* as Python's strip() */
+    while (end > at && (end[-1] == '\n' || end[-1] == ' ')) end--;
+    for (int first = 1; at < end; first = 0) {
+        const char *line = memchr(at, '\n', (size_t)(end - at));
+        size_t length = line ? (size_t)(line - at) : (size_t)(end - at);
+        printf("%s%.*s\n", first ? "notice     " : "           ", (int)length, at);
+        at += length + 1;
     }
 }
 
@@ -64,14 +223,15 @@ static int info(gt_tree *tree)
     char text[128];
     gt_get_info(tree, &i);
     if (gt_next_guess(tree, NULL, NULL, 0, first, &error) != GT_OK) return failed(&error);
-    gt_format_code(tree, first, text, sizeof text);
+    if (gt_format_code(tree, first, text, sizeof text, &error) != GT_OK) return failed(&error);
     print_game(&i);
+    if (i.allowed_guesses)
+        printf("           compiled with %llu allowed guesses; the tree carries the %llu %s it can play\n",
+               (unsigned long long)i.allowed_guesses, (unsigned long long)(i.answers + i.extra_guesses),
+               plural(i.answers + i.extra_guesses, "guess", "guesses"));
+    if (i.notice.text) print_notice(i.notice);
     printf("strategy   %.*s\n", (int)i.strategy.length, i.strategy.text);
     printf("producer   %.*s, format %d.%d\n", (int)i.producer.length, i.producer.text, i.version_major, i.version_minor);
-    if (i.notice.text) { /* its first line: the text is not NUL-terminated */
-        const char *end = memchr(i.notice.text, '\n', i.notice.length);
-        printf("notice     %.*s\n", (int)(end ? (size_t)(end - i.notice.text) : i.notice.length), i.notice.text);
-    }
     printf("nodes      %llu", (unsigned long long)i.nodes);
     if (i.chunks) printf(", in %u chunks of %u nodes", i.chunks, i.chunk_nodes);
     printf("\nfirst      %s\n", text);
@@ -84,6 +244,7 @@ static int info(gt_tree *tree)
     return 0;
 }
 
+/* -- path and next ------------------------------------------------------------------------------ */
 static int path(gt_tree *tree, const char *secret)
 {
     int code[GT_MAX_CODE], guesses[MAX_STEPS * GT_MAX_CODE], feedbacks[MAX_STEPS * GT_MAX_FEEDBACK];
@@ -95,36 +256,129 @@ static int path(gt_tree *tree, const char *secret)
     if (gt_parse_code(tree, secret, code, &error) != GT_OK) return failed(&error);
     if (gt_path(tree, code, guesses, feedbacks, MAX_STEPS, &steps, &error) != GT_OK) return failed(&error);
     for (size_t k = 0; k < steps; k++) {
-        gt_format_code(tree, guesses + k * i.code_length, text, sizeof text);
+        if (gt_format_code(tree, guesses + k * i.code_length, text, sizeof text, &error) != GT_OK) return failed(&error);
         printf("%s\n", text);
     }
     return 0;
 }
 
-static int next(gt_tree *tree, char **history, int count)
+/* a guess's example for the message of a guess without feedback: the tree's first guess and the
+ * feedback of no match (guesstree's: its first guess and the game's first feedback) */
+static int missing_feedback(gt_tree *tree, const char *guess)
 {
+    int first[GT_MAX_CODE], none[GT_MAX_FEEDBACK] = {0};
+    char code[128] = "", feedback[128] = "";
+    gt_error error;
+    gt_next_guess(tree, NULL, NULL, 0, first, &error);
+    gt_format_code(tree, first, code, sizeof code, NULL);
+    gt_format_feedback(tree, none, feedback, sizeof feedback, NULL);
+    fprintf(stderr, "error: give each guess with its feedback (e.g. %s %s): '%s' has none\n", code, feedback, guess);
+    return EXIT_ERROR;
+}
+
+static const char *const BY[] = {"rule", "tree", "symmetry", "book"};
+
+/* how many secrets give every answer of the history (guesstree next --json's candidates) */
+static gt_status candidates_left(gt_tree *tree, const char *const *history, size_t steps, int any_guess, uint64_t *count,
+                                 gt_error *error)
+{
+    int guesses[MAX_STEPS * GT_MAX_CODE], feedbacks[MAX_STEPS * GT_MAX_FEEDBACK];
+    gt_info i;
+    gt_status status = gt_get_info(tree, &i);
+    for (size_t k = 0; k < steps && status == GT_OK; k++) {
+        status = gt_parse_code(tree, history[2 * k], guesses + k * i.code_length, error);
+        if (status == GT_OK) status = gt_parse_feedback(tree, history[2 * k + 1], feedbacks + k * i.feedback_length, error);
+    }
+    return status == GT_OK ? gt_candidates(tree, guesses, feedbacks, steps, any_guess, NULL, 0, count, error) : status;
+}
+
+static int next(gt_tree *tree, char **args, int count)
+{
+    const char *history[2 * MAX_STEPS] = {NULL};
     char guess[128];
     gt_error error;
-    if (count % 2) return usage();
-    gt_status status = gt_next_guess_text(tree, (const char *const *)history, (size_t)count / 2, guess, sizeof guess, &error);
-    if (status == GT_WON) printf("won\n");
-    else if (status == GT_OK) printf("%s\n", guess);
-    else return failed(&error);
+    size_t given = 0;
+    int any_guess = 0, json = 0;
+    gt_source by = GT_BY_RULE;
+    for (int k = 0; k < count; k++) {
+        if (strcmp(args[k], "--any-guess") == 0) any_guess = 1;
+        else if (strcmp(args[k], "--json") == 0) json = 1;
+        else if (given == 2 * MAX_STEPS) return usage_error("a history of more than 64 steps");
+        else history[given++] = args[k];
+    }
+    if (given % 2) return missing_feedback(tree, history[given - 1]);
+    static book openings; /* off the tree only: the book is read when a history may need it */
+    gt_status status = gt_next_guess_text(tree, history, given / 2, guess, sizeof guess, &error);
+    if (status != GT_OK && status != GT_WON && status != GT_E_PARSE) {
+        if (open_book(&openings, &error)) {
+            close_book(&openings);
+            return failed(&error);
+        }
+        gt_set_book(tree, openings.trees, openings.count);
+    }
+    status = gt_suggest_text(tree, history, given / 2, any_guess, guess, sizeof guess, &by, &error);
+    gt_set_book(tree, NULL, 0);
+    close_book(&openings);
+    if (status != GT_OK && status != GT_WON) return failed(&error);
+    uint64_t left = 0;
+    if (json && candidates_left(tree, history, given / 2, any_guess, &left, &error) != GT_OK) return failed(&error);
+    if (json) /* guesstree next --json's, and where the guess came from */
+        printf("{\"guess\": %s%s%s, \"won\": %s, \"on_tree\": %s, \"candidates\": %llu, \"by\": \"%s\"}\n",
+               status == GT_WON ? "null" : "\"", status == GT_WON ? "" : guess, status == GT_WON ? "" : "\"",
+               status == GT_WON ? "true" : "false", by == GT_BY_TREE ? "true" : "false", (unsigned long long)left, BY[by]);
+    else
+        printf("%s\n", status == GT_WON ? "won" : guess);
     return 0;
+}
+
+/* -- the command ------------------------------------------------------------------------------- */
+static gt_tree *open_tree(const char *given)
+{
+    char path[4096];
+    gt_tree *tree = NULL;
+    gt_error error;
+    int found = find_tree(given, path, sizeof path);
+    if (gt_open_file(&tree, path, NULL, &error) == GT_OK) return tree;
+    if (!found && !strchr(given, '/'))
+        fprintf(stderr, "error: %s; nor is it a shipped tree's name (gtree trees lists them)\n", error.message);
+    else
+        fprintf(stderr, "error: %s\n", error.message);
+    return NULL;
 }
 
 int main(int argc, char **argv)
 {
-    gt_tree *tree;
-    gt_error error;
-    if (argc < 3 || (strcmp(argv[1], "info") && strcmp(argv[1], "path") && strcmp(argv[1], "next"))) return usage();
-    if ((strcmp(argv[1], "info") == 0 && argc != 3) || (strcmp(argv[1], "path") == 0 && argc != 4)) return usage();
-    if (gt_open_file(&tree, argv[2], NULL, &error) != GT_OK) {
-        fprintf(stderr, "error: %s\n", error.message);
-        return 2;
+    const char *command = argc > 1 ? argv[1] : NULL;
+    if (!command) return usage_error("name a command: info, path, next or trees");
+    if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 || strcmp(command, "help") == 0) {
+        fputs(USAGE, stdout);
+        return 0;
     }
-    int status = strcmp(argv[1], "info") == 0 ? info(tree) : strcmp(argv[1], "path") == 0 ? path(tree, argv[3])
-                                                                                        : next(tree, argv + 3, argc - 3);
+    if (strcmp(command, "--version") == 0) {
+        printf("gtree %s\n", gt_version());
+        return 0;
+    }
+    if (strcmp(command, "trees") == 0) return argc == 2 ? trees() : usage_error("gtree trees takes no argument");
+    if (strcmp(command, "info") && strcmp(command, "path") && strcmp(command, "next")) {
+        fprintf(stderr, "error: no command '%s' (gtree --help lists them)\n", command);
+        return EXIT_ERROR;
+    }
+    for (int k = 2; k < argc; k++)
+        if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
+            fputs(USAGE, stdout);
+            return 0;
+        }
+    if (argc < 3) {
+        int info_or_next = strcmp(command, "path") != 0;
+        return usage_error(info_or_next ? (command[0] == 'i' ? "gtree info needs TREE" : "gtree next needs TREE")
+                                        : "gtree path needs TREE and SECRET");
+    }
+    if (strcmp(command, "info") == 0 && argc != 3) return usage_error("gtree info takes TREE alone");
+    if (strcmp(command, "path") == 0 && argc != 4) return usage_error("gtree path takes TREE and SECRET");
+    gt_tree *tree = open_tree(argv[2]);
+    if (!tree) return EXIT_ERROR;
+    int status = strcmp(command, "info") == 0 ? info(tree) : strcmp(command, "path") == 0 ? path(tree, argv[3])
+                                                                                          : next(tree, argv + 3, argc - 3);
     gt_close(tree);
     return status;
 }

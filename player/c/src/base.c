@@ -6,7 +6,7 @@
 #include "internal.h"
 
 /* -- error messages --------------------------------------------------------------------------- */
-gt_status gt_fail(gt_error *e, gt_status status, const char *format, ...)
+gt_status gti_fail(gt_error *e, gt_status status, const char *format, ...)
 {
     va_list args;
     if (!e) return status;
@@ -17,7 +17,7 @@ gt_status gt_fail(gt_error *e, gt_status status, const char *format, ...)
     return status;
 }
 
-gt_status gt_fail_file(gt_error *e, const gt_tree *t, gt_status status, const char *format, ...)
+gt_status gti_fail_file(gt_error *e, const gt_tree *t, gt_status status, const char *format, ...)
 {
     va_list args;
     if (!e) return status;
@@ -38,7 +38,7 @@ static void *system_alloc(void *user, size_t size) { (void)user; return malloc(s
 static void system_free(void *user, void *pointer) { (void)user; free(pointer); }
 #endif
 
-gt_allocator tree_allocator(const gt_options *options)
+gt_allocator gti_tree_allocator(const gt_options *options)
 {
     gt_allocator allocator = {system_alloc, system_free, NULL};
     if (options && options->allocator) allocator = *options->allocator;
@@ -48,7 +48,7 @@ gt_allocator tree_allocator(const gt_options *options)
 /* a block's size is kept before it, so that free and the count need no table */
 #define HEAD 16
 
-void *tree_alloc(gt_tree *t, size_t size)
+void *gti_tree_alloc(gt_tree *t, size_t size)
 {
     if (size > SIZE_MAX - HEAD) return NULL;
     unsigned char *block = t->allocator.alloc(t->allocator.user, size + HEAD);
@@ -59,7 +59,7 @@ void *tree_alloc(gt_tree *t, size_t size)
     return block + HEAD;
 }
 
-void tree_free(gt_tree *t, void *pointer, size_t unused)
+void gti_tree_free(gt_tree *t, void *pointer, size_t unused)
 {
     size_t size;
     (void)unused;
@@ -70,30 +70,38 @@ void tree_free(gt_tree *t, void *pointer, size_t unused)
     t->allocator.free(t->allocator.user, block);
 }
 
+/* Each block is headed by where the block before it began, so that blocks given back last taken
+ * first (a suggestion's, gt_suggest) are all given back, each making the one before it the last. */
 static void *arena_alloc(void *user, size_t size)
 {
     gt_arena *a = user;
     size_t at = (a->used + 15) & ~(size_t)15;
-    if (at > a->size || size > a->size - at) return NULL;
-    a->used = at + size;
+    if (at > a->size || a->size - at < HEAD || size > a->size - at - HEAD) return NULL;
+    memcpy(a->buffer + at, &a->last, sizeof a->last);
+    a->used = at + HEAD + size;
     a->last = at;
     a->blocks++;
-    return a->buffer + at;
+    return a->buffer + at + HEAD;
 }
 
 static void arena_free(void *user, void *pointer)
 {
     gt_arena *a = user;
-    if ((unsigned char *)pointer == a->buffer + a->last) a->used = a->last; /* the last block: given back */
+    if (a->blocks && (unsigned char *)pointer == a->buffer + a->last + HEAD) { /* the last block: given back */
+        a->used = a->last;
+        memcpy(&a->last, a->buffer + a->last, sizeof a->last);
+    }
     if (--a->blocks == 0) a->used = a->last = 0;
 }
 
-void gt_arena_init(gt_arena *arena, void *buffer, size_t size)
+gt_status gt_arena_init(gt_arena *arena, void *buffer, size_t size)
 {
+    if (!arena || (!buffer && size)) return GT_E_ARGUMENT;
     arena->allocator.alloc = arena_alloc;
     arena->allocator.free = arena_free;
     arena->allocator.user = arena;
     arena->buffer = buffer;
     arena->size = size;
     arena->used = arena->blocks = arena->last = 0;
+    return GT_OK;
 }

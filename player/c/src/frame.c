@@ -4,17 +4,17 @@
 #include "internal.h"
 
 /* Where the frame the source starts with ends, by its block headers (RFC 8878 §3.1.1), without
- * inflating it: the source's size where it is no whole frame (frame_check says why). */
-gt_status frame_length(const source *s, uint64_t *end)
+ * inflating it: the source's size where it is no whole frame (gti_frame_check says why). */
+gt_status gti_frame_length(const source *s, uint64_t *end)
 {
     uint8_t head[18], block[3];
     size_t got = s->size < sizeof head ? (size_t)s->size : sizeof head;
     *end = s->size;
-    if (source_read(s, 0, got, head) != GT_OK) return GT_E_IO;
+    if (gti_source_read(s, 0, got, head) != GT_OK) return GT_E_IO;
     size_t header = ZSTD_frameHeaderSize(head, got);
     if (ZSTD_isError(header)) return GT_OK;
     for (uint64_t at = header; at + 3 <= s->size && at <= GT_MAX_FILE_BYTES;) {
-        if (source_read(s, at, 3, block) != GT_OK) return GT_E_IO;
+        if (gti_source_read(s, at, 3, block) != GT_OK) return GT_E_IO;
         uint32_t value = block[0] | (uint32_t)block[1] << 8 | (uint32_t)block[2] << 16;
         at += 3 + (((value >> 1) & 3) == 1 ? 1 : value >> 3); /* an RLE block holds one byte */
         if (value & 1) { /* the last block, then the checksum */
@@ -33,7 +33,7 @@ static unsigned bit_length(uint64_t v)
     return n;
 }
 
-gt_status frame_check(const uint8_t *data, size_t size, uint64_t limit, const char *what,
+gt_status gti_frame_check(const uint8_t *data, size_t size, uint64_t limit, const char *what,
                       uint64_t *content, char *why, size_t why_size)
 {
     ZSTD_frameHeader header;
@@ -68,7 +68,7 @@ gt_status frame_check(const uint8_t *data, size_t size, uint64_t limit, const ch
     return GT_OK;
 }
 
-gt_status frame_inflate(void *dctx, const uint8_t *data, size_t size, uint8_t *into, size_t content,
+gt_status gti_frame_inflate(void *dctx, const uint8_t *data, size_t size, uint8_t *into, size_t content,
                         char *why, size_t why_size)
 {
     size_t frame = ZSTD_findFrameCompressedSize(data, size);

@@ -8,7 +8,7 @@ static int is_peg(const game *g)
     return g->kind == GT_MASTERMIND || g->kind == GT_DIGITS || g->kind == GT_BULLS_COWS;
 }
 
-uint32_t game_feedback_keys(const game *g)
+uint32_t gti_game_feedback_keys(const game *g)
 {
     uint32_t space = 1;
     if (is_peg(g)) return (g->length + 1) * (g->length + 1);
@@ -17,7 +17,7 @@ uint32_t game_feedback_keys(const game *g)
     return space;
 }
 
-int game_feedback_key(const game *g, const int *f, uint32_t *key)
+int gti_game_feedback_key(const game *g, const int *f, uint32_t *key)
 {
     int n = (int)g->length;
     if (is_peg(g)) {
@@ -48,7 +48,7 @@ int game_feedback_key(const game *g, const int *f, uint32_t *key)
     return 1;
 }
 
-void game_win(const game *g, int *f)
+void gti_game_win(const game *g, int *f)
 {
     if (is_peg(g)) { f[0] = (int)g->length; f[1] = 0; return; }
     for (unsigned k = 0; k < g->feedback_length; k++) f[k] = g->kind == GT_TWOD ? 1 : 2;
@@ -80,8 +80,8 @@ static void score_words(const game *g, const int *guess, const int *secret, int 
     }
 }
 
-/* the caller checks both codes (game_is_code) */
-void game_score(const game *g, const int *guess, const int *secret, int *f)
+/* the caller checks both codes (gti_game_is_code) */
+void gti_game_score(const game *g, const int *guess, const int *secret, int *f)
 {
     if (is_peg(g)) score_pegs(g, guess, secret, f);
     else if (g->kind == GT_WORDS) score_words(g, guess, secret, f);
@@ -92,7 +92,7 @@ void game_score(const game *g, const int *guess, const int *secret, int *f)
     }
 }
 
-int game_is_code(const game *g, const int *code)
+int gti_game_is_code(const game *g, const int *code)
 {
     for (unsigned p = 0; p < g->length; p++)
         if (code[p] < 0 || code[p] >= (int)g->symbols) return 0;
@@ -123,9 +123,9 @@ static int listed(const game *g, const char *list, uint64_t count, const int *co
     return 0;
 }
 
-int game_is_guess(const game *g, const int *code)
+int gti_game_is_guess(const game *g, const int *code)
 {
-    if (!game_is_code(g, code)) return 0;
+    if (!gti_game_is_code(g, code)) return 0;
     switch (g->kind) {
     case GT_MASTERMIND: return g->guess_repeats || distinct(g, code);
     case GT_BULLS_COWS: return distinct(g, code);
@@ -164,7 +164,7 @@ static int fill_least(const game *g, int *code, unsigned from, int repeats)
     return 1;
 }
 
-int game_first_secret(const game *g, int *code)
+int gti_game_first_secret(const game *g, int *code)
 {
     if (g->kind == GT_WORDS) {
         word_code(g, 0, code);
@@ -173,16 +173,10 @@ int game_first_secret(const game *g, int *code)
     return fill_least(g, code, 0, !secrets_distinct(g));
 }
 
-/* the next secret in canonical order (itertools.product or .permutations's): 0 after the last */
-int game_next_secret(const game *g, int *code, uint64_t *index)
+/* the next code after code in canonical order (itertools.product's, or .permutations's without
+ * repeats): 0 after the last */
+static int next_code(const game *g, int *code, int repeats)
 {
-    int repeats = !secrets_distinct(g);
-    ++*index;
-    if (g->kind == GT_WORDS) {
-        if (*index >= g->answer_count) return 0;
-        word_code(g, *index, code);
-        return 1;
-    }
     for (int p = (int)g->length - 1; p >= 0; p--) {
         for (int s = code[p] + 1; s < (int)g->symbols; s++) {
             if (!repeats && !unused(code, (unsigned)p, s)) continue;
@@ -191,4 +185,65 @@ int game_next_secret(const game *g, int *code, uint64_t *index)
         }
     }
     return 0;
+}
+
+/* the next secret in canonical order: 0 after the last */
+int gti_game_next_secret(const game *g, int *code, uint64_t *index)
+{
+    ++*index;
+    if (g->kind == GT_WORDS) {
+        if (*index >= g->answer_count) return 0;
+        word_code(g, *index, code);
+        return 1;
+    }
+    return next_code(g, code, !secrets_distinct(g));
+}
+
+static void put_code(const int *code, unsigned length, int *codes, uint64_t max, uint64_t at)
+{
+    if (at < max) memcpy(codes + at * length, code, length * sizeof *code);
+}
+
+/* a words game's guesses: its answers and its other guesses, both sorted, merged (player/words.py's
+ * sorted(set(extra) | set(answers))) */
+static uint64_t word_guesses(const game *g, int *codes, uint64_t max)
+{
+    uint64_t a = 0, x = 0, count = 0;
+    size_t stride = g->length + 1;
+    while (a < g->answer_count || x < g->extra_count) {
+        const char *answer = a < g->answer_count ? g->answers + a * stride : NULL;
+        const char *extra = x < g->extra_count ? g->extra + x * stride : NULL;
+        int order = !answer ? 1 : !extra ? -1 : memcmp(answer, extra, g->length);
+        const char *word = order <= 0 ? answer : extra;
+        int code[GT_MAX_CODE];
+        for (unsigned p = 0; p < g->length; p++) code[p] = word[p] - 'a';
+        put_code(code, g->length, codes, max, count++);
+        a += order <= 0;
+        x += order >= 0;
+    }
+    return count;
+}
+
+uint64_t gti_game_guesses(const game *g, int *codes, uint64_t max)
+{
+    int code[GT_MAX_CODE];
+    int repeats = !(g->kind == GT_BULLS_COWS || (g->kind == GT_MASTERMIND && !g->guess_repeats));
+    uint64_t count = 0;
+    if (g->kind == GT_WORDS) return word_guesses(g, codes, max);
+    for (int more = fill_least(g, code, 0, repeats); more; more = next_code(g, code, repeats))
+        put_code(code, g->length, codes, max, count++);
+    return count;
+}
+
+static int same_text(gt_text a, gt_text b) { return a.length == b.length && (!a.length || !memcmp(a.text, b.text, a.length)); }
+
+int gti_game_same(const game *a, const game *b)
+{
+    if (a->kind != b->kind || a->length != b->length || a->symbols != b->symbols) return 0;
+    switch (a->kind) {
+    case GT_MASTERMIND: return a->secret_repeats == b->secret_repeats && a->guess_repeats == b->guess_repeats;
+    case GT_WORDS:
+        return a->hard == b->hard && same_text(a->answers_sha256, b->answers_sha256) && same_text(a->guesses_sha256, b->guesses_sha256);
+    default: return 1; /* digits, bulls and cows, twod: their length and symbols are their parameters */
+    }
 }

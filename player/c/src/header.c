@@ -12,17 +12,17 @@ static gt_status read_strategy(gt_tree *t, mp_item document, gt_error *e)
 {
     static const char *const texts[] = {"name", "candidates"}, *const ints[] = {"seed", "guess_sample", "secret_sample"};
     mp_item s, name;
-    int ok = mp_get(document, "strategy", &s) && s.type == MP_MAP && mp_get(s, "name", &name) && name.type == MP_STR;
+    int ok = gti_mp_get(document, "strategy", &s) && s.type == MP_MAP && gti_mp_get(s, "name", &name) && name.type == MP_STR;
     const uint8_t *at = ok ? s.at : NULL;
     for (uint64_t k = 0; ok && k < s.u; k++) {
         mp_item key, value;
-        mp_read(&at, s.end, &key);
-        mp_read(&at, s.end, &value); /* a scalar is one item: anything else fails below */
-        ok = key.type == MP_STR && mp_is_scalar(&value);
-        for (size_t j = 0; ok && j < 2; j++) ok = !mp_is_str(&key, texts[j]) || value.type == MP_STR;
-        for (size_t j = 0; ok && j < 3; j++) ok = !mp_is_str(&key, ints[j]) || mp_is_int(&value);
+        gti_mp_read(&at, s.end, &key);
+        gti_mp_read(&at, s.end, &value); /* a scalar is one item: anything else fails below */
+        ok = key.type == MP_STR && gti_mp_is_scalar(&value);
+        for (size_t j = 0; ok && j < 2; j++) ok = !gti_mp_is_str(&key, texts[j]) || value.type == MP_STR;
+        for (size_t j = 0; ok && j < 3; j++) ok = !gti_mp_is_str(&key, ints[j]) || gti_mp_is_int(&value);
     }
-    if (!ok) return gt_fail_file(e, t, GT_E_HEADER, "the header's strategy is not a map of names to plain values");
+    if (!ok) return gti_fail_file(e, t, GT_E_HEADER, "the header's strategy is not a map of names to plain values");
     t->strategy_name.text = (const char *)name.at;
     t->strategy_name.length = (size_t)name.u;
     return GT_OK;
@@ -35,8 +35,8 @@ static int histogram_ok(mp_item pairs)
     if (pairs.type != MP_ARRAY) return 0;
     for (uint64_t k = 0; k < pairs.u; k++) {
         mp_item pair, guesses, secrets;
-        if (!mp_read(&at, pairs.end, &pair) || pair.type != MP_ARRAY || pair.u != 2) return 0;
-        if (!mp_read(&at, pairs.end, &guesses) || !mp_read(&at, pairs.end, &secrets)) return 0;
+        if (!gti_mp_read(&at, pairs.end, &pair) || pair.type != MP_ARRAY || pair.u != 2) return 0;
+        if (!gti_mp_read(&at, pairs.end, &guesses) || !gti_mp_read(&at, pairs.end, &secrets)) return 0;
         if (guesses.type != MP_UINT || secrets.type != MP_UINT) return 0;
         if (k && guesses.u <= previous) return -1;
         previous = guesses.u;
@@ -47,26 +47,26 @@ static int histogram_ok(mp_item pairs)
 static gt_status read_stats(gt_tree *t, mp_item document, gt_error *e)
 {
     mp_item stats, v;
-    int complete = mp_get(document, "stats", &stats) && stats.type == MP_MAP;
+    int complete = gti_mp_get(document, "stats", &stats) && stats.type == MP_MAP;
     for (size_t k = 0; complete && k < 9; k++)
-        complete = mp_get(stats, k < 5 ? STAT_COUNTS[k] : k < 7 ? STAT_AVERAGES[k - 5] : STAT_HISTOGRAMS[k - 7], &v);
-    if (!complete) return gt_fail_file(e, t, GT_E_HEADER, "the header's statistics are missing or incomplete");
+        complete = gti_mp_get(stats, k < 5 ? STAT_COUNTS[k] : k < 7 ? STAT_AVERAGES[k - 5] : STAT_HISTOGRAMS[k - 7], &v);
+    if (!complete) return gti_fail_file(e, t, GT_E_HEADER, "the header's statistics are missing or incomplete");
     for (size_t k = 0; k < 5; k++) {
-        mp_get(stats, STAT_COUNTS[k], &v);
-        if (v.type != MP_UINT) return gt_fail_file(e, t, GT_E_HEADER, "the statistic '%s' is not a whole number", STAT_COUNTS[k]);
+        gti_mp_get(stats, STAT_COUNTS[k], &v);
+        if (v.type != MP_UINT) return gti_fail_file(e, t, GT_E_HEADER, "the statistic '%s' is not a whole number", STAT_COUNTS[k]);
         t->stat[k] = v.u;
     }
     for (size_t k = 0; k < 2; k++) {
-        mp_get(stats, STAT_AVERAGES[k], &v);
+        gti_mp_get(stats, STAT_AVERAGES[k], &v);
         double value = v.type == MP_UINT ? (double)v.u : v.type == MP_FLOAT ? v.f : -1.0;
-        if (!(isfinite(value) && value >= 0)) return gt_fail_file(e, t, GT_E_HEADER, "the statistic '%s' is not a number", STAT_AVERAGES[k]);
+        if (!(isfinite(value) && value >= 0)) return gti_fail_file(e, t, GT_E_HEADER, "the statistic '%s' is not a number", STAT_AVERAGES[k]);
         t->average[k] = value;
     }
     for (size_t k = 0; k < 2; k++) {
-        mp_get(stats, STAT_HISTOGRAMS[k], &t->histogram[k]);
+        gti_mp_get(stats, STAT_HISTOGRAMS[k], &t->histogram[k]);
         int ok = histogram_ok(t->histogram[k]);
         if (ok <= 0)
-            return gt_fail_file(e, t, GT_E_HEADER, ok ? "the statistic '%s' is not in increasing order of guesses"
+            return gti_fail_file(e, t, GT_E_HEADER, ok ? "the statistic '%s' is not in increasing order of guesses"
                                                    : "the statistic '%s' is not a list of [guesses, secrets] pairs", STAT_HISTOGRAMS[k]);
     }
     return GT_OK;
@@ -96,31 +96,31 @@ static int blank(const uint8_t *s, uint64_t n)
 static gt_status read_extras(gt_tree *t, mp_item document, gt_error *e)
 {
     mp_item v;
-    if (!mp_get(document, "producer", &v) || v.type != MP_STR)
-        return gt_fail_file(e, t, GT_E_HEADER, "the header's producer is not a string");
+    if (!gti_mp_get(document, "producer", &v) || v.type != MP_STR)
+        return gti_fail_file(e, t, GT_E_HEADER, "the header's producer is not a string");
     t->producer.text = (const char *)v.at;
     t->producer.length = (size_t)v.u;
-    if (mp_get(document, "notice", &v) && v.type != MP_NIL) {
+    if (gti_mp_get(document, "notice", &v) && v.type != MP_NIL) {
         if (v.type != MP_STR || blank(v.at, v.u) || v.u > GT_MAX_NOTICE_BYTES)
-            return gt_fail_file(e, t, GT_E_HEADER, "the header's notice is not a text of at most %u bytes", GT_MAX_NOTICE_BYTES);
+            return gti_fail_file(e, t, GT_E_HEADER, "the header's notice is not a text of at most %u bytes", GT_MAX_NOTICE_BYTES);
         t->notice.text = (const char *)v.at;
         t->notice.length = (size_t)v.u;
     }
-    if (mp_get(document, "allowed_guesses", &v) && v.type != MP_NIL) {
+    if (gti_mp_get(document, "allowed_guesses", &v) && v.type != MP_NIL) {
         if (v.type != MP_UINT || v.u < 1 || v.u > 0xFFFFFFFFu)
-            return gt_fail_file(e, t, GT_E_HEADER, "the header's allowed_guesses is not a count of guesses");
+            return gti_fail_file(e, t, GT_E_HEADER, "the header's allowed_guesses is not a count of guesses");
         t->allowed_guesses = v.u;
     }
     return GT_OK;
 }
 
-gt_status header_read(gt_tree *t, mp_item document, gt_error *e)
+gt_status gti_header_read(gt_tree *t, mp_item document, gt_error *e)
 {
     mp_item spec;
     char why[300];
-    if (!mp_get(document, "game", &spec)) spec.type = MP_NIL;
-    gt_status status = game_from_spec(&t->g, spec, why, sizeof why);
-    if (status != GT_OK) return gt_fail_file(e, t, status, "%s", why);
+    if (!gti_mp_get(document, "game", &spec)) spec.type = MP_NIL;
+    gt_status status = gti_game_from_spec(&t->g, spec, why, sizeof why);
+    if (status != GT_OK) return gti_fail_file(e, t, status, "%s", why);
     if ((status = read_strategy(t, document, e)) != GT_OK) return status;
     if ((status = read_stats(t, document, e)) != GT_OK) return status;
     return read_extras(t, document, e);

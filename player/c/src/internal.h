@@ -25,22 +25,27 @@ typedef struct game {
     char letters[2];                /* a peg game's feedback letters: "BW", "SB", "AB" */
     const char *answers, *extra;    /* words: the carried lists, words of length + 1 bytes apart */
     uint64_t answer_count, extra_count;
+    gt_text answers_sha256, guesses_sha256; /* words: what names its lists (player/words.py's identity) */
 } game;
 
-uint32_t game_feedback_keys(const game *g);                  /* the size of the key space */
-int game_feedback_key(const game *g, const int *feedback, uint32_t *key); /* 0: not the game's */
-void game_score(const game *g, const int *guess, const int *secret, int *feedback);
-void game_win(const game *g, int *feedback);
-int game_is_code(const game *g, const int *code);
-int game_is_guess(const game *g, const int *code);
-int game_first_secret(const game *g, int *code);             /* canonical order: 0 if none */
-int game_next_secret(const game *g, int *code, uint64_t *index);
-gt_status game_parse_code(const game *g, const char *text, int *code, char *why, size_t size);
-gt_status game_parse_feedback(const game *g, const char *text, int *feedback, char *why, size_t size);
-size_t game_format_code(const game *g, const int *code, char *text, size_t size);
-size_t game_format_feedback(const game *g, const int *feedback, char *text, size_t size);
+uint32_t gti_game_feedback_keys(const game *g);                  /* the size of the key space */
+int gti_game_feedback_key(const game *g, const int *feedback, uint32_t *key); /* 0: not the game's */
+void gti_game_score(const game *g, const int *guess, const int *secret, int *feedback);
+void gti_game_win(const game *g, int *feedback);
+int gti_game_is_code(const game *g, const int *code);
+int gti_game_is_guess(const game *g, const int *code);
+int gti_game_first_secret(const game *g, int *code);             /* canonical order: 0 if none */
+int gti_game_next_secret(const game *g, int *code, uint64_t *index);
+/* every allowed guess in canonical order, the first max of them into codes: how many there are */
+uint64_t gti_game_guesses(const game *g, int *codes, uint64_t max);
+/* the same game (player/game.py's ==, by identity: the name and parameters, a words game's lists by sha256) */
+int gti_game_same(const game *a, const game *b);
+gt_status gti_game_parse_code(const game *g, const char *text, int *code, char *why, size_t size);
+gt_status gti_game_parse_feedback(const game *g, const char *text, int *feedback, char *why, size_t size);
+size_t gti_game_format_code(const game *g, const int *code, char *text, size_t size);
+size_t gti_game_format_feedback(const game *g, const int *feedback, char *text, size_t size);
 /* the game spec of a header (player/games.py's make_game and tree.py's _game): 0, or why not in why */
-gt_status game_from_spec(game *g, mp_item spec, char *why, size_t size);
+gt_status gti_game_from_spec(game *g, mp_item spec, char *why, size_t size);
 
 /* consecutive nodes from base, with their edges from edge_base (player/body.py's Piece) */
 typedef struct piece {
@@ -91,62 +96,76 @@ struct gt_tree {
     uint8_t *frame;          /* a chunk's compressed frame, read from a file */
     void *dctx;
     size_t memory, peak;
+    gt_tree *const *book;    /* the opening book (gt_set_book): the caller's trees */
+    size_t book_count;
 };
 
 /* error messages and memory (base.c) */
-gt_status gt_fail(gt_error *e, gt_status status, const char *format, ...)
+gt_status gti_fail(gt_error *e, gt_status status, const char *format, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-gt_status gt_fail_file(gt_error *e, const gt_tree *t, gt_status status, const char *format, ...)
+gt_status gti_fail_file(gt_error *e, const gt_tree *t, gt_status status, const char *format, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
-gt_allocator tree_allocator(const gt_options *options);      /* the options' allocator, or the system's */
+gt_allocator gti_tree_allocator(const gt_options *options);      /* the options' allocator, or the system's */
 /* memory through the tree's allocator, counted */
-void *tree_alloc(gt_tree *t, size_t size);
-void tree_free(gt_tree *t, void *pointer, size_t size);
+void *gti_tree_alloc(gt_tree *t, size_t size);
+void gti_tree_free(gt_tree *t, void *pointer, size_t size);
 
 /* the artifact's bytes, in memory or in a file (source.c) */
-gt_status source_read(const source *s, uint64_t offset, size_t size, uint8_t *into);
+gt_status gti_source_read(const source *s, uint64_t offset, size_t size, uint8_t *into);
 /* path as a source: a regular file read piece by piece; a pipe's or a device's bytes read whole
  * into *held (from allocator; the caller's, else NULL) */
-gt_status source_open_file(source *src, uint8_t **held, const char *path, gt_allocator allocator, gt_error *e);
-void file_close(void *file);
+gt_status gti_source_open_file(source *src, uint8_t **held, const char *path, gt_allocator allocator, gt_error *e);
+void gti_file_close(void *file);
 
 /* the zstd frame (frame.c) */
-gt_status frame_length(const source *s, uint64_t *end);
+gt_status gti_frame_length(const source *s, uint64_t *end);
 /* checks a frame (FORMAT.md §1) and says the content size; what: "artifact" or "chunk" */
-gt_status frame_check(const uint8_t *data, size_t size, uint64_t limit, const char *what,
+gt_status gti_frame_check(const uint8_t *data, size_t size, uint64_t limit, const char *what,
                       uint64_t *content, char *why, size_t why_size);
-gt_status frame_inflate(void *dctx, const uint8_t *data, size_t size, uint8_t *into, size_t content,
+gt_status gti_frame_inflate(void *dctx, const uint8_t *data, size_t size, uint8_t *into, size_t content,
                         char *why, size_t why_size);
 
 /* the header (header.c) */
-gt_status header_read(gt_tree *t, mp_item document, gt_error *e);
+gt_status gti_header_read(gt_tree *t, mp_item document, gt_error *e);
 
 /* the feedback table and a piece's nodes and edges, whole or chunked (nodes.c) */
-uint32_t gt_le(const uint8_t *p, unsigned width);
-gt_status read_table(gt_tree *t, mp_item body, uint64_t most, gt_error *e);
-gt_status check_piece(gt_tree *t, piece *p, const uint8_t *counts, uint64_t edges, gt_error *e, const char *where);
-uint32_t edge_feedback_at(const gt_tree *t, const piece *p, uint64_t edge);
-int64_t child_of(const gt_tree *t, const piece *p, uint64_t node, uint32_t index);
+uint32_t gti_le(const uint8_t *p, unsigned width);
+gt_status gti_read_table(gt_tree *t, mp_item body, uint64_t most, gt_error *e);
+gt_status gti_check_piece(gt_tree *t, piece *p, const uint8_t *counts, uint64_t edges, gt_error *e, const char *where);
+uint32_t gti_edge_feedback_at(const gt_tree *t, const piece *p, uint64_t edge);
+int64_t gti_child_of(const gt_tree *t, const piece *p, uint64_t node, uint32_t index);
+
+/* help off the tree (advice.c): player/advice.py's guess after a history, and how many secrets it
+ * leaves (0: none, and no guess written) */
+gt_status gti_advise(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int *guess, uint64_t *candidates);
+/* the openings after the history's first guess (player/book.py's openings): the book's tree for it
+ * (by GT_BY_BOOK), then in a peg game the tree itself after a first guess of its first guess's class,
+ * carried by the symmetry between them (GT_BY_SYMMETRY): GT_OK and the guess, GT_E_OFF_TREE where
+ * none follows */
+#define SYMMETRIC_STEPS 64
+#define GT_SYMBOLS 26 /* the most symbols of a peg game (Mastermind's 26 colours) */
+gt_status gti_follow_openings(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int *guess, gt_source *by,
+                              gt_error *e);
 
 /* the whole body (body.c) */
-gt_status body_read(gt_tree *t, mp_item body, gt_error *e);
+gt_status gti_body_read(gt_tree *t, mp_item body, gt_error *e);
 
 /* the chunked body (chunks.c) */
-gt_status chunks_read(gt_tree *t, mp_item index, uint64_t start, unsigned slots, gt_error *e);
-const piece *piece_of(gt_tree *t, uint64_t node, gt_error *e);
+gt_status gti_chunks_read(gt_tree *t, mp_item index, uint64_t start, unsigned slots, gt_error *e);
+const piece *gti_piece_of(gt_tree *t, uint64_t node, gt_error *e);
 
-void gt_sha256(const uint8_t *data, size_t size, uint8_t digest[32]);
+void gti_sha256(const uint8_t *data, size_t size, uint8_t digest[32]);
 /* is hex (length bytes) the digest in 64 lower-case hex digits? */
-int gt_sha256_is(const uint8_t digest[32], const uint8_t *hex, uint64_t length);
-typedef struct gt_sha256_state { uint32_t h[8]; uint8_t block[64]; uint64_t bytes; } gt_sha256_state;
-void gt_sha256_init(gt_sha256_state *s);
-void gt_sha256_update(gt_sha256_state *s, const uint8_t *data, size_t size);
-void gt_sha256_final(gt_sha256_state *s, uint8_t digest[32]);
+int gti_sha256_is(const uint8_t digest[32], const uint8_t *hex, uint64_t length);
+typedef struct gti_sha256_state { uint32_t h[8]; uint8_t block[64]; uint64_t bytes; } gti_sha256_state;
+void gti_sha256_init(gti_sha256_state *s);
+void gti_sha256_update(gti_sha256_state *s, const uint8_t *data, size_t size);
+void gti_sha256_final(gti_sha256_state *s, uint8_t digest[32]);
 
 #endif

@@ -15,8 +15,8 @@ static void ints_text(const int *values, unsigned count, char *out, size_t size)
 static void code_text(const gt_tree *t, const int *code, char *out, size_t size)
 {
     const game *g = &t->g;
-    if (g->kind == GT_DIGITS || g->kind == GT_BULLS_COWS || g->kind == GT_TWOD || game_is_code(g, code))
-        game_format_code(g, code, out, size);
+    if (g->kind == GT_DIGITS || g->kind == GT_BULLS_COWS || g->kind == GT_TWOD || gti_game_is_code(g, code))
+        gti_game_format_code(g, code, out, size);
     else
         ints_text(code, g->length, out, size);
 }
@@ -25,9 +25,9 @@ static void feedback_text(const gt_tree *t, const int *f, char *out, size_t size
 {
     const game *g = &t->g;
     uint32_t key;
-    int writable = g->kind != GT_TWOD || game_feedback_key(g, f, &key);
+    int writable = g->kind != GT_TWOD || gti_game_feedback_key(g, f, &key);
     for (unsigned p = 0; g->kind == GT_WORDS && p < g->length; p++) writable &= f[p] >= 0 && f[p] <= 2;
-    if (writable) game_format_feedback(g, f, out, size);
+    if (writable) gti_game_format_feedback(g, f, out, size);
     else ints_text(f, g->feedback_length, out, size);
 }
 
@@ -49,10 +49,10 @@ static void guess_of(const gt_tree *t, const piece *p, uint64_t node, int *guess
 static int64_t child_for(const gt_tree *t, const piece *p, uint64_t node, const int *feedback, int *won)
 {
     uint32_t key;
-    int known = game_feedback_key(&t->g, feedback, &key);
+    int known = gti_game_feedback_key(&t->g, feedback, &key);
     *won = known && key == t->win_key;
     if (!known || *won || !t->key_index[key]) return -1;
-    return child_of(t, p, node, t->key_index[key] - 1u);
+    return gti_child_of(t, p, node, t->key_index[key] - 1u);
 }
 
 /* feedback given as ints that the game cannot give, refused as its text is */
@@ -60,7 +60,7 @@ static gt_status cannot_occur(const gt_tree *t, const int *feedback, size_t step
 {
     char shown[96];
     ints_text(feedback, t->g.feedback_length, shown, sizeof shown);
-    return gt_fail(e, GT_E_ARGUMENT, "step %zu: %s is feedback that cannot occur in %s", step, shown, t->g.name);
+    return gti_fail(e, GT_E_ARGUMENT, "step %zu: %s is feedback that cannot occur in %s", step, shown, t->g.name);
 }
 
 gt_status gt_next_guess(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int *guess, gt_error *e)
@@ -68,33 +68,33 @@ gt_status gt_next_guess(gt_tree *t, const int *guesses, const int *feedbacks, si
     char shown[3][96];
     uint64_t node = 0;
     const unsigned h = t ? t->g.length : 0, w = t ? t->g.feedback_length : 0;
-    if (!t || !guess || (steps && (!guesses || !feedbacks))) return gt_fail(e, GT_E_ARGUMENT, "gt_next_guess: a NULL argument");
+    if (!t || !guess || (steps && (!guesses || !feedbacks))) return gti_fail(e, GT_E_ARGUMENT, "gt_next_guess: a NULL argument");
     for (size_t step = 1; step <= steps; step++) {
         const int *played = guesses + (step - 1) * h, *feedback = feedbacks + (step - 1) * w;
-        const piece *p = piece_of(t, node, e);
+        const piece *p = gti_piece_of(t, node, e);
         if (!p) return e ? e->status : GT_E_CHUNK;
         if (!plays(t, p, node, played)) {
             int expected[GT_MAX_CODE];
             guess_of(t, p, node, expected);
             code_text(t, expected, shown[0], sizeof shown[0]);
             code_text(t, played, shown[1], sizeof shown[1]);
-            return gt_fail(e, GT_E_OFF_TREE, "step %zu: the tree plays %s here, not %s", step, shown[0], shown[1]);
+            return gti_fail(e, GT_E_OFF_TREE, "step %zu: the tree plays %s here, not %s", step, shown[0], shown[1]);
         }
         int won;
         int64_t child = child_for(t, p, node, feedback, &won);
         if (won && step == steps) return GT_WON;
-        if (won) return gt_fail(e, GT_E_ALREADY_WON, "step %zu: the game was won at step %zu, yet the history goes on",
+        if (won) return gti_fail(e, GT_E_ALREADY_WON, "step %zu: the game was won at step %zu, yet the history goes on",
                                 step + 1, step);
         if (child < 0) {
             uint32_t key;
-            if (!game_feedback_key(&t->g, feedback, &key)) return cannot_occur(t, feedback, step, e);
+            if (!gti_game_feedback_key(&t->g, feedback, &key)) return cannot_occur(t, feedback, step, e);
             feedback_text(t, feedback, shown[2], sizeof shown[2]);
             code_text(t, played, shown[1], sizeof shown[1]);
-            return gt_fail(e, GT_E_NO_SECRET, "step %zu: no secret left gives %s to %s", step, shown[2], shown[1]);
+            return gti_fail(e, GT_E_NO_SECRET, "step %zu: no secret left gives %s to %s", step, shown[2], shown[1]);
         }
         node = (uint64_t)child;
     }
-    const piece *p = piece_of(t, node, e);
+    const piece *p = gti_piece_of(t, node, e);
     if (!p) return e ? e->status : GT_E_CHUNK;
     guess_of(t, p, node, guess);
     return GT_OK;
@@ -106,10 +106,10 @@ static gt_status parse_steps(const gt_tree *t, const char *const *history, size_
     char why[400];
     for (size_t k = 0; k < steps; k++) {
         gt_status s = history[2 * k] && history[2 * k + 1] ? GT_OK : GT_E_ARGUMENT;
-        if (s == GT_OK) s = game_parse_code(&t->g, history[2 * k], guesses + k * t->g.length, why, sizeof why);
-        if (s == GT_OK) s = game_parse_feedback(&t->g, history[2 * k + 1], feedbacks + k * t->g.feedback_length, why, sizeof why);
-        if (s == GT_E_ARGUMENT) return gt_fail(e, s, "step %zu: a NULL guess or feedback", k + 1);
-        if (s != GT_OK) return gt_fail(e, s, "step %zu: %s", k + 1, why);
+        if (s == GT_OK) s = gti_game_parse_code(&t->g, history[2 * k], guesses + k * t->g.length, why, sizeof why);
+        if (s == GT_OK) s = gti_game_parse_feedback(&t->g, history[2 * k + 1], feedbacks + k * t->g.feedback_length, why, sizeof why);
+        if (s == GT_E_ARGUMENT) return gti_fail(e, s, "step %zu: a NULL guess or feedback", k + 1);
+        if (s != GT_OK) return gti_fail(e, s, "step %zu: %s", k + 1, why);
     }
     return GT_OK;
 }
@@ -119,13 +119,13 @@ static gt_status parse_steps(const gt_tree *t, const char *const *history, size_
 gt_status gt_next_guess_text(gt_tree *t, const char *const *history, size_t steps, char *out, size_t size, gt_error *e)
 {
     int guesses[TEXT_STEPS * GT_MAX_CODE], feedbacks[TEXT_STEPS * GT_MAX_FEEDBACK], guess[GT_MAX_CODE];
-    if (!t || !out || !size || (steps && !history)) return gt_fail(e, GT_E_ARGUMENT, "gt_next_guess_text: a NULL argument");
+    if (!t || !out || !size || (steps && !history)) return gti_fail(e, GT_E_ARGUMENT, "gt_next_guess_text: a NULL argument");
     out[0] = 0;
-    if (steps > TEXT_STEPS) return gt_fail(e, GT_E_ARGUMENT, "a history of %zu steps: at most %d are read", steps, TEXT_STEPS);
+    if (steps > TEXT_STEPS) return gti_fail(e, GT_E_ARGUMENT, "a history of %zu steps: at most %d are read", steps, TEXT_STEPS);
     gt_status status = parse_steps(t, history, steps, guesses, feedbacks, e);
     if (status == GT_OK) status = gt_next_guess(t, guesses, feedbacks, steps, guess, e);
     if (status != GT_OK) return status;
-    if (game_format_code(&t->g, guess, out, size) >= size) return gt_fail(e, GT_E_SPACE, "the guess does not fit in %zu bytes", size);
+    if (gti_game_format_code(&t->g, guess, out, size) >= size) return gti_fail(e, GT_E_SPACE, "the guess does not fit in %zu bytes", size);
     return GT_OK;
 }
 
@@ -145,20 +145,20 @@ gt_status gt_path(gt_tree *t, const int *secret, int *guesses, int *feedbacks, s
 {
     uint64_t node = 0;
     char code[96], played[300];
-    if (!t || !secret || !guesses || !feedbacks || !steps) return gt_fail(e, GT_E_ARGUMENT, "gt_path: a NULL argument");
+    if (!t || !secret || !guesses || !feedbacks || !steps) return gti_fail(e, GT_E_ARGUMENT, "gt_path: a NULL argument");
     const unsigned h = t->g.length, w = t->g.feedback_length;
     *steps = 0;
-    if (!game_is_code(&t->g, secret)) {
+    if (!gti_game_is_code(&t->g, secret)) {
         code_text(t, secret, code, sizeof code);
-        return gt_fail(e, GT_E_ARGUMENT, "%s is not a code of the game", code);
+        return gti_fail(e, GT_E_ARGUMENT, "%s is not a code of the game", code);
     }
     for (;;) {
-        const piece *p = piece_of(t, node, e);
+        const piece *p = gti_piece_of(t, node, e);
         if (!p) return e ? e->status : GT_E_CHUNK;
-        if (*steps == max_steps) return gt_fail(e, GT_E_SPACE, "the path is longer than %zu steps", max_steps);
+        if (*steps == max_steps) return gti_fail(e, GT_E_SPACE, "the path is longer than %zu steps", max_steps);
         int *guess = guesses + *steps * h, *feedback = feedbacks + *steps * w;
         guess_of(t, p, node, guess);
-        game_score(&t->g, guess, secret, feedback);
+        gti_game_score(&t->g, guess, secret, feedback);
         ++*steps;
         int won;
         int64_t child = child_for(t, p, node, feedback, &won);
@@ -166,7 +166,7 @@ gt_status gt_path(gt_tree *t, const int *secret, int *guesses, int *feedbacks, s
         if (child < 0) {
             code_text(t, secret, code, sizeof code);
             played_text(t, guesses, feedbacks, *steps, played, sizeof played);
-            return gt_fail(e, GT_E_NOT_PLAYABLE, "the tree cannot play %s: it has no answer after %s", code, played);
+            return gti_fail(e, GT_E_NOT_PLAYABLE, "the tree cannot play %s: it has no answer after %s", code, played);
         }
         node = (uint64_t)child;
     }
@@ -182,14 +182,15 @@ static gt_status check_steps(const gt_tree *t, const int *guesses, const int *fe
             if (guess[p] < 0 || guess[p] >= (int)t->g.symbols) { /* as player/game.py's check_code says it */
                 ints_text(guess, t->g.length, shown, sizeof shown);
                 if (t->g.kind == GT_TWOD)
-                    return gt_fail(e, GT_E_ARGUMENT, "step %zu: %s is off the grid: x and y from 0 to %u", k + 1, shown,
-                                   t->g.symbols - 1);
-                return gt_fail(e, GT_E_ARGUMENT, "step %zu: %s has an unknown symbol %d", k + 1, shown, guess[p]);
+                    return gti_fail(e, GT_E_ARGUMENT, "step %zu: %s is off the grid: x and y from 0 to %u", k + 1, shown,
+                                    t->g.symbols - 1);
+                return gti_fail(e, GT_E_ARGUMENT, "step %zu: %s has an unknown symbol %d", k + 1, shown, guess[p]);
             }
         code_text(t, guess, code, sizeof code);
-        if (!game_feedback_key(&t->g, feedback, &key)) return cannot_occur(t, feedback, k + 1, e);
-        if (!any_guess && !t->allowed_guesses && !game_is_guess(&t->g, guess))
-            return gt_fail(e, GT_E_NOT_ALLOWED, "step %zu: %s is not one of the game's allowed guesses (any_guess plays it anyway)", k + 1, code);
+        if (!gti_game_feedback_key(&t->g, feedback, &key)) return cannot_occur(t, feedback, k + 1, e);
+        if (!any_guess && !t->allowed_guesses && !gti_game_is_guess(&t->g, guess))
+            return gti_fail(e, GT_E_NOT_ALLOWED, "step %zu: %s is not one of the game's %llu allowed guesses (any_guess plays it anyway)",
+                            k + 1, code, (unsigned long long)gti_game_guesses(&t->g, NULL, 0));
     }
     return GT_OK;
 }
@@ -198,7 +199,7 @@ static int consistent(const gt_tree *t, const int *guesses, const int *feedbacks
 {
     int f[GT_MAX_FEEDBACK];
     for (size_t k = 0; k < steps; k++) {
-        game_score(&t->g, guesses + k * t->g.length, secret, f);
+        gti_game_score(&t->g, guesses + k * t->g.length, secret, f);
         if (memcmp(f, feedbacks + k * t->g.feedback_length, t->g.feedback_length * sizeof *f)) return 0;
     }
     return 1;
@@ -209,11 +210,11 @@ gt_status gt_candidates(const gt_tree *t, const int *guesses, const int *feedbac
 {
     int secret[GT_MAX_CODE];
     uint64_t index = 0;
-    if (!t || !count || (steps && (!guesses || !feedbacks)) || (max && !codes)) return gt_fail(e, GT_E_ARGUMENT, "gt_candidates: a NULL argument");
+    if (!t || !count || (steps && (!guesses || !feedbacks)) || (max && !codes)) return gti_fail(e, GT_E_ARGUMENT, "gt_candidates: a NULL argument");
     *count = 0;
     gt_status status = check_steps(t, guesses, feedbacks, steps, any_guess, e);
     if (status != GT_OK) return status;
-    for (int more = game_first_secret(&t->g, secret); more; more = game_next_secret(&t->g, secret, &index)) {
+    for (int more = gti_game_first_secret(&t->g, secret); more; more = gti_game_next_secret(&t->g, secret, &index)) {
         if (!consistent(t, guesses, feedbacks, steps, secret)) continue;
         if (*count < max) memcpy(codes + *count * t->g.length, secret, t->g.length * sizeof *secret);
         ++*count;
@@ -221,34 +222,95 @@ gt_status gt_candidates(const gt_tree *t, const int *guesses, const int *feedbac
     return GT_OK;
 }
 
+/* Tree.suggest (player/tree.py) with book=None: the tree's guess while the history follows it; in a
+ * peg game, the tree carried by a symmetry after a first guess of its first guess's class; else the
+ * guess of player/advice.py's rule (advice.c) */
+gt_status gt_suggest(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int any_guess, int *guess,
+                     gt_source *by, gt_error *e)
+{
+    gt_error ignored;
+    uint64_t left = 0;
+    char played[GT_MESSAGE_SIZE];
+    int win[GT_MAX_FEEDBACK];
+    size_t won = 0;
+    if (!t || !guess || (steps && (!guesses || !feedbacks))) return gti_fail(e, GT_E_ARGUMENT, "gt_suggest: a NULL argument");
+    if (by) *by = GT_BY_RULE;
+    gt_status status = check_steps(t, guesses, feedbacks, steps, any_guess, e);
+    if (status != GT_OK) return status;
+    status = gt_next_guess(t, guesses, feedbacks, steps, guess, &ignored);
+    if (status == GT_OK || status == GT_WON || status == GT_E_CHUNK) {
+        if (by && status != GT_E_CHUNK) *by = GT_BY_TREE;
+        return status == GT_E_CHUNK ? gti_fail(e, status, "%s", ignored.message) : status;
+    }
+    gti_game_win(&t->g, win);
+    for (size_t k = 0; k < steps && !won; k++)
+        if (!memcmp(feedbacks + k * t->g.feedback_length, win, t->g.feedback_length * sizeof *win)) won = k + 1;
+    if (won && won != steps)
+        return gti_fail(e, GT_E_ALREADY_WON, "step %zu: the game was won at step %zu, yet the history goes on", won + 1, won);
+    if (!won) { /* a history that the tree follows by a symmetry is one some secret gives */
+        gt_source opening = GT_BY_RULE;
+        status = gti_follow_openings(t, guesses, feedbacks, steps, guess, &opening, e);
+        if (status == GT_OK && by) *by = opening;
+        if (status != GT_E_OFF_TREE) return status;
+    }
+    status = gti_advise(t, guesses, feedbacks, steps, guess, &left);
+    if (status != GT_OK) return gti_fail(e, status, "no memory left to suggest a guess");
+    if (!left) {
+        played_text(t, guesses, feedbacks, steps, played, sizeof played);
+        return gti_fail(e, GT_E_NO_SECRET, "no secret gives all these answers: %s", played);
+    }
+    return won ? GT_WON : GT_OK;
+}
+
+gt_status gt_suggest_text(gt_tree *t, const char *const *history, size_t steps, int any_guess, char *out, size_t size,
+                          gt_source *by, gt_error *e)
+{
+    int guesses[TEXT_STEPS * GT_MAX_CODE], feedbacks[TEXT_STEPS * GT_MAX_FEEDBACK], guess[GT_MAX_CODE];
+    if (!t || !out || !size || (steps && !history)) return gti_fail(e, GT_E_ARGUMENT, "gt_suggest_text: a NULL argument");
+    out[0] = 0;
+    if (by) *by = GT_BY_RULE;
+    if (steps > TEXT_STEPS) return gti_fail(e, GT_E_ARGUMENT, "a history of %zu steps: at most %d are read", steps, TEXT_STEPS);
+    gt_status status = parse_steps(t, history, steps, guesses, feedbacks, e);
+    if (status == GT_OK) status = gt_suggest(t, guesses, feedbacks, steps, any_guess, guess, by, e);
+    if (status != GT_OK) return status;
+    if (gti_game_format_code(&t->g, guess, out, size) >= size) return gti_fail(e, GT_E_SPACE, "the guess does not fit in %zu bytes", size);
+    return GT_OK;
+}
+
 gt_status gt_parse_code(const gt_tree *t, const char *text, int *code, gt_error *e)
 {
     char why[400];
-    if (!t || !text || !code) return gt_fail(e, GT_E_ARGUMENT, "gt_parse_code: a NULL argument");
-    gt_status status = game_parse_code(&t->g, text, code, why, sizeof why);
-    return status == GT_OK ? GT_OK : gt_fail(e, status, "%s", why);
+    if (!t || !text || !code) return gti_fail(e, GT_E_ARGUMENT, "gt_parse_code: a NULL argument");
+    gt_status status = gti_game_parse_code(&t->g, text, code, why, sizeof why);
+    return status == GT_OK ? GT_OK : gti_fail(e, status, "%s", why);
 }
 
 gt_status gt_parse_feedback(const gt_tree *t, const char *text, int *feedback, gt_error *e)
 {
     char why[400];
-    if (!t || !text || !feedback) return gt_fail(e, GT_E_ARGUMENT, "gt_parse_feedback: a NULL argument");
-    gt_status status = game_parse_feedback(&t->g, text, feedback, why, sizeof why);
-    return status == GT_OK ? GT_OK : gt_fail(e, status, "%s", why);
+    if (!t || !text || !feedback) return gti_fail(e, GT_E_ARGUMENT, "gt_parse_feedback: a NULL argument");
+    gt_status status = gti_game_parse_feedback(&t->g, text, feedback, why, sizeof why);
+    return status == GT_OK ? GT_OK : gti_fail(e, status, "%s", why);
 }
 
-size_t gt_format_code(const gt_tree *t, const int *code, char *text, size_t size)
+gt_status gt_format_code(const gt_tree *t, const int *code, char *text, size_t size, gt_error *e)
 {
-    return game_format_code(&t->g, code, text, size);
+    if (!t || !code || !text) return gti_fail(e, GT_E_ARGUMENT, "gt_format_code: a NULL argument");
+    if (gti_game_format_code(&t->g, code, text, size) >= size) return gti_fail(e, GT_E_SPACE, "the code does not fit in %zu bytes", size);
+    return GT_OK;
 }
 
-size_t gt_format_feedback(const gt_tree *t, const int *feedback, char *text, size_t size)
+gt_status gt_format_feedback(const gt_tree *t, const int *feedback, char *text, size_t size, gt_error *e)
 {
-    return game_format_feedback(&t->g, feedback, text, size);
+    if (!t || !feedback || !text) return gti_fail(e, GT_E_ARGUMENT, "gt_format_feedback: a NULL argument");
+    if (gti_game_format_feedback(&t->g, feedback, text, size) >= size)
+        return gti_fail(e, GT_E_SPACE, "the feedback does not fit in %zu bytes", size);
+    return GT_OK;
 }
 
-void gt_get_info(const gt_tree *t, gt_info *info)
+gt_status gt_get_info(const gt_tree *t, gt_info *info)
 {
+    if (!t || !info) return GT_E_ARGUMENT;
     const game *g = &t->g;
     memset(info, 0, sizeof *info);
     info->kind = g->kind;
@@ -284,16 +346,19 @@ void gt_get_info(const gt_tree *t, gt_info *info)
     info->determined_average = t->average[1];
     info->memory = t->memory;
     info->peak_memory = t->peak;
+    return GT_OK;
 }
 
-size_t gt_histogram(const gt_tree *t, int determined, size_t i, uint64_t *guesses, uint64_t *secrets)
+gt_status gt_histogram(const gt_tree *t, int determined, size_t i, uint64_t *guesses, uint64_t *secrets)
 {
-    mp_item h = t->histogram[determined ? 1 : 0], pair, value;
-    if (i < h.u && mp_index(h, i, &pair) && mp_index(pair, 0, &value)) {
-        *guesses = value.u;
-        if (mp_index(pair, 1, &value)) *secrets = value.u;
-    }
-    return (size_t)h.u;
+    mp_item pair, count, value;
+    if (!t || !guesses || !secrets) return GT_E_ARGUMENT;
+    mp_item h = t->histogram[determined ? 1 : 0];
+    if (i >= h.u || !gti_mp_index(h, i, &pair) || !gti_mp_index(pair, 0, &value) || !gti_mp_index(pair, 1, &count))
+        return GT_E_ARGUMENT;
+    *guesses = value.u;
+    *secrets = count.u;
+    return GT_OK;
 }
 
 const char *gt_status_name(gt_status status)
@@ -310,3 +375,15 @@ const char *gt_status_name(gt_status status)
     if (status >= GT_E_ARGUMENT && status <= GT_E_SPACE) return asking[status - GT_E_ARGUMENT];
     return "GT_UNKNOWN";
 }
+
+gt_status gt_set_book(gt_tree *t, gt_tree *const *book, size_t count)
+{
+    if (!t || (count && !book)) return GT_E_ARGUMENT;
+    for (size_t k = 0; k < count; k++)
+        if (!book[k]) return GT_E_ARGUMENT;
+    t->book = count ? book : NULL;
+    t->book_count = count;
+    return GT_OK;
+}
+
+const char *gt_version(void) { return GT_VERSION_STRING; }

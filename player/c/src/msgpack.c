@@ -65,7 +65,7 @@ static int read_number(const uint8_t **at, const uint8_t *end, mp_item *item, ui
     return 1;
 }
 
-int mp_read(const uint8_t **at, const uint8_t *end, mp_item *item)
+int gti_mp_read(const uint8_t **at, const uint8_t *end, mp_item *item)
 {
     if (*at >= end) return 0;
     uint8_t head = *(*at)++;
@@ -112,12 +112,12 @@ int mp_read(const uint8_t **at, const uint8_t *end, mp_item *item)
     return 0; /* 0xc1, never used */
 }
 
-int mp_skip(const uint8_t **at, const uint8_t *end)
+int gti_mp_skip(const uint8_t **at, const uint8_t *end)
 {
     uint64_t remaining = 1; /* each container adds its items: no stack needed */
     mp_item item;
     while (remaining) {
-        if (!mp_read(at, end, &item)) return 0;
+        if (!gti_mp_read(at, end, &item)) return 0;
         remaining--;
         if (item.type == MP_ARRAY) remaining += item.u;
         if (item.type == MP_MAP) remaining += 2 * item.u;
@@ -174,7 +174,7 @@ static int check_item(const mp_item *item, level *stack, unsigned *depth, const 
     return 1;
 }
 
-mp_problem mp_check_map(const uint8_t *bytes, size_t size, mp_item *map, size_t *trailing, const char **why)
+mp_problem gti_mp_check_map(const uint8_t *bytes, size_t size, mp_item *map, size_t *trailing, const char **why)
 {
     static const char *const truncated = "truncated or reserved msgpack";
     level stack[MP_MAX_DEPTH];
@@ -182,14 +182,14 @@ mp_problem mp_check_map(const uint8_t *bytes, size_t size, mp_item *map, size_t 
     const uint8_t *at = bytes, *end = bytes + size;
     uint64_t payload = 0;
     *why = truncated;
-    if (!mp_read(&at, end, map) || map->type != MP_MAP) return MP_NOT_MAP;
+    if (!gti_mp_read(&at, end, map) || map->type != MP_MAP) return MP_NOT_MAP;
     stack[0].remaining = 2 * map->u;
     stack[0].map = 1;
     while (stack[0].remaining || depth > 1) {
         const uint8_t *start = at;
         int top_level = depth == 1;
         mp_item item;
-        if (!mp_read(&at, end, &item)) return MP_INVALID;
+        if (!gti_mp_read(&at, end, &item)) return MP_INVALID;
         if (!check_item(&item, stack, &depth, why)) return MP_INVALID;
         while (depth > 1 && stack[depth - 1].remaining == 0) depth--;
         if (top_level && item.type == MP_BIN) payload += (uint64_t)(at - start);
@@ -199,49 +199,49 @@ mp_problem mp_check_map(const uint8_t *bytes, size_t size, mp_item *map, size_t 
     return *trailing ? MP_TRAILING : MP_FINE;
 }
 
-int mp_get(mp_item map, const char *key, mp_item *value)
+int gti_mp_get(mp_item map, const char *key, mp_item *value)
 {
     const uint8_t *at = map.at;
     int found = 0;
     if (map.type != MP_MAP) return 0;
     for (uint64_t k = 0; k < map.u; k++) {
         mp_item name, item;
-        if (!mp_read(&at, map.end, &name)) return 0;
+        if (!gti_mp_read(&at, map.end, &name)) return 0;
         const uint8_t *value_at = at;
-        if (!mp_read(&value_at, map.end, &item)) return 0;
-        if (mp_is_str(&name, key)) { *value = item; found = 1; }
-        if (!mp_skip(&at, map.end)) return 0;
+        if (!gti_mp_read(&value_at, map.end, &item)) return 0;
+        if (gti_mp_is_str(&name, key)) { *value = item; found = 1; }
+        if (!gti_mp_skip(&at, map.end)) return 0;
     }
     return found;
 }
 
-int mp_index(mp_item array, uint64_t i, mp_item *value)
+int gti_mp_index(mp_item array, uint64_t i, mp_item *value)
 {
     const uint8_t *at = array.at;
     if (array.type != MP_ARRAY || i >= array.u) return 0;
     for (uint64_t k = 0; k < i; k++)
-        if (!mp_skip(&at, array.end)) return 0;
-    return mp_read(&at, array.end, value);
+        if (!gti_mp_skip(&at, array.end)) return 0;
+    return gti_mp_read(&at, array.end, value);
 }
 
-int mp_is_int(const mp_item *item)
+int gti_mp_is_int(const mp_item *item)
 {
     return item->type == MP_UINT || item->type == MP_NEGATIVE;
 }
 
-int mp_is_str(const mp_item *item, const char *text)
+int gti_mp_is_str(const mp_item *item, const char *text)
 {
     size_t n = strlen(text);
     return item->type == MP_STR && item->u == n && memcmp(item->at, text, n) == 0;
 }
 
-int mp_is_scalar(const mp_item *item)
+int gti_mp_is_scalar(const mp_item *item)
 {
-    return item->type == MP_NIL || item->type == MP_BOOL || mp_is_int(item) || item->type == MP_FLOAT
+    return item->type == MP_NIL || item->type == MP_BOOL || gti_mp_is_int(item) || item->type == MP_FLOAT
         || item->type == MP_STR;
 }
 
-int mp_int_in(const mp_item *item, int64_t low, int64_t high, int64_t *value)
+int gti_mp_int_in(const mp_item *item, int64_t low, int64_t high, int64_t *value)
 {
     if (item->type == MP_NEGATIVE) {
         if (item->i < low || item->i > high) return 0;

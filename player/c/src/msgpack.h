@@ -25,21 +25,21 @@ typedef enum mp_problem { MP_FINE, MP_INVALID, MP_NOT_MAP, MP_STRUCTURE, MP_TRAI
 /* Check that bytes hold one msgpack map and nothing after it, as player/artifact.py's _unpack_map:
  * valid msgpack, strict UTF-8, no extension type, no map key that is an array or a map, no key
  * __proto__, nesting within MP_MAX_DEPTH, at most MP_MAX_STRUCTURE bytes outside its bin values. */
-mp_problem mp_check_map(const uint8_t *bytes, size_t size, mp_item *map, size_t *trailing, const char **why);
+mp_problem gti_mp_check_map(const uint8_t *bytes, size_t size, mp_item *map, size_t *trailing, const char **why);
 
 /* Read one value at *at (below end), moving *at past it; 0 if it does not fit. */
-int mp_read(const uint8_t **at, const uint8_t *end, mp_item *item);
+int gti_mp_read(const uint8_t **at, const uint8_t *end, mp_item *item);
 /* Move *at past one whole value. */
-int mp_skip(const uint8_t **at, const uint8_t *end);
+int gti_mp_skip(const uint8_t **at, const uint8_t *end);
 /* The value of the last entry whose key is the str key (as a Python dict keeps the last); 0: none. */
-int mp_get(mp_item map, const char *key, mp_item *value);
+int gti_mp_get(mp_item map, const char *key, mp_item *value);
 /* The i-th item of an array, from the start. */
-int mp_index(mp_item array, uint64_t i, mp_item *value);
+int gti_mp_index(mp_item array, uint64_t i, mp_item *value);
 
-int mp_is_int(const mp_item *item);
-int mp_is_str(const mp_item *item, const char *text);
-int mp_is_scalar(const mp_item *item);
+int gti_mp_is_int(const mp_item *item);
+int gti_mp_is_str(const mp_item *item, const char *text);
+int gti_mp_is_scalar(const mp_item *item);
 /* an int in [low, high] (not a bool, as Python's type(x) is int) */
-int mp_int_in(const mp_item *item, int64_t low, int64_t high, int64_t *value);
+int gti_mp_int_in(const mp_item *item, int64_t low, int64_t high, int64_t *value);
 
 #endif

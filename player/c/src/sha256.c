@@ -35,7 +35,7 @@ static void compress(uint32_t h[8], const uint8_t block[64])
     for (int i = 0; i < 8; i++) h[i] += v[i];
 }
 
-void gt_sha256_init(gt_sha256_state *s)
+void gti_sha256_init(gti_sha256_state *s)
 {
     static const uint32_t start[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                       0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
@@ -43,7 +43,7 @@ void gt_sha256_init(gt_sha256_state *s)
     s->bytes = 0;
 }
 
-void gt_sha256_update(gt_sha256_state *s, const uint8_t *data, size_t size)
+void gti_sha256_update(gti_sha256_state *s, const uint8_t *data, size_t size)
 {
     while (size) {
         size_t at = s->bytes % 64, n = 64 - at < size ? 64 - at : size;
@@ -55,26 +55,26 @@ void gt_sha256_update(gt_sha256_state *s, const uint8_t *data, size_t size)
     }
 }
 
-void gt_sha256_final(gt_sha256_state *s, uint8_t digest[32])
+void gti_sha256_final(gti_sha256_state *s, uint8_t digest[32])
 {
     uint64_t bits = s->bytes * 8;
     uint8_t pad[72] = {0x80}, length[8];
     size_t padding = (s->bytes % 64 < 56 ? 56 : 120) - s->bytes % 64;
     for (int i = 0; i < 8; i++) length[i] = (uint8_t)(bits >> (56 - 8 * i));
-    gt_sha256_update(s, pad, padding);
-    gt_sha256_update(s, length, 8);
+    gti_sha256_update(s, pad, padding);
+    gti_sha256_update(s, length, 8);
     for (int i = 0; i < 32; i++) digest[i] = (uint8_t)(s->h[i / 4] >> (24 - 8 * (i % 4)));
 }
 
-void gt_sha256(const uint8_t *data, size_t size, uint8_t digest[32])
+void gti_sha256(const uint8_t *data, size_t size, uint8_t digest[32])
 {
-    gt_sha256_state s;
-    gt_sha256_init(&s);
-    gt_sha256_update(&s, data, size);
-    gt_sha256_final(&s, digest);
+    gti_sha256_state s;
+    gti_sha256_init(&s);
+    gti_sha256_update(&s, data, size);
+    gti_sha256_final(&s, digest);
 }
 
-int gt_sha256_is(const uint8_t digest[32], const uint8_t *hex, uint64_t length)
+int gti_sha256_is(const uint8_t digest[32], const uint8_t *hex, uint64_t length)
 {
     static const char digits[] = "0123456789abcdef";
     if (length != 64) return 0;

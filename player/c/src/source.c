@@ -12,12 +12,12 @@ static gt_status file_read(void *file, uint64_t offset, size_t size, uint8_t *in
     return GT_E_IO;
 }
 
-void file_close(void *file) { (void)file; }
+void gti_file_close(void *file) { (void)file; }
 
-gt_status source_open_file(source *src, uint8_t **held, const char *path, gt_allocator allocator, gt_error *e)
+gt_status gti_source_open_file(source *src, uint8_t **held, const char *path, gt_allocator allocator, gt_error *e)
 {
     (void)src, (void)held, (void)allocator;
-    return gt_fail(e, GT_E_IO, "%s: this guesstree library was built without files (GT_NO_FILES): open the bytes", path ? path : "");
+    return gti_fail(e, GT_E_IO, "%s: this guesstree library was built without files (GT_NO_FILES): open the bytes", path ? path : "");
 }
 
 #else
@@ -30,20 +30,20 @@ static gt_status file_read(void *file, uint64_t offset, size_t size, uint8_t *in
     return GT_OK;
 }
 
-void file_close(void *file)
+void gti_file_close(void *file)
 {
     if (file) fclose(file);
 }
 
 static gt_status file_problem(const char *path, gt_error *e)
 {
-    if (errno == ENOENT) return gt_fail(e, GT_E_IO, "%s: no such file", path);
-    if (errno == EACCES) return gt_fail(e, GT_E_IO, "%s: permission denied", path);
-    if (errno == EISDIR) return gt_fail(e, GT_E_IO, "%s: is a directory, not an artifact", path);
-    return gt_fail(e, GT_E_IO, "%s: cannot read (%s)", path, strerror(errno));
+    if (errno == ENOENT) return gti_fail(e, GT_E_IO, "%s: no such file", path);
+    if (errno == EACCES) return gti_fail(e, GT_E_IO, "%s: permission denied", path);
+    if (errno == EISDIR) return gti_fail(e, GT_E_IO, "%s: is a directory, not an artifact", path);
+    return gti_fail(e, GT_E_IO, "%s: cannot read (%s)", path, strerror(errno));
 }
 
-gt_status source_open_file(source *src, uint8_t **held, const char *path, gt_allocator allocator, gt_error *e)
+gt_status gti_source_open_file(source *src, uint8_t **held, const char *path, gt_allocator allocator, gt_error *e)
 {
     struct stat found;
     *held = NULL;
@@ -63,10 +63,10 @@ gt_status source_open_file(source *src, uint8_t **held, const char *path, gt_all
     uint8_t *bytes = allocator.alloc(allocator.user, GT_MAX_FILE_BYTES + 1);
     size_t size = bytes ? fread(bytes, 1, GT_MAX_FILE_BYTES + 1, file) : 0;
     fclose(file);
-    if (!bytes) return gt_fail(e, GT_E_NO_MEMORY, "%s: no memory to read it", path);
+    if (!bytes) return gti_fail(e, GT_E_NO_MEMORY, "%s: no memory to read it", path);
     if (size > GT_MAX_FILE_BYTES) {
         allocator.free(allocator.user, bytes);
-        return gt_fail(e, GT_E_TOO_LARGE, "%s: larger than any artifact this player reads (%u bytes)", path, GT_MAX_FILE_BYTES);
+        return gti_fail(e, GT_E_TOO_LARGE, "%s: larger than any artifact this player reads (%u bytes)", path, GT_MAX_FILE_BYTES);
     }
     source memory = {bytes, NULL, size};
     *src = memory;
@@ -76,7 +76,7 @@ gt_status source_open_file(source *src, uint8_t **held, const char *path, gt_all
 
 #endif
 
-gt_status source_read(const source *s, uint64_t offset, size_t size, uint8_t *into)
+gt_status gti_source_read(const source *s, uint64_t offset, size_t size, uint8_t *into)
 {
     if (offset > s->size || size > s->size - offset) return GT_E_IO;
     if (s->bytes) {

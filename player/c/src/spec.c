@@ -32,7 +32,7 @@ static int as_bool(const mp_item *v, int64_t *truth)
 static const rules *rules_of(mp_item name)
 {
     for (size_t k = 0; k < sizeof GAMES / sizeof *GAMES; k++)
-        if (mp_is_str(&name, GAMES[k].name)) return &GAMES[k];
+        if (gti_mp_is_str(&name, GAMES[k].name)) return &GAMES[k];
     return NULL;
 }
 
@@ -43,9 +43,9 @@ static gt_status read_params(const rules *r, mp_item params, int64_t *values, mp
     for (uint64_t k = 0; k < params.u; k++) {
         mp_item key;
         size_t known = 0;
-        mp_read(&at, params.end, &key);
-        mp_skip(&at, params.end);
-        while (known < r->count && !mp_is_str(&key, r->params[known].name)) known++;
+        gti_mp_read(&at, params.end, &key);
+        gti_mp_skip(&at, params.end);
+        while (known < r->count && !gti_mp_is_str(&key, r->params[known].name)) known++;
         if (known == r->count) {
             snprintf(why, size, "cannot rebuild the game '%s': bad parameters for %s: %.*s", r->name, r->name,
                      (int)(key.u > 40 ? 40 : key.u), (const char *)key.at);
@@ -55,11 +55,11 @@ static gt_status read_params(const rules *r, mp_item params, int64_t *values, mp
     for (size_t k = 0; k < r->count; k++) {
         const param *p = &r->params[k];
         mp_item v;
-        int present = mp_get(params, p->name, &v), ok = 1;
+        int present = gti_mp_get(params, p->name, &v), ok = 1;
         values[k] = p->fallback;
         texts[k].type = MP_NIL;
         if (!present) continue;
-        if (p->kind == P_INT) ok = mp_int_in(&v, p->low, p->high, &values[k]);
+        if (p->kind == P_INT) ok = gti_mp_int_in(&v, p->low, p->high, &values[k]);
         if (p->kind == P_BOOL) ok = as_bool(&v, &values[k]);
         if (p->kind == P_TEXT) texts[k] = v;
         if (!ok) {
@@ -92,15 +92,15 @@ static int carried(const mp_item *text, unsigned length, int empty, uint64_t *co
 /* the sha256 of the canonical list: each word and a newline */
 static int list_matches(const mp_item *words, unsigned length, uint64_t count, const mp_item *digest)
 {
-    gt_sha256_state s;
+    gti_sha256_state s;
     uint8_t d[32];
-    gt_sha256_init(&s);
+    gti_sha256_init(&s);
     for (uint64_t w = 0; w < count; w++) {
-        gt_sha256_update(&s, words->at + w * (length + 1), length);
-        gt_sha256_update(&s, (const uint8_t *)"\n", 1);
+        gti_sha256_update(&s, words->at + w * (length + 1), length);
+        gti_sha256_update(&s, (const uint8_t *)"\n", 1);
     }
-    gt_sha256_final(&s, d);
-    return gt_sha256_is(d, digest->at, digest->u);
+    gti_sha256_final(&s, d);
+    return gti_sha256_is(d, digest->at, digest->u);
 }
 
 static gt_status words_lists(game *g, const mp_item *texts, char *why, size_t size)
@@ -126,6 +126,8 @@ static gt_status words_lists(game *g, const mp_item *texts, char *why, size_t si
     }
     g->answers = (const char *)answers->at;
     g->extra = (const char *)guesses->at;
+    g->answers_sha256.text = (const char *)answers_sha->at, g->answers_sha256.length = (size_t)answers_sha->u;
+    g->guesses_sha256.text = (const char *)guesses_sha->at, g->guesses_sha256.length = (size_t)guesses_sha->u;
     return GT_OK;
 }
 
@@ -176,24 +178,24 @@ static int plain_params(mp_item params)
     if (params.type != MP_MAP) return 0;
     for (uint64_t k = 0; k < params.u; k++) {
         mp_item key, value;
-        if (!mp_read(&at, params.end, &key) || key.type != MP_STR) return 0;
+        if (!gti_mp_read(&at, params.end, &key) || key.type != MP_STR) return 0;
         const uint8_t *value_at = at;
-        if (!mp_read(&value_at, params.end, &value) || !mp_is_scalar(&value)) return 0;
-        mp_skip(&at, params.end);
+        if (!gti_mp_read(&value_at, params.end, &value) || !gti_mp_is_scalar(&value)) return 0;
+        gti_mp_skip(&at, params.end);
     }
     return 1;
 }
 
-gt_status game_from_spec(game *g, mp_item spec, char *why, size_t size)
+gt_status gti_game_from_spec(game *g, mp_item spec, char *why, size_t size)
 {
     mp_item name, params;
     int64_t values[8];
     mp_item texts[8];
-    if (spec.type != MP_MAP || !mp_get(spec, "name", &name) || name.type != MP_STR) {
+    if (spec.type != MP_MAP || !gti_mp_get(spec, "name", &name) || name.type != MP_STR) {
         snprintf(why, size, "the header has no usable game spec");
         return GT_E_GAME;
     }
-    if (!mp_get(spec, "params", &params)) params.type = MP_MAP, params.u = 0, params.at = params.end = NULL;
+    if (!gti_mp_get(spec, "params", &params)) params.type = MP_MAP, params.u = 0, params.at = params.end = NULL;
     if (!plain_params(params)) {
         snprintf(why, size, "the game's parameters are not a map of names to plain values");
         return GT_E_GAME;

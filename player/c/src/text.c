@@ -108,7 +108,7 @@ static gt_status parse_digits(const game *g, const char *text, int *code, char *
     gt_status status = check_code(g, text, values, n, why, size);
     if (status != GT_OK) return status;
     memcpy(code, values, n * sizeof *code);
-    if (g->kind == GT_BULLS_COWS && !game_is_guess(g, code)) {
+    if (g->kind == GT_BULLS_COWS && !gti_game_is_guess(g, code)) {
         snprintf(why, size, "'%s' repeats a digit; bulls-and-cows codes have distinct digits", text);
         return GT_E_PARSE;
     }
@@ -211,7 +211,7 @@ static gt_status shown_as_python(gt_status status, const char *text, char *why, 
     return status;
 }
 
-gt_status game_parse_code(const game *g, const char *text, int *code, char *why, size_t size)
+gt_status gti_game_parse_code(const game *g, const char *text, int *code, char *why, size_t size)
 {
     gt_status status;
     switch (g->kind) {
@@ -314,7 +314,7 @@ static gt_status parse_pegs(const game *g, const char *text, int *f, char *why, 
 static gt_status cannot_occur(const game *g, const char *text, const int *f, char *why, size_t size)
 {
     uint32_t key;
-    if (game_feedback_key(g, f, &key)) return GT_OK;
+    if (gti_game_feedback_key(g, f, &key)) return GT_OK;
     snprintf(why, size, "'%s' is feedback that cannot occur in %s", text, g->name);
     return GT_E_PARSE;
 }
@@ -391,7 +391,7 @@ static gt_status parse_marks(const game *g, const char *text, int *f, char *why,
     return GT_E_PARSE;
 }
 
-gt_status game_parse_feedback(const game *g, const char *text, int *f, char *why, size_t size)
+gt_status gti_game_parse_feedback(const game *g, const char *text, int *f, char *why, size_t size)
 {
     gt_status status;
     switch (g->kind) {
@@ -410,7 +410,7 @@ static void put(char *out, size_t size, size_t *n, const char *text)
     if (size) out[*n < size ? *n : size - 1] = 0;
 }
 
-size_t game_format_code(const game *g, const int *code, char *text, size_t size)
+size_t gti_game_format_code(const game *g, const int *code, char *text, size_t size)
 {
     size_t n = 0;
     char one[16];
@@ -425,7 +425,7 @@ size_t game_format_code(const game *g, const int *code, char *text, size_t size)
     return n;
 }
 
-size_t game_format_feedback(const game *g, const int *f, char *text, size_t size)
+size_t gti_game_format_feedback(const game *g, const int *f, char *text, size_t size)
 {
     size_t n = 0;
     char one[48];
@@ -433,7 +433,7 @@ size_t game_format_feedback(const game *g, const int *f, char *text, size_t size
     if (g->kind == GT_TWOD) {
         static const char *const words[8] = {"none", "?", ">=", "?", "<=", "?", "?", "=="};
         uint32_t key;
-        put(text, size, &n, game_feedback_key(g, f, &key) ? words[key] : "?");
+        put(text, size, &n, gti_game_feedback_key(g, f, &key) ? words[key] : "?");
         return n;
     }
     if (g->kind == GT_WORDS) {

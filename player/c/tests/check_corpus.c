@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../guesstree.h"
+#include "suggest_play.h"
 
 static unsigned char *read_all(const char *path, size_t *size)
 {
@@ -30,8 +31,9 @@ static void play(gt_tree *tree)
     int guess[GT_MAX_CODE], guesses[64 * GT_MAX_CODE], feedbacks[64 * GT_MAX_FEEDBACK];
     size_t steps;
     gt_error error;
-    if (gt_next_guess(tree, NULL, NULL, 0, guess, &error) == GT_OK)
-        gt_path(tree, guess, guesses, feedbacks, 64, &steps, &error);
+    if (gt_next_guess(tree, NULL, NULL, 0, guess, &error) == GT_OK
+        && gt_path(tree, guess, guesses, feedbacks, 64, &steps, &error) == GT_OK)
+        suggest_off_the_tree(tree, guesses, feedbacks, steps);
 }
 
 int main(void)

@@ -19,11 +19,11 @@ static void fix_digest(uint8_t *document, size_t size)
     mp_item map, body, digest;
     size_t trailing;
     const char *why;
-    if (mp_check_map(document, size, &map, &trailing, &why) != MP_FINE) return;
-    if (!mp_get(map, "body", &body) || body.type != MP_BIN || !mp_get(map, "body_sha256", &digest)) return;
+    if (gti_mp_check_map(document, size, &map, &trailing, &why) != MP_FINE) return;
+    if (!gti_mp_get(map, "body", &body) || body.type != MP_BIN || !gti_mp_get(map, "body_sha256", &digest)) return;
     if (digest.type != MP_STR || digest.u != 64) return;
     uint8_t d[32], *at = document + (digest.at - document);
-    gt_sha256(body.at, (size_t)body.u, d);
+    gti_sha256(body.at, (size_t)body.u, d);
     for (int k = 0; k < 32; k++) {
         at[2 * k] = (uint8_t)hex[d[k] >> 4];
         at[2 * k + 1] = (uint8_t)hex[d[k] & 15];
