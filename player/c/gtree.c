@@ -43,7 +43,14 @@ static int usage_error(const char *why)
 
 static int failed(const gt_error *error)
 {
-    fprintf(stderr, "error: %s\n", error->message);
+    /* the library names its parameter; a person at the command line is told the option, as guesstree tells */
+    static const char library[] = "(any_guess plays it anyway)";
+    const char *at = strstr(error->message, library);
+    if (at)
+        fprintf(stderr, "error: %.*s(next --any-guess plays it anyway)%s\n", (int)(at - error->message), error->message,
+                at + sizeof library - 1);
+    else
+        fprintf(stderr, "error: %s\n", error->message);
     return EXIT_ERROR;
 }
 
