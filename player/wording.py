@@ -14,8 +14,9 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
 
 
 def size(nbytes: float) -> str:
-    """A memory size for people: ``512 bytes``, ``3.5 KiB``, ``1.2 GiB``."""
-    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+    """A memory size for people: ``512 bytes``, ``3.5 KiB``, ``1.2 GiB``, ``21.2 PiB``."""
+    for unit, scale in (("EiB", 1 << 60), ("PiB", 1 << 50), ("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20),
+                        ("KiB", 1 << 10)):
         if nbytes >= scale:
             return f"{nbytes / scale:.1f} {unit}"
     return f"{int(nbytes)} bytes"

@@ -55,6 +55,16 @@ def test_counts_are_worded_as_english_has_them(n, noun, plural, said):
     assert counted(n, noun, plural) == said
 
 
+@pytest.mark.parametrize("nbytes, said", [
+    (512, "512 bytes"), (3584, "3.5 KiB"), (1.2 * 2**30, "1.2 GiB"), (3 * 2**40, "3.0 TiB"),
+    (21.2 * 2**50, "21.2 PiB"), (22752036252.4 * 2**30, "21.2 EiB"),
+])
+def test_sizes_are_worded_in_the_largest_unit_below_them(nbytes, said):
+    from guesstree.player.wording import size
+
+    assert size(nbytes) == said
+
+
 def test_export_to_a_folder_says_it_is_a_folder(cli, mm32_path, tmp_path):
     result = cli("export", mm32_path, "-o", tmp_path)
     assert result.exit_code == 2
