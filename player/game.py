@@ -28,7 +28,7 @@ class Game:
     name: str = "game"
     length: int  # symbols per code
     symbols: int  # symbol values are 0 .. symbols-1
-    win: Feedback
+    win: Feedback  # the answer to a guess that is the secret, and to no other
     # score(a, b) == score(b, a) for all codes
     symmetric_score: ClassVar[bool] = False
     # Secrets and guesses are closed under renaming the symbols and reordering the positions, and
@@ -136,6 +136,15 @@ class Game:
     @cached_property
     def _guess_set(self) -> frozenset:
         return frozenset(self.guesses)
+
+    def is_secret(self, code: Code) -> bool:
+        """Is ``code`` one of the secrets (a built-in game checks without listing them)? A win is
+        possible only on such a code."""
+        return code in self._secret_set
+
+    @cached_property
+    def _secret_set(self) -> frozenset:
+        return frozenset(self.secrets)
 
     def feedbacks(self) -> list[Feedback]:
         """Every feedback that can occur, in canonical order (the winning one included)."""

@@ -26,6 +26,10 @@ class PegGame(Game):
     page_kind = "pegs"
     feedback_kind = "pegs"
 
+    def _is_code(self, code: Code) -> bool:
+        """Is ``code`` ``length`` of the game's symbols (what ``is_guess`` and ``is_secret`` ask first)?"""
+        return len(code) == self.length and all(type(s) is int and 0 <= s < self.symbols for s in code)
+
     def _peg_splitter(self, secrets):
         """``Game.splitter`` for a score of (symbols in place, symbols in common - in place), each
         guess scored on every secret at once (``player.lanes``): a secret's feedback number is
@@ -150,8 +154,10 @@ class Mastermind(PegGame):
         return self.colours ** self.holes if self.guess_repeats else math.perm(self.colours, self.holes)
 
     def is_guess(self, code: Code) -> bool:
-        return (len(code) == self.length and all(type(s) is int and 0 <= s < self.symbols for s in code)
-                and (self.guess_repeats or len(set(code)) == len(code)))
+        return self._is_code(code) and (self.guess_repeats or len(set(code)) == len(code))
+
+    def is_secret(self, code: Code) -> bool:
+        return self._is_code(code) and (self.secret_repeats or len(set(code)) == len(code))
 
     def score(self, guess: Code, secret: Code) -> Feedback:
         black = sum(g == s for g, s in zip(guess, secret))
@@ -252,8 +258,9 @@ class BullsCows(PegGame):
         return self.secret_count()
 
     def is_guess(self, code: Code) -> bool:
-        return (len(code) == self.length and all(type(s) is int and 0 <= s < self.symbols for s in code)
-                and len(set(code)) == len(code))
+        return self._is_code(code) and len(set(code)) == len(code)
+
+    is_secret = is_guess  # the secrets are the guesses: numbers of distinct digits
 
     def score(self, guess: Code, secret: Code) -> Feedback:
         bulls = sum(g == s for g, s in zip(guess, secret))

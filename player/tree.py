@@ -83,7 +83,8 @@ class Tree:
         return None if index is None else self._store.child(node, index)
 
     def next_guess(self, history) -> Code | None:
-        """The guess to play after ``history``; ``None`` once the winning feedback was given.
+        """The guess to play after ``history``; ``None`` once the winning feedback was given to a
+        guess that can be the secret (one of the game's secrets, which gives every earlier answer).
 
         ``history`` is a list (or any iterable) of ``(guess, feedback)`` pairs, oldest first, each
         as the game's tuples (``((0, 1, 2, 3), (1, 1))``) or its text forms (``("ABCD", "1B1W")``).
@@ -115,20 +116,31 @@ class Tree:
             return None if won else self.guess_of(node)
         win = self.game.win
         won_at = next((step for step, (_, feedback) in enumerate(steps, 1) if feedback == win), None)
-        if won_at is not None and won_at != len(steps):
-            raise InconsistentHistory(gone_on(won_at))
+        if won_at is not None:
+            if won_at != len(steps):
+                raise InconsistentHistory(gone_on(won_at))
+            if not self._wins(steps):
+                raise InconsistentHistory(self._no_secret(steps))
+            return None
         # a history that a tree of the same game follows is one some secret gives: no candidates needed
-        for tree, to, back in openings(self, steps[0][0], self.book) if won_at is None else []:
+        for tree, to, back in openings(self, steps[0][0], self.book):
             node, left, _ = tree._follow([(to(guess), feedback) for guess, feedback in steps])
             if left is None:
                 return back(tree.guess_of(node))
         remaining = candidates(self.game, steps)
         if not remaining:
-            raise InconsistentHistory("no secret gives all these answers: "
-                                      + ", ".join(f"{self._code(g)} {self._feedback(f)}" for g, f in steps))
-        if won_at is not None:
-            return None
+            raise InconsistentHistory(self._no_secret(steps))
         return best_guess(self.game, self.stats.worst, steps, remaining)
+
+    def _wins(self, steps) -> bool:
+        """Can the last guess of ``steps``, answered with the win, be the secret: one of the game's
+        secrets that gives every earlier answer? (The win answers the secret alone, so this is
+        ``candidates(steps) != []`` for the cost of a score a step.)"""
+        secret, score = steps[-1][0], self.game.score
+        return self.game.is_secret(secret) and all(score(guess, secret) == feedback for guess, feedback in steps[:-1])
+
+    def _no_secret(self, steps) -> str:
+        return "no secret gives all these answers: " + ", ".join(f"{self._code(g)} {self._feedback(f)}" for g, f in steps)
 
     def _follow(self, steps) -> tuple[int, str | None, bool]:
         """Walk ``steps`` down the tree: ``(node reached, why the history leaves the tree or None,
@@ -142,6 +154,8 @@ class Tree:
             if feedback == win:
                 if step != len(steps):
                     return node, gone_on(step), False
+                if not self._wins(steps):  # the tree's guess here is no secret, or not one the answers allow
+                    return node, self._no_secret(steps), False
                 return node, None, True
             index = indices.get(feedback)
             child = None if index is None else child_of(node, index)

@@ -53,6 +53,8 @@ class TwoD(Game):
     def is_guess(self, code: Code) -> bool:
         return len(code) == 2 and all(type(s) is int and 0 <= s < self.size for s in code)
 
+    is_secret = is_guess  # every point of the grid is both
+
     def _secrets(self) -> list[Code]:
         return list(itertools.product(range(self.size), repeat=2))
 

@@ -124,3 +124,86 @@ def test_feedback_that_begins_with_a_dash_is_an_argument_as_solve_prints_it(cli,
     assert clean_error(cli("next", WORDLE, "salet", "-Y---", "--plugin"), 2) == \
         "error: guesstree next: option '--plugin' requires an argument"
     assert clean_error(cli("solve", WORDLE, "-Y---"), 2).startswith("error: '-Y---' ")  # an argument, refused as one
+
+
+# -- a win only on a code that can be the secret ------------------------------------------------------
+def test_is_secret_is_membership_in_the_secrets_of_every_built_in_game():
+    import itertools
+
+    from guesstree.player.games import make_game
+
+    for game in (make_game("mastermind", colours=3, holes=3), make_game("mastermind", colours=4, holes=3, secret_repeats=False),
+                 make_game("mastermind", colours=4, holes=3, secret_repeats=False, guess_repeats=False),
+                 make_game("bulls-cows", digits=5, length=3), make_game("digits", length=2), make_game("twod", size=4)):
+        secrets = set(game.secrets)
+        codes = list(itertools.product(range(game.symbols), repeat=game.length))
+        assert [code for code in codes if game.is_secret(code)] == sorted(secrets), repr(game)
+        assert 0 < len(secrets) and (len(secrets) < len(codes)) == (repr(game).count("False") > 0 or game.name == "bulls-cows")
+        assert not game.is_secret((0,) * (game.length + 1)) and not game.is_secret((game.symbols,) * game.length)
+    wordle = player.load_shipped(WORDLE).game
+    assert wordle.is_secret(wordle.parse_code("cigar")) and not wordle.is_secret(wordle.parse_code("salet"))
+    assert wordle.is_guess(wordle.parse_code("salet"))  # a guess, never the secret
+
+
+def test_a_win_on_the_trees_first_guess_that_is_no_answer_is_refused_by_the_library_and_next(cli, clean_error):
+    tree = player.load_shipped(WORDLE)  # SALET, its first guess, is not one of the 2315 answers
+    for answer in (tree.next_guess, tree.suggest):
+        with pytest.raises(player.InconsistentHistory, match="^no secret gives all these answers: SALET GGGGG$"):
+            answer([("salet", "GGGGG")])
+    assert tree.candidates([("salet", "GGGGG")]) == []
+    assert clean_error(cli("next", WORDLE, "salet", "GGGGG"), 2) == "error: no secret gives all these answers: SALET GGGGG"
+    cigar = tree.path("cigar")  # a real win, on the tree and off it
+    assert tree.next_guess(cigar) is None and tree.suggest(cigar) is None
+    assert tree.suggest([("cigar", "GGGGG")]) is None and cli("next", WORDLE, "cigar", "GGGGG").stdout == "won\n"
+
+
+def test_a_win_on_a_code_with_a_repeat_is_refused_where_secrets_have_none(cli, clean_error):
+    name = "mastermind-c6-h4-distinct-entropy"
+    tree = player.load_shipped(name)
+    assert tree.game.format_code(tree.guess_of(0)) == "AABC" and not tree.game.secret_repeats
+    for answer in (tree.next_guess, tree.suggest):
+        with pytest.raises(player.InconsistentHistory, match="^no secret gives all these answers: AABC 4B0W$"):
+            answer([("AABC", "4B0W")])
+    assert clean_error(cli("next", name, "AABC", "4B0W"), 2) == "error: no secret gives all these answers: AABC 4B0W"
+    assert clean_error(cli("next", name, "AABC", "4B0W", "--json"), 2) == "error: no secret gives all these answers: AABC 4B0W"
+    off = tree.path("ABCD")[:-1] + [((0, 0, 1, 1), (4, 0))]  # off the tree: AABB is no secret either
+    with pytest.raises(player.InconsistentHistory, match="^no secret gives all these answers: .*AABB 4B0W$"):
+        tree.suggest(off)
+    assert json.loads(cli("next", name, "ABCD", "4B0W", "--json").stdout) == \
+        {"guess": None, "won": True, "on_tree": False, "candidates": 1}
+
+
+def test_a_win_that_an_earlier_answer_rules_out_is_refused(cli, clean_error, mm64):
+    history = [("ABCD", "0B0W"), ("AEEF", "4B0W")]  # the tree's guesses; but 0B0W says the secret has no A
+    assert mm64.game.format_code(mm64.guess_of(mm64.child(0, (0, 0)))) == "AEEF"
+    for answer in (mm64.next_guess, mm64.suggest):
+        with pytest.raises(player.InconsistentHistory, match="^no secret gives all these answers: ABCD 0B0W, AEEF 4B0W$"):
+            answer(history)
+    assert clean_error(cli("next", MM64, "ABCD", "0B0W", "AEEF", "4B0W"), 2) == \
+        "error: no secret gives all these answers: ABCD 0B0W, AEEF 4B0W"
+    with pytest.raises(player.InconsistentHistory, match="^no secret gives all these answers: ABCD 0B0W, EEEA 4B0W$"):
+        mm64.suggest([("ABCD", "0B0W"), ("EEEA", "4B0W")])  # off the tree, ruled out alike
+    assert mm64.suggest([("ABCD", "1B0W"), ("AAAA", "4B0W")]) is None  # AAAA gives ABCD 1B0W: a win
+
+
+@pytest.mark.parametrize("name", [MM64, "mastermind-c6-h4-distinct-entropy", "bulls-cows-d10-l3-optimal-expected"])
+def test_a_win_at_every_node_is_taken_exactly_when_a_secret_gives_the_history(name):
+    """At each node, the winning feedback to the tree's guess there: taken (None) by next_guess and
+    suggest exactly when some secret gives the whole history (the brute force: candidates)."""
+    tree = player.load_shipped(name)
+    game, taken, refused = tree.game, 0, 0
+    below = [(0, [])]
+    while below:
+        node, steps = below.pop()
+        guess = tree.guess_of(node)
+        history = steps + [(guess, game.win)]
+        if tree.candidates(history, any_guess=True):
+            assert tree.next_guess(history) is None and tree.suggest(history) is None
+            taken += 1
+        else:
+            for answer in (tree.next_guess, tree.suggest):
+                with pytest.raises(player.InconsistentHistory, match="^no secret gives all these answers: "):
+                    answer(history)
+            refused += 1
+        below.extend((child, steps + [(guess, feedback)]) for feedback, child in tree.edges(node))
+    assert taken == tree.stats.secrets and refused == tree.nodes - taken > 0

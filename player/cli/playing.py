@@ -26,7 +26,7 @@ def solve(
     tree = load_or_fail(tree_path, plugin)
     try:
         code = tree.game.parse_code(secret)
-        if code not in set(tree.game.secrets):
+        if not tree.game.is_secret(code):
             raise ValueError(f"{secret!r} is not a possible secret of {tree.game}")
         path = tree.path(code)
     except (ValueError, InconsistentHistory) as error:
@@ -68,8 +68,6 @@ def next_command(
         left = len(tree.candidates(steps, any_guess=any_guess))
     except ValueError as error:  # InconsistentHistory too
         raise fail(str(error)) from None
-    if not left:  # a win at the tree's guess that no secret gives (SALET GGGGG: SALET is no answer)
-        raise fail(f"no secret gives all these answers: {_history_text(tree.game, steps)}")
     shown = None if guess is None else tree.game.format_code(guess)
     if as_json:
         typer.echo(json.dumps({"guess": shown, "won": guess is None, "on_tree": on_tree, "candidates": left}))
@@ -90,12 +88,6 @@ def _check_guesses(tree, steps) -> None:
         problem = tree.unknown_guess(code)
         if problem:
             raise ValueError(f"step {step}: {problem} (next --any-guess plays it anyway)")
-
-
-def _history_text(game, steps) -> str:
-    """The guesses and feedback given, as the game writes them (``SALET GGGGG``)."""
-    return ", ".join(f"{game.format_code(game.parse_code(guess))} {game.format_feedback(game.parse_feedback(feedback))}"
-                     for guess, feedback in steps)
 
 
 def _on_tree(tree, steps) -> bool:
