@@ -77,6 +77,8 @@ def off_tree_histories(tree: player.Tree, rng: random.Random) -> list[list]:
     if len(path) >= 2:  # the right guesses with a feedback no secret gives after the first
         wrong = next(f for f in game.feedbacks() if f != path[1][1] and f != game.win)
         histories.append([path[0], (path[1][0], wrong)])
+    # the win claimed at the tree's guesses along the path: taken only where that guess can be the secret
+    histories.extend(path[:step] + [(path[step][0], game.win)] for step in range(len(path) - 1))
     return histories
 
 
@@ -99,6 +101,11 @@ def write_suggest(folder: Path, seed: int = 1) -> None:
                 answer = {"suggest": None if suggestion is None else list(suggestion)}
             except player.InconsistentHistory as error:
                 answer = {"error": str(error)}
+            try:
+                following = tree.next_guess(history)
+                answer["next"] = None if following is None else list(following)
+            except player.InconsistentHistory as error:
+                answer["next_error"] = str(error)
             found = tree.candidates(history)
             cases.append({"history": [[list(g), list(f)] for g, f in history], "text": text,
                           "candidates": len(found), "first": [list(c) for c in found[:20]], **answer})

@@ -107,7 +107,8 @@ export class Tree {
   }
 
   // The guess to play after history ([[guess, feedback], ...], oldest first, each as arrays of ints
-  // or the game's text); null once the winning feedback was given.
+  // or the game's text); null once the winning feedback was given to a guess that can be the secret
+  // (one of the game's secrets, which gives every earlier answer).
   nextGuess(history) {
     const [node, left, won] = this.#follow(this.#steps(history));
     if (left) throw new InconsistentHistory(left);
@@ -122,7 +123,11 @@ export class Tree {
       const [guess, feedback] = steps[i], step = i + 1;
       if (!this.#plays(node, guess)) return [node, `step ${step}: the tree plays ${this.#text(this.guessOf(node))} here, not ${this.#text(guess)}`];
       const key = joined(feedback);
-      if (key === this.#win) return [node, step < steps.length ? goneOn(step) : null, true];
+      if (key === this.#win) {
+        if (step < steps.length) return [node, goneOn(step)];
+        // the tree's guess here is no secret, or not one the answers allow
+        return this.#wins(steps) ? [node, null, true] : [node, this.#noSecret(steps)];
+      }
       const next = this.#child(node, key);
       if (next === null) {
         this.#check(guess, feedback, step);  // an array the game cannot give is refused as its text is
@@ -214,19 +219,29 @@ export class Tree {
     if (!left) return onTreeWon ? null : this.guessOf(node);
     const { game } = this;
     const won = steps.findIndex(([, feedback]) => joined(feedback) === this.#win);
-    if (won >= 0 && won !== steps.length - 1) {
-      throw new InconsistentHistory(goneOn(won + 1));
+    if (won >= 0) {
+      if (won !== steps.length - 1) throw new InconsistentHistory(goneOn(won + 1));
+      if (!this.#wins(steps)) throw new InconsistentHistory(this.#noSecret(steps));
+      return null;
     }
     // a history that a tree of the same game follows is one some secret gives: no candidates needed
-    for (const [tree, to, back] of this.#book && won < 0 ? openings(this, steps[0][0], this.#book) : []) {
+    for (const [tree, to, back] of this.#book ? openings(this, steps[0][0], this.#book) : []) {
       const [node, left] = tree.#follow(steps.map(([g, f]) => [to(g), f]));
       if (!left) return back(tree.guessOf(node));
     }
     const C = this.#candidates(steps);
-    if (!C.length) throw new InconsistentHistory(`no secret gives all these answers: ${this.#played(steps)}`);
-    if (won >= 0) return null;
+    if (!C.length) throw new InconsistentHistory(this.#noSecret(steps));
     return bestGuess(game, this.stats.worst, steps, C);
   }
+
+  // Can the last guess of steps, answered with the win, be the secret: one of the game's secrets that
+  // gives every earlier answer? (The win answers the secret alone: candidates for a score a step.)
+  #wins(steps) {
+    const { game } = this, secret = steps.at(-1)[0];
+    return game.isSecret(secret) && steps.slice(0, -1).every(([guess, f]) => game._scoreKey(guess, secret) === game._feedbackKey(f));
+  }
+
+  #noSecret(steps) { return `no secret gives all these answers: ${this.#played(steps)}`; }
 
   // A code (or a feedback) for a message: in the game's text, or as ints where the game cannot
   // write it (a feedback the game never gives).

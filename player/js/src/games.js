@@ -57,8 +57,10 @@ function codes(symbols, length, distinct = false) {
 // TableGame for a plugin game's page): name, length, symbols, win, _secrets(), _feedbacks(),
 // score(), formatFeedback(), parseFeedback(), title(), and this._params.
 export class Game {
-  #secrets; #feedbacks; #index; #guesses; #guessSet;
+  #secrets; #feedbacks; #index; #guesses; #guessSet; #secretSet;
   secrets() { return this.#secrets ||= this._secrets(); }  // canonical order; do not modify
+  // is code one of the secrets? (a win is possible only on one; the built-in games but words check by rule)
+  isSecret(code) { return (this.#secretSet ||= new Set(this.secrets().map(key))).has(key(code)); }
   guesses() { return this.#guesses ||= this._guesses(); }  // every allowed guess, canonical order; do not modify
   _guesses() { return this.secrets(); }
   isGuess(code) { return (this.#guessSet ||= new Set(this.guesses().map(key))).has(key(code)); }
@@ -122,10 +124,9 @@ class PegGame extends Game {
   get permutable() { return true; }
   _secrets() { return codes(this.colours, this.holes, !this.#secretRepeats); }
   _guesses() { return codes(this.colours, this.holes, !this.#guessRepeats); }
-  isGuess(code) {
-    return code.length === this.length && code.every((s) => isInt(s) && s >= 0 && s < this.symbols)
-      && (this.#guessRepeats || new Set(code).size === code.length);
-  }
+  isGuess(code) { return this.#isCode(code) && (this.#guessRepeats || new Set(code).size === code.length); }
+  isSecret(code) { return this.#isCode(code) && (this.#secretRepeats || new Set(code).size === code.length); }
+  #isCode(code) { return code.length === this.length && code.every((s) => isInt(s) && s >= 0 && s < this.symbols); }
   _feedbacks() {
     const n = this.length, out = [];
     for (let b = 0; b <= n; b++) for (let w = 0; w <= n - b; w++) if (!(b === n - 1 && w === 1)) out.push([b, w]);
@@ -255,6 +256,7 @@ export class TwoD extends Game {
   }
   title() { return `Twod, ${this.size}x${this.size} grid`; }
   _secrets() { return codes(this.size, 2); }
+  isSecret(code) { return code.length === 2 && code.every((s) => isInt(s) && s >= 0 && s < this.size); }  // every point
   _feedbacks() { return [[0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 1]]; }
   score([x, y], [sx, sy]) { return [+(sx <= x && sy <= y), +(sx >= x && sy >= y), +(x === sx && y === sy)]; }
   formatCode([x, y]) { return `${x},${y}`; }
