@@ -577,7 +577,7 @@ def test_gtree_answers_as_guesstree_does(lib):
     assert done.returncode == 0 and done.stdout.split() == [tree.game.format_code(g) for g, _ in tree.path("crane")]
     done = gtree("next", str(path), "salet", "--Y--")
     assert done.returncode == 0 and done.stdout.strip() == tree.game.format_code(tree.next_guess([("salet", "--Y--")]))
-    assert gtree("next", str(path), "salet", "GGGGG").stdout == "won\n"
+    assert gtree("next", str(path), "cigar", "GGGGG").stdout == "won\n"  # SALET GGGGG: no secret gives it (below)
     info = gtree("info", str(path))
     assert info.returncode == 0 and "first      SALET" in info.stdout and f"total {tree.stats['total']}" in info.stdout
     refused = gtree("path", "mastermind-c6-h4-entropy", "ZZZZ")  # as guesstree solve refuses it
@@ -1238,3 +1238,52 @@ def test_a_suggestion_takes_its_memory_from_the_tree_s_allocator_and_gives_it_al
         assert c.next_guess([]) == ("guess", tree.next_guess([]))
         c.close()
         assert arena.blocks == 0
+
+
+# -- a win only on a code that can be the secret ----------------------------------------------------
+WINS_NO_SECRET_GIVES = [  # the tree's own guesses, each answered with the win
+    ["wordle-salet-optimal-expected", "salet", "GGGGG"],  # SALET is no answer
+    ["mastermind-c6-h4-distinct-entropy", "AABC", "4B0W"],  # secrets have distinct colours
+    ["mastermind-c6-h4-entropy", "ABCD", "0B0W", "AEEF", "4B0W"],  # 0B0W: the secret has no A
+]
+
+
+@pytest.mark.parametrize("arguments", WINS_NO_SECRET_GIVES, ids=lambda a: " ".join(a))
+def test_gtree_refuses_a_win_no_secret_gives_as_guesstree_does(lib, arguments):
+    shown = ", ".join(f"{guess.upper()} {feedback}" for guess, feedback in zip(arguments[1::2], arguments[2::2]))
+    for json_flag in ([], ["--json"]):
+        c = gtree("next", *arguments, *json_flag)
+        python = subprocess.run([sys.executable, "-m", "guesstree", "next", *arguments, *json_flag], capture_output=True,
+                                text=True, cwd=REPO)
+        assert c.returncode == python.returncode == 2 and not c.stdout
+        assert c.stderr == python.stderr == f"error: no secret gives all these answers: {shown}\n"
+    tree = player.load_shipped(arguments[0])
+    c = CTree(lib, REPO / "trees" / f"{arguments[0]}.msgpack.zst")
+    steps = [(tree.game.parse_code(g), tree.game.parse_feedback(f)) for g, f in zip(arguments[1::2], arguments[2::2])]
+    texts = list(zip(arguments[1::2], arguments[2::2]))
+    refused = ("error", "GT_E_NO_SECRET", f"no secret gives all these answers: {shown}")
+    assert c.next_guess(steps) == c.next_guess_text(texts) == c_suggest(lib, c, steps)[0] == refused
+    c.close()
+
+
+@pytest.mark.parametrize("name", ["mastermind-c6-h4-entropy", "mastermind-c6-h4-distinct-entropy",
+                                  "bulls-cows-d10-l3-optimal-expected", "twod-s5-entropy"])
+def test_a_win_at_every_node_is_python_s(lib, name):
+    """At each node, the winning feedback to the tree's guess there: gt_next_guess and gt_suggest say
+    GT_WON exactly where Python's next_guess and suggest say won (where some secret gives the
+    history), else GT_E_NO_SECRET with Python's message."""
+    path = REPO / "trees" / f"{name}.msgpack.zst"
+    tree, c = player.load(path, book=None), CTree(lib, path)
+    game, won = tree.game, 0
+    below = [(0, [])]
+    while below:
+        node, steps = below.pop()
+        guess = tree.guess_of(node)
+        history = steps + [(guess, game.win)]
+        expected = py_next(tree, history)
+        assert same(c.next_guess(history), expected) and same(c_suggest(lib, c, history)[0], py_suggest(tree, history)), history
+        assert expected == ("won",) or c.next_guess(history)[1] == "GT_E_NO_SECRET"
+        won += expected == ("won",)
+        below.extend((child, steps + [(guess, feedback)]) for feedback, child in tree.edges(node))
+    c.close()
+    assert won == tree.stats.secrets <= tree.nodes  # twod: every guess of its tree can be the secret

@@ -166,8 +166,10 @@ GT_API gt_status gt_histogram(const gt_tree *tree, int determined, size_t i, uin
 
 /* The guess after a history of steps (guess, feedback), each as the game's ints: guesses holds
  * steps * code_length ints, feedbacks steps * feedback_length. Writes code_length ints to guess and
- * returns GT_OK; GT_WON once the last feedback is the winning one; else an error (GT_E_OFF_TREE,
- * GT_E_NO_SECRET, GT_E_ALREADY_WON, GT_E_CHUNK) with the Python player's message. */
+ * returns GT_OK; GT_WON once the last feedback is the winning one, given to a guess that can be the
+ * secret (one of the game's secrets that gives every earlier answer; else GT_E_NO_SECRET, "no secret
+ * gives all these answers: ..."); else an error (GT_E_OFF_TREE, GT_E_NO_SECRET, GT_E_ALREADY_WON,
+ * GT_E_CHUNK) with the Python player's message. */
 GT_API gt_status gt_next_guess(gt_tree *tree, const int *guesses, const int *feedbacks, size_t steps,
                         int *guess, gt_error *error);
 
@@ -204,7 +206,7 @@ GT_API gt_status gt_set_book(gt_tree *tree, gt_tree *const *book, size_t count);
  * carried by a symmetry (GT_BY_SYMMETRY); else player/advice.py's rule (GT_BY_RULE): one or two
  * secrets left, the first; else the allowed guesses ranked by the parts they split the secrets left
  * into, and the bounded look-ahead that keeps the tree's worst case where it can. by may be NULL.
- * GT_WON once the last feedback is the winning one; GT_E_NO_SECRET when no secret gives every
+ * GT_WON once the last feedback is the winning one (as gt_next_guess); GT_E_NO_SECRET when no secret gives every
  * answer ("no secret gives all these answers: ..."); GT_E_ALREADY_WON; GT_E_NOT_ALLOWED for a
  * guess the game does not allow, unless any_guess; GT_E_NO_MEMORY. Off the tree it scores every
  * secret and allocates its working memory through the tree's allocator (a few times the secrets'

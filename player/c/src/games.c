@@ -123,6 +123,19 @@ static int listed(const game *g, const char *list, uint64_t count, const int *co
     return 0;
 }
 
+static int secrets_distinct(const game *g)
+{
+    return g->kind == GT_BULLS_COWS || (g->kind == GT_MASTERMIND && !g->secret_repeats);
+}
+
+/* one of the secrets (player/game.py's is_secret): a words game's answers, else by the rule of repeats */
+int gti_game_is_secret(const game *g, const int *code)
+{
+    if (!gti_game_is_code(g, code)) return 0;
+    if (g->kind == GT_WORDS) return listed(g, g->answers, g->answer_count, code);
+    return !secrets_distinct(g) || distinct(g, code);
+}
+
 int gti_game_is_guess(const game *g, const int *code)
 {
     if (!gti_game_is_code(g, code)) return 0;
@@ -134,10 +147,6 @@ int gti_game_is_guess(const game *g, const int *code)
     }
 }
 
-static int secrets_distinct(const game *g)
-{
-    return g->kind == GT_BULLS_COWS || (g->kind == GT_MASTERMIND && !g->secret_repeats);
-}
 
 static void word_code(const game *g, uint64_t index, int *code)
 {

@@ -34,6 +34,7 @@ void gti_game_score(const game *g, const int *guess, const int *secret, int *fee
 void gti_game_win(const game *g, int *feedback);
 int gti_game_is_code(const game *g, const int *code);
 int gti_game_is_guess(const game *g, const int *code);
+int gti_game_is_secret(const game *g, const int *code);
 int gti_game_first_secret(const game *g, int *code);             /* canonical order: 0 if none */
 int gti_game_next_secret(const game *g, int *code, uint64_t *index);
 /* every allowed guess in canonical order, the first max of them into codes: how many there are */

@@ -63,6 +63,44 @@ static gt_status cannot_occur(const gt_tree *t, const int *feedback, size_t step
     return gti_fail(e, GT_E_ARGUMENT, "step %zu: %s is feedback that cannot occur in %s", step, shown, t->g.name);
 }
 
+static void played_text(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, char *out, size_t size)
+{
+    size_t n = 0;
+    out[0] = 0;
+    for (size_t k = 0; k < steps && n < size; k++) {
+        char code[96], feedback[96];
+        code_text(t, guesses + k * t->g.length, code, sizeof code);
+        feedback_text(t, feedbacks + k * t->g.feedback_length, feedback, sizeof feedback);
+        n += (size_t)snprintf(out + n, size - n, "%s%s %s", k ? ", " : "", code, feedback);
+    }
+}
+
+static int consistent(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, const int *secret)
+{
+    int f[GT_MAX_FEEDBACK];
+    for (size_t k = 0; k < steps; k++) {
+        gti_game_score(&t->g, guesses + k * t->g.length, secret, f);
+        if (memcmp(f, feedbacks + k * t->g.feedback_length, t->g.feedback_length * sizeof *f)) return 0;
+    }
+    return 1;
+}
+
+/* Can the last guess of the history, answered with the win, be the secret: one of the game's secrets
+ * that gives every earlier answer? (The win answers the secret alone: gt_candidates' question, for a
+ * score a step.) */
+static int wins(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps)
+{
+    const int *secret = guesses + (steps - 1) * t->g.length;
+    return gti_game_is_secret(&t->g, secret) && consistent(t, guesses, feedbacks, steps - 1, secret);
+}
+
+static gt_status no_secret(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, gt_error *e)
+{
+    char played[GT_MESSAGE_SIZE];
+    played_text(t, guesses, feedbacks, steps, played, sizeof played);
+    return gti_fail(e, GT_E_NO_SECRET, "no secret gives all these answers: %s", played);
+}
+
 gt_status gt_next_guess(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int *guess, gt_error *e)
 {
     char shown[3][96];
@@ -82,7 +120,8 @@ gt_status gt_next_guess(gt_tree *t, const int *guesses, const int *feedbacks, si
         }
         int won;
         int64_t child = child_for(t, p, node, feedback, &won);
-        if (won && step == steps) return GT_WON;
+        if (won && step == steps) /* the tree's guess here may be no secret, or not one the answers allow */
+            return wins(t, guesses, feedbacks, steps) ? GT_WON : no_secret(t, guesses, feedbacks, steps, e);
         if (won) return gti_fail(e, GT_E_ALREADY_WON, "step %zu: the game was won at step %zu, yet the history goes on",
                                 step + 1, step);
         if (child < 0) {
@@ -127,18 +166,6 @@ gt_status gt_next_guess_text(gt_tree *t, const char *const *history, size_t step
     if (status != GT_OK) return status;
     if (gti_game_format_code(&t->g, guess, out, size) >= size) return gti_fail(e, GT_E_SPACE, "the guess does not fit in %zu bytes", size);
     return GT_OK;
-}
-
-static void played_text(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, char *out, size_t size)
-{
-    size_t n = 0;
-    out[0] = 0;
-    for (size_t k = 0; k < steps && n < size; k++) {
-        char code[96], feedback[96];
-        code_text(t, guesses + k * t->g.length, code, sizeof code);
-        feedback_text(t, feedbacks + k * t->g.feedback_length, feedback, sizeof feedback);
-        n += (size_t)snprintf(out + n, size - n, "%s%s %s", k ? ", " : "", code, feedback);
-    }
 }
 
 gt_status gt_path(gt_tree *t, const int *secret, int *guesses, int *feedbacks, size_t max_steps, size_t *steps, gt_error *e)
@@ -195,16 +222,6 @@ static gt_status check_steps(const gt_tree *t, const int *guesses, const int *fe
     return GT_OK;
 }
 
-static int consistent(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, const int *secret)
-{
-    int f[GT_MAX_FEEDBACK];
-    for (size_t k = 0; k < steps; k++) {
-        gti_game_score(&t->g, guesses + k * t->g.length, secret, f);
-        if (memcmp(f, feedbacks + k * t->g.feedback_length, t->g.feedback_length * sizeof *f)) return 0;
-    }
-    return 1;
-}
-
 gt_status gt_candidates(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int any_guess, int *codes,
                         size_t max, uint64_t *count, gt_error *e)
 {
@@ -230,7 +247,6 @@ gt_status gt_suggest(gt_tree *t, const int *guesses, const int *feedbacks, size_
 {
     gt_error ignored;
     uint64_t left = 0;
-    char played[GT_MESSAGE_SIZE];
     int win[GT_MAX_FEEDBACK];
     size_t won = 0;
     if (!t || !guess || (steps && (!guesses || !feedbacks))) return gti_fail(e, GT_E_ARGUMENT, "gt_suggest: a NULL argument");
@@ -247,19 +263,14 @@ gt_status gt_suggest(gt_tree *t, const int *guesses, const int *feedbacks, size_
         if (!memcmp(feedbacks + k * t->g.feedback_length, win, t->g.feedback_length * sizeof *win)) won = k + 1;
     if (won && won != steps)
         return gti_fail(e, GT_E_ALREADY_WON, "step %zu: the game was won at step %zu, yet the history goes on", won + 1, won);
-    if (!won) { /* a history that the tree follows by a symmetry is one some secret gives */
-        gt_source opening = GT_BY_RULE;
-        status = gti_follow_openings(t, guesses, feedbacks, steps, guess, &opening, e);
-        if (status == GT_OK && by) *by = opening;
-        if (status != GT_E_OFF_TREE) return status;
-    }
+    if (won) return wins(t, guesses, feedbacks, steps) ? GT_WON : no_secret(t, guesses, feedbacks, steps, e);
+    gt_source opening = GT_BY_RULE; /* a history that the tree follows by a symmetry is one some secret gives */
+    status = gti_follow_openings(t, guesses, feedbacks, steps, guess, &opening, e);
+    if (status == GT_OK && by) *by = opening;
+    if (status != GT_E_OFF_TREE) return status;
     status = gti_advise(t, guesses, feedbacks, steps, guess, &left);
     if (status != GT_OK) return gti_fail(e, status, "no memory left to suggest a guess");
-    if (!left) {
-        played_text(t, guesses, feedbacks, steps, played, sizeof played);
-        return gti_fail(e, GT_E_NO_SECRET, "no secret gives all these answers: %s", played);
-    }
-    return won ? GT_WON : GT_OK;
+    return left ? GT_OK : no_secret(t, guesses, feedbacks, steps, e);
 }
 
 gt_status gt_suggest_text(gt_tree *t, const char *const *history, size_t steps, int any_guess, char *out, size_t size,
