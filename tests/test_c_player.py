@@ -109,7 +109,7 @@ def ints(values, count: int):
 def lib():
     make()
     library = ctypes.CDLL(str(BUILD / "libguesstree.so"))
-    P, E, I = ctypes.c_void_p, ctypes.POINTER(Error), ctypes.POINTER(ctypes.c_int)
+    P, E, INTS = ctypes.c_void_p, ctypes.POINTER(Error), ctypes.POINTER(ctypes.c_int)
     signatures = {
         "gt_open_file": ([ctypes.POINTER(P), ctypes.c_char_p, ctypes.POINTER(Options), E], ctypes.c_int),
         "gt_open_memory": ([ctypes.POINTER(P), ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.POINTER(Options), E],
@@ -119,19 +119,19 @@ def lib():
         "gt_get_info": ([P, ctypes.POINTER(Info)], ctypes.c_int),
         "gt_histogram": ([P, ctypes.c_int, ctypes.c_size_t, ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64)],
                          ctypes.c_int),
-        "gt_next_guess": ([P, I, I, ctypes.c_size_t, I, E], ctypes.c_int),
+        "gt_next_guess": ([P, INTS, INTS, ctypes.c_size_t, INTS, E], ctypes.c_int),
         "gt_next_guess_text": ([P, ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t, E],
                                ctypes.c_int),
-        "gt_path": ([P, I, I, I, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t), E], ctypes.c_int),
-        "gt_candidates": ([P, I, I, ctypes.c_size_t, ctypes.c_int, I, ctypes.c_size_t, ctypes.POINTER(ctypes.c_uint64), E],
+        "gt_path": ([P, INTS, INTS, INTS, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t), E], ctypes.c_int),
+        "gt_candidates": ([P, INTS, INTS, ctypes.c_size_t, ctypes.c_int, INTS, ctypes.c_size_t, ctypes.POINTER(ctypes.c_uint64), E],
                           ctypes.c_int),
-        "gt_parse_code": ([P, ctypes.c_char_p, I, E], ctypes.c_int),
-        "gt_parse_feedback": ([P, ctypes.c_char_p, I, E], ctypes.c_int),
-        "gt_suggest": ([P, I, I, ctypes.c_size_t, ctypes.c_int, I, I, E], ctypes.c_int),
+        "gt_parse_code": ([P, ctypes.c_char_p, INTS, E], ctypes.c_int),
+        "gt_parse_feedback": ([P, ctypes.c_char_p, INTS, E], ctypes.c_int),
+        "gt_suggest": ([P, INTS, INTS, ctypes.c_size_t, ctypes.c_int, INTS, INTS, E], ctypes.c_int),
         "gt_suggest_text": ([P, ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t,
-                             I, E], ctypes.c_int),
-        "gt_format_code": ([P, I, ctypes.c_char_p, ctypes.c_size_t, E], ctypes.c_int),
-        "gt_format_feedback": ([P, I, ctypes.c_char_p, ctypes.c_size_t, E], ctypes.c_int),
+                             INTS, E], ctypes.c_int),
+        "gt_format_code": ([P, INTS, ctypes.c_char_p, ctypes.c_size_t, E], ctypes.c_int),
+        "gt_format_feedback": ([P, INTS, ctypes.c_char_p, ctypes.c_size_t, E], ctypes.c_int),
         "gt_status_name": ([ctypes.c_int], ctypes.c_char_p),
         "gt_version": ([], ctypes.c_char_p),
         "gt_set_book": ([P, ctypes.POINTER(P), ctypes.c_size_t], ctypes.c_int),

@@ -670,7 +670,7 @@ def test_a_changed_guess_is_caught(artifact):
         guess = bytearray(unpack(artifact)[1]["guess"])
         guess[node * 3] = (guess[node * 3] + 1) % 4
 
-        def change(document, body):
+        def change(document, body, guess=guess):
             body["guess"] = bytes(guess)
         first_error(tampered(artifact, change))
 
