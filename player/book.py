@@ -26,7 +26,7 @@ from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
 
-from .artifact import FormatError
+from .format import FormatError
 from .games import Code
 
 FORMAT = "guesstree-book"

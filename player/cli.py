@@ -20,7 +20,7 @@ from typing import List, Optional
 import typer
 
 from . import FormatError, InconsistentHistory, __version__, load
-from .artifact import jsonable
+from .header import jsonable
 from .program import EXIT_INVALID, EXIT_UNUSABLE, Command, Program, fail
 from .verify import unusable_report, verify_file
 from .wording import counted
