@@ -201,7 +201,7 @@ class Exhaustive(Strategy):
     def prepared(self, context, search=None) -> Iterator["Solved"]:
         """Solve the whole game once (the one place a search starts), before the builder asks node
         by node: the strategy that plays the optimal tree found, with the search's report, while
-        the block runs; the solver (its threads, workers and table) closed when it ends.
+        the block runs; the solver closed (its jobs stopped) when it ends, however it ends.
         ``search``: its progress, checkpoint and where its jobs run (default: threads here)."""
         from .search.solver import Solver
         from .search.space import SearchedGame
