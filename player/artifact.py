@@ -17,7 +17,7 @@ from .atomic import write_atomic
 from .encoding import encode, encode_chunked, encode_chunks
 from .format import (ADDED, CHUNKED, FORMAT_NAME, MAX_BODY_BYTES, MAX_FILE_BYTES, MAX_STRUCTURE_BYTES, VERSION,
                      FormatError, MissingFile)
-from .frames import ZSTD_LEVEL, frame_length, inflate
+from .frames import ZSTD_LEVEL, compress, frame_length, inflate
 from .sources import InMemory, OnDisk, Source, read_file, source_of
 from .uints import pack_uints, unpack_uints
 from .unpacking import refuse_extension, unpack_map
@@ -79,6 +79,6 @@ __all__ = [  # this module's own, then those it hands on
     "Chunked", "decode", "read",
     "ADDED", "CHUNKED", "FORMAT_NAME", "MAX_BODY_BYTES", "MAX_FILE_BYTES", "MAX_STRUCTURE_BYTES", "VERSION",
     "FormatError", "MissingFile", "InMemory", "OnDisk", "Source", "read_file", "source_of",
-    "ZSTD_LEVEL", "frame_length", "inflate", "refuse_extension", "unpack_map", "pack_uints", "unpack_uints",
+    "ZSTD_LEVEL", "compress", "frame_length", "inflate", "refuse_extension", "unpack_map", "pack_uints", "unpack_uints",
     "encode", "encode_chunked", "encode_chunks", "write_atomic",
 ]
