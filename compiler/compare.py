@@ -82,19 +82,19 @@ def compare(game: Game, strategies, settings: dict | None = None, trees: str | P
     """
     every = [Options.shared(name, **(settings or {})) for name in strategies]  # bad settings fail before any build
     paths = [None if trees is None else Path(trees) / default_path(game, options).name for options in every]
-    for options, path in zip(every, paths):
-        if path is None or not path.exists():
-            plan(game, options)  # a build that cannot finish is refused before any (estimate.py)
+    # a build that cannot finish is refused before any (estimate.py); each build then follows its plan
+    layouts = [plan(game, options)[0] if path is None or not path.exists() else None
+               for options, path in zip(every, paths)]
     rows = []
-    for options, path in zip(every, paths):
+    for options, path, layout in zip(every, paths, layouts):
         if progress is not None:
             progress(options.name)
-        if path is not None and path.exists():
+        if layout is None:
             rows.append(_loaded(game, options, path))
             continue
         _warm_up(backend_for(game, options.engine))
         started = time.perf_counter()
-        built = build(game, options)
+        built = build(game, options, layout=layout)
         seconds = time.perf_counter() - started
         if path is not None:
             save(built, path)

@@ -54,10 +54,10 @@ class Options:
         """Options of ``strategy`` from settings shared by several strategies (as ``compare`` gives
         every row the same ones): a strategy setting it does not take is left out, not refused."""
         strategy = get_strategy(strategy)
-        exhaustive = strategy.reads == "solution"  # (its search has no estimate: estimate.py)
         return cls(strategy=strategy, **{key: value for key, value in settings.items()
                                          if (key not in SETTINGS or key in strategy.settings)
-                                         and not (exhaustive and key in ("max_time", "force"))})
+                                         # (an exhaustive search has no estimate: estimate.py)
+                                         and not (strategy.is_exact and key in ("max_time", "force"))})
 
     @property
     def name(self) -> str:

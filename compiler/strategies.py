@@ -1,17 +1,20 @@
 """Strategies: how to pick the next guess for a set of candidate secrets.
 
 Every strategy is a ``Strategy``: it checks and records its own settings (which ones it takes is
-``catalogue.py``'s), says which guesses it may play, does whatever whole-game work it needs before
-the builder asks (``prepare``: the exhaustive ones solve the game there, the one place a search
-starts) and picks a node's guess (``choose``). A heuristic is a small function of the partition
-counts: the engine reduces each guess's partition to one integer statistic, the heuristic turns
-it into a score, and the context's ``canonical_pick`` applies the spec's tie-break. The tree builder knows none
-of them.
+``catalogue.py``'s), says which guesses it may play and what its choices read of the game
+(``is_exact``, ``scores_every_guess``, ``samples``: the builder lays out its work by them), does
+whatever whole-game work it needs before the builder asks (``prepared``: the exhaustive ones solve
+the game there, the one place a search starts, and close their solver when the tree is built) and
+picks a node's guess (``choose``). A heuristic is a small function of the partition counts: the
+engine reduces each guess's partition to one integer statistic, the heuristic turns it into a
+score, and the context's ``canonical_pick`` applies the spec's tie-break. The tree builder knows
+none of them.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, ClassVar
+from typing import Callable, ClassVar, Iterator
 
 import numpy as np
 
@@ -28,8 +31,25 @@ class Strategy:
     # What a choice reads of the game, which decides how the builder lays out the work: "every"
     # (scores all allowed guesses on all candidates), "sample" (scores samples of them), "answers"
     # (reads nothing but the answers to the guess it plays), or "solution" (looks up the game
-    # solved by ``prepare``).
+    # solved by ``prepared``). The builder asks the questions below, not the tag.
     reads: ClassVar[str] = "every"
+
+    @property
+    def is_exact(self) -> bool:
+        """Does it play a game solved by an exhaustive search (``prepared``)? Its build runs in one
+        process over the search's matrix, and has no estimate."""
+        return self.reads == "solution"
+
+    @property
+    def scores_every_guess(self) -> bool:
+        """Does it score every allowed guess on every candidate (so reads the whole matrix, or each
+        first guess's part of it)?"""
+        return self.reads == "every"
+
+    @property
+    def samples(self) -> bool:
+        """Does it score samples of the guesses on samples of the candidates (``--seed``)?"""
+        return self.reads == "sample"
 
     @property
     def doc(self) -> str:
@@ -58,13 +78,12 @@ class Strategy:
 
     report: ClassVar = None  # what a whole-game search proved (``Solved``), as the artifact's strategy records it
 
-    def prepare(self, context, search=None) -> "Strategy":
-        """Whole-game work before the builder asks node by node; returns the strategy that then
-        chooses (itself, or an exhaustive strategy's ``Solved``)."""
-        return self
-
-    def close(self) -> None:
-        """Stop what ``prepare`` started (a search's jobs)."""
+    @contextmanager
+    def prepared(self, context, search=None) -> Iterator["Strategy"]:
+        """Whole-game work before the builder asks node by node: the strategy that then chooses
+        (itself, or an exhaustive strategy's ``Solved``) for the length of a ``with`` block, and
+        whatever that work started (a search's jobs) stopped when the block ends, however it ends."""
+        yield self
 
     def choose(self, context, node) -> int:
         raise NotImplementedError
@@ -178,9 +197,11 @@ class Exhaustive(Strategy):
             raise ValueError("--openers and --first exclude each other: --first fixes the one opener")
 
     # The solver is imported when an exhaustive strategy runs: its compiled searches load numba.
-    def prepare(self, context, search=None) -> "Solved":
+    @contextmanager
+    def prepared(self, context, search=None) -> Iterator["Solved"]:
         """Solve the whole game once (the one place a search starts), before the builder asks node
-        by node: the strategy that plays the optimal tree found, with the search's report.
+        by node: the strategy that plays the optimal tree found, with the search's report, while
+        the block runs; the solver closed (its jobs stopped) when it ends, however it ends.
         ``search``: its progress, checkpoint and where its jobs run (default: threads here)."""
         from .search.solver import Solver
         from .search.space import SearchedGame
@@ -189,16 +210,16 @@ class Exhaustive(Strategy):
             search.progress({"task": "preparing the search (its bounds' tables, the guesses alike)"})
         solver = Solver(SearchedGame.of(context), search)
         try:
-            return Solved(self, solver, solver.solve(self.objective, context.options.max_depth))
-        except BaseException:
+            yield Solved(self, solver, solver.solve(self.objective, context.options.max_depth))
+        finally:
             solver.close()
-            raise
 
 
 @dataclass(frozen=True)
 class Solved(Strategy):
-    """An exhaustive ``strategy`` whose game its ``solver`` solved (``Exhaustive.prepare``): plays
-    the canonical optimal tree, node by node; ``report``: what the search proved, and its effort."""
+    """An exhaustive ``strategy`` whose game its ``solver`` solved (``Exhaustive.prepared``, which
+    closes the solver): plays the canonical optimal tree, node by node; ``report``: what the search
+    proved, and its effort."""
 
     strategy: Exhaustive
     solver: object  # a search.solver.Solver
@@ -211,9 +232,6 @@ class Solved(Strategy):
 
     def choose(self, context, node) -> int:
         return self.solver.choose(node, self.strategy.objective, context.options.max_depth)
-
-    def close(self) -> None:
-        self.solver.close()
 
 
 def best_guesses(arrays, guess_ids: np.ndarray, candidates: np.ndarray, heuristic: str, count: int) -> np.ndarray:

@@ -9,7 +9,7 @@
 
 Only the standard library, msgpack and zstandard are imported here.
 """
-from .artifact import FormatError
+from .format import FormatError
 from .games import Code, Feedback, Game, make_game
 from .shipped import load_shipped, shipped
 from .tree import History, InconsistentHistory, Tree, load, loads

@@ -11,8 +11,11 @@ from bisect import bisect_right
 from itertools import accumulate, compress, islice
 from operator import lt, sub
 
-from .artifact import Chunked, FormatError, inflate, unpack_uints
+from .artifact import Chunked
+from .format import FormatError
+from .frames import inflate
 from .games import Code, Feedback, Game
+from .uints import unpack_uints
 
 MAX_NODES = 1 << 20  # a whole body (1.x): loading checks every node, well under a second
 MAX_CHUNKED_NODES = (1 << 32) - 1  # a chunked body: each chunk is checked when it is first read

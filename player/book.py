@@ -27,7 +27,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .artifact import FormatError
+from .format import FormatError
 from .games import Code
 
 if TYPE_CHECKING:  # the tree imports the book

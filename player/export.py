@@ -15,11 +15,12 @@ import json
 import re
 from importlib import resources
 
-from . import __version__
-from .artifact import jsonable, pack_uints
 from .book import game_key
+from .format import FORMAT_NAME
 from .games import GAMES
+from .header import PRODUCER, build as build_header, jsonable
 from .tree import Tree
+from .uints import pack_uints
 from .wording import counted
 
 FORMATS = ("json", "dot", "text", "html")
@@ -98,7 +99,7 @@ def to_document(tree: Tree) -> dict:
     return {
         "format": JSON_FORMAT,
         "version": list(JSON_VERSION),
-        "producer": f"guesstree {__version__}",
+        "producer": PRODUCER,
         "game": game.spec(),
         "strategy": tree.strategy,
         "stats": jsonable(tree.stats),
@@ -233,19 +234,16 @@ def page_data(tree: Tree) -> dict:
 
 
 def embedded(tree: Tree, game) -> dict:
-    """A tree's header and body as the page's JavaScript player reads them (the arrays in base64)."""
+    """A tree's header and body as the page's JavaScript player reads them (the arrays in base64);
+    the header as its writer builds one (``header.build``), its game the spec ``game``."""
     feedbacks = tree.feedbacks
     width = 1 if len(feedbacks) <= 256 else 2
     index = {f: i for i, f in enumerate(feedbacks)}
     nodes = range(tree.nodes)
     edges = [tree.edges(node) for node in nodes]
-    stats = {key: ([[k, v] for k, v in value.items()] if isinstance(value, dict) else value)
-             for key, value in tree.stats.items()}
+    fields = build_header(tree.game, tree.strategy, tree.stats, tree.notice, tree.allowed_guesses, tree.producer)
     return {
-        "header": {"format": "guesstree", "version": list(tree.header.get("version", [1, 1])),
-                   "producer": tree.header.get("producer", ""), "game": game,
-                   "strategy": tree.strategy, "stats": stats,
-                   **({"notice": tree.notice} if tree.notice is not None else {})},
+        "header": {"format": FORMAT_NAME, "version": list(tree.header.get("version", [1, 1])), **fields, "game": game},
         "body": {
             "nodes": tree.nodes, "code_length": tree.game.length, "feedbacks": [list(f) for f in feedbacks],
             "feedback_width": width,

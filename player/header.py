@@ -1,9 +1,10 @@
 """An artifact's header (trees/FORMAT.md §2): built and read side by side, as ``stats.py`` has its pair.
 
 ``build`` is the writer's half: the header's dict from its fields, the notice checked by the rule
-readers hold it to. ``Header.read`` is the readers' half: each field checked and restored, every
+readers hold it to (the compiler's writer, the web page's embedded tree and the opening book's
+rewritten trees all make theirs here). ``Header.read`` is the readers' half: each field checked and restored, every
 refusal a ``FormatError`` naming the file and the field. ``notice_problem`` is the one rule both
-halves share.
+halves share. ``jsonable`` is a header's values as JSON holds them, for the commands that print one.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from guesstree import __version__
 
-from .artifact import FormatError
+from .format import FormatError
 from .games import GAMES, Game, game_from_spec
 from .stats import Statistics
 
@@ -155,3 +156,15 @@ def _strategy(header: dict, name: str) -> dict:
                     for k, v in strategy.items())):
         raise FormatError(f"{name}: the header's strategy {strategy!r} is not a map of names to plain values")
     return strategy
+
+
+def jsonable(value):
+    """A header value as JSON can hold it: string keys, lists, and bytes (an unknown key of a
+    newer minor version) said as their size instead of written out."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, bytes):
+        return f"<{len(value)} bytes>"
+    return value

@@ -18,7 +18,8 @@ import json
 import os
 from pathlib import Path
 
-from .artifact import FormatError, read_file
+from .format import FormatError
+from .sources import read_file
 from .tree import Tree, loads
 from .verify import unusable_report, verify_file
 

@@ -12,7 +12,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 
-from .artifact import FormatError
+from .format import FormatError
 
 KEYS = ("secrets", "total", "average", "worst", "histogram",
         "determined_total", "determined_average", "determined_worst", "determined_histogram")

@@ -6,12 +6,13 @@ from collections.abc import Iterable
 from functools import cache
 
 from .advice import best_guess, candidates
-from .artifact import Chunked, decode, read, source_of
+from .artifact import Chunked, decode, read
 from .book import Book, openings
 from .body import MAX_NODES, Chunks, read_body
 from .data import trees_folder
 from .games import Code, Feedback, Game
 from .header import MAX_NOTICE_BYTES, PLUGINS_ENV, Header, notice_problem  # noqa: F401 (the old names, importable here)
+from .sources import source_of
 from .stats import Statistics
 
 SHIPPED = "shipped:"  # the name of a tree loaded by player.load_shipped, before the shipped name
@@ -37,6 +38,7 @@ class Tree:
         self.game: Game = fields.game
         self.strategy: dict = fields.strategy
         self.stats: Statistics = fields.stats
+        self.producer: str = fields.producer
         self.notice: str | None = fields.notice
         self.allowed_guesses: int | None = fields.allowed_guesses
         table, self._store = read_body(body, self.game, name)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
-from .artifact import FormatError
+from .format import FormatError
 from .games import Game
 from .stats import KEYS, Statistics
 from .tree import Tree, load

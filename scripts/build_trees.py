@@ -118,16 +118,15 @@ def carry_played(path: Path) -> None:
     """Rewrite a words tree of the book to carry only the guesses it plays, saying how many it was
     compiled with (trees/FORMAT.md §2.1, ``allowed_guesses``): the tree it follows carries the rest.
     Wordle's book trees: 31 KB -> 17 KB each."""
-    from guesstree.player.tree import load
+    from guesstree.player.header import build as build_header
+    from guesstree.player.tree import Tree
 
-    tree = load(path)
-    played = {tree.guess_of(node) for node in range(tree.nodes)}
     header, body = decode(path.read_bytes(), str(path))
-    for key in ("format", "version", "body_sha256"):  # encode writes them anew
-        del header[key]
-    header["game"] = tree.game.portable(played).spec()
-    header["allowed_guesses"] = len(tree.game.guesses)
-    write_atomic(path, encode(header, body))
+    tree = Tree(header, body, str(path))
+    played = {tree.guess_of(node) for node in range(tree.nodes)}
+    carried = build_header(tree.game.portable(played), tree.strategy, tree.stats, tree.notice,
+                           allowed_guesses=len(tree.game.guesses), producer=tree.producer)
+    write_atomic(path, encode(carried, body))
 
 
 def book_text(directory: Path) -> str:

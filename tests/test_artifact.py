@@ -206,6 +206,30 @@ def test_format_md_documents_every_key_a_tree_of_each_kind_holds(plugin_path, na
     assert not missing, f"trees/FORMAT.md does not document {missing}"
 
 
+def test_artifact_hands_on_every_name_of_the_files_jobs():
+    """``guesstree.player.artifact`` stays the one import of the file's names: each public name that
+    a module of the file's jobs defines is there, the very same object."""
+    import ast
+    import importlib
+
+    from guesstree.player import artifact
+
+    jobs = ("format", "sources", "frames", "unpacking", "uints", "encoding", "atomic")
+    defined = {}
+    for job in jobs:
+        module = importlib.import_module(f"guesstree.player.{job}")
+        tree = ast.parse(Path(module.__file__).read_text())
+        for node in tree.body:
+            targets = [node] if isinstance(node, (ast.FunctionDef, ast.ClassDef)) else getattr(node, "targets", [])
+            for target in targets:
+                name = getattr(target, "name", getattr(target, "id", "_"))
+                if not name.startswith("_"):
+                    defined[name] = getattr(module, name)
+    assert {"FormatError", "inflate", "encode", "write_atomic", "pack_uints", "source_of", "MAX_BODY_BYTES"} <= set(defined)
+    assert set(defined) <= set(artifact.__all__)
+    assert all(getattr(artifact, name) is value for name, value in defined.items())
+
+
 def test_format_md_states_the_readers_caps():
     """§9's table: each cap the document states is the constant the reader uses."""
     from guesstree.player import artifact, body

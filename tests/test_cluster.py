@@ -202,7 +202,7 @@ def test_an_opener_search_on_a_cluster_is_the_same_bytes(cluster, tmp_path):
     before = cluster.scheduler(jobs_finished)
     spread = compiled(tmp_path, "spread", *game, "--strategy", "optimal-expected", "--cluster", cluster.address)
     assert spread == alone
-    assert cluster.scheduler(jobs_finished) > before  # a job per opener that no bound refutes (search/openers.py)
+    assert cluster.scheduler(jobs_finished) > before  # a job per opener that no bound refutes (search/ranking.py)
 
 
 @pytest.mark.slow  # a Dask scheduler and workers: 5 to 45 s each

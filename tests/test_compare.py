@@ -45,6 +45,29 @@ def test_settings_apply_to_every_strategy_in_the_list():
     assert rows[1].spec == {"name": "entropy", "candidates": "all"}
 
 
+def test_each_build_is_planned_once(monkeypatch, cli, tmp_path):
+    """compare and compile ask ``plan`` once a build (to refuse one that cannot finish before any
+    work), and the build follows that plan instead of making it again."""
+    from guesstree.compiler import compare as comparing
+    from guesstree.compiler.builder import runner
+
+    planned, plan = [], runner.plan
+
+    def counted(game, options, *arguments, **keywords):
+        planned.append(options.name)
+        return plan(game, options, *arguments, **keywords)
+
+    monkeypatch.setattr(runner, "plan", counted)
+    monkeypatch.setattr(comparing, "plan", counted)
+    rows = compare(make_game("mastermind", colours=3, holes=2), ["entropy", "first"])
+    assert planned == ["entropy", "first"] and rows[0].stats["total"] == 21
+    planned.clear()
+    result = cli("compile", "mastermind", "--colours", "3", "--holes", "2", "--strategy", "entropy",
+                 "-o", tmp_path / "mm32.msgpack.zst")
+    assert result.exit_code == 0, result.output
+    assert planned == ["entropy"] and player.load(tmp_path / "mm32.msgpack.zst").stats.total == 21
+
+
 def test_parse_strategies():
     assert parse_strategies(" entropy, minimax ,first") == ["entropy", "minimax", "first"]
     with pytest.raises(ValueError, match="unknown strategy: 'fastest'; choose from first, random, entropy"):

@@ -214,6 +214,22 @@ def test_html_embedded_tree_is_the_tree(small_trees):
             assert table["code_texts"] == [tree.game.format_code(c) for c in codes]
 
 
+def test_html_embeds_the_header_its_writer_would_build(mm32_path):
+    """The page's header is ``header.build``'s of the tree's fields (its game the spec the page
+    names), so a key the file carries reaches the page: ``allowed_guesses`` among them."""
+    from guesstree.player.artifact import decode, encode
+    from guesstree.player.header import build
+
+    header, body = decode(mm32_path.read_bytes())
+    tree = player.loads(encode({**{k: header[k] for k in ("producer", "game", "strategy", "stats")},
+                                "allowed_guesses": 12}, body), "allowed")
+    embedded_header = page_data(tree)["header"]
+    assert embedded_header == {"format": "guesstree", "version": [1, 2],
+                               **build(tree.game, tree.strategy, tree.stats, allowed_guesses=12,
+                                       producer=header["producer"]), "game": header["game"]}
+    assert tree_from_page(page_data(tree), "allowed").allowed_guesses == 12
+
+
 def test_html_runs_the_javascript_package_core(mm32_tree):
     """One JavaScript player: the page inlines the package's core modules, their imports dropped."""
     page = export(mm32_tree, "html")

@@ -307,7 +307,7 @@ def test_openers_report_destination_is_checked_before_any_work(cli, clean_error,
 
 
 def test_the_parts_get_their_lookahead_nearest_the_size_two_guesses_win_first():
-    """``openers.lookahead_order``: every part of LOOKAHEAD_MIN secrets or more, once, the nearest
+    """``ranking.lookahead_order``: every part of LOOKAHEAD_MIN secrets or more, once, the nearest
     to reach[2] (what two guesses can win) first, and those far bigger after the small ones (a
     Wordle part of 400 gains less a secret than one of 12); the smaller parts never (their counting
     bound stands)."""

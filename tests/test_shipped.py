@@ -138,3 +138,30 @@ def test_format_md_worked_example_is_what_the_compiler_writes():
     tree = player.loads(to_bytes(built))
     assert tree.next_guess([((0, 1), (1, 0)), ((0, 2), (0, 1))]) == (2, 1)
     assert tree.next_guess([((0, 1), (1, 0)), ((0, 2), (0, 1)), ((2, 1), (2, 0))]) is None
+
+
+def test_a_book_words_tree_carries_the_guesses_it_plays(load_script, tmp_path):
+    """build_trees.carry_played rewrites the header through header.build: the game carries only
+    the guesses the tree plays, ``allowed_guesses`` says how many it was compiled with, and the
+    rest of the header and the body are the compiled tree's own."""
+    from guesstree import compiler
+    from guesstree.player.artifact import decode
+    from guesstree.player.games import make_game
+    from guesstree.player.header import Header
+
+    build_trees = load_script("build_trees")
+    data = ROOT / "tests" / "data"
+    game = make_game("words", answers=str(data / "words-ight.txt"), guesses=str(data / "words-ight-guesses.txt"))
+    path = compiler.save(compiler.build(game, compiler.Options("entropy")), tmp_path / "ight.msgpack.zst", "a notice")
+    compiled, compiled_body = decode(path.read_bytes())
+    build_trees.carry_played(path)
+    header, body = decode(path.read_bytes())
+    tree = player.load(path)
+    played = {tree.guess_of(node) for node in range(tree.nodes)}
+    assert body == compiled_body and set(tree.game.guesses) == played and len(played) < len(game.guesses)
+    assert header["allowed_guesses"] == len(game.guesses) and tree.allowed_guesses == len(game.guesses)
+    assert list(header) == ["format", "version", "producer", "game", "strategy", "stats", "notice", "allowed_guesses",
+                            "body_sha256"]
+    assert {key: header[key] for key in ("producer", "strategy", "stats", "notice")} == \
+        {key: compiled[key] for key in ("producer", "strategy", "stats", "notice")}
+    assert Header.read(header, "ight").game == game.portable(played) and verify(tree).ok

@@ -182,9 +182,47 @@ def test_bad_options(options, words):
 @pytest.mark.parametrize("name", ["optimal-worst", "optimal-expected"])
 def test_exhaustive_strategies_exist(name):
     strategy = compiler.get_strategy(name)
-    assert strategy.name == name and strategy.reads == "solution" and strategy.candidates("all") == "all"
+    assert strategy.name == name and strategy.is_exact and strategy.candidates("all") == "all"
     assert Options(strategy=name).spec() == {"name": name, "candidates": "all"}
     assert Options(strategy=strategy).strategy is strategy  # a strategy is given by name or as itself
+
+
+def test_each_strategy_answers_what_its_choices_read():
+    """The builder lays out its work by these answers (plan.py, runner.py, options.py)."""
+    answers = {name: (s.is_exact, s.scores_every_guess, s.samples) for name, s in STRATEGIES.items()}
+    scoring, simple, exact = (False, True, False), (False, False, False), (True, False, False)
+    assert answers == {"first": simple, "random": simple, "entropy": scoring, "worst-entropy": scoring,
+                       "sampled-entropy": (False, False, True), "minimax": scoring, "most-parts": scoring,
+                       "expected-size": scoring, "optimal-worst": exact, "optimal-expected": exact,
+                       "fewest-at-worst": exact}
+
+
+@pytest.mark.parametrize("fails", [False, True])
+def test_an_exhaustive_builds_solver_is_closed_once_where_it_was_made(monkeypatch, fails):
+    """``Exhaustive.prepared`` makes the solver and closes it when the build ends, however it ends."""
+    from guesstree.compiler.search.solver import Solver
+
+    closed, close, solve = [], Solver.close, Solver.solve
+
+    def closing(solver):
+        closed.append(solver)
+        close(solver)
+
+    def solving(solver, *arguments):
+        if fails:
+            raise RuntimeError("the search failed")
+        return solve(solver, *arguments)
+
+    monkeypatch.setattr(Solver, "close", closing)
+    monkeypatch.setattr(Solver, "__del__", lambda solver: None)  # (its safety net would count twice)
+    monkeypatch.setattr(Solver, "solve", solving)
+    game = make_game("mastermind", colours=3, holes=2)
+    if fails:
+        with pytest.raises(RuntimeError, match="the search failed"):
+            compiler.build(game, Options("optimal-worst"))
+    else:
+        assert compiler.build(game, Options("optimal-worst")).stats["worst"] == 3
+    assert len(closed) == 1
 
 
 def test_strategies_take_the_settings_the_catalogue_gives_them():

@@ -1,6 +1,6 @@
 """The build context: what strategies may ask of the game while a tree is built.
 
-The builder (``builder.py``) makes one per build, over the game's arrays (``arrays.py``); the
+The builder (``runner.py``) makes one per build, over the game's arrays (``arrays.py``); the
 strategies (``strategies.py``) ask it for the guesses allowed at a node, their partitions'
 statistics, one guess per symmetry class, and the randomness of a node.
 """

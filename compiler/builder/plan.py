@@ -44,13 +44,13 @@ class Layout:
         them, and needs no whole matrix in a large game (one that reads every guess scores each
         first guess's subtree over its own part's matrix; a sampled one reads blocks, and one that
         reads only its guess's answers, the row of that guess)."""
-        n, reads = game.secret_count(), options.strategy.reads
-        if reads == "solution":
+        n, strategy = game.secret_count(), options.strategy
+        if strategy.is_exact:
             return cls("numba" if options.engine == "fast" else backend_for(game, options.engine), "whole", 1, False)
         backend = backend_for(game, options.engine)
         split = workers if workers > 1 and n >= PARALLEL_MIN_SECRETS else 1
         if game.guess_count() * n >= PART_MIN_CELLS:
-            return cls(backend, "none", split, reads == "every")
+            return cls(backend, "none", split, strategy.scores_every_guess)
         return cls(backend, "shared" if split > 1 else "whole", split, False)
 
     def peg_words(self, game: Game) -> str | None:
@@ -77,7 +77,7 @@ def plan(game: Game, options: Options, search: SearchSettings | None = None,
     strategy); a ValueError with the figures for a build that cannot finish (``Estimate.check``),
     if ``check`` (``compile --estimate`` prints them instead)."""
     if workers is None:
-        given = search.workers if search is not None and options.strategy.reads != "solution" else None
+        given = search.workers if search is not None and not options.strategy.is_exact else None
         workers = given if given is not None else (os.cpu_count() or 1)
     try:
         check_listing(game, options.max_memory)  # the one limit that no option lifts but --max-memory, first
@@ -102,7 +102,7 @@ def what_fits(game: Game, options: Options, workers: int) -> str:
     from ..engine.codes import LISTED_BYTES
     from .estimate import physical_memory
 
-    said = f" ({options.name} too lists every code)" if options.strategy.reads == "sample" else ""
+    said = f" ({options.name} too lists every code)" if options.strategy.samples else ""
     need = -(-LISTED_BYTES * (game.secret_count() + game.guess_count()) // (1 << 30))  # GiB, rounded up
     physical = physical_memory()
     if physical is not None and need << 30 > 0.8 * physical:
@@ -133,6 +133,6 @@ def _largest_that_builds(game: Game, options: Options, workers: int) -> Game | N
                 plan(smaller, options, workers=workers)
             except (ValueError, TypeError):
                 continue
-            if options.strategy.reads != "solution" or searchable(smaller, options):
+            if not options.strategy.is_exact or searchable(smaller, options):
                 return smaller
     return None

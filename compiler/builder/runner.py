@@ -20,7 +20,7 @@ from ..search.problem import STOPS
 from ..workers.settings import SearchSettings
 from .context import BuildContext, Node
 from .expand import REPORT_SECONDS, Subtree, Work, expand, expand_job, spliced, split, top_job
-from .plan import plan
+from .plan import Layout, plan
 from .tree import Built, Nodes, Spooled
 
 # (secrets solved so far, all secrets, nodes placed so far, work done, work done and guessed ahead: ``expand.Work``)
@@ -28,7 +28,7 @@ Progress = Callable[[int, int, int, int, int], None]
 
 
 def build(game: Game, options: Options, progress: Progress | None = None, workers: int | None = None,
-          search: SearchSettings | None = None) -> Built:
+          search: SearchSettings | None = None, layout: Layout | None = None) -> Built:
     """Expand ``options.strategy`` over every secret of ``game``.
 
     Big games expand the first guess's subtrees in ``workers`` processes (default: one per
@@ -36,34 +36,36 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
     any number of workers. ``search``: how the build runs: an exhaustive strategy's search (its
     threads, progress, checkpoint and cluster), a heuristic's checkpoint of its finished
     subtrees (``--checkpoint FILE``, read back with ``resume``), its workers, and the cluster
-    that expands those subtrees instead (``cluster.DaskMap``: the same tree).
+    that expands those subtrees instead (``cluster.DaskMap``: the same tree). ``layout``: the
+    caller's ``plan`` of this build (which refused it if it cannot finish), not made again;
+    without it, ``plan`` is asked here, before any work.
     """
     strategy = options.strategy
     search = search or SearchSettings()
-    exhaustive = strategy.reads == "solution"
-    layout, _ = plan(game, options, search, workers)  # refused here if it cannot finish: before any work
-    if exhaustive and search.progress is not None:  # said at once: listing and scoring a big game takes seconds
+    if layout is None:
+        layout, _ = plan(game, options, search, workers)  # refused here if it cannot finish: before any work
+    if strategy.is_exact and search.progress is not None:  # said at once: listing and scoring a big game takes seconds
         search.progress({"task": f"listing the codes, scoring {game.guess_count():,} guesses x "
                                  f"{game.secret_count():,} secrets"})
     context = BuildContext(GameArrays.of(game, layout.scorer(game, options)), options)
     n = game.secret_count()
     wins, determined = np.zeros(n, dtype=np.int64), np.full(n, 0 if n == 1 else -1, dtype=np.int64)
-    chosen = strategy
+    as_jobs = layout.splits(context.scorer) or (not strategy.is_exact and (search.checkpoint or search.cluster) is not None)
     try:
-        chosen = strategy.prepare(context, search)  # a whole-game search, for the exhaustive strategies
-        root = Node(np.arange(n, dtype=np.int64), (), ())
-        if layout.splits(context.scorer) or (not exhaustive and (search.checkpoint or search.cluster) is not None):
-            parts = layout.parts and not context.scorer.on_the_fly
-            tree = _expand_below_root(context, root, layout.workers, progress, parts, search, (wins, determined))
-        else:
-            shown = None if progress is None else \
-                (lambda solved, nodes, work, ahead: progress(solved, n, nodes, work, int(work + ahead)))
-            subtree = expand(context, root, shown, chosen)
-            tree = Nodes(*([value for level in subtree.levels for value in level[k]] for k in range(3)))
-            _settle(wins, subtree.wins)
-            _settle(determined, subtree.determined)
+        # a whole-game search, for the exhaustive strategies: its solver lives as long as this block
+        with strategy.prepared(context, search) as chosen:
+            root = Node(np.arange(n, dtype=np.int64), (), ())
+            if as_jobs:
+                parts = layout.parts and not context.scorer.on_the_fly
+                tree = _expand_below_root(context, root, layout.workers, progress, parts, search, (wins, determined))
+            else:
+                shown = None if progress is None else \
+                    (lambda solved, nodes, work, ahead: progress(solved, n, nodes, work, int(work + ahead)))
+                subtree = expand(context, root, shown, chosen)
+                tree = Nodes(*([value for level in subtree.levels for value in level[k]] for k in range(3)))
+                _settle(wins, subtree.wins)
+                _settle(determined, subtree.determined)
     finally:
-        chosen.close()
         context.close()
     built = Built(game, options, tree, Statistics.from_depths(wins.tolist(), determined.tolist()))
     if chosen.report is not None:

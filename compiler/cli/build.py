@@ -137,11 +137,12 @@ def _compiled(game: Game, options, quiet: bool, search: SearchSettings):
     from ..builder.runner import build, plan
     from .progress import compile_display
 
-    figures = plan(game, options, search)[1]  # (refused there, if it cannot finish)
+    layout, figures = plan(game, options, search)  # (refused there, if it cannot finish)
     if figures is not None and figures.seconds >= 60 and not quiet:
         typer.echo(f"estimated: {figures.text()}", err=True)
     with compile_display(quiet) as (searching, building):
-        built = build(game, options, progress=building, search=dataclasses.replace(search, progress=searching))
+        built = build(game, options, progress=building, search=dataclasses.replace(search, progress=searching),
+                      layout=layout)
     _say_first_guesses(built.first_guesses, quiet)
     return built
 

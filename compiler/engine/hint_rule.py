@@ -1,7 +1,7 @@
 """The hint rule of hard mode (``Game.hint_rule``): which guesses a history allows.
 
 The rule is stated once, here (``next_state``, ``allowed_by``), in code that runs both as Python
-over numpy arrays (``HintRule``, at a node of any build) and compiled (``search/hint.py``, which
+over numpy arrays (``HintRule``, at a node of any build) and compiled (``search/hint_kernels.py``, which
 the exhaustive searches carry through their recursion); the tests hold it to ``Game.allows``.
 """
 from __future__ import annotations

@@ -22,8 +22,9 @@ least-total search with a penalty on every secret won by the budget's last guess
   guesses split candidates), ``alike.py`` (guesses that count once), ``counting.py`` (bounds by
   counting), ``hint_kernels.py`` (hard mode's rule) and ``table.py`` (the transposition table).
 
-An exhaustive strategy's ``prepare`` (``compiler/strategies.py``) starts the search a build
-needs and returns the strategy that plays its tree (``Solved``, which holds the solver); the other
+An exhaustive strategy's ``prepared`` (``compiler/strategies.py``) starts the search a build
+needs, gives the strategy that plays its tree (``Solved``, which holds the solver) while the build
+runs and closes the solver when it ends; the other
 library calls that start one are in ``compiler/exact.py`` (``bound``, ``rank_openers``,
 ``rank_of``, ``solving``); a cluster's worker makes the game from its recipe
 (``SearchedGame.recipe``) and runs the jobs through ``compiler/workers/cluster.py``. Nothing is imported here, so

@@ -60,7 +60,7 @@ class Problem(NamedTuple):
     least_by: np.ndarray  # the tables by the most answers a node's guesses get (``counting.branching_tables``)
     least_blind_by: np.ndarray
     reach_by: np.ndarray
-    hint_codes: np.ndarray  # see hint.py: per position, each guess's symbol there
+    hint_codes: np.ndarray  # see hint_kernels.py: per position, each guess's symbol there
     letter_counts: np.ndarray
     marks: np.ndarray
     table: np.ndarray  # the transposition table

@@ -95,7 +95,7 @@ class LeastTotal:
     first: str | None = None  # the fixed opener (--first), as the game writes it
     scope: dict = field(default_factory=dict)  # with --openers: openers, of, ranked_by
     late: int | None = None  # fewest-at-worst: the fewest secrets that need ``depth`` guesses
-    # the full proof over many first guesses (``openers.ranked_root``): first_guesses, by_class,
+    # the full proof over many first guesses (``ranking.ranked_root``): first_guesses, by_class,
     # refuted_by_bound, refuted_by_search
     first_guesses: dict = field(default_factory=dict)
 

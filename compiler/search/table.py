@@ -3,7 +3,7 @@
 A flat array of entries keyed by a 128-bit hash of (candidate set, tag, salt): the tag is the
 depth budget (``UNLIMITED`` when it cannot bind) of a minimum-total entry, or ``FEASIBLE_TAG``
 for the worst-case search's; the salt stands for whatever else decides the node's value (a hard
-mode's state, ``hint.hint_salt``). The searches of a process's threads share one table, so they
+mode's state, ``hint_kernels.hint_salt``). The searches of a process's threads share one table, so they
 pool what they solve; an entry is three words ``(key1 ^ data, key2 ^ data, data)``, so a torn
 write from two threads at once reads as a miss, never as a wrong answer. Losing an entry costs
 time, not correctness. A checkpoint (``compiler/search/checkpoint.py``) holds a table's entries.

@@ -26,7 +26,7 @@ class Settled:
     """How the root's first guesses were settled: by a bound alone, or by a search of some part
     (effort, which depends on the order jobs finish in: never part of an artifact); and where the
     ranking searched the root, what the full proof's header says of them, the same in every run
-    (``proven``: ``openers.ranked_root``)."""
+    (``proven``: ``ranking.ranked_root``)."""
 
     bound: int = 0
     search: int = 0

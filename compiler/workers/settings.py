@@ -1,6 +1,6 @@
 """How an exhaustive search runs, apart from what it searches: its threads, its checkpoint, its
 progress display and where its jobs run (this machine, or a Dask cluster). The command line makes
-one from its flags and hands it to ``build``; the exhaustive strategy's ``prepare`` gives it to
+one from its flags and hands it to ``build``; the exhaustive strategy's ``prepared`` gives it to
 the solver it starts."""
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from ..artifact import jsonable
+from ..header import jsonable
 from ..wording import counted
 from .app import PLUGIN, TREE, command, load_or_fail
 
