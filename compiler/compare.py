@@ -256,7 +256,7 @@ def plot_svg(rows: list[Row], title: str) -> str:
                f'font-size="14" fill="#1d2330">secrets</text>')
     legend_x = left + plot_w + 24
     out.append(f'<text x="{legend_x}" y="{top_margin + 4}" font-size="13" font-weight="600" fill="#1d2330">strategy (average)</text>')
-    for i, row in enumerate(rows):
+    for i in range(len(rows)):
         ly = top_margin + 24 + i * 22
         out.append(f'<g class="legend"><rect x="{legend_x}" y="{ly - 11}" width="14" height="14" rx="2" '
                    f'fill="{COLOURS[i % len(COLOURS)]}"/><text x="{legend_x + 20}" y="{ly}" font-size="13" '

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterator
+from collections.abc import Iterator
 
 from .catalogue import SETTINGS
 from .engine.arrays import GameArrays

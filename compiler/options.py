@@ -50,7 +50,7 @@ class Options:
         strategy.check(self)
 
     @classmethod
-    def shared(cls, strategy: "str | Strategy", **settings) -> "Options":
+    def shared(cls, strategy: str | Strategy, **settings) -> Options:
         """Options of ``strategy`` from settings shared by several strategies (as ``compare`` gives
         every row the same ones): a strategy setting it does not take is left out, not refused."""
         strategy = get_strategy(strategy)

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, ClassVar, Iterator
+from typing import ClassVar
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -79,7 +80,7 @@ class Strategy:
     report: ClassVar = None  # what a whole-game search proved (``Solved``), as the artifact's strategy records it
 
     @contextmanager
-    def prepared(self, context, search=None) -> Iterator["Strategy"]:
+    def prepared(self, context, search=None) -> Iterator[Strategy]:
         """Whole-game work before the builder asks node by node: the strategy that then chooses
         (itself, or an exhaustive strategy's ``Solved``) for the length of a ``with`` block, and
         whatever that work started (a search's jobs) stopped when the block ends, however it ends."""
@@ -198,7 +199,7 @@ class Exhaustive(Strategy):
 
     # The solver is imported when an exhaustive strategy runs: its compiled searches load numba.
     @contextmanager
-    def prepared(self, context, search=None) -> Iterator["Solved"]:
+    def prepared(self, context, search=None) -> Iterator[Solved]:
         """Solve the whole game once (the one place a search starts), before the builder asks node
         by node: the strategy that plays the optimal tree found, with the search's report, while
         the block runs; the solver closed (its jobs stopped) when it ends, however it ends.
@@ -286,7 +287,7 @@ STRATEGIES = {
 assert list(STRATEGIES) == list(catalogue.STRATEGIES)  # one registry: every name has its behaviour
 
 
-def get_strategy(name: "str | Strategy") -> Strategy:
+def get_strategy(name: str | Strategy) -> Strategy:
     """The strategy of that name, or of an author's (``catalogue.ALIASES``; a strategy is itself)."""
     if isinstance(name, Strategy):
         return name

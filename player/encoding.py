@@ -53,7 +53,9 @@ def encode_chunks(header: dict, index: dict, contents, chunk_nodes: int) -> byte
     from itertools import islice
 
     width, length = index["feedback_width"], index["code_length"]
-    frames, first, edges = [], [], 0
+    frames: list[bytes] = []
+    first: list[int] = []
+    edges = 0
     contents = iter(contents)
     cores = os.cpu_count() or 1
     with ThreadPoolExecutor(max_workers=cores) as pool:  # zstd lets go of the GIL

@@ -57,15 +57,16 @@ def walk(tree: Tree):
     game = tree.game
     score, win = game.score, game.win
     for secret in game.secrets:
-        node, nodes, feedbacks = 0, [], []
-        while node is not None:
-            feedback = score(tree.guess_of(node), secret)
-            nodes.append(node)
+        at: int | None = 0
+        nodes, feedbacks = [], []
+        while at is not None:
+            feedback = score(tree.guess_of(at), secret)
+            nodes.append(at)
             feedbacks.append(feedback)
             if feedback == win:
                 break
-            node = tree.child(node, feedback)
-        yield secret, nodes, feedbacks, node is not None
+            at = tree.child(at, feedback)
+        yield secret, nodes, feedbacks, at is not None
 
 
 def reach(tree: Tree) -> tuple[list[int], list[bool]]:
@@ -90,7 +91,7 @@ def to_document(tree: Tree) -> dict:
     below = children(tree)
     built: list[dict | None] = [None] * tree.nodes
     for node in range(tree.nodes - 1, -1, -1):  # a child's id is always above its parent's
-        item = {"guess": fmt_code(tree.guess_of(node))}
+        item: dict = {"guess": fmt_code(tree.guess_of(node))}
         if below[node]:
             item["feedback"] = {texts[f]: built[child] for f, child in below[node]}
             for _, child in below[node]:
@@ -262,9 +263,9 @@ def page_title(tree: Tree) -> str:
     if game.name != "words":
         return f"{game.title()}: {strategy}"
     params = game.params()
-    lists = KNOWN_ANSWER_LISTS.get(params.get("answers_sha256"),
+    lists = KNOWN_ANSWER_LISTS.get(params.get("answers_sha256", ""),
                                    f"Words of {game.length} letters ({len(game.secrets)} answers)")
-    mode = ", hard mode" if game.hard else ""
+    mode = ", hard mode" if params.get("hard") else ""
     depth = f", at most {tree.strategy['max_depth']} guesses" if "max_depth" in tree.strategy else ""
     return f"{lists}{mode}: {strategy}{depth}, opening {game.format_code(tree.guess_of(0))}"
 

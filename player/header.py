@@ -33,7 +33,7 @@ def build(game: Game, strategy: dict, stats: Statistics, notice: str | None = No
     ``stats``; ``notice``: the licence of the data the game embeds, carried verbatim (a ValueError
     says why one cannot be); ``allowed_guesses``: how many guesses the tree was compiled with,
     where the game carries fewer (§2.1)."""
-    fields = {"producer": producer, "game": game.spec(), "strategy": dict(strategy), "stats": stats.to_header()}
+    fields: dict = {"producer": producer, "game": game.spec(), "strategy": dict(strategy), "stats": stats.to_header()}
     if notice is not None:
         fields["notice"] = check_notice(notice)
     if allowed_guesses is not None:
@@ -72,7 +72,7 @@ class Header:
     allowed_guesses: int | None
 
     @classmethod
-    def read(cls, header: dict, name: str, plugins: Iterable[str] | str | None = None) -> "Header":
+    def read(cls, header: dict, name: str, plugins: Iterable[str] | str | None = None) -> Header:
         """The fields of ``header`` (of the file ``name``), or a ``FormatError`` naming the one refused.
         ``plugins``: the plugin modules the game may come from (default: ``$GUESSTREE_PLUGINS``)."""
         game = _game(header, name, _trusted(plugins))

@@ -46,7 +46,7 @@ class BuildContext:
         self._candidate_guess = np.zeros(len(game.guesses), dtype=bool)
         self.first = None if options.first is None else arrays.opening(options.first)
 
-    def for_part(self, part: np.ndarray) -> "BuildContext":
+    def for_part(self, part: np.ndarray) -> BuildContext:
         """This context narrowed to the secrets ``part`` (``GameArrays.part``): strategies choose
         exactly as they would here."""
         arrays = self.arrays.part(part)

@@ -37,7 +37,7 @@ class Layout:
     parts: bool  # each of those subtrees over a matrix of its own part's secrets
 
     @classmethod
-    def of(cls, game: Game, options: Options, workers: int) -> "Layout":
+    def of(cls, game: Game, options: Options, workers: int) -> Layout:
         """A strategy that looks its choices up in a solved game does them in one process, over
         its search's matrix (and the compiled kernels its search runs on, unless ``--engine`` says
         otherwise). A scoring one splits the work among processes in a game big enough to pay for

@@ -7,7 +7,7 @@ back level by level, so the tree is the same bytes for any runner and any number
 from __future__ import annotations
 
 import functools
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -49,7 +49,7 @@ class Record:
         self.job, self.levels, self.wins, self.determined = job, levels, wins, determined
 
     @classmethod
-    def of(cls, job: int, subtree) -> "Record":
+    def of(cls, job: int, subtree) -> Record:
         levels = [tuple(np.asarray(column, dtype=np.int64) for column in level) for level in subtree.levels]
         return cls(job, levels, _pairs(subtree.wins), _pairs(subtree.determined))
 
@@ -80,7 +80,7 @@ class Spool:
     """The build's records, in ``path`` (a checkpoint, kept) or in a temporary file with no name
     (``path`` None). ``resume``: keep the records of a checkpoint of the same build (``identity``)."""
 
-    def __init__(self, identity: dict, limits: "Limits", path: str | os.PathLike | None = None,
+    def __init__(self, identity: dict, limits: Limits, path: str | os.PathLike | None = None,
                  resume: bool = False):
         self.limits = limits
         self.kept = path is not None

@@ -3,7 +3,7 @@ or its first guess's subtrees in the build's spool on disk (``Spooled``), breadt
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -17,7 +17,7 @@ class Built:
     """A complete tree, ready to be written (see trees/FORMAT.md for the arrays): its nodes in
     memory (``Nodes``), or in the build's spool on disk (``Spooled``)."""
 
-    def __init__(self, game: Game, options: Options, tree: "Nodes | Spooled | None" = None,
+    def __init__(self, game: Game, options: Options, tree: Nodes | Spooled | None = None,
                  stats: Statistics | None = None):
         self.game, self.options = game, options
         self.tree = tree if tree is not None else Nodes([], [], [])
