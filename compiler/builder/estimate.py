@@ -130,19 +130,19 @@ def estimate(game: Game, options, layout, load: float | None = None) -> Estimate
     """The estimate of building ``options.strategy``'s tree of ``game`` as ``layout`` (a
     ``plan.Layout``) lays it out, beside ``load`` (default: this machine's now); None for an
     exhaustive strategy (its search is not modelled)."""
-    reads = options.strategy.reads
-    if reads == "solution":
+    strategy = options.strategy
+    if strategy.is_exact:
         return None
     n, guesses = game.secret_count(), game.guess_count()
     answers = max(2, min(len(game.feedbacks()), n))
     below = max(DEPTH_PER_LOG * math.log(max(n, 2)) / math.log(answers) - 2, 1.0)  # levels that score
-    if reads == "answers":
+    if not (strategy.scores_every_guess or strategy.samples):  # each node's own guess's answers alone
         pool = 0
     elif options.candidates == "consistent":
         pool = n / answers  # the candidates of a node below the first guess, on average
     else:
         pool = guesses
-    if reads == "sample":
+    if strategy.samples:
         pool = min(pool, options.guess_sample) * min(1.0, options.secret_sample / max(n / answers, 1))
     words = layout.peg_words(game)
     cell = CELL_SECONDS[words][options.name != "most-parts"]
@@ -154,7 +154,7 @@ def estimate(game: Game, options, layout, load: float | None = None) -> Estimate
     processes = 1 + workers if workers > 1 else 1  # this one, and its workers (each lists the codes)
     each = BASE_BYTES + SECRET_BYTES * n
     memory = each * processes
-    if layout.matrix != "none" and reads == "every":  # the whole matrix, if it fits the budget
+    if layout.matrix != "none" and strategy.scores_every_guess:  # the whole matrix, if it fits the budget
         matrix = min(guesses * n * (1 if len(game.feedbacks()) < 256 else 2), 0.8 * options.max_memory)
         memory, each = memory + matrix, each + matrix
     if layout.matrix != "none":

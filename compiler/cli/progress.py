@@ -68,7 +68,7 @@ def bar_share(status: dict) -> tuple[int, int]:
 def describe(status: dict) -> tuple[str, str]:
     """The status line's two halves: where the search is, and its jobs, best total and nodes."""
     where = [status.get("task", "searching")]
-    if "refuted" in status:  # the ranking of first guesses (search/openers.py)
+    if "refuted" in status:  # the ranking of first guesses (search/ranking.py)
         where.append(f"{status.get('settled', 0)} settled, {status['refuted']} refuted")
     if "root" in status:
         where.append(f"first guess {status['root']}")

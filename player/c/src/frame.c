@@ -1,4 +1,4 @@
-/* The zstd frames of an artifact (FORMAT.md §1, §10), checked as player/artifact.py's inflate does. */
+/* The zstd frames of an artifact (FORMAT.md §1, §10), checked as player/frames.py's inflate does. */
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_frameHeaderSize, ZSTD_getFrameHeader */
 #include <zstd.h>
 #include "internal.h"

@@ -22,7 +22,7 @@ typedef struct mp_item {
 
 typedef enum mp_problem { MP_FINE, MP_INVALID, MP_NOT_MAP, MP_STRUCTURE, MP_TRAILING } mp_problem;
 
-/* Check that bytes hold one msgpack map and nothing after it, as player/artifact.py's _unpack_map:
+/* Check that bytes hold one msgpack map and nothing after it, as player/unpacking.py's unpack_map:
  * valid msgpack, strict UTF-8, no extension type, no map key that is an array or a map, no key
  * __proto__, nesting within MP_MAX_DEPTH, at most MP_MAX_STRUCTURE bytes outside its bin values. */
 mp_problem gti_mp_check_map(const uint8_t *bytes, size_t size, mp_item *map, size_t *trailing, const char **why);

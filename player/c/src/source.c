@@ -1,5 +1,5 @@
 /* The bytes of an artifact: in memory, or in a file opened with stdio and POSIX's fstat and read piece
- * by piece as the Python player reads them (player/artifact.py's OnDisk). Built with -DGT_NO_FILES for
+ * by piece as the Python player reads them (player/sources.py's OnDisk). Built with -DGT_NO_FILES for
  * a target without files: a file is then refused, and trees open from bytes in memory (gt_open_memory). */
 #include <string.h>
 #include "internal.h"

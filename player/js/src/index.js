@@ -19,7 +19,7 @@ export const version = "0.1.0";  // the package's version: package.json's, and g
 export const FORMAT_NAME = "guesstree";
 export const VERSION = [1, 2];  // the whole layout: a reader refuses a major version it does not know, ignores unknown keys
 export const CHUNKED = [2, 0];  // the chunked layout (trees/FORMAT.md §10)
-export const MAX_BODY_BYTES = 64 << 20;  // inflated size cap, as player/artifact.py
+export const MAX_BODY_BYTES = 64 << 20;  // inflated size cap, as player/format.py
 export const MAX_FILE_BYTES = MAX_BODY_BYTES + (1 << 20);
 export const MAX_STRUCTURE_BYTES = 1 << 20;  // msgpack bytes outside bin payloads, per map
 const MAX_DEPTH = 1024;  // msgpack-python's unpacker refuses deeper nesting
@@ -121,7 +121,7 @@ export function inflate(data, fail = (reason) => new FormatError(reason), limit 
   const damaged = (why) => refuse(`the zstd data is damaged (${why})`);
   if (dictionary) damaged("it needs a dictionary");
   const window = 2 ** (10 + (data[5] >> 3));  // fzstd would allocate it for a frame that declares 0 bytes
-  const most = 2 ** Math.max(10, Math.ceil(Math.log2(limit)));  // as player/artifact.py: a power of two, at least zstd's least
+  const most = 2 ** Math.max(10, Math.ceil(Math.log2(limit)));  // as player/frames.py: a power of two, at least zstd's least
   if (!single && window + (window / 8) * (data[5] & 7) > most) damaged("its window is larger than allowed");
   at = blocksEnd(data, at);  // fzstd reads on into any frame after it
   if (at + 4 > data.length) damaged("the frame is truncated");
@@ -149,7 +149,7 @@ function blocksEnd(data, at) {
   return at;
 }
 
-// Where the zstd frame that data starts with ends, as player/artifact.py's frame_length: its blocks
+// Where the zstd frame that data starts with ends, as player/frames.py's frame_length: its blocks
 // walked without inflating them; data.length where it is no whole frame (inflate says why).
 export function frameEnd(data) {
   if (data.length < 6 || MAGIC.some((b, i) => data[i] !== b)) return data.length;
@@ -161,7 +161,7 @@ export function frameEnd(data) {
 // -- msgpack (FORMAT.md §2) ------------------------------------------------------------------
 // @msgpack/msgpack's decoder with what the Python reader adds: floats kept apart from ints,
 // strings that are UTF-8, no extension types, msgpack-python's nesting limit, and at most
-// MAX_STRUCTURE_BYTES outside the map's own bin values (as player/artifact.py's _check_structure
+// MAX_STRUCTURE_BYTES outside the map's own bin values (as player/unpacking.py's _check_structure
 // counts them), each refused before the decoder goes on, so that no file makes it build more than
 // that much structure. It is done in the decoder's own methods, those of its 3.1 (private in its
 // TypeScript, plain methods of the class it ships): hence the version pinned to 3.1.x, and a test
