@@ -1,4 +1,4 @@
-/* Help off the tree, for gt_suggest (lookup.c), as the Python player's Tree.suggest and the
+/* Help off the tree, gt_suggest, as the Python player's Tree.suggest and the
  * JavaScript player's suggest: the openings after a first guess of one's own (player/book.py: the
  * book's tree, the tree itself by a peg game's symmetry), and the guess player/advice.py's rule
  * gives. The constants, the sample, the ties and the look-ahead's budget are Python's, so that both
@@ -10,6 +10,9 @@
  * last taken first (a gt_arena takes back its last block only), before gt_suggest returns. */
 #include <string.h>
 #include "internal.h"
+
+#define SYMMETRIC_STEPS 64
+#define GT_SYMBOLS 26 /* the most symbols of a peg game (Mastermind's 26 colours) */
 
 #define SAMPLE 32            /* at least this many secrets each guess is ranked on ... */
 #define FEEDBACKS 400000     /* ... and as many as make this many feedbacks over the pool */
@@ -320,7 +323,8 @@ static void best_guess(advisor *a, const stores *s, const int *guesses, const in
     memcpy(guess, chosen, a->length * sizeof *guess);
 }
 
-gt_status gti_advise(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int *guess, uint64_t *candidates)
+/* player/advice.py's guess after a history, and how many secrets it leaves (0: none, and no guess written) */
+static gt_status advise(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int *guess, uint64_t *candidates)
 {
     advisor a = {t, &t->g, t->g.length, t->g.kind == GT_WORDS && t->g.hard, 0, NULL, NULL, 0, 0};
     stores s = {NULL, NULL, NULL, NULL, 0, 0, 0};
@@ -414,8 +418,12 @@ static gt_status follow(gt_tree *b, const int *guesses, const int *feedbacks, si
     return GT_OK;
 }
 
-gt_status gti_follow_openings(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int *guess, gt_source *by,
-                              gt_error *e)
+/* the openings after the history's first guess (player/book.py's openings): the book's tree for it
+ * (by GT_BY_BOOK), then in a peg game the tree itself after a first guess of its first guess's class,
+ * carried by the symmetry between them (GT_BY_SYMMETRY): GT_OK and the guess, GT_E_OFF_TREE where
+ * none follows */
+static gt_status follow_openings(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int *guess, gt_source *by,
+                                 gt_error *e)
 {
     const game *g = &t->g;
     int canonical[GT_MAX_CODE], own[GT_MAX_CODE], tree_first[GT_MAX_CODE];
@@ -442,4 +450,54 @@ gt_status gti_follow_openings(gt_tree *t, const int *guesses, const int *feedbac
         return GT_E_OFF_TREE; /* another class, or the tree's own first guess: the tree itself or nothing */
     *by = GT_BY_SYMMETRY;
     return follow(t, guesses, feedbacks, steps, &mine, &theirs, guess, e);
+}
+
+/* -- the calls ------------------------------------------------------------------------------------ */
+/* Tree.suggest (player/tree.py) with book=None: the tree's guess while the history follows it; in a
+ * peg game, the tree carried by a symmetry after a first guess of its first guess's class; else the
+ * guess of player/advice.py's rule (advice.c) */
+gt_status gt_suggest(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int any_guess, int *guess,
+                     gt_source *by, gt_error *e)
+{
+    gt_error ignored;
+    uint64_t left = 0;
+    int win[GT_MAX_FEEDBACK];
+    size_t won = 0;
+    if (!t || !guess || (steps && (!guesses || !feedbacks))) return gti_fail(e, GT_E_ARGUMENT, "gt_suggest: a NULL argument");
+    if (by) *by = GT_BY_RULE;
+    gt_status status = gti_check_steps(t, guesses, feedbacks, steps, any_guess, e);
+    if (status != GT_OK) return status;
+    status = gt_next_guess(t, guesses, feedbacks, steps, guess, &ignored);
+    if (status == GT_OK || status == GT_WON || status == GT_E_CHUNK) {
+        if (by && status != GT_E_CHUNK) *by = GT_BY_TREE;
+        return status == GT_E_CHUNK ? gti_fail(e, status, "%s", ignored.message) : status;
+    }
+    gti_game_win(&t->g, win);
+    for (size_t k = 0; k < steps && !won; k++)
+        if (!memcmp(feedbacks + k * t->g.feedback_length, win, t->g.feedback_length * sizeof *win)) won = k + 1;
+    if (won && won != steps)
+        return gti_fail(e, GT_E_ALREADY_WON, "step %zu: the game was won at step %zu, yet the history goes on", won + 1, won);
+    if (won) return gti_wins(t, guesses, feedbacks, steps) ? GT_WON : gti_no_secret(t, guesses, feedbacks, steps, e);
+    gt_source opening = GT_BY_RULE; /* a history that the tree follows by a symmetry is one some secret gives */
+    status = follow_openings(t, guesses, feedbacks, steps, guess, &opening, e);
+    if (status == GT_OK && by) *by = opening;
+    if (status != GT_E_OFF_TREE) return status;
+    status = advise(t, guesses, feedbacks, steps, guess, &left);
+    if (status != GT_OK) return gti_fail(e, status, "no memory left to suggest a guess");
+    return left ? GT_OK : gti_no_secret(t, guesses, feedbacks, steps, e);
+}
+
+gt_status gt_suggest_text(gt_tree *t, const char *const *history, size_t steps, int any_guess, char *out, size_t size,
+                          gt_source *by, gt_error *e)
+{
+    int guesses[TEXT_STEPS * GT_MAX_CODE], feedbacks[TEXT_STEPS * GT_MAX_FEEDBACK], guess[GT_MAX_CODE];
+    if (!t || !out || !size || (steps && !history)) return gti_fail(e, GT_E_ARGUMENT, "gt_suggest_text: a NULL argument");
+    out[0] = 0;
+    if (by) *by = GT_BY_RULE;
+    if (steps > TEXT_STEPS) return gti_fail(e, GT_E_ARGUMENT, "a history of %zu steps: at most %d are read", steps, TEXT_STEPS);
+    gt_status status = gti_parse_steps(t, history, steps, guesses, feedbacks, e);
+    if (status == GT_OK) status = gt_suggest(t, guesses, feedbacks, steps, any_guess, guess, by, e);
+    if (status != GT_OK) return status;
+    if (gti_game_format_code(&t->g, guess, out, size) >= size) return gti_fail(e, GT_E_SPACE, "the guess does not fit in %zu bytes", size);
+    return GT_OK;
 }

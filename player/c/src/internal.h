@@ -142,17 +142,14 @@ gt_status gti_check_piece(gt_tree *t, piece *p, const uint8_t *counts, uint64_t 
 uint32_t gti_edge_feedback_at(const gt_tree *t, const piece *p, uint64_t edge);
 int64_t gti_child_of(const gt_tree *t, const piece *p, uint64_t node, uint32_t index);
 
-/* help off the tree (advice.c): player/advice.py's guess after a history, and how many secrets it
- * leaves (0: none, and no guess written) */
-gt_status gti_advise(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int *guess, uint64_t *candidates);
-/* the openings after the history's first guess (player/book.py's openings): the book's tree for it
- * (by GT_BY_BOOK), then in a peg game the tree itself after a first guess of its first guess's class,
- * carried by the symmetry between them (GT_BY_SYMMETRY): GT_OK and the guess, GT_E_OFF_TREE where
- * none follows */
-#define SYMMETRIC_STEPS 64
-#define GT_SYMBOLS 26 /* the most symbols of a peg game (Mastermind's 26 colours) */
-gt_status gti_follow_openings(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int *guess, gt_source *by,
-                              gt_error *e);
+/* a history read and checked as the lookups check it (lookup.c), for gt_suggest (advice.c): its text as
+ * the game's ints, each step's code and feedback; can its last guess, answered with the win, be the
+ * secret; the refusal of a history no secret gives */
+#define TEXT_STEPS 64 /* steps a text history may have: more than any tree plays */
+gt_status gti_parse_steps(const gt_tree *t, const char *const *history, size_t steps, int *guesses, int *feedbacks, gt_error *e);
+gt_status gti_check_steps(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int any_guess, gt_error *e);
+int gti_wins(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps);
+gt_status gti_no_secret(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, gt_error *e);
 
 /* the whole body (body.c) */
 gt_status gti_body_read(gt_tree *t, mp_item body, gt_error *e);

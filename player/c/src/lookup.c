@@ -88,13 +88,13 @@ static int consistent(const gt_tree *t, const int *guesses, const int *feedbacks
 /* Can the last guess of the history, answered with the win, be the secret: one of the game's secrets
  * that gives every earlier answer? (The win answers the secret alone: gt_candidates' question, for a
  * score a step.) */
-static int wins(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps)
+int gti_wins(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps)
 {
     const int *secret = guesses + (steps - 1) * t->g.length;
     return gti_game_is_secret(&t->g, secret) && consistent(t, guesses, feedbacks, steps - 1, secret);
 }
 
-static gt_status no_secret(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, gt_error *e)
+gt_status gti_no_secret(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, gt_error *e)
 {
     char played[GT_MESSAGE_SIZE];
     played_text(t, guesses, feedbacks, steps, played, sizeof played);
@@ -121,7 +121,7 @@ gt_status gt_next_guess(gt_tree *t, const int *guesses, const int *feedbacks, si
         int won;
         int64_t child = child_for(t, p, node, feedback, &won);
         if (won && step == steps) /* the tree's guess here may be no secret, or not one the answers allow */
-            return wins(t, guesses, feedbacks, steps) ? GT_WON : no_secret(t, guesses, feedbacks, steps, e);
+            return gti_wins(t, guesses, feedbacks, steps) ? GT_WON : gti_no_secret(t, guesses, feedbacks, steps, e);
         if (won) return gti_fail(e, GT_E_ALREADY_WON, "step %zu: the game was won at step %zu, yet the history goes on",
                                 step + 1, step);
         if (child < 0) {
@@ -140,7 +140,7 @@ gt_status gt_next_guess(gt_tree *t, const int *guesses, const int *feedbacks, si
 }
 
 /* the text of a history as the game's ints, each refused as player/tree.py's _steps refuses it */
-static gt_status parse_steps(const gt_tree *t, const char *const *history, size_t steps, int *guesses, int *feedbacks, gt_error *e)
+gt_status gti_parse_steps(const gt_tree *t, const char *const *history, size_t steps, int *guesses, int *feedbacks, gt_error *e)
 {
     char why[400];
     for (size_t k = 0; k < steps; k++) {
@@ -153,15 +153,13 @@ static gt_status parse_steps(const gt_tree *t, const char *const *history, size_
     return GT_OK;
 }
 
-#define TEXT_STEPS 64 /* steps a text history may have: more than any tree plays */
-
 gt_status gt_next_guess_text(gt_tree *t, const char *const *history, size_t steps, char *out, size_t size, gt_error *e)
 {
     int guesses[TEXT_STEPS * GT_MAX_CODE], feedbacks[TEXT_STEPS * GT_MAX_FEEDBACK], guess[GT_MAX_CODE];
     if (!t || !out || !size || (steps && !history)) return gti_fail(e, GT_E_ARGUMENT, "gt_next_guess_text: a NULL argument");
     out[0] = 0;
     if (steps > TEXT_STEPS) return gti_fail(e, GT_E_ARGUMENT, "a history of %zu steps: at most %d are read", steps, TEXT_STEPS);
-    gt_status status = parse_steps(t, history, steps, guesses, feedbacks, e);
+    gt_status status = gti_parse_steps(t, history, steps, guesses, feedbacks, e);
     if (status == GT_OK) status = gt_next_guess(t, guesses, feedbacks, steps, guess, e);
     if (status != GT_OK) return status;
     if (gti_game_format_code(&t->g, guess, out, size) >= size) return gti_fail(e, GT_E_SPACE, "the guess does not fit in %zu bytes", size);
@@ -199,7 +197,7 @@ gt_status gt_path(gt_tree *t, const int *secret, int *guesses, int *feedbacks, s
     }
 }
 
-static gt_status check_steps(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int any_guess, gt_error *e)
+gt_status gti_check_steps(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int any_guess, gt_error *e)
 {
     char code[96], shown[96];
     uint32_t key;
@@ -229,62 +227,13 @@ gt_status gt_candidates(const gt_tree *t, const int *guesses, const int *feedbac
     uint64_t index = 0;
     if (!t || !count || (steps && (!guesses || !feedbacks)) || (max && !codes)) return gti_fail(e, GT_E_ARGUMENT, "gt_candidates: a NULL argument");
     *count = 0;
-    gt_status status = check_steps(t, guesses, feedbacks, steps, any_guess, e);
+    gt_status status = gti_check_steps(t, guesses, feedbacks, steps, any_guess, e);
     if (status != GT_OK) return status;
     for (int more = gti_game_first_secret(&t->g, secret); more; more = gti_game_next_secret(&t->g, secret, &index)) {
         if (!consistent(t, guesses, feedbacks, steps, secret)) continue;
         if (*count < max) memcpy(codes + *count * t->g.length, secret, t->g.length * sizeof *secret);
         ++*count;
     }
-    return GT_OK;
-}
-
-/* Tree.suggest (player/tree.py) with book=None: the tree's guess while the history follows it; in a
- * peg game, the tree carried by a symmetry after a first guess of its first guess's class; else the
- * guess of player/advice.py's rule (advice.c) */
-gt_status gt_suggest(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int any_guess, int *guess,
-                     gt_source *by, gt_error *e)
-{
-    gt_error ignored;
-    uint64_t left = 0;
-    int win[GT_MAX_FEEDBACK];
-    size_t won = 0;
-    if (!t || !guess || (steps && (!guesses || !feedbacks))) return gti_fail(e, GT_E_ARGUMENT, "gt_suggest: a NULL argument");
-    if (by) *by = GT_BY_RULE;
-    gt_status status = check_steps(t, guesses, feedbacks, steps, any_guess, e);
-    if (status != GT_OK) return status;
-    status = gt_next_guess(t, guesses, feedbacks, steps, guess, &ignored);
-    if (status == GT_OK || status == GT_WON || status == GT_E_CHUNK) {
-        if (by && status != GT_E_CHUNK) *by = GT_BY_TREE;
-        return status == GT_E_CHUNK ? gti_fail(e, status, "%s", ignored.message) : status;
-    }
-    gti_game_win(&t->g, win);
-    for (size_t k = 0; k < steps && !won; k++)
-        if (!memcmp(feedbacks + k * t->g.feedback_length, win, t->g.feedback_length * sizeof *win)) won = k + 1;
-    if (won && won != steps)
-        return gti_fail(e, GT_E_ALREADY_WON, "step %zu: the game was won at step %zu, yet the history goes on", won + 1, won);
-    if (won) return wins(t, guesses, feedbacks, steps) ? GT_WON : no_secret(t, guesses, feedbacks, steps, e);
-    gt_source opening = GT_BY_RULE; /* a history that the tree follows by a symmetry is one some secret gives */
-    status = gti_follow_openings(t, guesses, feedbacks, steps, guess, &opening, e);
-    if (status == GT_OK && by) *by = opening;
-    if (status != GT_E_OFF_TREE) return status;
-    status = gti_advise(t, guesses, feedbacks, steps, guess, &left);
-    if (status != GT_OK) return gti_fail(e, status, "no memory left to suggest a guess");
-    return left ? GT_OK : no_secret(t, guesses, feedbacks, steps, e);
-}
-
-gt_status gt_suggest_text(gt_tree *t, const char *const *history, size_t steps, int any_guess, char *out, size_t size,
-                          gt_source *by, gt_error *e)
-{
-    int guesses[TEXT_STEPS * GT_MAX_CODE], feedbacks[TEXT_STEPS * GT_MAX_FEEDBACK], guess[GT_MAX_CODE];
-    if (!t || !out || !size || (steps && !history)) return gti_fail(e, GT_E_ARGUMENT, "gt_suggest_text: a NULL argument");
-    out[0] = 0;
-    if (by) *by = GT_BY_RULE;
-    if (steps > TEXT_STEPS) return gti_fail(e, GT_E_ARGUMENT, "a history of %zu steps: at most %d are read", steps, TEXT_STEPS);
-    gt_status status = parse_steps(t, history, steps, guesses, feedbacks, e);
-    if (status == GT_OK) status = gt_suggest(t, guesses, feedbacks, steps, any_guess, guess, by, e);
-    if (status != GT_OK) return status;
-    if (gti_game_format_code(&t->g, guess, out, size) >= size) return gti_fail(e, GT_E_SPACE, "the guess does not fit in %zu bytes", size);
     return GT_OK;
 }
 
