@@ -25,13 +25,10 @@ import json
 from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Generic, Protocol, TypeVar
 
 from .format import FormatError
-from .games import Code
-
-if TYPE_CHECKING:  # the tree imports the book
-    from .tree import Tree
+from .games import Code, Game
 
 FORMAT = "guesstree-book"
 INDEX = "BOOK.json"
@@ -88,10 +85,19 @@ def class_of(code: Code, symbols: int) -> tuple[Code, Symmetry]:
     return symmetry.forward(code), symmetry
 
 
-Opening = tuple["Tree", Callable[[Code], Code], Callable[[Code], Code]]  # a tree, the way to it, the way back
+class Playable(Protocol):
+    """What the book reads of a tree: ``player.tree.Tree`` is one (the tree imports the book, never the reverse)."""
+    game: Game
+    header: dict
+
+    def guess_of(self, node: int) -> Code: ...
 
 
-def openings(tree, first: Code, book: Book | None) -> list[Opening]:
+T = TypeVar("T", bound=Playable)
+Opening = tuple[T, Callable[[Code], Code], Callable[[Code], Code]]  # a tree, the way to it, the way back
+
+
+def openings(tree: T, first: Code, book: Book[T] | None) -> list[Opening[T]]:
     """The trees that ``suggest`` may follow after the first guess ``first``, best first: ``book``'s
     optimum for ``first`` (in a permutable game, for its class), if it has one for ``tree``'s game;
     then, in a permutable game, ``tree`` itself where ``first`` is in its first guess's class.
@@ -102,26 +108,26 @@ def openings(tree, first: Code, book: Book | None) -> list[Opening]:
         return [] if found is None else [(found, _same, _same)]
     canonical, mine = class_of(first, game.symbols)
     found = None if book is None else book.opening(tree, canonical)
-    trees: list[Opening] = [] if found is None else [(found, mine.forward, mine.back)]
+    trees: list[Opening[T]] = [] if found is None else [(found, mine.forward, mine.back)]
     own, theirs = class_of(tree.guess_of(0), game.symbols)
     if own == canonical and tree.guess_of(0) != first:
         trees.append((tree, lambda code: theirs.back(mine.forward(code)), lambda code: mine.back(theirs.forward(code))))
     return trees
 
 
-class Book:
+class Book(Generic[T]):
     """An opening book: the index ``BOOK.json`` in ``folder`` and the trees it lists, each read by
     ``load(data, name)`` the first time it is asked for. A folder without an index is an empty book;
     a damaged index or tree is refused as a damaged artifact is (``FormatError`` naming it)."""
 
-    def __init__(self, folder: Path, load: Callable[[bytes, str], Tree]):
+    def __init__(self, folder: Path, load: Callable[[bytes, str], T]):
         self.folder, self._load_tree = Path(folder), load
-        self._trees: dict[str, Tree] = {}  # file -> its tree, once read
+        self._trees: dict[str, T] = {}  # file -> its tree, once read
 
     def __repr__(self) -> str:
         return f"Book({str(self.folder)!r})"
 
-    def opening(self, tree, first: Code):
+    def opening(self, tree: T, first: Code) -> T | None:
         """The book's tree for ``tree``'s game after the first guess ``first``, or None."""
         file = self.index.get((_key(tree), tree.game.format_code(first)))
         found = None if file is None else self._load(file)

@@ -12,22 +12,14 @@ REPO = Path(__file__).parent.parent
 PACKAGES = ("player", "compiler")
 
 
-def _run_time_nodes(tree: ast.AST):
-    """Every node of ``tree`` but those under ``if TYPE_CHECKING:``, imports a type checker alone reads."""
-    typing_only = {id(inner) for node in ast.walk(tree)
-                   if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
-                   for statement in node.body for inner in ast.walk(statement)}
-    return (node for node in ast.walk(tree) if id(node) not in typing_only)
-
-
 def imports() -> dict[str, set[str]]:
-    """Module -> the project's modules it imports anywhere (top level or inside a function), at run time."""
+    """Module -> the project's modules it imports anywhere (top level or inside a function)."""
     found: dict[str, set[str]] = {}
     for package in PACKAGES:
         for path in (REPO / package).rglob("*.py"):
             module = ".".join(("guesstree", *path.relative_to(REPO).with_suffix("").parts)).removesuffix(".__init__")
             targets = found.setdefault(module, set())
-            for node in _run_time_nodes(ast.parse(path.read_text(), str(path))):
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
                 if isinstance(node, ast.Import):
                     names = [alias.name for alias in node.names]
                 elif isinstance(node, ast.ImportFrom):
