@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import ClassVar
 from collections.abc import Callable, Iterator
+from typing import ClassVar
 
 import numpy as np
 

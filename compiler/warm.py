@@ -216,8 +216,9 @@ def warm(say=None) -> float:
     if say:
         say("guesstree: compiling the compiler's kernels for this machine, once (about a minute on 2 cores; "
             "they are cached for every later run)")
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    if cores < 2:
+    from .builder.estimate import available_cpus
+
+    if available_cpus() < 2:
         jobs = warm_up()
     else:
         jobs = _warm_halves(started, say)
@@ -229,22 +230,28 @@ def warm(say=None) -> float:
 
 
 def _warm_halves(started: float, say=None) -> int:
-    """The heuristics' half here while a second process compiles the searches'; how many builds."""
-    other = subprocess.Popen([sys.executable, "-m", "guesstree.compiler.warm", "--part", "searches"], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
-    try:
-        jobs = warm_up("heuristics")
-        if say and other.poll() is None:
-            say(f"guesstree: the heuristics' kernels compiled ({time.perf_counter() - started:.0f} s), "
-                "the searches' still compiling")
-        out, err = other.communicate()
-    finally:
-        if other.poll() is None:
-            other.kill()
+    """The heuristics' half here while a second process compiles the searches'; how many builds.
+    The second process's output goes to files, which no pipe left unread can stop."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        other = subprocess.Popen([sys.executable, "-m", "guesstree.compiler.warm", "--part", "searches"],
+                                 stdout=out, stderr=err, text=True)
+        try:
+            jobs = warm_up("heuristics")
+            if say and other.poll() is None:
+                say(f"guesstree: the heuristics' kernels compiled ({time.perf_counter() - started:.0f} s), "
+                    "the searches' still compiling")
             other.wait()
-    if other.returncode != 0:
-        raise RuntimeError(f"compiling the searches' kernels failed (exit {other.returncode}): {err.strip()[-2000:]}")
-    return jobs + int(out.split()[-1])
+        finally:
+            if other.poll() is None:
+                other.kill()
+                other.wait()
+        out.seek(0)
+        err.seek(0)
+        counted = out.read().split()
+        if other.returncode != 0 or not counted or not counted[-1].isdigit():
+            raise RuntimeError(f"compiling the searches' kernels failed (exit {other.returncode}): "
+                               f"{err.read().strip()[-2000:]}")
+    return jobs + int(counted[-1])
 
 
 def ensure_fresh() -> None:

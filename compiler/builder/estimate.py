@@ -63,8 +63,9 @@ SEARCHED_SECRETS = 6561
 
 
 def load_average() -> float:
-    """The other work on this machine now: the last minute's average of runnable processes
-    (``os.getloadavg``, what ``uptime`` says), 0 where the system does not say. A snapshot of the
+    """The work on this machine now: the last minute's average of runnable processes
+    (``os.getloadavg``, what ``uptime`` says; this process's own share of it is small, a command
+    that estimates having only just started), 0 where the system does not say. A snapshot of the
     processes runnable this instant would say less than is there (on a busy machine most are
     between two time slices at any instant: it read 1.0 where uptime said 3.15)."""
     try:

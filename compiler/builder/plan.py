@@ -4,7 +4,6 @@ once, before any work, so that a build that cannot finish is refused at once."""
 from __future__ import annotations
 
 import dataclasses
-import os
 from dataclasses import dataclass
 
 from guesstree.player.games import Game
@@ -14,7 +13,7 @@ from ..engine.kinds import backend_for, peg_words
 from ..engine.scorer import Scorer
 from ..options import Options
 from ..workers.settings import SearchSettings
-from .estimate import Estimate, estimate
+from .estimate import Estimate, available_cpus, estimate
 
 PARALLEL_MIN_SECRETS = 20000  # smaller games build faster in one process (its kernels use every core)
 # From this many guesses x secrets, a heuristic's tree is built without the whole matrix. A game
@@ -78,7 +77,7 @@ def plan(game: Game, options: Options, search: SearchSettings | None = None,
     if ``check`` (``compile --estimate`` prints them instead)."""
     if workers is None:
         given = search.workers if search is not None and not options.strategy.is_exact else None
-        workers = given if given is not None else (os.cpu_count() or 1)
+        workers = given if given is not None else available_cpus()
     try:
         check_listing(game, options.max_memory)  # the one limit that no option lifts but --max-memory, first
     except ValueError as error:

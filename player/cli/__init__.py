@@ -10,8 +10,7 @@ help lists them.
 """
 from __future__ import annotations
 
-from ..program import EXIT_INVALID, EXIT_UNUSABLE, Command, fail
 from . import checking, exporting, playing, reading  # noqa: F401 (each adds its commands to the app)
 from .app import app, main
 
-__all__ = ["app", "main", "fail", "Command", "EXIT_INVALID", "EXIT_UNUSABLE"]
+__all__ = ["app", "main"]
