@@ -156,7 +156,7 @@ def estimate(game: Game, options, layout, load: float | None = None) -> Estimate
     each = BASE_BYTES + SECRET_BYTES * n
     memory = each * processes
     if layout.matrix != "none" and strategy.scores_every_guess:  # the whole matrix, if it fits the budget
-        matrix = min(guesses * n * (1 if len(game.feedbacks()) < 256 else 2), 0.8 * options.max_memory)
+        matrix = min(guesses * n * feedback_bytes(game), 0.8 * options.max_memory)
         memory, each = memory + matrix, each + matrix
     if layout.matrix != "none":
         cpu += guesses * n * MATRIX_SECONDS.get(getattr(game, "feedback_kind", None), MATRIX_SECONDS[None])
@@ -182,13 +182,18 @@ def summary(game: Game, options, figures: Estimate | None) -> dict:
                     f"at most {size(memory)} of memory (the matrix and the search's table)"}
 
 
+def feedback_bytes(game: Game) -> int:
+    """A matrix cell's bytes for ``game``: one up to 255 feedback values, else two (``kinds.feedback_dtype``)."""
+    return 1 if len(game.feedbacks()) < 256 else 2
+
+
 def search_memory(game: Game, options) -> int:
     """The most memory an exhaustive strategy's search of ``game`` takes: the process, the matrix
     and the search's table."""
     from ..search.table import ENTRY_BYTES, slots_for
 
     n, guesses = game.secret_count(), game.guess_count()
-    width = 1 if len(game.feedbacks()) < 256 else 2
+    width = feedback_bytes(game)
     return int(BASE_BYTES + SECRET_BYTES * n + width * guesses * n + ENTRY_BYTES * slots_for(options.max_memory))
 
 
@@ -199,7 +204,7 @@ def searchable(game: Game, options, physical: int | None = None) -> bool:
     search here has finished (``SEARCHED_SECRETS``: its time is not modelled, and grows by
     orders of magnitude from there)."""
     n, guesses = game.secret_count(), game.guess_count()
-    width = 1 if len(game.feedbacks()) < 256 else 2
+    width = feedback_bytes(game)
     matrix = width * guesses * n + 64 * (guesses + n)  # as ``engine.codes.Codes.fits`` keeps it
     physical = physical_memory() if physical is None else physical
     return (n <= SEARCHED_SECRETS and guesses < 1 << 20 and matrix <= 0.8 * options.max_memory
