@@ -565,6 +565,60 @@ def test_a_damaged_chunk_opens_and_is_refused_when_a_lookup_needs_it(lib, chunke
     c.close()
 
 
+def fuzz_module():
+    sys.path.insert(0, str(REPO / "scripts"))
+    import fuzz
+
+    return fuzz
+
+
+def with_chunk_damaged(data: bytes, chunk: int, inside: bool) -> bytes:
+    """The chunked artifact with one chunk damaged: its frame (a byte flipped: zstd's checksum refuses
+    it), or, inside, its guesses made symbols no game has in a frame that is sound."""
+    import zstandard
+
+    fuzz = fuzz_module()
+    document, frames = fuzz.split_chunked(data)
+    if not inside:
+        broken = bytearray(frames[chunk])
+        broken[10] ^= 0xFF
+        frames[chunk] = bytes(broken)
+    else:
+        raw = bytearray(zstandard.ZstdDecompressor().decompress(frames[chunk]))
+        raw[:8] = b"\xff" * 8  # the first nodes' guesses
+        frames[chunk] = fuzz.frame(bytes(raw))
+    return fuzz.pack_chunked(document, frames)
+
+
+def test_a_damaged_chunk_is_refused_with_its_status_when_no_gt_error_is_given(lib, chunked_dir):
+    """gt_error may always be NULL: the status of a damaged chunk comes back without one, on opening
+    (chunk 0 is read then) and on the lookups and the check that need a chunk read later."""
+    data = (chunked_dir / f"{CHUNKED[0]}.msgpack.zst").read_bytes()
+    for inside in (False, True):
+        first = with_chunk_damaged(data, 0, inside)
+        for error in (None, ctypes.byref(Error())):
+            handle = ctypes.c_void_p()
+            assert lib.gt_open_memory(ctypes.byref(handle), first, len(first), b"first.msgpack.zst", None, error) == 25
+        second = with_chunk_damaged(data, 1, inside)
+        c = CTree(lib, data=second, name="second.msgpack.zst")
+        assert lib.gt_check(c.handle, None) == 25 and lib.gt_check(c.handle, ctypes.byref(c.error)) == 25
+        assert c.message.startswith("second.msgpack.zst: chunk 1: ")
+        tree, refused = player.load(chunked_dir / f"{CHUNKED[0]}.msgpack.zst"), 0
+        for secret in tree.game.secrets[::7]:  # the lookups that reach chunk 1, with no gt_error and with one
+            code, guesses, feedbacks, steps = ints(secret, 4), ints([], STEPS * 4), ints([], STEPS * 2), ctypes.c_size_t()
+            status = lib.gt_path(c.handle, code, guesses, feedbacks, STEPS, ctypes.byref(steps), None)
+            assert status in (OK, 25) and (c.path(secret)[:2] == ("error", STATUS.get(25, 25))) == (status == 25)
+            played = tree.path(secret)
+            for k in range(len(played)):
+                history = played[:k]
+                status = lib.gt_next_guess(c.handle, ints([x for g, _ in history for x in g], max(1, 4 * k)),
+                                           ints([x for _, f in history for x in f], max(1, 2 * k)), k, ints([], 4), None)
+                assert status in (OK, 25) and (c.next_guess(history)[:2] == ("error", STATUS.get(25, 25))) == (status == 25)
+                refused += status == 25
+        assert refused > 0
+        c.close()
+
+
 # -- gtree ------------------------------------------------------------------------------------------
 def gtree(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([str(BUILD / "gtree"), *args], capture_output=True, text=True)
