@@ -46,6 +46,7 @@ static int failed(const gt_error *error)
     fprintf(stderr, "error: %s\n", error->message);
     return EXIT_ERROR;
 }
+
 /* -- the shipped trees -------------------------------------------------------------------------- */
 static const char *trees_folder(void)
 {
@@ -261,7 +262,7 @@ static int missing_feedback(gt_tree *tree, const char *guess)
     int first[GT_MAX_CODE], none[GT_MAX_FEEDBACK] = {0};
     char code[128] = "", feedback[128] = "";
     if (gt_next_guess(tree, NULL, NULL, 0, first, NULL) != GT_OK || gt_format_code(tree, first, code, sizeof code, NULL) != GT_OK ||
-        gt_format_feedback(tree, none, feedback, sizeof feedback, NULL) != GT_OK) /* a damaged first chunk: no example */
+        gt_format_feedback(tree, none, feedback, sizeof feedback, NULL) != GT_OK) /* no first guess to show: no example */
         fprintf(stderr, "error: give each guess with its feedback: '%s' has none\n", guess);
     else
         fprintf(stderr, "error: give each guess with its feedback (e.g. %s %s): '%s' has none\n", code, feedback, guess);
@@ -308,8 +309,10 @@ static int next(gt_tree *tree, char **args, int count)
     status = gt_suggest_text(tree, history, given / 2, any_guess, guess, sizeof guess, &by, &error);
     gt_set_book(tree, NULL, 0);
     close_book(&openings);
-    if (status == GT_E_NOT_ALLOWED) /* the library names its parameter; the command line, its option */
-        return fprintf(stderr, "error: %s (next --any-guess plays it anyway)\n", error.message), EXIT_ERROR;
+    if (status == GT_E_NOT_ALLOWED) { /* the library names the guess; the command line says its option, as guesstree */
+        fprintf(stderr, "error: %s (next --any-guess plays it anyway)\n", error.message);
+        return EXIT_ERROR;
+    }
     if (status != GT_OK && status != GT_WON) return failed(&error);
     uint64_t left = 0;
     if (json && candidates_left(tree, history, given / 2, any_guess, &left, &error) != GT_OK) return failed(&error);
