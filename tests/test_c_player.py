@@ -542,6 +542,21 @@ def test_a_fixed_buffer_is_enough_and_too_little_is_refused(lib, chunked_dir):
         assert arena.blocks == 0  # every block given back
 
 
+def test_an_arena_ignores_a_free_with_no_block_out(lib):
+    """Giving an arena back a block when none is out (a caller's mistake) leaves it as it was: no count
+    below zero, and it still gives and takes back its blocks."""
+    buffer, arena = ctypes.create_string_buffer(4096), Arena()
+    assert lib.gt_arena_init(ctypes.byref(arena), buffer, 4096) == OK
+    alloc = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)(arena.allocator.alloc)
+    free = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)(arena.allocator.free)
+    free(arena.allocator.user, ctypes.cast(buffer, ctypes.c_void_p).value + 16)
+    assert (arena.blocks, arena.used, arena.last) == (0, 0, 0)
+    block = alloc(arena.allocator.user, 100)
+    assert block and arena.blocks == 1
+    free(arena.allocator.user, block)
+    assert (arena.blocks, arena.used) == (0, 0)
+
+
 def test_a_chunked_tree_holds_its_slots_not_the_tree(lib, chunked_dir):
     whole = CTree(lib, REPO / "trees" / "wordle-salet-optimal-expected.msgpack.zst")
     chunked = CTree(lib, chunked_dir / "wordle-salet-optimal-expected.msgpack.zst", options=Options(None, 1))
@@ -563,6 +578,60 @@ def test_a_damaged_chunk_opens_and_is_refused_when_a_lookup_needs_it(lib, chunke
     assert lib.gt_check(c.handle, ctypes.byref(c.error)) == 25  # GT_E_CHUNK
     assert c.message.split(": ", 1)[1].startswith("chunk 1: ") and str(caught.value).split(": ", 1)[1].startswith("chunk 1: ")
     c.close()
+
+
+def fuzz_module():
+    sys.path.insert(0, str(REPO / "scripts"))
+    import fuzz
+
+    return fuzz
+
+
+def with_chunk_damaged(data: bytes, chunk: int, inside: bool) -> bytes:
+    """The chunked artifact with one chunk damaged: its frame (a byte flipped: zstd's checksum refuses
+    it), or, inside, its guesses made symbols no game has in a frame that is sound."""
+    import zstandard
+
+    fuzz = fuzz_module()
+    document, frames = fuzz.split_chunked(data)
+    if not inside:
+        broken = bytearray(frames[chunk])
+        broken[10] ^= 0xFF
+        frames[chunk] = bytes(broken)
+    else:
+        raw = bytearray(zstandard.ZstdDecompressor().decompress(frames[chunk]))
+        raw[:8] = b"\xff" * 8  # the first nodes' guesses
+        frames[chunk] = fuzz.frame(bytes(raw))
+    return fuzz.pack_chunked(document, frames)
+
+
+def test_a_damaged_chunk_is_refused_with_its_status_when_no_gt_error_is_given(lib, chunked_dir):
+    """gt_error may always be NULL: the status of a damaged chunk comes back without one, on opening
+    (chunk 0 is read then) and on the lookups and the check that need a chunk read later."""
+    data = (chunked_dir / f"{CHUNKED[0]}.msgpack.zst").read_bytes()
+    for inside in (False, True):
+        first = with_chunk_damaged(data, 0, inside)
+        for error in (None, ctypes.byref(Error())):
+            handle = ctypes.c_void_p()
+            assert lib.gt_open_memory(ctypes.byref(handle), first, len(first), b"first.msgpack.zst", None, error) == 25
+        second = with_chunk_damaged(data, 1, inside)
+        c = CTree(lib, data=second, name="second.msgpack.zst")
+        assert lib.gt_check(c.handle, None) == 25 and lib.gt_check(c.handle, ctypes.byref(c.error)) == 25
+        assert c.message.startswith("second.msgpack.zst: chunk 1: ")
+        tree, refused = player.load(chunked_dir / f"{CHUNKED[0]}.msgpack.zst"), 0
+        for secret in tree.game.secrets[::7]:  # the lookups that reach chunk 1, with no gt_error and with one
+            code, guesses, feedbacks, steps = ints(secret, 4), ints([], STEPS * 4), ints([], STEPS * 2), ctypes.c_size_t()
+            status = lib.gt_path(c.handle, code, guesses, feedbacks, STEPS, ctypes.byref(steps), None)
+            assert status in (OK, 25) and (c.path(secret)[:2] == ("error", STATUS.get(25, 25))) == (status == 25)
+            played = tree.path(secret)
+            for k in range(len(played)):
+                history = played[:k]
+                status = lib.gt_next_guess(c.handle, ints([x for g, _ in history for x in g], max(1, 4 * k)),
+                                           ints([x for _, f in history for x in f], max(1, 2 * k)), k, ints([], 4), None)
+                assert status in (OK, 25) and (c.next_guess(history)[:2] == ("error", STATUS.get(25, 25))) == (status == 25)
+                refused += status == 25
+        assert refused > 0
+        c.close()
 
 
 # -- gtree ------------------------------------------------------------------------------------------
@@ -1062,6 +1131,42 @@ def test_gtree_next_off_the_tree_suggests_as_guesstree_next(lib):
         assert json.loads(done.stdout) == {"guess": expected, "won": False, "on_tree": by == "tree", "candidates": left, "by": by}
 
 
+def test_a_book_tree_that_cannot_be_opened_spoils_no_other_suggestion(lib, tmp_path):
+    """A damaged file in book/ is left out: the book's other openings and every other game answer as
+    without it, where one bad tree made gtree next refuse every history off the tree."""
+    shutil.copy(REPO / "trees" / "mastermind-c6-h4-entropy.msgpack.zst", tmp_path)
+    shutil.copy(REPO / "trees" / "twod-s5-entropy.msgpack.zst", tmp_path)
+    (tmp_path / "book").mkdir()
+    shutil.copy(BOOK / "mastermind-c6-h4-optimal-expected-first-aabb.msgpack.zst", tmp_path / "book")
+    (tmp_path / "book" / "broken.msgpack.zst").write_bytes(b"not a tree")
+    env = {**os.environ, "GUESSTREE_TREES": str(tmp_path)}
+    for name, history, by in (("mastermind-c6-h4-entropy", ["AABB", "1B0W"], "book"), ("twod-s5-entropy", ["1,1", "<="], "rule")):
+        done = subprocess.run([str(BUILD / "gtree"), "next", name, *history, "--json"], capture_output=True, text=True, env=env)
+        assert done.returncode == 0 and not done.stderr, done.stderr
+        tree = player.load_shipped(name)  # the shipped book holds the same opening for AABB, and none for twod
+        assert json.loads(done.stdout)["by"] == by
+        assert json.loads(done.stdout)["guess"] == tree.game.format_code(tree.suggest(list(zip(history[::2], history[1::2]))))
+
+
+def test_a_header_s_huge_worst_case_is_no_overflow_under_the_sanitizers(tmp_path):
+    """stats.worst is any uint64 in a file; the rule's look-ahead adds to it. Under UBSan a worst case
+    of 2^63 - 1 answers as Python answers (the look-ahead is bounded by the steps a tree may play)."""
+    make("sanitize")
+    fuzz = fuzz_module()
+    document, body = fuzz.unpack((REPO / "trees" / "mastermind-c4-h5-optimal-worst.msgpack.zst").read_bytes())
+    document["stats"] = {**document["stats"], "worst": 2**63 - 1}
+    path = tmp_path / "worst.msgpack.zst"
+    path.write_bytes(fuzz.pack(document))
+    tree = player.load(path, book=None)
+    env = {**os.environ, "GUESSTREE_TREES": str(tmp_path), "UBSAN_OPTIONS": "print_stacktrace=1"}
+    for history in (["AAAAA", "0B0W"], ["AAAAB", "1B0W"]):  # neither in the tree's first guess's class: the rule
+        done = subprocess.run([str(BUILD / "asan" / "gtree"), "next", str(path), *history, "--json"], capture_output=True,
+                              text=True, env=env)
+        assert done.returncode == 0 and not done.stderr, done.stderr[-3000:]
+        answer = json.loads(done.stdout)
+        assert answer["by"] == "rule" and answer["guess"] == tree.game.format_code(tree.suggest(list(zip(history[::2], history[1::2]))))
+
+
 # -- install: make install, pkg-config, CMake's find_package -------------------------------------------------
 CONSUMER = r"""#include <stdio.h>
 #include <guesstree.h>
@@ -1194,6 +1299,19 @@ def test_cmake_install_is_found_by_find_package_from_another_project(tmp_path):
     refused = subprocess.run(["cmake", "-S", str(project), "-B", str(tmp_path / "again"), f"-DCMAKE_PREFIX_PATH={prefixes}"],
                              capture_output=True, text=True)
     assert refused.returncode != 0 and "guesstree" in refused.stderr
+    # cmake --install --prefix elsewhere puts every file there, and guesstree.pc names where they are
+    staged = tmp_path / "staged"
+    cmake("--install", str(tmp_path / "build"), "--prefix", str(staged))
+    assert sorted(p.name for p in (staged / "share" / "guesstree" / "trees").glob("*.msgpack.zst")) == \
+        sorted(p.name for p in (REPO / "trees").glob("*.msgpack.zst"))
+    assert (staged / "share" / "guesstree" / "trees" / "book" / "BOOK.json").is_file()
+    if shutil.which("pkg-config"):
+        for root in (prefix, staged):
+            env = {**os.environ, "PKG_CONFIG_PATH": str(root / "lib" / "pkgconfig")}
+            asked = subprocess.run(["pkg-config", "--variable=treesdir", "guesstree"], capture_output=True, text=True, env=env)
+            assert Path(asked.stdout.strip()).resolve() == (root / "share" / "guesstree" / "trees").resolve()
+            flags = subprocess.run(["pkg-config", "--cflags", "guesstree"], capture_output=True, text=True, env=env).stdout
+            assert Path(flags.split()[0].removeprefix("-I")).resolve() == (root / "include").resolve()
 
 
 @pytest.mark.slow

@@ -43,14 +43,7 @@ static int usage_error(const char *why)
 
 static int failed(const gt_error *error)
 {
-    /* the library names its parameter; a person at the command line is told the option, as guesstree tells */
-    static const char library[] = "(any_guess plays it anyway)";
-    const char *at = strstr(error->message, library);
-    if (at)
-        fprintf(stderr, "error: %.*s(next --any-guess plays it anyway)%s\n", (int)(at - error->message), error->message,
-                at + sizeof library - 1);
-    else
-        fprintf(stderr, "error: %s\n", error->message);
+    fprintf(stderr, "error: %s\n", error->message);
     return EXIT_ERROR;
 }
 
@@ -140,31 +133,24 @@ static int trees(void)
 }
 
 /* The opening book: every tree of the shipped trees' book/ folder (trees/book/, as guesstree's
- * shipped_book), opened when a history leaves the tree. 0, or an unusable book tree's message. */
+ * shipped_book), opened when a history leaves the tree. A book tree that cannot be opened is left
+ * out, so that it breaks no other game's suggestions: the book has no opening there. */
 typedef struct book {
     gt_tree *trees[MAX_TREES];
     size_t count;
 } book;
 
-static int open_book(book *b, gt_error *error)
+static void open_book(book *b)
 {
     char folder[4096], path[4096], *names[MAX_TREES];
     int n = trees_folder() ? snprintf(folder, sizeof folder, "%s/book", trees_folder()) : -1;
-    int count = n > 0 && (size_t)n < sizeof folder ? tree_names(folder, names) : -1, failed = 0;
+    int count = n > 0 && (size_t)n < sizeof folder ? tree_names(folder, names) : -1;
     for (int k = 0; k < count; k++) {
         int written = snprintf(path, sizeof path, "%s/%s%s", folder, names[k], SUFFIX);
-        if (failed) {
-        } else if (written < 0 || (size_t)written >= sizeof path) {
-            snprintf(error->message, sizeof error->message, "%.300s: a path too long", folder);
-            failed = 1;
-        } else if (gt_open_file(&b->trees[b->count], path, NULL, error) == GT_OK) {
+        if (written >= 0 && (size_t)written < sizeof path && gt_open_file(&b->trees[b->count], path, NULL, NULL) == GT_OK)
             b->count++;
-        } else {
-            failed = 1;
-        }
         free(names[k]);
     }
-    return failed;
 }
 
 static void close_book(book *b)
@@ -275,11 +261,11 @@ static int missing_feedback(gt_tree *tree, const char *guess)
 {
     int first[GT_MAX_CODE], none[GT_MAX_FEEDBACK] = {0};
     char code[128] = "", feedback[128] = "";
-    gt_error error;
-    gt_next_guess(tree, NULL, NULL, 0, first, &error);
-    gt_format_code(tree, first, code, sizeof code, NULL);
-    gt_format_feedback(tree, none, feedback, sizeof feedback, NULL);
-    fprintf(stderr, "error: give each guess with its feedback (e.g. %s %s): '%s' has none\n", code, feedback, guess);
+    if (gt_next_guess(tree, NULL, NULL, 0, first, NULL) != GT_OK || gt_format_code(tree, first, code, sizeof code, NULL) != GT_OK ||
+        gt_format_feedback(tree, none, feedback, sizeof feedback, NULL) != GT_OK) /* no first guess to show: no example */
+        fprintf(stderr, "error: give each guess with its feedback: '%s' has none\n", guess);
+    else
+        fprintf(stderr, "error: give each guess with its feedback (e.g. %s %s): '%s' has none\n", code, feedback, guess);
     return EXIT_ERROR;
 }
 
@@ -317,15 +303,16 @@ static int next(gt_tree *tree, char **args, int count)
     static book openings; /* off the tree only: the book is read when a history may need it */
     gt_status status = gt_next_guess_text(tree, history, given / 2, guess, sizeof guess, &error);
     if (status != GT_OK && status != GT_WON && status != GT_E_PARSE) {
-        if (open_book(&openings, &error)) {
-            close_book(&openings);
-            return failed(&error);
-        }
+        open_book(&openings);
         gt_set_book(tree, openings.trees, openings.count);
     }
     status = gt_suggest_text(tree, history, given / 2, any_guess, guess, sizeof guess, &by, &error);
     gt_set_book(tree, NULL, 0);
     close_book(&openings);
+    if (status == GT_E_NOT_ALLOWED) { /* the library names the guess; the command line says its option, as guesstree */
+        fprintf(stderr, "error: %s (next --any-guess plays it anyway)\n", error.message);
+        return EXIT_ERROR;
+    }
     if (status != GT_OK && status != GT_WON) return failed(&error);
     uint64_t left = 0;
     if (json && candidates_left(tree, history, given / 2, any_guess, &left, &error) != GT_OK) return failed(&error);

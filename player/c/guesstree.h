@@ -15,7 +15,8 @@
  *   - the feedback table: 6 bytes per feedback of the game (3^length for words) and one zstd
  *     decompression context (about 100 KiB, ZSTD_estimateDCtxSize());
  *   - opening a whole tree from a file also holds its compressed bytes until it is inflated.
- * gt_info.memory says what an open tree holds; gt_info.peak_memory the most it held while opening.
+ * gt_info.memory says what an open tree holds; gt_info.peak_memory the most it has held (opening it,
+ * reading chunks, and gt_suggest's working memory).
  * Peak memory is thus bounded by the largest chunk touched (times the slots), never by the tree.
  *
  * Arguments. Every call but gt_close, gt_status_name and gt_version returns a gt_status, and a NULL
@@ -208,7 +209,8 @@ GT_API gt_status gt_set_book(gt_tree *tree, gt_tree *const *book, size_t count);
  * into, and the bounded look-ahead that keeps the tree's worst case where it can. by may be NULL.
  * GT_WON once the last feedback is the winning one (as gt_next_guess); GT_E_NO_SECRET when no secret gives every
  * answer ("no secret gives all these answers: ..."); GT_E_ALREADY_WON; GT_E_NOT_ALLOWED for a
- * guess the game does not allow, unless any_guess; GT_E_NO_MEMORY. Off the tree it scores every
+ * guess the game does not allow, unless any_guess (the message names the guess; the caller says how
+ * its own interface plays it anyway, as gtree's --any-guess); GT_E_NO_MEMORY. Off the tree it scores every
  * secret and allocates its working memory through the tree's allocator (a few times the secrets'
  * and the guesses' codes), given back before it returns: gtree's whole run takes 10 to 20 ms in
  * Mastermind 6x4 and Wordle, 90 ms in Mastermind 8x5 (32 768 secrets) on a 2-core machine. */

@@ -11,7 +11,6 @@
 #include <string.h>
 #include "internal.h"
 
-#define SYMMETRIC_STEPS 64
 #define GT_SYMBOLS 26 /* the most symbols of a peg game (Mastermind's 26 colours) */
 
 #define SAMPLE 32            /* at least this many secrets each guess is ranked on ... */
@@ -261,22 +260,12 @@ typedef struct stores {
     size_t guesses, secrets, pool_n;
 } stores;
 
-static int consistent(const advisor *a, const int *guesses, const int *feedbacks, size_t steps, const int *secret)
-{
-    int f[GT_MAX_FEEDBACK];
-    for (size_t k = 0; k < steps; k++) {
-        gti_game_score(a->g, guesses + k * a->length, secret, f);
-        if (memcmp(f, feedbacks + k * a->g->feedback_length, a->g->feedback_length * sizeof *f)) return 0;
-    }
-    return 1;
-}
-
 static void fill_stores(advisor *a, stores *s, const int *guesses, const int *feedbacks, size_t steps)
 {
     int secret[GT_MAX_CODE];
     uint64_t index = 0, all = gti_game_guesses(a->g, NULL, 0), count = 0;
     for (int more = gti_game_first_secret(a->g, secret); more; more = gti_game_next_secret(a->g, secret, &index))
-        count += consistent(a, guesses, feedbacks, steps, secret);
+        count += gti_consistent(a->g, guesses, feedbacks, steps, secret);
     if (all > SIZE_MAX / GT_MAX_CODE || count > SIZE_MAX / GT_MAX_CODE) { a->no_memory = 1; return; }
     s->guess_codes = take(a, (size_t)all * a->length, sizeof *s->guess_codes);
     s->pool = take(a, (size_t)all, sizeof *s->pool);
@@ -290,7 +279,7 @@ static void fill_stores(advisor *a, stores *s, const int *guesses, const int *fe
     }
     index = 0;
     for (int more = gti_game_first_secret(a->g, secret); more; more = gti_game_next_secret(a->g, secret, &index)) {
-        if (!consistent(a, guesses, feedbacks, steps, secret)) continue;
+        if (!gti_consistent(a->g, guesses, feedbacks, steps, secret)) continue;
         memcpy(s->secret_codes + s->secrets * a->length, secret, a->length * sizeof *secret);
         s->remaining[s->secrets] = s->secret_codes + s->secrets * a->length;
         s->secrets++;
@@ -313,7 +302,8 @@ static void best_guess(advisor *a, const stores *s, const int *guesses, const in
     code shortlist[SHORTLIST], chosen = s->remaining[0];
     if (s->secrets > 2) {
         size_t kept = ranked(a, s->pool, s->pool_n, guesses, feedbacks, steps, s->remaining, s->secrets, shortlist);
-        long long worst = (long long)a->t->stat[2];
+        /* the file's worst case may be any uint64: no tree plays more than TEXT_STEPS guesses */
+        long long worst = a->t->stat[2] < TEXT_STEPS ? (long long)a->t->stat[2] : TEXT_STEPS;
         chosen = kept ? shortlist[0] : chosen;
         for (long long depth = worst, found = 0; depth <= worst + 1 && !found && !a->no_memory; depth++)
             for (size_t k = 0; k < kept && !found; k++)
@@ -402,7 +392,7 @@ static gt_status follow(gt_tree *b, const int *guesses, const int *feedbacks, si
                         const symmetry *to_theirs, int *guess, gt_error *e)
 {
     const game *g = &b->g;
-    int carried[SYMMETRIC_STEPS * GT_MAX_CODE], middle[GT_MAX_CODE], answer[GT_MAX_CODE];
+    int carried[TEXT_STEPS * GT_MAX_CODE], middle[GT_MAX_CODE], answer[GT_MAX_CODE];
     gt_error ignored;
     for (size_t k = 0; k < steps * g->length; k += g->length) { /* to(code): theirs.back(mine.forward(code)) */
         memcpy(carried + k, guesses + k, g->length * sizeof *guesses);
@@ -430,7 +420,7 @@ static gt_status follow_openings(gt_tree *t, const int *guesses, const int *feed
     symmetry mine, theirs;
     gt_status status = GT_OK;
     int peg = g->kind == GT_MASTERMIND || g->kind == GT_DIGITS || g->kind == GT_BULLS_COWS;
-    if (!steps || steps > SYMMETRIC_STEPS || (peg && g->symbols > GT_SYMBOLS)) return GT_E_OFF_TREE;
+    if (!steps || steps > TEXT_STEPS || (peg && g->symbols > GT_SYMBOLS)) return GT_E_OFF_TREE;
     if (peg) class_of(g, guesses, canonical, &mine);
     else memcpy(canonical, guesses, g->length * sizeof *guesses);
     gt_tree *b = opening(t, canonical, e, &status);
@@ -453,9 +443,9 @@ static gt_status follow_openings(gt_tree *t, const int *guesses, const int *feed
 }
 
 /* -- the calls ------------------------------------------------------------------------------------ */
-/* Tree.suggest (player/tree.py) with book=None: the tree's guess while the history follows it; in a
- * peg game, the tree carried by a symmetry after a first guess of its first guess's class; else the
- * guess of player/advice.py's rule (advice.c) */
+/* Tree.suggest (player/tree.py): the tree's guess while the history follows it; then the opening
+ * book's tree for the history's first guess (gt_set_book); in a peg game, the tree carried by a
+ * symmetry after a first guess of its first guess's class; else the guess of player/advice.py's rule */
 gt_status gt_suggest(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int any_guess, int *guess,
                      gt_source *by, gt_error *e)
 {

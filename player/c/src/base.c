@@ -87,7 +87,8 @@ static void *arena_alloc(void *user, size_t size)
 static void arena_free(void *user, void *pointer)
 {
     gt_arena *a = user;
-    if (a->blocks && (unsigned char *)pointer == a->buffer + a->last + HEAD) { /* the last block: given back */
+    if (!a->blocks) return; /* nothing of the arena's is out: not one of its blocks */
+    if ((unsigned char *)pointer == a->buffer + a->last + HEAD) { /* the last block: given back */
         a->used = a->last;
         memcpy(&a->last, a->buffer + a->last, sizeof a->last);
     }

@@ -115,7 +115,8 @@ gt_status gti_chunks_read(gt_tree *t, mp_item index, uint64_t start, unsigned sl
     if ((status = read_columns(t, index, start, &sizes, e)) != GT_OK) return status;
     if ((status = check_index(t, &largest, &largest_frame, e)) != GT_OK) return status;
     if ((status = make_slots(t, largest, largest_frame, slots, e)) != GT_OK) return status;
-    return gti_piece_of(t, 0, e) ? GT_OK : e->status;
+    const piece *first;
+    return gti_piece_of(t, 0, &first, e);
 }
 
 /* chunk c read into slot p, checked; GT_E_CHUNK names the chunk */
@@ -149,35 +150,41 @@ static gt_status read_chunk(gt_tree *t, uint32_t c, piece *p, gt_error *e)
     p->edge_feedback = p->raw + held * (t->g.length + t->width);
     status = gti_check_piece(t, p, p->raw + held * t->g.length, (uint64_t)edges_of(t, c), e, where);
     if (status != GT_OK) {
-        e->status = GT_E_CHUNK;
+        if (e) e->status = GT_E_CHUNK; /* its message names the chunk; a damaged chunk is GT_E_CHUNK */
         return GT_E_CHUNK;
     }
     p->chunk = c;
     return GT_OK;
 }
 
-const piece *gti_piece_of(gt_tree *t, uint64_t node, gt_error *e)
+gt_status gti_piece_of(gt_tree *t, uint64_t node, const piece **out, gt_error *e)
 {
-    if (!t->chunked) return &t->whole;
+    *out = &t->whole;
+    if (!t->chunked) return GT_OK;
     uint32_t c = (uint32_t)(node / t->chunk_nodes);
     piece *oldest = &t->slots[0];
     for (unsigned s = 0; s < t->slot_count; s++) {
         piece *p = &t->slots[s];
         if (p->chunk == (int64_t)c) {
             p->used = ++t->clock;
-            return p;
+            *out = p;
+            return GT_OK;
         }
         if (p->used < oldest->used) oldest = p;
     }
-    if (read_chunk(t, c, oldest, e) != GT_OK) return NULL;
+    gt_status status = read_chunk(t, c, oldest, e);
+    if (status != GT_OK) return status;
     oldest->used = ++t->clock;
-    return oldest;
+    *out = oldest;
+    return GT_OK;
 }
 
 gt_status gt_check(gt_tree *t, gt_error *e)
 {
     if (!t) return gti_fail(e, GT_E_ARGUMENT, "gt_check: no tree");
-    for (uint32_t c = 0; t->chunked && c < t->chunks; c++)
-        if (!gti_piece_of(t, (uint64_t)c * t->chunk_nodes, e)) return e->status;
-    return GT_OK;
+    const piece *p;
+    gt_status status = GT_OK;
+    for (uint32_t c = 0; t->chunked && c < t->chunks && status == GT_OK; c++)
+        status = gti_piece_of(t, (uint64_t)c * t->chunk_nodes, &p, e);
+    return status;
 }

@@ -143,11 +143,12 @@ uint32_t gti_edge_feedback_at(const gt_tree *t, const piece *p, uint64_t edge);
 int64_t gti_child_of(const gt_tree *t, const piece *p, uint64_t node, uint32_t index);
 
 /* a history read and checked as the lookups check it (lookup.c), for gt_suggest (advice.c): its text as
- * the game's ints, each step's code and feedback; can its last guess, answered with the win, be the
- * secret; the refusal of a history no secret gives */
+ * the game's ints, each step's code and feedback; does a secret give every answer of the history;
+ * can its last guess, answered with the win, be the secret; the refusal of a history no secret gives */
 #define TEXT_STEPS 64 /* steps a text history may have: more than any tree plays */
 gt_status gti_parse_steps(const gt_tree *t, const char *const *history, size_t steps, int *guesses, int *feedbacks, gt_error *e);
 gt_status gti_check_steps(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int any_guess, gt_error *e);
+int gti_consistent(const game *g, const int *guesses, const int *feedbacks, size_t steps, const int *secret);
 int gti_wins(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps);
 gt_status gti_no_secret(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, gt_error *e);
 
@@ -156,7 +157,7 @@ gt_status gti_body_read(gt_tree *t, mp_item body, gt_error *e);
 
 /* the chunked body (chunks.c) */
 gt_status gti_chunks_read(gt_tree *t, mp_item index, uint64_t start, unsigned slots, gt_error *e);
-const piece *gti_piece_of(gt_tree *t, uint64_t node, gt_error *e);
+gt_status gti_piece_of(gt_tree *t, uint64_t node, const piece **out, gt_error *e); /* the piece holding node */
 
 void gti_sha256(const uint8_t *data, size_t size, uint8_t digest[32]);
 /* is hex (length bytes) the digest in 64 lower-case hex digits? */

@@ -75,12 +75,13 @@ static void played_text(const gt_tree *t, const int *guesses, const int *feedbac
     }
 }
 
-static int consistent(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, const int *secret)
+/* does secret give every answer of the history's first steps */
+int gti_consistent(const game *g, const int *guesses, const int *feedbacks, size_t steps, const int *secret)
 {
     int f[GT_MAX_FEEDBACK];
     for (size_t k = 0; k < steps; k++) {
-        gti_game_score(&t->g, guesses + k * t->g.length, secret, f);
-        if (memcmp(f, feedbacks + k * t->g.feedback_length, t->g.feedback_length * sizeof *f)) return 0;
+        gti_game_score(g, guesses + k * g->length, secret, f);
+        if (memcmp(f, feedbacks + k * g->feedback_length, g->feedback_length * sizeof *f)) return 0;
     }
     return 1;
 }
@@ -91,7 +92,7 @@ static int consistent(const gt_tree *t, const int *guesses, const int *feedbacks
 int gti_wins(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps)
 {
     const int *secret = guesses + (steps - 1) * t->g.length;
-    return gti_game_is_secret(&t->g, secret) && consistent(t, guesses, feedbacks, steps - 1, secret);
+    return gti_game_is_secret(&t->g, secret) && gti_consistent(&t->g, guesses, feedbacks, steps - 1, secret);
 }
 
 gt_status gti_no_secret(const gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, gt_error *e)
@@ -109,8 +110,9 @@ gt_status gt_next_guess(gt_tree *t, const int *guesses, const int *feedbacks, si
     if (!t || !guess || (steps && (!guesses || !feedbacks))) return gti_fail(e, GT_E_ARGUMENT, "gt_next_guess: a NULL argument");
     for (size_t step = 1; step <= steps; step++) {
         const int *played = guesses + (step - 1) * h, *feedback = feedbacks + (step - 1) * w;
-        const piece *p = gti_piece_of(t, node, e);
-        if (!p) return e ? e->status : GT_E_CHUNK;
+        const piece *p;
+        gt_status status = gti_piece_of(t, node, &p, e);
+        if (status != GT_OK) return status;
         if (!plays(t, p, node, played)) {
             int expected[GT_MAX_CODE];
             guess_of(t, p, node, expected);
@@ -133,8 +135,9 @@ gt_status gt_next_guess(gt_tree *t, const int *guesses, const int *feedbacks, si
         }
         node = (uint64_t)child;
     }
-    const piece *p = gti_piece_of(t, node, e);
-    if (!p) return e ? e->status : GT_E_CHUNK;
+    const piece *p;
+    gt_status status = gti_piece_of(t, node, &p, e);
+    if (status != GT_OK) return status;
     guess_of(t, p, node, guess);
     return GT_OK;
 }
@@ -178,8 +181,9 @@ gt_status gt_path(gt_tree *t, const int *secret, int *guesses, int *feedbacks, s
         return gti_fail(e, GT_E_ARGUMENT, "%s is not a code of the game", code);
     }
     for (;;) {
-        const piece *p = gti_piece_of(t, node, e);
-        if (!p) return e ? e->status : GT_E_CHUNK;
+        const piece *p;
+        gt_status status = gti_piece_of(t, node, &p, e);
+        if (status != GT_OK) return status;
         if (*steps == max_steps) return gti_fail(e, GT_E_SPACE, "the path is longer than %zu steps", max_steps);
         int *guess = guesses + *steps * h, *feedback = feedbacks + *steps * w;
         guess_of(t, p, node, guess);
@@ -214,7 +218,7 @@ gt_status gti_check_steps(const gt_tree *t, const int *guesses, const int *feedb
         code_text(t, guess, code, sizeof code);
         if (!gti_game_feedback_key(&t->g, feedback, &key)) return cannot_occur(t, feedback, k + 1, e);
         if (!any_guess && !t->allowed_guesses && !gti_game_is_guess(&t->g, guess))
-            return gti_fail(e, GT_E_NOT_ALLOWED, "step %zu: %s is not one of the game's %llu allowed guesses (any_guess plays it anyway)",
+            return gti_fail(e, GT_E_NOT_ALLOWED, "step %zu: %s is not one of the game's %llu allowed guesses",
                             k + 1, code, (unsigned long long)gti_game_guesses(&t->g, NULL, 0));
     }
     return GT_OK;
@@ -230,7 +234,7 @@ gt_status gt_candidates(const gt_tree *t, const int *guesses, const int *feedbac
     gt_status status = gti_check_steps(t, guesses, feedbacks, steps, any_guess, e);
     if (status != GT_OK) return status;
     for (int more = gti_game_first_secret(&t->g, secret); more; more = gti_game_next_secret(&t->g, secret, &index)) {
-        if (!consistent(t, guesses, feedbacks, steps, secret)) continue;
+        if (!gti_consistent(&t->g, guesses, feedbacks, steps, secret)) continue;
         if (*count < max) memcpy(codes + *count * t->g.length, secret, t->g.length * sizeof *secret);
         ++*count;
     }
