@@ -548,6 +548,14 @@ def background(page, selector: str) -> str:
     return page.eval_on_selector(selector, "e => getComputedStyle(e).backgroundColor")
 
 
+def accessible_names_hold_their_text(page) -> list[str]:
+    """The buttons whose aria-label leaves out the words they show (a speech user says what they see)."""
+    return page.evaluate("""() => [...document.querySelectorAll("button[aria-label]")]
+        .filter((b) => /[a-z0-9]/i.test(b.textContent))
+        .filter((b) => !b.getAttribute("aria-label").toLowerCase().includes(b.textContent.trim().toLowerCase()))
+        .map((b) => `${b.textContent} labelled ${b.getAttribute("aria-label")}`)""")
+
+
 def test_you_guess_mastermind_with_the_colour_picker(browser, trees, tmp_path):
     """Clicked colour pegs fill the holes (backspace empties the last, a full row takes no more),
     Enter guesses; a whole game played so is scored by the Python game's rules, and a guess made
@@ -574,6 +582,43 @@ def test_you_guess_mastermind_with_the_colour_picker(browser, trees, tmp_path):
     page.keyboard.press("Backspace")
     page.keyboard.press("Backspace")
     assert holes(page) == ["", "", ""]
+    # A guess typed in 1-based digits goes on in digits, clicked or typed: the field stays one the
+    # game reads (digits only, or letters only) and the holes show its colours.
+    page.fill("#yg-input", "12")
+    pick(page, "C")
+    assert page.input_value("#yg-input") == "123" and holes(page) == ["A", "B", "C"]
+    page.click("#yg-back")
+    page.click("h1")
+    page.keyboard.type("d")
+    assert page.input_value("#yg-input") == "124" and holes(page) == ["A", "B", "D"]
+    page.fill("#yg-input", "")
+    # Keys an input method composes with are its own; a held letter repeats as in a field; a held
+    # Enter sends the guess once, on the page as in the field. (The secret chosen, Math.random fixed.)
+    page.evaluate("window.random = Math.random; Math.random = () => 0.5")
+    page.click("#yg-new")
+    page.evaluate("Math.random = window.random")
+    secret = game.secrets[len(game.secrets) // 2]
+    compose = """composing => document.body.dispatchEvent(new KeyboardEvent("keydown",
+        {key: "a", isComposing: composing, bubbles: true, cancelable: true}))"""
+    page.evaluate(compose, True)
+    assert holes(page) == ["", "", ""]
+    page.evaluate(compose, False)  # the same key, not composing, writes
+    assert holes(page) == ["A", "", ""]
+    page.click("h1")
+    page.keyboard.down("b")
+    page.keyboard.down("b")  # Playwright repeats a key pressed again before it is released
+    page.keyboard.up("b")
+    assert holes(page) == ["A", "B", "B"]
+    for k, (written, where) in enumerate((("ABB", "h1"), ("CCD", "#yg-input")), 1):
+        page.fill("#yg-input", written)
+        page.click(where)
+        page.keyboard.down("Enter")
+        page.keyboard.down("Enter")
+        page.keyboard.up("Enter")
+        assert game.parse_code(written) != secret and len(tried(page, game)) == k, where
+        assert page.text_content("#yg-message").startswith(
+            f"{written} gets {game.format_feedback(game.score(game.parse_code(written), secret))}: "), where
+    assert accessible_names_hold_their_text(page) == []
 
     for _ in range(2):
         page.click("#yg-new")
@@ -767,6 +812,68 @@ def test_you_guess_is_one_click_away_on_a_1200x900_window_and_fits_a_phone(brows
         assert in_view(phone, sel, 375, 10_000) == []
     assert phone.evaluate("document.documentElement.scrollWidth") <= 375
     phone.close()
+    web.close()
+
+
+def test_you_guess_twod_grid_says_the_point_chosen_and_the_points_ruled_out(browser, trees, tmp_path):
+    """twod's grid: the point chosen is pressed (aria-pressed), not only coloured; after each guess
+    the points that no longer fit (the Python player's candidates) are labelled "ruled out"."""
+    web = WebPlayer(browser, trees("twod", "minimax", size=4), tmp_path)
+    tree, game, page = web.tree, web.game, web.page
+    web.show("you-guess")
+
+    def grid() -> dict[str, tuple]:
+        return {point.get_attribute("data-key"): (point.get_attribute("aria-pressed"), point.get_attribute("aria-label"))
+                for point in page.query_selector_all("#yg-picker .point")}
+
+    every = [f"{x},{y}" for x in range(4) for y in range(4)]
+    assert grid() == {key: ("false", f"point {key}") for key in every}
+    page.click('#yg-picker .point[data-key="1,2"]')
+    assert {key for key, (pressed, _) in grid().items() if pressed == "true"} == {"1,2"}
+    assert page.input_value("#yg-input") == "1,2"
+    page.click('#yg-picker .point[data-key="2,0"]')
+    assert {key for key, (pressed, _) in grid().items() if pressed == "true"} == {"2,0"}
+    while page.get_attribute("#you-guess", "data-state") == "guessing":
+        page.click("#yg-hint")
+        page.click(f'#yg-picker .point[data-key="{page.get_attribute("#yg-message", "data-hint")}"]')
+        page.click("#yg-enter")
+        history = tried(page, game)
+        fit = {game.format_code(code) for code in tree.candidates(history, any_guess=True)}
+        assert 0 < len(fit) < 16
+        assert grid() == {key: ("false", f"point {key}" + ("" if key in fit else ", ruled out")) for key in every}
+    secret = tried(page, game)[-1][0]
+    assert all(game.score(g, secret) == f for g, f in tried(page, game))
+    web.close()
+
+
+def test_page_tabs_keys_and_address(browser, trees, tmp_path):
+    """The tabs are a tablist that is no navigation landmark; the arrows, Home and End move
+    between them; the address's #play, #you-guess or #lookup opens its tab, also after load."""
+    web = WebPlayer(browser, trees("mastermind", "entropy", colours=4, holes=3), tmp_path)
+    page = web.page
+    assert page.eval_on_selector('[role="tablist"]', "e => e.tagName") == "DIV"
+
+    def selected() -> list[str]:
+        return [tab.get_attribute("data-panel") for tab in page.query_selector_all('[role="tab"]')
+                if tab.get_attribute("aria-selected") == "true"]
+
+    assert selected() == ["play"]
+    page.focus("#tab-play")
+    page.keyboard.press("End")
+    assert selected() == ["lookup"] and page.is_visible("#lookup") and page.is_hidden("#play")
+    assert page.evaluate("document.activeElement.id") == "tab-lookup"
+    page.keyboard.press("Home")
+    assert selected() == ["play"] and page.evaluate("document.activeElement.id") == "tab-play"
+    page.keyboard.press("ArrowLeft")  # round to the last
+    assert selected() == ["lookup"]
+    go = """hash => new Promise((done) => {  // resolved by a listener after the page's own
+        window.addEventListener("hashchange", () => done(), { once: true });
+        location.hash = hash; })"""
+    for panel in ("you-guess", "play", "lookup"):
+        page.evaluate(go, panel)
+        assert selected() == [panel] and page.is_visible(f"#{panel}")
+    page.evaluate(go, "elsewhere")  # no tab's address: the tab shown stays
+    assert selected() == ["lookup"]
     web.close()
 
 

@@ -382,11 +382,22 @@ function keyText(symbol) {  // what a key adds to the typed guess
   return String(symbol);
 }
 
+// A Mastermind guess is written in letters or, up to 9 colours, in 1-based digits, never both
+// (as Game.parseCode reads it): a field that holds digits only is read as digits.
+function inDigits(text) {
+  const chars = [...text.replace(/[\s,]+/g, "")];
+  return data.kind === "pegs" && game.symbols <= 9 && chars.length > 0 && chars.every((c) => /[0-9]/.test(c));
+}
+
+function addedText(symbol) {  // what a key adds to the field: in the field's own writing, so that the holes agree
+  return inDigits($("yg-input").value) ? String(symbol + 1) : keyText(symbol);
+}
+
 // The symbols of a guess being written, as far as they go: a symbol, or null for a character
 // that is none of the game's (shown as such, for the game's parser to name when it is sent).
 function writtenSymbols(text) {
   const chars = [...text.replace(/[\s,]+/g, "")];
-  const digits = data.kind === "pegs" && game.symbols <= 9 && chars.every((c) => /[0-9]/.test(c));
+  const digits = inDigits(text);
   return chars.map((c) => {
     let symbol = -1;
     if (data.kind === "pegs") symbol = digits ? Number(c) - 1 : LETTERS.indexOf(c.toUpperCase());
@@ -427,7 +438,9 @@ function renderWriting() {
     $("yg-holes").replaceChildren(...(point ? renderCode(point, true).childNodes : [hole(null, undefined), hole(null, undefined)]));
   }
   for (const point of $("yg-picker").querySelectorAll(".point")) {
-    point.classList.toggle("chosen", point.dataset.key === text.replace(/\s+/g, ""));
+    const chosen = point.dataset.key === text.replace(/\s+/g, "");
+    point.classList.toggle("chosen", chosen);
+    point.setAttribute("aria-pressed", String(chosen));
   }
   if (DISTINCT) {  // bulls and cows: a digit written is not offered again
     const written = new Set(writtenSymbols(text).map(([symbol]) => symbol));
@@ -454,7 +467,11 @@ function renderKnown() {
     }
   } else if (data.kind === "pair") {
     const fit = new Set(tree.candidates(tries, { anyGuess: true }).map((code) => code.join(",")));
-    for (const point of $("yg-picker").querySelectorAll(".point")) point.classList.toggle("out", !fit.has(point.dataset.key));
+    for (const point of $("yg-picker").querySelectorAll(".point")) {  // said as well as shown
+      const out = !fit.has(point.dataset.key);
+      point.classList.toggle("out", out);
+      point.setAttribute("aria-label", `point ${point.dataset.key}${out ? ", ruled out" : ""}`);
+    }
   }
 }
 
@@ -484,7 +501,7 @@ function pickerKey(className, text, label, action) {
 function symbolKey(symbol) {
   const text = keyText(symbol);
   const key = pickerKey(data.kind === "pegs" ? "peg pick" : "tile pick", text.toUpperCase(),
-    data.kind === "pegs" ? `colour ${text}` : text.toUpperCase(), () => write(text));
+    data.kind === "pegs" ? `colour ${text}` : text.toUpperCase(), () => write(addedText(symbol)));
   key.dataset.key = text;
   key.dataset.symbol = String(symbol);
   if (data.kind === "pegs") {
@@ -497,7 +514,7 @@ function symbolKey(symbol) {
 function editKeys() {
   const back = pickerKey("edit", "⌫", "delete the last symbol", unwrite);
   back.id = "yg-back";
-  const enter = pickerKey("edit enter", "Enter", "guess it", () => $("yg-form").requestSubmit());
+  const enter = pickerKey("edit enter", "Enter", "Enter: guess it", () => $("yg-form").requestSubmit());
   enter.id = "yg-enter";
   return [back, enter];
 }
@@ -551,12 +568,19 @@ function buildPicker() {
 }
 
 // The physical keyboard, when the focus is in no field: a key of the picker writes its symbol,
-// Backspace deletes, Enter guesses (in #yg-input, typing works as in any field).
+// Backspace deletes, Enter guesses (in #yg-input, typing works as in any field). A key held down
+// repeats as in a field, but for Enter: a repeat would send the guess again. A key that composes a
+// character (an input method's, a dead key's) is the input method's, not a symbol.
 function typedOnPage(event) {
   if ($("you-guess").hidden || ended || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.isComposing || event.keyCode === 229) return;
   const target = event.target;
   if (target.closest("input, textarea, select, summary")) return;
   if (target.closest("button") && (event.key === "Enter" || event.key === " ")) return;  // the button's own
+  if (event.key === "Enter" && event.repeat) {
+    event.preventDefault();
+    return;
+  }
   if (event.key === "Enter") $("yg-form").requestSubmit();
   else if (event.key === "Backspace") unwrite();
   else {
@@ -565,7 +589,7 @@ function typedOnPage(event) {
     const key = [...$("yg-picker").querySelectorAll("button[data-symbol]")]
       .find((button) => button.dataset.key === typed.toLowerCase() || button.dataset.key === typed.toUpperCase());
     if (!key || key.disabled) return;
-    write(key.dataset.key);
+    write(addedText(Number(key.dataset.symbol)));
   }
   event.preventDefault();
 }
@@ -582,6 +606,9 @@ function setUpYouGuess() {
     }
   });
   $("yg-input").addEventListener("input", renderWriting);
+  $("yg-input").addEventListener("keydown", (event) => {  // a held Enter sends the guess once, as on the page
+    if (event.key === "Enter" && event.repeat) event.preventDefault();
+  });
   $("yg-hint").addEventListener("click", hint);
   $("yg-reveal").addEventListener("click", reveal);
   $("yg-new").addEventListener("click", newSecret);
@@ -611,17 +638,22 @@ function setUpTabs() {
       showPanel(tab.dataset.panel);
       try { window.history.replaceState(null, "", `#${tab.dataset.panel}`); } catch (error) { /* a file: address may refuse it */ }
     });
-    tab.addEventListener("keydown", (event) => {  // the arrows move between the tabs
-      const move = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
-      if (!move) return;
-      const next = tabs[(tabs.indexOf(tab) + move + tabs.length) % tabs.length];
+    tab.addEventListener("keydown", (event) => {  // the arrows move between the tabs, Home and End to the ends
+      const at = tabs.indexOf(tab);
+      const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[event.key];
+      if (to === undefined) return;
+      const next = tabs[(to + tabs.length) % tabs.length];
       next.click();
       next.focus();
       event.preventDefault();
     });
   }
-  const asked = location.hash.slice(1);
-  showPanel(tabs.some((tab) => tab.dataset.panel === asked) ? asked : "play");
+  const asked = () => tabs.find((tab) => `#${tab.dataset.panel}` === location.hash);
+  showPanel(asked()?.dataset.panel ?? "play");
+  // an address changed after load (a link, the address bar) opens its tab too; any other is no tab's
+  window.addEventListener("hashchange", () => {
+    if (asked()) showPanel(asked().dataset.panel);
+  });
 }
 
 function setUp() {
