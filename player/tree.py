@@ -24,6 +24,15 @@ class InconsistentHistory(ValueError):
     """The history leaves the tree: a different guess, or feedback no remaining secret gives."""
 
 
+class NotAllowedGuess(ValueError):
+    """A guess of the history that is not one of the game's allowed guesses (a typo, a non-word):
+    ``step`` and ``problem`` say which and why, for a caller that words its own way to play it."""
+
+    def __init__(self, step: int, problem: str):
+        super().__init__(f"step {step}: {problem} (any_guess=True plays it anyway)")
+        self.step, self.problem = step, problem
+
+
 class Tree:
     """A compiled strategy for one game. Node 0 is the first guess; see trees/FORMAT.md."""
 
@@ -201,7 +210,7 @@ class Tree:
             self._check_step(step, guess, feedback)
             problem = None if any_guess else self.unknown_guess(guess)
             if problem:
-                raise ValueError(f"step {step}: {problem} (any_guess=True plays it anyway)")
+                raise NotAllowedGuess(step, problem)
         return steps
 
     def _check_step(self, step: int, guess, feedback) -> None:

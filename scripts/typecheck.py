@@ -17,12 +17,18 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYOUT = {"__init__.py": ROOT / "guesstree" / "__init__.py", "player": ROOT / "player", "compiler": ROOT / "compiler"}
 
 
+def lay_out(folder: Path) -> None:
+    """``folder/guesstree``: the package as installed, in links to the checkout's files (the docs'
+    API reference reads the same, docs/hooks/api_source.py)."""
+    package = folder / "guesstree"
+    package.mkdir()
+    for name, target in LAYOUT.items():
+        (package / name).symlink_to(target)
+
+
 def main(arguments: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="guesstree-types-") as folder:
-        package = Path(folder) / "guesstree"
-        package.mkdir()
-        for name, target in LAYOUT.items():
-            (package / name).symlink_to(target)
+        lay_out(Path(folder))
         command = [sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
                    "--cache-dir", str(Path(folder) / "cache"), "-p", "guesstree.player", *arguments]
         return subprocess.run(command, cwd=folder).returncode

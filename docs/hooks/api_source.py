@@ -7,23 +7,28 @@ out as it is installed (the same files, nothing copied), given to the Python han
 """
 from __future__ import annotations
 
+import importlib.util
 import tempfile
 from pathlib import Path
 
 from mkdocs.plugins import event_priority
 
 ROOT = Path(__file__).resolve().parents[2]
-LAYOUT = {"__init__.py": ROOT / "guesstree" / "__init__.py", "player": ROOT / "player", "compiler": ROOT / "compiler"}
 _folder = tempfile.TemporaryDirectory(prefix="guesstree-api-")  # removed when the build's process ends
+
+
+def _lay_out():
+    """scripts/typecheck.py's ``lay_out``, which makes the same layout for mypy (a script, not a module)."""
+    spec = importlib.util.spec_from_file_location("typecheck", ROOT / "scripts" / "typecheck.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.lay_out
 
 
 def package_folder() -> str:
     """The folder that holds ``guesstree/`` laid out as installed (made once per process)."""
-    package = Path(_folder.name) / "guesstree"
-    if not package.exists():
-        package.mkdir()
-        for name, target in LAYOUT.items():
-            (package / name).symlink_to(target)
+    if not (Path(_folder.name) / "guesstree").exists():
+        _lay_out()(Path(_folder.name))
     return _folder.name
 
 

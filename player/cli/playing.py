@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from .. import InconsistentHistory
+from ..tree import NotAllowedGuess
 from ..program import FreeArguments, fail
 from ..wording import counted
 from .app import PLUGIN, TREE, command, load_or_fail
@@ -61,11 +62,11 @@ def next_command(
                    f"{tree.game.format_feedback(tree.game.feedbacks()[0])}): {given[-1]!r} has none")
     steps = list(zip(given[::2], given[1::2]))
     try:
-        if not any_guess:
-            _check_guesses(tree, steps)
         guess = tree.suggest(steps, any_guess=any_guess)
         on_tree = _on_tree(tree, steps)
         left = len(tree.candidates(steps, any_guess=any_guess))
+    except NotAllowedGuess as error:  # the library names its keyword; here, the option
+        raise fail(f"step {error.step}: {error.problem} (next --any-guess plays it anyway)") from None
     except ValueError as error:  # InconsistentHistory too
         raise fail(str(error)) from None
     shown = None if guess is None else tree.game.format_code(guess)
@@ -73,21 +74,6 @@ def next_command(
         typer.echo(json.dumps({"guess": shown, "won": guess is None, "on_tree": on_tree, "candidates": left}))
     else:
         typer.echo("won" if guess is None else shown)
-
-
-def _check_guesses(tree, steps) -> None:
-    """A guess the game does not allow, refused with the flag that plays it (the library names its
-    keyword, any_guess=True); a step the game cannot read is left to the library to name."""
-    game = tree.game
-    for step, (guess, feedback) in enumerate(steps, 1):
-        try:
-            code = game.parse_code(guess)
-            game.parse_feedback(feedback)
-        except ValueError:
-            return
-        problem = tree.unknown_guess(code)
-        if problem:
-            raise ValueError(f"step {step}: {problem} (next --any-guess plays it anyway)")
 
 
 def _on_tree(tree, steps) -> bool:
