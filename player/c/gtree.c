@@ -300,15 +300,17 @@ static int next(gt_tree *tree, char **args, int count)
         else history[given++] = args[k];
     }
     if (given % 2) return missing_feedback(tree, history[given - 1]);
-    static book openings; /* off the tree only: the book is read when a history may need it */
+    static book openings; /* off the tree only: the book is read when a history leaves the tree */
     gt_status status = gt_next_guess_text(tree, history, given / 2, guess, sizeof guess, &error);
-    if (status != GT_OK && status != GT_WON && status != GT_E_PARSE) {
+    if (status == GT_OK || status == GT_WON) {
+        by = GT_BY_TREE;
+    } else if (status != GT_E_PARSE) {
         open_book(&openings);
         gt_set_book(tree, openings.trees, openings.count);
+        status = gt_suggest_text(tree, history, given / 2, any_guess, guess, sizeof guess, &by, &error);
+        gt_set_book(tree, NULL, 0);
+        close_book(&openings);
     }
-    status = gt_suggest_text(tree, history, given / 2, any_guess, guess, sizeof guess, &by, &error);
-    gt_set_book(tree, NULL, 0);
-    close_book(&openings);
     if (status == GT_E_NOT_ALLOWED) { /* the library names the guess; the command line says its option, as guesstree */
         fprintf(stderr, "error: %s (next --any-guess plays it anyway)\n", error.message);
         return EXIT_ERROR;
