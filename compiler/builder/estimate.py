@@ -203,11 +203,11 @@ def searchable(game: Game, options, physical: int | None = None) -> bool:
     memory (``physical`` bytes, by default what the system says), and no more secrets than a
     search here has finished (``SEARCHED_SECRETS``: its time is not modelled, and grows by
     orders of magnitude from there)."""
+    from ..engine.codes import matrix_fits
+
     n, guesses = game.secret_count(), game.guess_count()
-    width = feedback_bytes(game)
-    matrix = width * guesses * n + 64 * (guesses + n)  # as ``engine.codes.Codes.fits`` keeps it
     physical = physical_memory() if physical is None else physical
-    return (n <= SEARCHED_SECRETS and guesses < 1 << 20 and matrix <= 0.8 * options.max_memory
+    return (n <= SEARCHED_SECRETS and guesses < 1 << 20 and matrix_fits(guesses, n, n, feedback_bytes(game), options.max_memory)
             and not (physical and search_memory(game, options) > physical))
 
 

@@ -32,6 +32,12 @@ def check_listing(game: Game, max_memory: int) -> None:
                          f"{size(listing)}, over --max-memory {size(max_memory)}")
 
 
+def matrix_fits(guesses: int, secrets: int, listed: int, cell_bytes: int, max_memory: int) -> bool:
+    """Does a matrix of ``guesses`` against ``secrets`` (of ``listed`` secrets) leave room within
+    ``max_memory`` for the rest: a fifth of it, and the codes' own 64 bytes each?"""
+    return guesses * secrets * cell_bytes + 64 * (guesses + listed) <= max_memory * 0.8
+
+
 @dataclass(frozen=True)
 class Codes:
     """A game's codes in arrays and the kernel that scores them (``block``): what a scorer and the
@@ -64,9 +70,8 @@ class Codes:
 
     def fits(self, n_secrets: int) -> bool:
         """Does a matrix of every guess against ``n_secrets`` secrets leave room for the rest?"""
-        n_guesses = len(self.guess_codes)
-        cells = n_guesses * n_secrets * self.dtype.itemsize
-        return cells + 64 * (n_guesses + len(self.secret_codes)) <= self.max_memory * 0.8
+        return matrix_fits(len(self.guess_codes), n_secrets, len(self.secret_codes), self.dtype.itemsize,
+                           self.max_memory)
 
     def rows(self, guess_ids: np.ndarray | None = None, secret_ids: np.ndarray | None = None,
              out: np.ndarray | None = None) -> np.ndarray:
