@@ -25,16 +25,17 @@ GAMES = {
     "mastermind-3x3": (("mastermind", {"colours": 3, "holes": 3}), ["mastermind", "--colours", "3", "--holes", "3"]),
     "mastermind-2x4": (("mastermind", {"colours": 2, "holes": 4}), ["mastermind", "--colours", "2", "--holes", "4"]),
     "bulls-cows-3of4": (("bulls-cows", {"digits": 4, "length": 3}), ["bulls-cows", "--digits", "4", "--length", "3"]),
+    "twod-5": (("twod", {"size": 5}), ["twod", "--size", "5"]),  # openers 1 and 3 guesses above the best: good, inaccuracy
     "words": (("words", {"answers": str(ANSWERS), "guesses": str(GUESSES)}),
               ["words", "--answers", str(ANSWERS), "--guesses", str(GUESSES)]),
     "words-hard": (("words", {"answers": str(ANSWERS), "guesses": str(GUESSES), "hard": True}),
                    ["words", "--answers", str(ANSWERS), "--guesses", str(GUESSES), "--hard"]),
 }
 # (game, max depth): each game without a limit, and with one that binds after a wasted guess (the
-# optimal worst case of 3x3, 2x4 and Bulls and Cows 3 of 4 is 4), or at once (the word game's
-# optimal tree takes 5 guesses, and one of the same total takes 4).
+# optimal worst case of 3x3, 2x4 and Bulls and Cows 3 of 4 is 4), or at once (the optimal trees of
+# twod 5 and the word game take 5 guesses, and others of the same total 4).
 REVIEWED = [(name, None) for name in GAMES] + [("mastermind-3x3", 4), ("mastermind-2x4", 4),
-                                                ("bulls-cows-3of4", 4), ("words", 4), ("words-hard", 5)]
+                                                ("bulls-cows-3of4", 4), ("twod-5", 4), ("words", 4), ("words-hard", 5)]
 GAMES_PER_CASE = 20
 HALF_UNIT = 0.00005 + 1e-9  # a figure rounded to 4 decimals is this close to the exact one
 
@@ -187,6 +188,7 @@ CHOSEN = [
     ("mastermind-2x4", "ABAB 2B2W BAAB 2B2W", None),
     ("bulls-cows-3of4", "012 0A3B 120 0A3B", None),
     ("words", "crane -Y-G- mulch -Y--- round GGGGG", None),
+    ("words", "swamp --YY-", None),  # 57 against 56 over 20 secrets: a loss of 0.05 exactly, an inaccuracy
     ("words-hard", "crane ----- fight -GGGG light -GGGG", None),  # IGHT kept: a guess at a time
     ("words-hard", "match -GGGG watch -GGGG batch -GGGG", None),
     ("words-hard", "match -GGGG", 5),  # 7 words of -ATCH, one at a time: not within 5
@@ -223,18 +225,24 @@ def test_a_history_no_secret_fits_is_refused_at_its_first_impossible_step(cli, c
     assert "step 2" in line
 
 
-def test_a_guess_hard_mode_forbids_is_refused_by_name_unless_any_guess(cli, clean_error):
-    """SOUND ignores the IGHT that FIGHT revealed in place: refused, naming it; with --any-guess
-    the review takes it, and the figures are still the oracle's (T* over the guesses allowed)."""
-    moves = "crane ----- fight -GGGG sound ----- light -GGGG"
-    line = clean_error(review_command(cli, "words-hard", moves, "--json"), code=2)
-    assert "sound" in line.casefold() and "hard mode" in line
-    result = review_command(cli, "words-hard", moves, "--any-guess", "--json")
+HARD_TRAP = "crane ----- fight -GGGG sound ----- light -GGGG"  # SOUND drops the IGHT that FIGHT revealed in place
+
+
+def test_a_guess_hard_mode_forbids_is_refused_by_name(cli, clean_error):
+    """As ``play`` refuses it: "SOUND cannot be played here (hard mode: ...)", at its step."""
+    line = clean_error(review_command(cli, "words-hard", HARD_TRAP, "--json"), code=2)
+    assert "sound" in line.casefold() and "hard mode" in line and "step 3" in line
+
+
+def test_a_guess_hard_mode_forbids_is_reviewed_with_any_guess(cli):
+    """With --any-guess the review takes it, and every figure is still the oracle's (T* over the
+    guesses hard mode allows, T(SOUND) over those it allows after it)."""
+    result = review_command(cli, "words-hard", HARD_TRAP, "--any-guess", "--json")
     assert result.exit_code == 0, result.output
     game = game_named("words-hard")
-    oracle_moves = oracle_review(game, moves_of("words-hard", moves), None, oracle_of("words-hard"))
-    found = [line for move, got in zip(oracle_moves, json.loads(result.stdout)["moves"], strict=True)
-             for line in disagreements(game, move, got)]
+    moves = oracle_review(game, moves_of("words-hard", HARD_TRAP), None, oracle_of("words-hard"))
+    got = json.loads(result.stdout)["moves"]
+    found = [line for move, reviewed in zip(moves, got, strict=True) for line in disagreements(game, move, reviewed)]
     assert not found, "\n".join(found)
 
 
