@@ -232,6 +232,110 @@ def test_a_review_with_a_tree_keeps_every_figure_exact(name, strategy, max_depth
     assert not found, f"{len(found)} disagreements:\n" + "\n".join(found)
 
 
+# -- bounds: the player's install, and a search out of time --------------------------------------------
+VERDICT_ORDER = ("best", "good", "inaccuracy", "mistake")
+
+
+def verdicts_said(text: str) -> tuple[int, int]:
+    """The bands a verdict names, as indices of VERDICT_ORDER: "good", "good to mistake", "good or worse"."""
+    if text.endswith(" or worse"):
+        return VERDICT_ORDER.index(text.removesuffix(" or worse")), len(VERDICT_ORDER) - 1
+    low, _, high = text.partition(" to ")
+    return VERDICT_ORDER.index(low), VERDICT_ORDER.index(high or low)
+
+
+def holds(got, exact) -> bool:
+    """The interval ``got`` holds the exact value (None: the game cannot be won within the limit,
+    a total beyond every bound, which only an interval without an upper end holds)."""
+    if not (isinstance(got, list) and len(got) == 2):
+        return False
+    low, high = got
+    if exact is None:
+        return high is None
+    return (low is None or low <= exact + HALF_UNIT) and (high is None or exact <= high + HALF_UNIT)
+
+
+def bound_disagreements(game, move: Move, got: dict) -> list[str]:
+    """Each figure of one move whose bounds (``got``) do not hold the oracle's exact value; an
+    exact figure must be the oracle's, a worst case given the oracle's, best guesses some of the
+    best (all where complete)."""
+    found = [f"{key}: oracle {value!r}, implementation {got.get(key)!r}"
+             for key, value in {"step": move.step, "guess": move.guess, "candidates": move.candidates,
+                                "left": move.left}.items() if got.get(key) != value]
+    figures = {"total": move.total, "best_total": move.best_total, "left_total": move.left_total,
+               "expected": move.expected, "best_expected": move.best_expected, "loss": move.loss, "luck": move.luck}
+    for key, value in figures.items():
+        if move.total is None and key in ("left_total", "luck"):
+            continue  # nothing to hold: no strategy after the guess
+        if not holds(got.get(key), value):
+            found.append(f"{key}: oracle {value if value is None else float(value)}, implementation {got.get(key)!r}")
+    low, high = verdicts_said(got["verdict"])
+    if not low <= VERDICT_ORDER.index(move.verdict) <= high:
+        found.append(f"verdict: oracle {move.verdict}, implementation {got['verdict']!r}")
+    for key, value in (("worst", move.worst), ("best_worst", move.best_worst)):
+        if got.get(key) is not None and got.get(key) != value:
+            found.append(f"{key}: oracle {value}, implementation {got.get(key)!r}")
+    listed = set(got.get("best") or [])
+    if not listed <= set(move.best) or (got.get("best_complete") and listed != set(move.best)):
+        found.append(f"best: oracle {sorted(move.best)}, implementation {got.get('best')!r} "
+                     f"(complete: {got.get('best_complete')})")
+    exact = got.get("exact") and all(got[key][0] == got[key][1] for key in ("total", "best_total", "left_total"))
+    if got.get("exact") and not exact:
+        found.append(f"exact: said, but the totals are {got['total']}, {got['best_total']}, {got['left_total']}")
+    return [f"step {move.step} ({move.guess}) {line}" for line in found]
+
+
+def bounds_hold(name: str, history, max_depth, got: dict) -> tuple[list[str], int]:
+    """The disagreements of a review's bounds with the oracle, and how many of its moves it says exact."""
+    game = game_named(name)
+    moves = oracle_review(game, history, max_depth, oracle_of(name))
+    if len(got["moves"]) != len(moves):
+        return [f"{len(got['moves'])} moves reviewed, not {len(moves)}"], 0
+    found = [line for move, reviewed in zip(moves, got["moves"]) for line in bound_disagreements(game, move, reviewed)]
+    where = f"{name}, max depth {max_depth}, history {said(game, history)}"
+    return [f"{where}: {line}" for line in found], sum(bool(reviewed["exact"]) for reviewed in got["moves"])
+
+
+@pytest.mark.parametrize("name, strategy, max_depth, first", REVIEW_TREES)
+def test_the_players_review_from_a_tree_holds_the_exact_figures(name, strategy, max_depth, first):
+    """The player's install (``player.review``: the tree, the book, counting): every interval holds
+    the exact figure, every figure it says exact is, and an optimal tree makes some moves exact."""
+    from guesstree import compiler, player
+    from guesstree.player.review import review
+
+    game, oracle = game_named(name), oracle_of(name)
+    options = compiler.Options(strategy, max_depth=max_depth, first=first)
+    tree = player.loads(compiler.to_bytes(compiler.build(game, options)))
+    rng = random.Random(f"player {name} {strategy} {first}")
+    found, exact, moves = [], 0, 0
+    for _ in range(GAMES_PER_CASE):
+        history = random_history(oracle, rng, max_depth)
+        got = review(tree, as_text(game, history)).to_dict()
+        assert got["max_depth"] == max_depth and got["source"] == "tree and book"
+        wrong, said_exact = bounds_hold(name, history, max_depth, got)
+        found, exact, moves = found + wrong, exact + said_exact, moves + len(history)
+    assert not found, f"{len(found)} disagreements:\n" + "\n".join(found)
+    assert exact > (moves // 4 if strategy == "optimal-expected" else 0)
+
+
+@pytest.mark.parametrize("name, max_depth", [("mastermind-3x3", None), ("words-hard", None), ("twod-5", 4)])
+def test_a_search_out_of_time_keeps_bounds_that_hold(name, max_depth):
+    """With no time to search, the review keeps the bounds of counting (and of a tree, if given):
+    they hold the exact figures."""
+    from guesstree.compiler.review import review
+
+    game, oracle = game_named(name), oracle_of(name)
+    rng = random.Random(f"late {name}")
+    found, exact, moves = [], 0, 0
+    for _ in range(GAMES_PER_CASE // 2):
+        history = random_history(oracle, rng, max_depth)
+        got = review(game, as_text(game, history), max_depth=max_depth, seconds=1e-9).to_dict()
+        wrong, said_exact = bounds_hold(name, history, max_depth, got)
+        found, exact, moves = found + wrong, exact + said_exact, moves + len(history)
+    assert not found, f"{len(found)} disagreements:\n" + "\n".join(found)
+    assert exact < moves  # bounds were given, not only figures that counting settles
+
+
 # -- the command line ------------------------------------------------------------------------------
 COMMANDS = [("mastermind-3x3", "AAA 1B0W AAA 1B0W ABB 2B0W", None), ("mastermind-3x3", "BBB 0B0W AAA 1B0W", 4),
             ("words-hard", "crane ----- fight -GGGG light -GGGG", None), ("words", "fresh ----Y stray -Y---", 4)]
