@@ -24,6 +24,9 @@ ANSWERS, GUESSES = DATA / "review-answers.txt", DATA / "review-guesses.txt"  # -
 GAMES = {
     "mastermind-3x3": (("mastermind", {"colours": 3, "holes": 3}), ["mastermind", "--colours", "3", "--holes", "3"]),
     "mastermind-2x4": (("mastermind", {"colours": 2, "holes": 4}), ["mastermind", "--colours", "2", "--holes", "4"]),
+    # secrets of distinct colours, guesses that repeat one: the best opener AAB is no possible secret
+    "mastermind-4x3-distinct": (("mastermind", {"colours": 4, "holes": 3, "secret_repeats": False}),
+                                ["mastermind", "--colours", "4", "--holes", "3", "--no-secret-repeats"]),
     "bulls-cows-3of4": (("bulls-cows", {"digits": 4, "length": 3}), ["bulls-cows", "--digits", "4", "--length", "3"]),
     "twod-5": (("twod", {"size": 5}), ["twod", "--size", "5"]),  # openers 1 and 3 guesses above the best: good, inaccuracy
     "words": (("words", {"answers": str(ANSWERS), "guesses": str(GUESSES)}),
@@ -32,10 +35,11 @@ GAMES = {
                    ["words", "--answers", str(ANSWERS), "--guesses", str(GUESSES), "--hard"]),
 }
 # (game, max depth): each game without a limit, and with one that binds after a wasted guess (the
-# optimal worst case of 3x3, 2x4 and Bulls and Cows 3 of 4 is 4), or at once (the optimal trees of
+# optimal worst case of Mastermind 3x3, 2x4 and 4x3 and of Bulls and Cows 3 of 4 is 4), or at once (the optimal trees of
 # twod 5 and the word game take 5 guesses, and others of the same total 4).
 REVIEWED = [(name, None) for name in GAMES] + [("mastermind-3x3", 4), ("mastermind-2x4", 4),
-                                                ("bulls-cows-3of4", 4), ("twod-5", 4), ("words", 4), ("words-hard", 5)]
+                                                ("mastermind-4x3-distinct", 4), ("bulls-cows-3of4", 4), ("twod-5", 4),
+                                                ("words", 4), ("words-hard", 5)]
 GAMES_PER_CASE = 20
 HALF_UNIT = 0.00005 + 1e-9  # a figure rounded to 4 decimals is this close to the exact one
 
@@ -338,6 +342,7 @@ def test_a_search_out_of_time_keeps_bounds_that_hold(name, max_depth):
 
 # -- the command line ------------------------------------------------------------------------------
 COMMANDS = [("mastermind-3x3", "AAA 1B0W AAA 1B0W ABB 2B0W", None), ("mastermind-3x3", "BBB 0B0W AAA 1B0W", 4),
+            ("mastermind-4x3-distinct", "AAB 0B1W", None), ("twod-5", "2,2 <= 1,1 >=", 4),
             ("words-hard", "crane ----- fight -GGGG light -GGGG", None), ("words", "fresh ----Y stray -Y---", 4)]
 
 
