@@ -435,7 +435,8 @@ def subtree(tree, history) -> tuple[int, int]:
 TREES = [("mastermind-3x3", None, None, 0), ("mastermind-2x4", None, None, 0), ("bulls-cows-3of4", None, None, 0),
          ("words", None, None, 0), ("words", 4, None, 0), ("words-hard", None, None, 0),
          ("mastermind-3x3", None, "BCA", 2), ("mastermind-2x4", None, "AAAA", 1), ("bulls-cows-3of4", None, "021", 1),
-         ("words", None, "found", 1), ("words-hard", None, "fight", 0)]
+         ("words", None, "found", 1), ("words-hard", None, "fight", 0), ("mastermind-4x3-distinct", None, None, 0),
+         ("mastermind-4x3-distinct", None, "ABC", 3)]
 
 
 @pytest.mark.parametrize("name, max_depth, first, ties", TREES)
