@@ -205,7 +205,7 @@ class Move:
         n = self.candidates
         self.total = oracle.total(position, guess)
         self.best_total = oracle.best_total(position)
-        self.left_total = oracle.best_total(after) if self.total is not None else None
+        self.left_total = oracle.best_total(after)
         self.expected, self.best_expected = ratio(self.total, n), ratio(self.best_total, n)
         self.loss = None if self.total is None or self.best_total is None else Fraction(self.total - self.best_total, n)
         if self.total is None or self.left_total is None:
@@ -219,6 +219,11 @@ class Move:
         self.best_choice = None if first is None else game.format_code(oracle.guesses[first])
         self.best_worst = None if first is None else oracle.worst(position, first)
         self.verdict = verdict(self.loss)
+
+
+def start(oracle: Oracle, max_depth: int | None = None) -> Fraction | None:
+    """T* / n of the whole game (the summary's ``expected_start``)."""
+    return ratio(oracle.best_total(oracle.root(max_depth)), len(oracle.secrets))
 
 
 def review(game, history, max_depth: int | None = None, oracle: Oracle | None = None) -> list[Move]:
@@ -235,8 +240,9 @@ def review(game, history, max_depth: int | None = None, oracle: Oracle | None = 
     return moves
 
 
-def summary(moves: list[Move]) -> dict:
-    """The summary's exact figures: losses and luck added up over the game, the verdicts counted."""
+def summary(moves: list[Move], start: Fraction | None) -> dict:
+    """The summary's exact figures: losses and luck added up over the game, the verdicts counted;
+    ``start``: T* / n of the whole game (``expected_start``), None where it cannot be won within the limit."""
     counts: dict[str, int] = {}
     for move in moves:
         counts[move.verdict] = counts.get(move.verdict, 0) + 1
@@ -244,4 +250,4 @@ def summary(moves: list[Move]) -> dict:
     return {"guesses": len(moves), "won": bool(moves) and moves[-1].won,
             "loss": None if None in losses else sum(losses, Fraction(0)),
             "luck": None if None in lucks else sum(lucks, Fraction(0)),
-            "expected_start": moves[0].best_expected if moves else None, "verdicts": counts}
+            "expected_start": start, "verdicts": counts}

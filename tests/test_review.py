@@ -15,7 +15,7 @@ import pytest
 
 from guesstree.player.advice import candidates
 from guesstree.player.games import make_game
-from oracle_review import Move, Oracle, review as oracle_review, summary, verdict
+from oracle_review import Move, Oracle, review as oracle_review, start as oracle_start, summary, verdict
 
 DATA = Path(__file__).parent / "data"
 ANSWERS, GUESSES = DATA / "review-answers.txt", DATA / "review-guesses.txt"  # -ight, -ound, -atch: hard mode's traps
@@ -90,7 +90,8 @@ def implementation(game, history, max_depth, tree=None):
 
 # -- comparing the figures ----------------------------------------------------------------------
 def exact_pair(value):
-    return None if value is None else [value, value]
+    """An exact total as an interval; a position no strategy wins within the limit has no ends."""
+    return [None, None] if value is None else [value, value]
 
 
 def close(got, exact: Fraction) -> bool:
@@ -114,12 +115,16 @@ def disagreements(game, move: Move, got: dict, partial_best: bool = False) -> li
              "candidates": move.candidates, "left": move.left, "best_total": exact_pair(move.best_total),
              "best_complete": complete, "best_worst": move.best_worst, "verdict": move.verdict, "exact": True}
     rounded = {"best_expected": move.best_expected}
+    exact["left_total"] = exact_pair(move.left_total)
     if move.total is None:  # the guess cannot win every secret within the limit
         unknown = ("total", "expected", "loss", "luck", "worst")
     else:
         unknown = ()
-        exact.update(total=exact_pair(move.total), left_total=exact_pair(move.left_total), worst=move.worst)
+        exact.update(total=exact_pair(move.total), worst=move.worst)
         rounded.update(expected=move.expected, loss=move.loss, luck=move.luck)
+    if move.best_total is None:  # nor can any guess
+        del rounded["best_expected"]
+        unknown += ("best_expected",)
     found = [f"{key}: oracle {value!r}, implementation {got.get(key, '(missing)')!r}"
              for key, value in exact.items() if got.get(key, "(missing)") != value]
     found += [f"{key}: oracle {float(value):.6f} ({value}), implementation {got.get(key, '(missing)')!r}"
@@ -132,8 +137,8 @@ def disagreements(game, move: Move, got: dict, partial_best: bool = False) -> li
     return [f"step {move.step} ({move.guess}) {line}" for line in found]
 
 
-def summary_disagreements(moves: list[Move], got: dict) -> list[str]:
-    exact = summary(moves)
+def summary_disagreements(moves: list[Move], start: Fraction | None, got: dict) -> list[str]:
+    exact = summary(moves, start)
     found = [f"summary {key}: oracle {exact[key]!r}, implementation {got.get(key)!r}"
              for key in ("guesses", "won") if got.get(key) != exact[key]]
     counts = {name: count for name, count in (got.get("verdicts") or {}).items() if count}
@@ -165,7 +170,7 @@ def review_disagreements(name: str, history, max_depth, tree=None) -> list[str]:
         return found + [f"{len(got.get('moves', []))} moves reviewed, not {len(moves)}"]
     for move, reviewed in zip(moves, got["moves"]):
         found += disagreements(game, move, reviewed, partial_best=tree is not None)
-    found += summary_disagreements(moves, got.get("summary") or {})
+    found += summary_disagreements(moves, oracle_start(oracle_of(name), max_depth), got.get("summary") or {})
     where = f"{name}, max depth {max_depth}, history {said(game, history)}"
     return [f"{where}: {line}" for line in found]
 
@@ -190,6 +195,8 @@ def moves_of(name: str, text: str) -> list:
 # Histories chosen for what they hold: a win at once, a guess that tells nothing (no split, no
 # candidate), a hard-mode trap, unfinished games, a guess after which the depth limit cannot be kept.
 CHOSEN = [
+    ("mastermind-3x3", "", None),  # no move yet: the summary's expected start alone
+    ("mastermind-3x3", "AAB 1B0W", 3),  # no strategy wins every secret within 3
     ("mastermind-3x3", "AAB 3B0W", None),  # won at once: luck is all of the average
     ("mastermind-3x3", "AAB 0B0W CCC 3B0W", None),
     ("mastermind-3x3", "AAA 1B0W AAA 1B0W ABB 2B0W", None),  # AAA again splits nothing: a wasted guess
@@ -269,8 +276,8 @@ def bound_disagreements(game, move: Move, got: dict) -> list[str]:
     figures = {"total": move.total, "best_total": move.best_total, "left_total": move.left_total,
                "expected": move.expected, "best_expected": move.best_expected, "loss": move.loss, "luck": move.luck}
     for key, value in figures.items():
-        if move.total is None and key in ("left_total", "luck"):
-            continue  # nothing to hold: no strategy after the guess
+        if move.total is None and key == "luck":
+            continue  # nothing to hold: no average answer to the guess within the limit
         if not holds(got.get(key), value):
             found.append(f"{key}: oracle {value if value is None else float(value)}, implementation {got.get(key)!r}")
     low, high = verdicts_said(got["verdict"])
