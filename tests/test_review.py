@@ -375,6 +375,25 @@ def test_the_command_prints_the_librarys_figures(cli, name, moves, max_depth):
     assert json.loads(result.stdout) == implementation(game_named(name), moves_of(name, moves), max_depth)
 
 
+@pytest.mark.parametrize("name, moves, max_depth", [("words-hard", "crane ----- fight -GGGG light -GGGG", None),
+                                                     ("words", "fresh ----Y stray -Y---", 4)])
+def test_the_command_reviews_with_a_tree_file(cli, tmp_path, name, moves, max_depth):
+    """``guesstree review TREE``: the tree's game, its facts, and every figure the oracle's."""
+    from guesstree import compiler
+
+    game = game_named(name)
+    path = compiler.save(compiler.build(game, compiler.Options("optimal-expected")), tmp_path / "tree.msgpack.zst")
+    depth = [] if max_depth is None else ["--max-depth", str(max_depth)]
+    result = cli("review", path, *depth, "--json", "--", *moves.split())
+    assert result.exit_code == 0, result.output
+    got = json.loads(result.stdout)
+    assert (got["tree"], got["max_depth"]) == (str(path), max_depth)
+    oracle_moves = oracle_review(game, moves_of(name, moves), max_depth, oracle_of(name))
+    found = [line for move, reviewed in zip(oracle_moves, got["moves"], strict=True)
+             for line in disagreements(game, move, reviewed, partial_best=True)]
+    assert not found, "\n".join(found)
+
+
 def test_a_history_no_secret_fits_is_refused_at_its_first_impossible_step(cli, clean_error):
     line = clean_error(review_command(cli, "mastermind-3x3", "AAA 1B0W AAA 2B0W ABC 0B0W", "--json"), code=2)
     assert "step 2" in line
