@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import typer
 
-from . import build, exact  # noqa: F401 (each adds its commands to the app)
+from . import build, exact, review  # noqa: F401 (each adds its commands to the app)
 from .app import EXTRA, NEEDS_NOTHING, app, missing_dependency
 
 

@@ -13,7 +13,7 @@ app = typer.Typer(rich_markup_mode=None)
 EXTRA = "guesstree[compiler]"
 
 
-NEEDS_NOTHING = ("list",)  # the commands that run on a player-only install too
+NEEDS_NOTHING = ("list", "review")  # the commands that run on a player-only install too (review: from a tree)
 
 
 def missing_dependency() -> str | None:

@@ -1,0 +1,199 @@
+"""A game's review by the exhaustive search: every figure of ``player.review`` exact, where the
+search finishes within its time (``seconds`` for a position's figures, and as long again for a guess's), and the tied best guesses all found.
+
+    from guesstree.compiler.review import review
+    report = review(make_game("mastermind", colours=3, holes=3), [("AAB", "1B1W"), ("ABC", "3B")])
+    report.to_dict()
+
+The search answers a position's least total (``Space.total_below``), a guess's (``guess_total``),
+and, by the canonical optimal tree below a guess (``TotalSearch.optimal_guess`` at each node),
+its worst case. It starts from what the tree and the book already say (``player.review.TreeFacts``),
+so a position they settle costs nothing but the tied best guesses. A search still running when
+the move's time is up is stopped (its stop flag, which Ctrl-C sets too); the move keeps the
+facts' bounds, and ``Review.notes`` says so.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from guesstree.player.games import Code
+from guesstree.player.review import NEVER, Best, Review, Span, Steps, TreeFacts, Worth, checked_steps, reviewed
+
+from .exact import solver_of
+from .search.problem import Stopped
+from .search.table import INF, UNLIMITED
+
+DEFAULT_SECONDS = 5.0
+
+
+class OutOfTime(Exception):
+    """The move's time is up: what is not known yet stays as the facts' bounds."""
+
+
+class SearchedFacts:
+    """``TreeFacts`` made exact by the exhaustive search of ``game``, within ``seconds`` a move."""
+
+    def __init__(self, game, facts: TreeFacts, max_depth: int | None, seconds: float):
+        self.game, self.facts, self.max_depth, self.seconds = game, facts, max_depth, seconds
+        self.solver = solver_of(game)
+        self.space = self.solver.space
+        self.secret_index = {code: index for index, code in enumerate(game.secrets)}
+        self.guess_index = {code: index for index, code in enumerate(game.guesses)}
+        self.deadline = float("inf")
+        self.timed_out = False
+        self.notes: list[str] = []
+
+    # -- running within the move's time --------------------------------------------------------------
+
+    def _start(self) -> None:
+        """A figure's searches start: they have ``seconds`` from now."""
+        self.deadline, self.timed_out = time.monotonic() + self.seconds, False
+
+    def _searched(self, run):
+        """``run()`` stopped at the deadline (``OutOfTime``); Ctrl-C still stops it as Ctrl-C does."""
+        left = self.deadline - time.monotonic()
+        if self.timed_out or left <= 0:
+            raise OutOfTime
+        stop = self.space.stop
+
+        def expire():
+            self.timed_out = True
+            stop[0] = 1
+
+        timer = threading.Timer(left, expire)
+        timer.start()
+        try:
+            return run()
+        except Stopped:
+            if not self.timed_out:
+                raise KeyboardInterrupt from None
+            raise OutOfTime from None
+        finally:
+            timer.cancel()
+            stop[0] = 0
+
+    # -- the figures -----------------------------------------------------------------------------------
+
+    def _node(self, steps: Steps, candidates: Sequence[Code]):
+        """The position as the search sees it, or None where a guess of the history is none of the game's."""
+        played = tuple(self.guess_index.get(guess, -1) for guess, _ in steps)
+        if -1 in played:
+            return None
+        index = np.array(sorted(self.secret_index[code] for code in candidates), dtype=np.int64)
+        budget = UNLIMITED if self.max_depth is None else self.max_depth - len(steps)
+        return index, played, budget
+
+    def best(self, steps: Steps, candidates: list[Code]) -> Best:
+        known = self.facts.best(steps, candidates)
+        node = self._node(steps, candidates)
+        if known.complete or node is None:
+            return known
+        if known.total.exact and not steps:
+            self.notes.append("the best first guesses tied with the tree's are not searched here: "
+                              "guesstree openers ranks them")
+            return known
+        index, played, budget = node
+        self._start()
+        try:
+            best = known.total.low if known.total.exact else self._searched(
+                lambda: self.space.total_below(index, played, budget, INF + 1))
+            if best >= INF:
+                return Best(Span(NEVER, NEVER), (), True, None)
+            tied = self._searched(lambda: self._tied(index, played, budget, best))
+            worst = self._searched(lambda: self._worst_after(index, played, tied[0], budget))
+        except OutOfTime:
+            self._late(steps)
+            return known
+        return Best(Span(best, best), tuple(self.game.guesses[guess] for guess in tied), True, worst)
+
+    def worth(self, steps: Steps, candidates: list[Code], guess: Code) -> Worth:
+        known = self.facts.worth(steps, candidates, guess)
+        node = self._node(steps, candidates)
+        code = self.guess_index.get(guess)
+        if node is None or code is None or (known.total.exact and known.worst is not None):
+            return known
+        index, played, budget = node
+        self._start()
+        try:
+            total = known.total.low if known.total.exact else self._searched(
+                lambda: self.space.guess_total(index, played, code, budget, INF + 1))
+            if total >= INF:
+                return Worth(Span(NEVER, NEVER))
+            worst = self._searched(lambda: self._worst_after(index, played, code, budget))
+        except OutOfTime:
+            self._late(steps)
+            return known
+        return Worth(Span(total, total), worst)
+
+    def _late(self, steps: Steps) -> None:
+        note = (f"position {len(steps) + 1}: the search did not finish within {self.seconds:g} s; its figures "
+                "are the tree's and the book's bounds (--seconds gives it longer)")
+        if note not in self.notes:
+            self.notes.append(note)
+
+    def _tied(self, index: np.ndarray, played: tuple, budget: int, best: int) -> list[int]:
+        """Every guess allowed here whose total is ``best``, in the canonical order of the optimal
+        tree's choice (a possible secret first, then the lowest)."""
+        space = self.space
+        allowed = np.arange(space.n_guesses, dtype=np.int64)
+        if space.hint_rule is not None:
+            allowed = allowed[space.hint_rule.allowed(space.state(index, played))]
+        bounds, parts, is_candidate, _ = space.bounds(index, allowed, budget)
+        useful = (parts > 1) | is_candidate
+        tied = [int(guess) for guess, bound, use in zip(allowed, bounds, useful)
+                if use and bound <= best and space.guess_total(index, played, int(guess), budget, best + 1) == best]
+        candidate = set(space.secret_guess[index].tolist())
+        return sorted(tied, key=lambda guess: (guess not in candidate, guess))
+
+    def _worst_after(self, index: np.ndarray, played: tuple, guess: int, budget: int) -> int:
+        """The depth of the canonical optimal tree below ``guess`` at this node, the guess counting 1."""
+        choose = self.solver.total.optimal_guess
+        deepest = 1
+        stack = [(index, played, guess, budget, 1)]
+        while stack:
+            index, played, guess, budget, depth = stack.pop()
+            deepest = max(deepest, depth)
+            after = played + (guess,)
+            for part in self.space.split(guess, index):
+                if len(part) == 1:
+                    deepest = max(deepest, depth + 1)
+                    continue
+                part = np.sort(part)
+                stack.append((part, after, choose(part, after, budget - 1), budget - 1, depth + 1))
+        return deepest
+
+    def close(self) -> None:
+        self.solver.close()
+
+
+def review(game, history, max_depth: int | None = None, seconds: float = DEFAULT_SECONDS, tree=None,
+           any_guess: bool = False) -> Review:
+    """The review of ``history`` ((guess, feedback) pairs as the game writes them, oldest first) in
+    ``game`` (or a tree's game: pass the ``Tree``), by the exhaustive search, exact wherever it
+    finishes within ``seconds`` (a position's best, and a guess's worth, each); ``tree`` (a ``Tree`` of the game, with its book) settles
+    what it can first. ``max_depth``: the depth limit of the review (default: the tree's own). A
+    history no secret fits, or a guess the game does not allow (unless ``any_guess``), raises
+    ``ValueError`` naming its first such step."""
+    from guesstree.player.tree import Tree
+
+    if isinstance(game, Tree):
+        game, tree = game.game, game
+    if not (seconds > 0):
+        raise ValueError(f"seconds must be above 0, not {seconds}")
+    if max_depth is None and tree is not None:
+        max_depth = tree.strategy.get("max_depth")
+    if max_depth is not None and max_depth < 1:
+        raise ValueError(f"max_depth must be at least 1, not {max_depth}")
+    steps = checked_steps(game, history, any_guess)
+    searched = SearchedFacts(game, TreeFacts(game, tree, max_depth), max_depth, seconds)
+    try:
+        done = reviewed(game, steps, searched, tree=None if tree is None else tree.name.removeprefix("shipped:"),
+                        max_depth=max_depth, source="exact search")
+    finally:
+        searched.close()
+    done.notes = searched.notes
+    return done

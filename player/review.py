@@ -1,0 +1,507 @@
+"""A game's review: what each move cost against the best one, and how lucky each answer was
+(``docs/tutorials/review.md`` defines every figure and the rules below).
+
+    from guesstree.player import load_shipped
+    from guesstree.player.review import review
+    report = review(load_shipped("wordle-salet-optimal-expected"), [("crane", "-Y---"), ("moist", "---YY")])
+    report.moves[0].verdict, report.to_dict()
+
+Every figure rests on totals: ``T(g)``, the guesses that playing ``g`` at a position and optimal
+play after it take over the position's secrets, and ``T*``, the least ``T(g)`` over the guesses
+allowed there. This module knows them from what the player carries (``TreeFacts``: the tree, the
+opening book, counting), exactly where a tree built by the exact search reaches the position and
+as bounds elsewhere; the compiler's review (``guesstree.compiler.review``) computes them by the
+exhaustive search and falls back on these facts where its time runs out. Standard library only.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple, Protocol
+
+from .book import openings
+from .games import Code, Feedback, Game
+
+if TYPE_CHECKING:
+    from .tree import Tree
+
+NEVER = 1 << 62  # the total of a position no strategy wins within the depth limit
+GOOD, INACCURACY = 0.05, 0.2  # the verdicts' bands of loss, in guesses on average (below: good, inaccuracy)
+VERDICTS = ("best", "good", "inaccuracy", "mistake")
+PLACES = 4  # the figures' decimals
+SHOWN = 4  # best guesses the text names before counting the rest
+Steps = list[tuple[Code, Feedback]]
+
+
+class Span(NamedTuple):
+    """What a total is known to be: at least ``low``, at most ``high`` (None: no upper bound known);
+    exact when they meet. ``NEVER`` for a position that cannot be won within the depth limit."""
+
+    low: int
+    high: int | None
+
+    @property
+    def exact(self) -> bool:
+        return self.low == self.high
+
+    def meet(self, other: Span) -> Span:
+        """What both say."""
+        highs = [high for high in (self.high, other.high) if high is not None]
+        return Span(max(self.low, other.low), min(highs) if highs else None)
+
+    def at_most(self, high: int | None) -> Span:
+        return self if high is None else self.meet(Span(0, high))
+
+
+class Best(NamedTuple):
+    """What a position is worth: ``T*``, the guesses that reach it (all of them where ``complete``),
+    and the worst case of optimal play from there."""
+
+    total: Span
+    guesses: tuple[Code, ...] = ()
+    complete: bool = False
+    worst: int | None = None
+
+
+class Worth(NamedTuple):
+    """What a guess is worth at a position: ``T(g)`` and the worst case of optimal play after it."""
+
+    total: Span
+    worst: int | None = None
+
+
+class Facts(Protocol):
+    """What a review asks of its source, at the position ``candidates`` that ``steps`` leave."""
+
+    def best(self, steps: Steps, candidates: list[Code]) -> Best: ...
+
+    def worth(self, steps: Steps, candidates: list[Code], guess: Code) -> Worth: ...
+
+
+# -- the figures -------------------------------------------------------------------------------
+
+Figure = tuple[float | None, float | None]
+
+
+def _ratio(total: int | None, n: int) -> float | None:
+    return None if total is None or total >= NEVER else round(total / n, PLACES)
+
+
+def _difference(plus: int | None, minus: int | None, n: int, clip: bool = False) -> float | None:
+    if plus is None or minus is None or plus >= NEVER or minus >= NEVER:
+        return None
+    value = (plus - minus) / n
+    return round(max(value, 0.0) if clip else value, PLACES)
+
+
+def _shown(figure: Figure, signed: bool = False) -> str:
+    """A figure as text: one number where exact, ``≥ low`` with no upper end, else the range."""
+    low, high = figure
+    text = (lambda value: f"{value:+g}") if signed else (lambda value: f"{value:g}")
+    if low is None and high is None:
+        return "?"
+    if high is None:
+        return f"≥{text(low)}"
+    if low is None:
+        return f"≤{text(high)}"
+    return text(low) if low == high else f"{text(low)}..{text(high)}"
+
+
+def _count(value: int | None) -> str:
+    return "?" if value is None else str(value)
+
+
+def verdict_of(loss: float) -> str:
+    """The verdict of a move that lost ``loss`` guesses on average (0: one of the best)."""
+    if loss <= 0:
+        return "best"
+    return "good" if loss < GOOD else "inaccuracy" if loss < INACCURACY else "mistake"
+
+
+def _verdict(total: Span, best: Span, n: int) -> str:
+    """The verdict of a move over what its totals are known to be: one band, or the bands between."""
+    if total.low >= NEVER:
+        return "mistake"  # no strategy wins every secret within the limit after it
+    low = verdict_of((total.low - best.high) / n) if best.high is not None else "best"
+    if total.high is None:
+        return low if low == "mistake" else f"{low} or worse"
+    high = verdict_of((total.high - best.low) / n)
+    return low if low == high else f"{low} to {high}"
+
+
+@dataclass
+class Move:
+    """One move of a reviewed game and its figures (``docs/tutorials/review.md``)."""
+
+    step: int
+    guess: str
+    feedback: str
+    candidates: int  # secrets still possible before the guess
+    left: int  # ... after its answer (0 once won)
+    total: Span  # T(g)
+    best_total: Span  # T*
+    left_total: Span  # T* of what the answer left (0 once won)
+    best: list[str]
+    best_complete: bool
+    worst: int | None
+    best_worst: int | None
+
+    @property
+    def won(self) -> bool:
+        return self.left == 0
+
+    @property
+    def expected(self) -> Figure:
+        return _ratio(self.total.low, self.candidates), _ratio(self.total.high, self.candidates)
+
+    @property
+    def best_expected(self) -> Figure:
+        return _ratio(self.best_total.low, self.candidates), _ratio(self.best_total.high, self.candidates)
+
+    @property
+    def loss(self) -> Figure:
+        n, total, best = self.candidates, self.total, self.best_total
+        return _difference(total.low, best.high, n, clip=True), _difference(total.high, best.low, n, clip=True)
+
+    @property
+    def luck(self) -> Figure:
+        """``(T(g) - n) / n - T*(left) / left``: above 0, the answer left fewer guesses than the average one."""
+        n, m, total, left = self.candidates, max(self.left, 1), self.total, self.left_total
+        if total.low >= NEVER:
+            return None, None
+        low = None if total.low is None or left.high is None else round((total.low - n) / n - left.high / m, PLACES)
+        high = None if total.high is None else round((total.high - n) / n - left.low / m, PLACES)
+        return low, high
+
+    @property
+    def verdict(self) -> str:
+        return _verdict(self.total, self.best_total, self.candidates)
+
+    @property
+    def exact(self) -> bool:
+        return self.total.exact and self.best_total.exact and self.left_total.exact
+
+    def to_dict(self) -> dict:
+        def span(value: Span) -> list:
+            return [None if end is None or end >= NEVER else end for end in value]
+        return {"step": self.step, "guess": self.guess, "feedback": self.feedback, "candidates": self.candidates,
+                "left": self.left, "total": span(self.total), "best_total": span(self.best_total),
+                "left_total": span(self.left_total), "expected": list(self.expected),
+                "best_expected": list(self.best_expected), "loss": list(self.loss), "luck": list(self.luck),
+                "best": self.best, "best_complete": self.best_complete, "worst": self.worst,
+                "best_worst": self.best_worst, "verdict": self.verdict, "exact": self.exact}
+
+
+@dataclass
+class Review:
+    """A reviewed game: its moves and their sum; ``source`` says where the figures come from and
+    ``missing`` what a compiler's install would add (None: nothing)."""
+
+    game: str
+    tree: str | None
+    max_depth: int | None
+    source: str
+    moves: list[Move]
+    start: Span  # T* of the whole game, over every secret
+    secrets: int
+    missing: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def won(self) -> bool:
+        return bool(self.moves) and self.moves[-1].won
+
+    @property
+    def exact(self) -> bool:
+        return all(move.exact for move in self.moves)
+
+    def summed(self, figure: str) -> Figure:
+        """A figure summed over the moves (an end unknown in one move is unknown in the sum)."""
+        ends = [getattr(move, figure) for move in self.moves]
+        low = [end[0] for end in ends]
+        high = [end[1] for end in ends]
+        return (None if None in low else round(sum(low), PLACES)), (None if None in high else round(sum(high), PLACES))
+
+    def verdicts(self) -> dict[str, int]:
+        counted: dict[str, int] = {}
+        for move in self.moves:
+            counted[move.verdict] = counted.get(move.verdict, 0) + 1
+        return counted
+
+    def text(self) -> str:
+        """The review as ``guesstree review`` prints it: a line a move, the summary, what is approximate."""
+        where = f", with {self.tree}" if self.tree else ""
+        limit = "" if self.max_depth is None else f", within {self.max_depth} guesses"
+        rows = [("step", "guess", "feedback", "secrets", "expected", "best", "loss", "worst", "luck", "verdict",
+                 "best guesses")]
+        for move in self.moves:
+            best = " ".join(move.best[:SHOWN]) + (f" and {len(move.best) - SHOWN} more" if len(move.best) > SHOWN else "")
+            if move.best and not move.best_complete:
+                best += " (ties not searched)"
+            rows.append((str(move.step), move.guess, move.feedback,
+                         f"{move.candidates}→{'won' if move.won else move.left}", _shown(move.expected),
+                         _shown(move.best_expected), _shown(move.loss),
+                         f"{_count(move.worst)}/{_count(move.best_worst)}", _shown(move.luck, signed=True),
+                         move.verdict, best))
+        widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+        lines = [f"{self.game}: reviewed by {self.source}{where}{limit}"]
+        lines += ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+        verdicts = ", ".join(f"{count} {verdict}" for verdict, count in self.verdicts().items())
+        ending = f"won in {len(self.moves)} guesses" if self.won else f"not won yet after {len(self.moves)} guesses"
+        lines.append(f"{ending}; lost {_shown(self.summed('loss'))} guesses in all to the best play; "
+                     f"luck {_shown(self.summed('luck'), signed=True)}; {verdicts}")
+        lines.append("expected: guesses still needed on average, this one included, with optimal play after it; "
+                     "best: the same after the best guess; worst: the most after the guess / after the best; "
+                     "luck: guesses saved by the answer against the average answer")
+        if not self.exact:
+            lines.append("≥ and ranges are bounds: the exact figure lies within")
+        lines += [f"note: {note}" for note in self.notes]
+        if self.missing and not self.exact:
+            lines.append(f"note: {self.missing}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict:
+        start = (_ratio(self.start.low, self.secrets), _ratio(self.start.high, self.secrets))
+        return {"game": self.game, "tree": self.tree, "max_depth": self.max_depth, "source": self.source,
+                "exact": self.exact, "missing": self.missing,
+                "moves": [move.to_dict() for move in self.moves],
+                "summary": {"guesses": len(self.moves), "won": self.won, "loss": list(self.summed("loss")),
+                            "luck": list(self.summed("luck")), "expected_start": list(start),
+                            "verdicts": self.verdicts()}}
+
+
+def reviewed(game: Game, steps: Steps, facts: Facts, *, tree: str | None, max_depth: int | None, source: str,
+             missing: str | None = None) -> Review:
+    """The review of ``steps`` (checked: see ``checked_steps``) with what ``facts`` knows."""
+    remaining = list(game.secrets)
+    bests = [facts.best([], remaining)]
+    moves = []
+    for index, (guess, feedback) in enumerate(steps):
+        before = steps[:index]
+        worth = facts.worth(before, remaining, guess)
+        best = bests[-1]
+        total = worth.total.meet(Span(best.total.low, None))  # no guess beats the best ...
+        best_total = best.total.at_most(total.high)  # ... and the best is at most any guess
+        after = [] if feedback == game.win else game.consistent(guess, feedback, remaining)
+        following = facts.best(steps[:index + 1], after) if after else Best(Span(0, 0), (), True, 0)
+        bests.append(following)
+        moves.append(Move(index + 1, game.format_code(guess), game.format_feedback(feedback), len(remaining),
+                          len(after), total, best_total, following.total,
+                          [game.format_code(code) for code in best.guesses], best.complete, worth.worst, best.worst))
+        remaining = after
+    return Review(str(game.title()), tree, max_depth, source, moves, bests[0].total, len(game.secrets), missing)
+
+
+# -- checking a history --------------------------------------------------------------------------
+
+def checked_steps(game: Game, history: Sequence[tuple[str, str]], any_guess: bool = False) -> Steps:
+    """``history`` (text pairs) as the game's codes, each step checked as ``play`` checks it: a code
+    and a feedback of the game, a guess it allows (unless ``any_guess``; hard mode's rule always),
+    an answer some secret still gives, and a win only at the end, on a possible secret. A
+    ``ValueError`` names the first step that fails."""
+    steps: Steps = []
+    remaining = list(game.secrets)
+    for step, (guess_text, feedback_text) in enumerate(history, 1):
+        try:
+            guess, feedback = game.parse_code(guess_text), game.parse_feedback(feedback_text)
+        except ValueError as error:
+            raise ValueError(f"step {step}: {error}") from None
+        if steps and steps[-1][1] == game.win:
+            raise ValueError(f"step {step}: the game was won at step {step - 1}, yet the history goes on")
+        if not any_guess and not game.is_guess(guess):
+            raise ValueError(f"step {step}: {game.format_code(guess)} is not one of the game's "
+                             f"{game.guess_count()} allowed guesses (--any-guess reviews it anyway)")
+        refused = game.allows(guess, steps)
+        if refused:
+            raise ValueError(f"step {step}: {refused}")
+        remaining = game.consistent(guess, feedback, remaining)
+        if not remaining:
+            played = ", ".join(f"{game.format_code(g)} {game.format_feedback(f)}" for g, f in [*steps, (guess, feedback)])
+            raise ValueError(f"step {step}: no secret gives all these answers: {played}")
+        steps.append((guess, feedback))
+    return steps
+
+
+# -- what the player carries: trees, the book, counting -------------------------------------------
+
+def least_total(count: int, depth: int | None, branching: int) -> int:
+    """The counting bound: the least total any strategy can have over ``count`` secrets within
+    ``depth`` guesses (None: any), a perfect tree filling its levels of 1, b, b², ... nodes;
+    ``NEVER`` where even that tree cannot hold them."""
+    total, level, size, placed = 0, 1, 1, 0
+    while placed < count:
+        if depth is not None and level > depth:
+            return NEVER
+        take = min(size, count - placed)
+        total, placed, level, size = total + take * level, placed + take, level + 1, size * branching
+    return total
+
+
+def parts_of(game: Game, guess: Code, candidates: Sequence[Code]) -> dict[Feedback, list[Code]]:
+    """The candidates by the answer ``guess`` gets from each, in their order."""
+    parts: dict[Feedback, list[Code]] = {}
+    score = game.score
+    for secret in candidates:
+        parts.setdefault(score(guess, secret), []).append(secret)
+    return parts
+
+
+Map = Callable[[Code], Code]
+
+
+def _same(code: Code) -> Code:
+    return code
+
+
+class TreeFacts:
+    """What a tree and the opening book say of a game's positions (rules 1 to 4 of
+    ``docs/tutorials/review.md``), and counting where they say nothing. ``tree``: None for counting
+    alone; ``max_depth``: the review's depth limit (None: none)."""
+
+    def __init__(self, game: Game, tree=None, max_depth: int | None = None):
+        self.game, self.tree, self.max_depth = game, tree, max_depth
+        self.book = None if tree is None else tree.book
+        self.branching = max(1, len(game.feedbacks()) - 1)
+        self._walked: dict[tuple[int, int], tuple[int, int]] = {}
+
+    def _left(self, steps: Steps) -> int | None:
+        return None if self.max_depth is None else self.max_depth - len(steps)
+
+    def _trees(self, steps: Steps, guess: Code | None = None) -> list[tuple[Tree, Map, Map]]:
+        """The trees that may reach the position: the reviewed one, and the book's for the first
+        guess played (or, at the start, for ``guess``), each with the maps to it and back."""
+        tree = self.tree
+        if tree is None:
+            return []
+        first = steps[0][0] if steps else guess
+        found: list[tuple[Tree, Map, Map]] = [(tree, _same, _same)]
+        if first is not None:
+            found += [opening for opening in openings(tree, first, self.book) if opening[0] is not tree]
+        elif self.book is not None:
+            found += [(opening, _same, _same) for opening in self.book.trees_for(tree)]
+        return found
+
+    def _reached(self, steps: Steps, guess: Code | None = None):
+        """``(tree, node, to, back)`` for each tree whose path the history follows to this position."""
+        for tree, to, back in self._trees(steps, guess):
+            node, left, won = tree._follow([(to(g), f) for g, f in steps])
+            if left is None and not won:
+                yield tree, node, to, back
+
+    def _subtree(self, tree, node: int, candidates: list[Code]) -> tuple[int, int]:
+        """The total and the worst case of ``tree``'s subtree at ``node``, whose secrets are ``candidates``."""
+        key = (id(tree), node)
+        if key not in self._walked:
+            stats = tree.stats
+            if node == 0 and stats is not None and stats.secrets == len(candidates):
+                self._walked[key] = (int(stats.total), int(stats.worst))
+            else:
+                self._walked[key] = self._walk(tree, node, candidates)
+        return self._walked[key]
+
+    def _walk(self, tree, node: int, candidates: list[Code]) -> tuple[int, int]:
+        game = tree.game
+        total, worst = 0, 0
+        stack = [(node, candidates, 1)]
+        while stack:
+            node, secrets, depth = stack.pop()
+            total += len(secrets)  # each secret here takes this guess ...
+            worst = max(worst, depth)
+            for feedback, part in parts_of(game, tree.guess_of(node), secrets).items():
+                if feedback == game.win:
+                    continue
+                child = tree.child(node, feedback)
+                if child is None:
+                    raise ValueError(f"{tree.name}: no answer to {game.format_code(tree.guess_of(node))} "
+                                     f"{game.format_feedback(feedback)}, which a secret gives")
+                stack.append((child, part, depth + 1))  # ... and those left, the guesses below it
+        return total, worst
+
+    def _counts(self, tree, played: int, worst: int) -> bool:
+        """Rule 1: is ``tree`` an optimum of the review's kind at a node after ``played`` guesses
+        whose subtree takes ``worst`` guesses at most?"""
+        strategy = tree.strategy
+        if strategy.get("name") != "optimal-expected" or strategy.get("optimal") is not True \
+                or strategy.get("candidates", "all") != "all":
+            return False
+        built = strategy.get("max_depth")
+        return built == self.max_depth or (built is None and (self.max_depth is None or played + worst <= self.max_depth))
+
+    def _fits(self, played: int, worst: int) -> bool:
+        return self.max_depth is None or played + worst <= self.max_depth
+
+    def best(self, steps: Steps, candidates: list[Code]) -> Best:
+        n = len(candidates)
+        low = least_total(n, self._left(steps), self.branching)
+        known = Span(low, low if n <= 2 or low >= NEVER else None)  # one or two secrets: guess them in turn
+        guesses: tuple[Code, ...] = ()
+        if n <= 2 and low < NEVER:
+            guesses = tuple(candidates[:1]) if n == 1 else tuple(candidates)
+            return Best(known, guesses, True, n)
+        worst = None
+        for tree, node, to, back in self._reached(steps):
+            total, deepest = self._subtree(tree, node, [to(code) for code in candidates])
+            fixed_first = node == 0 and not steps and tree.strategy.get("first") is not None
+            if self._counts(tree, len(steps), deepest) and not fixed_first:
+                return Best(Span(total, total), (back(tree.guess_of(node)),), False, deepest)
+            if self._fits(len(steps), deepest):
+                known = known.at_most(total)  # any strategy's total bounds the best
+        return Best(known, guesses, False, worst)
+
+    def worth(self, steps: Steps, candidates: list[Code], guess: Code) -> Worth:
+        n, left = len(candidates), self._left(steps)
+        after = None if left is None else left - 1
+        low, sizes = n, []
+        for feedback, part in parts_of(self.game, guess, candidates).items():
+            if feedback != self.game.win:
+                low = min(low + least_total(len(part), after, self.branching), NEVER)
+                sizes.append(len(part))
+        if low >= NEVER:
+            return Worth(Span(NEVER, NEVER))
+        if max(sizes, default=0) <= 2:  # every part guessed in turn: the counting bound is the total
+            return Worth(Span(low, low), 1 + max(sizes, default=0))
+        known = Span(low, None)
+        for tree, node, to, _ in self._reached(steps, guess):
+            if tree.guess_of(node) != to(guess):
+                continue
+            total, deepest = self._subtree(tree, node, [to(code) for code in candidates])
+            if self._counts(tree, len(steps), deepest):
+                return Worth(Span(total, total), deepest)
+            if self._fits(len(steps), deepest):
+                known = known.at_most(total)
+        return Worth(known)
+
+
+def review(tree, history, max_depth: int | None = None, any_guess: bool = False) -> Review:
+    """The review of ``history`` ((guess, feedback) text pairs, oldest first) in ``tree``'s game from
+    what the player carries: ``tree``, its opening book and counting (``TreeFacts``). ``max_depth``:
+    the depth limit the game is reviewed with (default: the tree's own). A history no secret fits,
+    or with a guess the game does not allow (unless ``any_guess``), raises ``ValueError`` naming
+    its first such step."""
+    game = tree.game
+    depth = tree.strategy.get("max_depth") if max_depth is None else max_depth
+    steps = checked_steps(game, history, any_guess)
+    return reviewed(game, steps, TreeFacts(game, tree, depth), tree=tree.name.removeprefix("shipped:"),
+                    max_depth=depth, source="tree and book",
+                    missing="exact figures where these are bounds, and every guess tied for the best: the "
+                            "compiler's install (pip install 'guesstree[compiler]') searches them")
+
+
+def shipped_tree(game: Game, max_depth: int | None = None):
+    """The shipped tree that settles most of ``game``'s review within ``max_depth``: an optimum
+    of the whole game (rule 1 at its root) if one is shipped, else any ``optimal-expected`` tree of
+    the game (its bounds, its book); None if none is. The manifest says which trees to open."""
+    from .data import trees_folder
+    from .manifest import NAME, read_manifest
+    from .shipped import SUFFIX, load_shipped
+
+    found = []
+    for file, entry in read_manifest(trees_folder() / NAME).items():
+        if (entry.get("game") or {}).get("name") != game.name or (entry.get("strategy") or {}).get("name") != "optimal-expected":
+            continue
+        tree = load_shipped(file.removesuffix(SUFFIX))
+        if tree.game == game:
+            facts = TreeFacts(game, tree, max_depth)
+            whole = tree.strategy.get("first") is None and facts._counts(tree, 0, int(tree.stats.worst))
+            found.append((not whole, file, tree))
+    return min(found, key=lambda item: item[:2])[2] if found else None
