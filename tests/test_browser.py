@@ -974,7 +974,7 @@ def test_review_of_a_typed_wordle_game(browser, tmp_path):
     free = review("crane -Y---")[0]  # no depth limit: the book's depth-6 tree is an upper bound only
     assert free["Expected"] == f"{shown(salet / 2315)}–{shown(crane / 2315)} / {shown(salet / 2315)}" and free["exact"] == "false"
     review("salet ----- crane GGGGG")
-    assert page.text_content("#review-message") == "step 2: no secret left gives GGGGG to CRANE"
+    assert page.text_content("#review-message") == "step 2: no secret gives all these answers: SALET -----, CRANE GGGGG"
     assert page.get_attribute("#review-message", "class") == "error" and review_rows(page, "#review-out") == []
     review("crane")
     assert page.text_content("#review-message").startswith("crane has no feedback")

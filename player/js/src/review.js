@@ -9,29 +9,20 @@ import { gameKey, openings } from "./advice.js";
 export const REVIEW_SOURCE = "tree and book";
 const REVIEW_SUFFIX = ".msgpack.zst";
 
-// A rational p/q (BigInt, q > 0), so that figures round as Python's round(Fraction, 4) does.
-class ReviewRatio {
-  constructor(p, q = 1n) {
-    if (q < 0n) { p = -p; q = -q; }
-    Object.assign(this, { p: BigInt(p), q: BigInt(q) });
-  }
-  static of(p, q = 1) { return new ReviewRatio(BigInt(p), BigInt(q)); }
-  plus(other) { return new ReviewRatio(this.p * other.q + other.p * this.q, this.q * other.q); }
-  minus(other) { return new ReviewRatio(this.p * other.q - other.p * this.q, this.q * other.q); }
-  compare(other) { const d = this.p * other.q - other.p * this.q; return d < 0n ? -1 : d > 0n ? 1 : 0; }
-  // to 4 decimals, a tie to the even last digit (Python's round on the exact value)
-  round4() {
-    const negative = this.p < 0n, p = (negative ? -this.p : this.p) * 10000n;
-    let units = p / this.q;
-    const twice = 2n * (p % this.q);
-    if (twice > this.q || (twice === this.q && units % 2n === 1n)) units += 1n;
-    const value = Number(units) / 10000;
-    return negative && value !== 0 ? -value : value;
-  }
+// x rounded to 4 decimals as Python's round(x, 4) rounds a float: on its exact binary value, a tie
+// to the even digit. The figures are computed as player/review.py computes them, float for float,
+// so that both players write the same numbers.
+export function reviewRound4(x) {
+  if (!Number.isFinite(x) || Number.isInteger(x)) return x;
+  let mantissa = Math.abs(x), scale = 0n;  // |x| = mantissa / 2^scale exactly (doubling a double is exact)
+  while (!Number.isInteger(mantissa)) { mantissa *= 2; scale++; }
+  const p = BigInt(mantissa) * 10000n, q = 1n << scale;
+  let units = p / q;
+  const twice = 2n * (p % q);
+  if (twice > q || (twice === q && units % 2n === 1n)) units += 1n;
+  const value = Number(units) / 10000;
+  return x < 0 ? -value : value;
 }
-
-// p / q to 4 decimals as Python's round(Fraction(p, q), 4) gives it.
-export const reviewRounded = (p, q) => ReviewRatio.of(p, q).round4();
 
 // An interval of totals: low and high are integers, Infinity where no strategy wins within the
 // depth limit; high null where no upper bound is known.
@@ -138,16 +129,18 @@ function reviewSteps(tree, steps, anyGuess) {
       throw new Error(`step ${step}: ${error.message}`);
     }
     if (out.length && out.at(-1).won) throw new InconsistentHistory(`step ${step}: the game was won at step ${step - 1}, yet the history goes on`);
-    const unknown = anyGuess ? null : tree.unknownGuess(guess) ?? game.allows(guess, history);
+    const unknown = anyGuess ? null : tree.unknownGuess(guess);
     if (unknown) throw new Error(`step ${step}: ${unknown} (anyGuess: true reviews it anyway)`);
+    const refused = game.allows(guess, history);  // hard mode's rule, even with anyGuess (as player/review.py)
+    if (refused) throw new Error(`step ${step}: ${refused}`);
     const won = feedback.join() === win, fits = game._feedbackKey(feedback);
     const after = won ? [] : secrets.filter((s) => game._scoreKey(guess, s) === fits);
-    const text = `${game.formatFeedback(feedback)} to ${game.formatCode(guess)}`;
+    history.push([guess, feedback]);
     if (won ? !secrets.some((s) => s.join() === guess.join()) : !after.length) {
-      throw new InconsistentHistory(`step ${step}: no secret ${step > 1 ? "left " : ""}gives ${text}`);
+      const said = history.map(([g, f]) => `${game.formatCode(g)} ${game.formatFeedback(f)}`).join(", ");
+      throw new InconsistentHistory(`step ${step}: no secret gives all these answers: ${said}`);
     }
     out.push({ step, guess, feedback, before: secrets, after, won });
-    history.push([guess, feedback]);
     secrets = after;
   }
   return out;
@@ -217,80 +210,73 @@ function reviewMove(game, move, at, best, left, branching) {
 }
 
 // -- the figures, as the contract's JSON ----------------------------------------------------------
-const reviewTotals = (span) => (span.low === Infinity ? null : [span.low, span.high]);
-const reviewRound = (ratio) => (ratio === null ? null : ratio.round4());
-const reviewFigure = (low, high) => (low === undefined ? null : [reviewRound(low), reviewRound(high)]);
+// Each end of a figure is computed as player/review.py computes it (the same float operations, in
+// the same order), then rounded by reviewRound4. No strategy at all (the depth limit): [null, null].
+const REVIEW_GOOD = 0.05, REVIEW_INACCURACY = 0.2;
+const reviewTotals = (span) => (span.low === Infinity ? [null, null] : [span.low, span.high]);
+const reviewAverage = (span, n) => reviewTotals(span).map((end) => (end === null ? null : reviewRound4(end / n)));
 
-// A total over n as an interval of averages; undefined where there is no strategy.
-function reviewAverage(span, n) {
-  if (span.low === Infinity) return undefined;
-  return [ReviewRatio.of(span.low, n), span.high === null ? null : ReviewRatio.of(span.high, n)];
-}
-
-// (T(g) - T*) / n, never below 0; undefined where either has no strategy.
+// (T(g) - T*) / n, never below 0: at least 0 where T* has no upper end (a loss is never negative).
 function reviewLoss(T, best, n) {
-  if (T.low === Infinity || best.low === Infinity) return undefined;
-  const low = best.high === null ? 0 : Math.max(0, T.low - best.high);
-  return [ReviewRatio.of(low, n), T.high === null ? null : ReviewRatio.of(T.high - best.low, n)];
+  if (T.low === Infinity || best.low === Infinity) return [null, null];
+  const low = best.high === null ? 0 : reviewRound4(Math.max((T.low - best.high) / n, 0));
+  return [low, T.high === null ? null : reviewRound4(Math.max((T.high - best.low) / n, 0))];
 }
 
-// (T(g) - n) / n - T*(C') / n' (the last term 0 once won).
+// (T(g) - n) / n - T*(C') / n' (the last term 0 once won); low null where T*(C') has no upper end.
 function reviewLuck(T, left, n, nLeft) {
-  if (T.low === Infinity || left.low === Infinity) return undefined;
-  const share = (total) => (nLeft ? ReviewRatio.of(total, nLeft) : ReviewRatio.of(0));
-  const low = left.high === null ? null : ReviewRatio.of(T.low - n, n).minus(share(left.high));
-  const high = T.high === null ? null : ReviewRatio.of(T.high - n, n).minus(share(left.low));
+  if (T.low === Infinity || left.low === Infinity) return [null, null];
+  const m = Math.max(nLeft, 1);
+  const low = left.high === null ? null : reviewRound4((T.low - n) / n - left.high / m);
+  const high = T.high === null ? null : reviewRound4((T.high - n) / n - left.low / m);
   return [low, high];
 }
 
 // The band of a loss: best (0), good (< 0.05), inaccuracy (< 0.2), mistake.
 function reviewBand(loss) {
-  if (loss.p === 0n) return "best";
-  if (loss.compare(ReviewRatio.of(1, 20)) < 0) return "good";
-  return loss.compare(ReviewRatio.of(1, 5)) < 0 ? "inaccuracy" : "mistake";
+  if (loss <= 0) return "best";
+  return loss < REVIEW_GOOD ? "good" : loss < REVIEW_INACCURACY ? "inaccuracy" : "mistake";
 }
 
-function reviewVerdict(loss) {
-  if (loss === undefined) return "mistake";  // the game cannot be won within the depth limit after it
-  const [low, high] = loss, from = reviewBand(low);
-  if (high === null) return from === "mistake" ? from : `${from} or worse`;
-  const to = reviewBand(high);
+// The verdict over what the totals are known to be: one band, or the bands between its ends.
+function reviewVerdict(T, best, n) {
+  if (T.low === Infinity) return "mistake";  // the game cannot be won within the depth limit after it
+  const from = best.high === null ? "best" : reviewBand((T.low - best.high) / n);
+  if (T.high === null) return from === "mistake" ? from : `${from} or worse`;
+  const to = reviewBand((T.high - best.low) / n);
   return from === to ? from : `${from} to ${to}`;
 }
 
+// A figure summed over the moves, as the table's total line: an end unknown in one move is unknown.
+const reviewSum = (figures, end) => (figures.some((f) => f[end] === null) ? null
+  : reviewRound4(figures.reduce((sum, f) => sum + f[end], 0)));
+
 function reviewDocument(tree, limit, played, positions, optimum, moves) {
   const { game } = tree, text = (code) => game.formatCode(code), verdicts = {};
-  let lossSum = [ReviewRatio.of(0), ReviewRatio.of(0)], luckSum = [ReviewRatio.of(0), ReviewRatio.of(0)];
-  const add = (sum, figure) => (figure === undefined ? [null, null] : sum.map((s, i) => (s === null || figure[i] === null ? null : s.plus(figure[i]))));
   const out = played.map((move, i) => {
     const n = move.before.length, nLeft = move.after.length, { T, worst } = moves[i];
-    const best = optimum[i], left = optimum[i + 1];
-    const loss = reviewLoss(T, best.span, n), luck = reviewLuck(T, left.span, n, nLeft);
-    const verdict = reviewVerdict(loss);
+    const best = optimum[i], left = optimum[i + 1], verdict = reviewVerdict(T, best.span, n);
     verdicts[verdict] = (verdicts[verdict] ?? 0) + 1;
-    lossSum = add(lossSum, loss);
-    luckSum = add(luckSum, luck);
     const exact = [T, best.span, left.span].every(reviewExact);
-    const bestTexts = best.best.map(text);
+    const bestTexts = best.best.map(text);  // with the player's guess where it is proven to tie
     if (exact && T.low === best.span.low && T.low !== Infinity && !bestTexts.includes(text(move.guess))) bestTexts.push(text(move.guess));
     return {
       step: move.step, guess: text(move.guess), feedback: game.formatFeedback(move.feedback), candidates: n, left: nLeft,
       total: reviewTotals(T), best_total: reviewTotals(best.span), left_total: reviewTotals(left.span),
-      expected: reviewFigure(...(reviewAverage(T, n) ?? [])), best_expected: reviewFigure(...(reviewAverage(best.span, n) ?? [])),
-      loss: reviewFigure(...(loss ?? [])), luck: reviewFigure(...(luck ?? [])),
+      expected: reviewAverage(T, n), best_expected: reviewAverage(best.span, n),
+      loss: reviewLoss(T, best.span, n), luck: reviewLuck(T, left.span, n, nLeft),
       best: bestTexts, best_complete: best.complete, worst, best_worst: best.worst, verdict, exact,
     };
   });
   const exact = out.every((m) => m.exact), incomplete = out.filter((m) => !m.best_complete).map((m) => m.step);
+  const sum = (key) => [0, 1].map((end) => reviewSum(out.map((m) => m[key]), end));
   return {
     game: game.title(), tree: reviewName(tree.name), max_depth: limit, source: REVIEW_SOURCE, exact,
     missing: reviewMissing(out.filter((m) => !m.exact).map((m) => m.step), incomplete),
     moves: out,
     summary: {
-      guesses: out.length, won: played.length > 0 && played.at(-1).won,
-      loss: lossSum.map(reviewRound), luck: luckSum.map(reviewRound),
-      expected_start: reviewFigure(...(reviewAverage(optimum[0].span, positions[0].secrets.length) ?? [])),
-      verdicts,
+      guesses: out.length, won: played.length > 0 && played.at(-1).won, loss: sum("loss"), luck: sum("luck"),
+      expected_start: reviewAverage(optimum[0].span, positions[0].secrets.length), verdicts,
     },
   };
 }

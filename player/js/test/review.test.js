@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { InconsistentHistory, loadShipped, review, shippedBook } from "../src/node.js";
-import { reviewCountingBound, reviewRounded } from "../src/review.js";
+import { reviewCountingBound, reviewRound4 } from "../src/review.js";
 
 const WORDLE = "wordle-salet-optimal-expected", MASTERMIND = "mastermind-c6-h4-optimal-expected";
 const text = (tree, steps) => steps.map(([g, f]) => [tree.game.formatCode(g), tree.game.formatFeedback(f)]);
@@ -136,8 +136,7 @@ test("Mastermind: a first guess symmetric to the tree's is reviewed by the tree 
 test("a depth limit no strategy meets after a guess makes it a mistake with no figures", async () => {
   const tree = await loadShipped(MASTERMIND);
   const [move] = review(tree, shippedBook, [["ABCD", "0B2W"]], { maxDepth: 2 }).moves;
-  assert.equal(move.total, null);
-  assert.equal(move.loss, null);
+  assert.deepEqual([move.total, move.expected, move.loss, move.luck, move.worst], [[null, null], [null, null], [null, null], [null, null], null]);
   assert.equal(move.verdict, "mistake");
 });
 
@@ -145,9 +144,9 @@ test("a history no secret fits is refused at its first impossible step", async (
   const tree = await loadShipped(WORDLE);
   const refused = (steps, pattern, kind = InconsistentHistory) => assert.throws(() => review(tree, shippedBook, steps),
     (e) => e instanceof kind && pattern.test(e.message));
-  refused([["salet", "-----"], ["crane", "GGGGG"]], /^step 2: no secret left gives GGGGG to CRANE$/);
-  refused([["salet", "-----"], ["moist", "GGGGG"], ["crane", "-----"]], /^step 2: no secret left gives GGGGG to MOIST$/);
-  refused([["salet", "GGGGG"], ["crane", "-----"]], /^step 1: no secret gives GGGGG to SALET$/);
+  refused([["salet", "-----"], ["crane", "GGGGG"]], /^step 2: no secret gives all these answers: SALET -----, CRANE GGGGG$/);
+  refused([["salet", "-----"], ["moist", "GGGGG"], ["crane", "-----"]], /^step 2: no secret gives all these answers: SALET -----, MOIST GGGGG$/);
+  refused([["salet", "GGGGG"], ["crane", "-----"]], /^step 1: no secret gives all these answers: SALET GGGGG$/);
   refused([["stout", "GGGGG"], ["crane", "-----"]], /^step 2: the game was won at step 1, yet the history goes on$/);
   refused([["salet", "-----"], ["zzzzz", "-----"]], /^step 2: ZZZZZ is not one of the game's \d+ allowed guesses/, Error);
   refused([["salet", "-----"], ["crane", "-Y-"]], /^step 2: /, Error);
@@ -165,11 +164,13 @@ test("the counting bound fills levels of 1, b, b^2 ... secrets", () => {
   assert.equal(reviewCountingBound(1296, null, 13), 1 + 2 * 13 + 3 * 169 + 4 * (1296 - 183));
 });
 
-test("figures round as Python's round on the exact value: a tie goes to the even digit", () => {
-  // 33/32 = 1.03125: Python's round(Fraction(33, 32), 4) is 1.0312, where toFixed(4) says 1.0313
-  assert.equal(reviewRounded(33, 32), 1.0312);
-  assert.equal(reviewRounded(-33, 32), -1.0312);
-  assert.equal(reviewRounded(35, 32), 1.0938);
-  assert.equal(reviewRounded(7930, 2315), 3.4255);
-  assert.equal(reviewRounded(0, 7), 0);
+test("figures round as Python's round(x, 4) rounds a float: on its exact binary value, a tie to the even digit", () => {
+  assert.equal(reviewRound4(33 / 32), 1.0312);  // 1.03125 exactly: a tie, to the even 2 (toFixed(4) says 1.0313)
+  assert.equal(reviewRound4(-33 / 32), -1.0312);
+  assert.equal(reviewRound4(35 / 32), 1.0938);
+  assert.equal(reviewRound4(1 / 160), 0.0063);  // 0.00625 is a little above it as a float: up, as in Python
+  assert.equal(reviewRound4(7930 / 2315), 3.4255);
+  assert.equal(reviewRound4(2.00005), 2);  // 2.0000499999999999 as a float: 2.00004999... as a float: down, as in Python
+  assert.equal(reviewRound4(0), 0);
+  assert.equal(reviewRound4(3), 3);
 });
