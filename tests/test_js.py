@@ -306,6 +306,62 @@ def test_javascript_review_agrees_with_the_python_review(node):
     print(f"{len(cases)} games, {sum(len(c['python']['moves']) for c in cases)} moves, {differences} figures tighter in JS")
 
 
+REVIEW_BANDS = ("best", "good", "inaccuracy", "mistake")
+
+
+def wandering(tree: player.Tree, rng: random.Random) -> list[tuple[str, str]]:
+    """A game off every tree: two random guesses, then a random secret still possible each time, to the win."""
+    game, steps = tree.game, []
+    secret = rng.choice(game.secrets)
+    for guess in rng.sample(game.secrets, 2):
+        steps.append((guess, game.score(guess, secret)))
+    while steps[-1][1] != game.win:
+        guess = rng.choice(tree.candidates(steps))
+        steps.append((guess, game.score(guess, secret)))
+    return [(game.format_code(g), game.format_feedback(f)) for g, f in steps]
+
+
+def within_bands(verdict: str, exact: str) -> bool:
+    """Is the exact verdict one of the bands the verdict over an interval spans ("good to mistake", "good or worse")?"""
+    words = verdict.split(" ")
+    low = REVIEW_BANDS.index(words[0])
+    high = len(REVIEW_BANDS) - 1 if verdict.endswith("or worse") else REVIEW_BANDS.index(words[-1])
+    return low <= REVIEW_BANDS.index(exact) <= high
+
+
+def test_javascript_review_holds_the_exhaustive_searchs_figures(node):
+    """Mastermind 6x4 games reviewed by the compiler's exhaustive search (every figure exact) and by
+    the JavaScript player from the tree and the book: each JavaScript interval holds the exact
+    figure, a figure the JavaScript review calls exact is it, and its verdict's bands hold the exact one."""
+    from guesstree.compiler.review import review as searched
+
+    name, rng = "mastermind-c6-h4-optimal-expected", random.Random(7)
+    tree = player.load_shipped(name)
+    histories = review_histories(tree, rng, 6) + [wandering(tree, rng) for _ in range(6)]
+    done = subprocess.run([node, "--input-type=module", "-e", REVIEW_NODE], cwd=JS, capture_output=True, text=True,
+                          input=json.dumps([{"tree": name, "history": h, "max_depth": None} for h in histories]), timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    checked = 0
+    for history, js in zip(histories, json.loads(done.stdout), strict=True):
+        exact = searched(tree.game, history, None, 30.0, tree, False).to_dict()
+        for jm, em in zip(js["moves"], exact["moves"], strict=True):
+            if not em["exact"]:
+                continue  # the search ran out of time: bounds against bounds say little
+            at = (jm["step"], history)
+            for key in ("total", "best_total", "left_total", "expected", "best_expected", "loss", "luck"):
+                value = em[key][0]
+                assert em[key] == [value, value], (key, at)
+                low, high = jm[key]
+                assert (low is None or low <= value) and (high is None or value <= high), (key, jm[key], value, at)
+                checked += 1
+            if jm["exact"]:
+                assert {k: jm[k] for k in ("total", "best_total", "left_total", "loss", "luck", "worst", "verdict")} == \
+                    {k: em[k] for k in ("total", "best_total", "left_total", "loss", "luck", "worst", "verdict")}, at
+            assert within_bands(jm["verdict"], em["verdict"]), (jm["verdict"], em["verdict"], at)
+            assert set(jm["best"]) <= set(em["best"]) or not em["best_complete"], at
+    assert checked >= 50
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="write the JavaScript player's expectations")
     parser.add_argument("--write", type=Path, required=True, help="folder to write them to")
