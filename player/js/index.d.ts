@@ -76,7 +76,8 @@ export interface Review {
  * Review a game of tree's from the tree and the book alone (docs/tutorials/review.md, rules 1-4):
  * each figure exact where the trees prove it, an interval elsewhere. maxDepth: the game to be won
  * within so many guesses (default: the tree's own max_depth, else none). Throws InconsistentHistory
- * naming the first step no secret fits, an Error for a guess the game does not allow (unless anyGuess).
+ * naming the first step no secret fits, an Error for a guess that is not one of the game's (unless
+ * anyGuess) or that hard mode's rule refuses.
  */
 export function review(tree: Tree, book: import("./core.js").Book | null, steps: import("./core.js").History,
   options?: { maxDepth?: number | null; anyGuess?: boolean }): Review;

@@ -1,8 +1,9 @@
 // A game's review from what a player carries: the tree and the opening book, by the rules of
-// docs/tutorials/review.md ("Where the figures come from"), with no search. Each figure is an
-// interval [low, high] of exact rationals: equal ends where the rules prove it, high null where no
-// upper bound is known. Only core.js and advice.js are imported: the HTML export inlines this module
-// with them in one scope, so its own top-level names start with review or REVIEW.
+// docs/tutorials/review.md ("Where the figures come from"), with no search: what is known of each
+// position's totals T(g) and T*, as intervals of integers, and the figures that follow from them,
+// each an interval [low, high] (equal ends where the rules prove it, high null where no upper bound
+// is known). Only core.js and advice.js are imported: the HTML export inlines this module with them
+// in one scope, so its own top-level names start with review or REVIEW.
 import { InconsistentHistory } from "./core.js";
 import { gameKey, openings } from "./advice.js";
 
@@ -102,10 +103,10 @@ export function review(tree, book, steps, { maxDepth, anyGuess = false } = {}) {
   }
   const optimum = positions.map((at) => reviewOptimum(game, at, branching));
   const moves = played.map((move, i) => reviewMove(game, move, positions[i], optimum[i], optimum[i + 1], branching));
-  for (const [i, move] of moves.entries()) {  // T* is at most T(g) of any guess, the player's included
-    const best = optimum[i];
-    if (move.T.high !== null && (best.span.high === null || move.T.high < best.span.high)) best.span.high = move.T.high;
-  }
+  moves.forEach((move, i) => {  // T* is at most T(g) of any guess, the player's included
+    const { span } = optimum[i];
+    if (move.T.high !== null && (span.high === null || move.T.high < span.high)) optimum[i] = { ...optimum[i], span: reviewSpan(span.low, move.T.high) };
+  });
   return reviewDocument(tree, limit, played, positions, optimum, moves);
 }
 
