@@ -928,6 +928,7 @@ def test_review_after_a_game_of_you_guess(browser, tmp_path, tree_path):
     for k, (row, (guess, feedback)) in enumerate(zip(rows, history)):
         assert (row["verdict"], row["exact"], row["Loss"], row["bounds"]) == ("best", "true", "0", []), (k, row)
         assert row["#"] == str(k + 1) and row["Secrets"].startswith(f"{secrets} → ")
+        assert row["played"] == f"{game.format_code(guess)} {game.format_feedback(feedback)}"
         secrets = len(tree.candidates(history[:k + 1]))
         assert row["Secrets"].endswith(f"→ {0 if k == len(history) - 1 else secrets}")
     minimum = tree.strategy["minimum_total"] / len(game.secrets)
