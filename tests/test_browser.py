@@ -14,6 +14,7 @@ import pytest
 
 from guesstree import player
 from guesstree.player.export import export, reach
+from guesstree.player.review import review as python_review
 from parts import missing
 
 CHROMIUM = Path(os.environ.get("GUESSTREE_CHROMIUM", "/usr/bin/chromium"))
@@ -907,6 +908,16 @@ def shown(value: float) -> str:
     return f"{round(value, 4):.4f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
 
 
+def shown_figure(pair) -> str:
+    """An interval as the page writes it: one number where exact, "≥ low" with no upper end, "low–high"."""
+    low, high = pair
+    if low is None and high is None:
+        return "none"  # no strategy within the depth limit
+    if low == high:
+        return shown(low)
+    return f"≥ {shown(low)}" if high is None else f"{shown(low)}–{shown(high)}"
+
+
 @pytest.mark.parametrize("tree_path", [WORDLE, MASTERMIND_OPTIMAL])
 def test_review_after_a_game_of_you_guess(browser, tmp_path, tree_path):
     """Won by the tree's hints, the game's review shows every move best and exact (the tree is
@@ -974,6 +985,13 @@ def test_review_of_a_typed_wordle_game(browser, tmp_path):
     assert "tree and the opening book" in legend and "guesstree review with the compiler's install gives exact figures" in legend
     free = review("crane -Y---")[0]  # no depth limit: the book's depth-6 tree is an upper bound only
     assert free["Expected"] == f"{shown(salet / 2315)}–{shown(crane / 2315)} / {shown(salet / 2315)}" and free["exact"] == "false"
+    game = [("crane", "-G---"), ("moist", "---GG"), ("trust", "GGGGG")]  # as the Python player reviews it
+    python = python_review(web.tree, game, 6).to_dict()
+    for row, move in zip(review(" ".join(f"{g} {f}" for g, f in game), "6"), python["moves"], strict=True):
+        assert (row["Expected"], row["Loss"], row["Luck"], row["Worst"], row["verdict"], row["exact"]) == (
+            f"{shown_figure(move['expected'])} / {shown_figure(move['best_expected'])}", shown_figure(move["loss"]),
+            shown_figure(move["luck"]), f"{move['worst'] or '?'} / {move['best_worst'] or '?'}", move["verdict"],
+            str(move["exact"]).lower()), row
     review("salet ----- crane GGGGG")
     assert page.text_content("#review-message") == "step 2: no secret gives all these answers: SALET -----, CRANE GGGGG"
     assert page.get_attribute("#review-message", "class") == "error" and review_rows(page, "#review-out") == []
