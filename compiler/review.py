@@ -137,15 +137,20 @@ class SearchedFacts:
 
     def _tied(self, index: np.ndarray, played: tuple, budget: int, best: int) -> list[int]:
         """Every guess allowed here whose total is ``best``, in the canonical order of the optimal
-        tree's choice (a possible secret first, then the lowest)."""
+        tree's choice (a possible secret first, then the lowest): the lowest of each symmetry class
+        searched, with the classes of those tied taken whole."""
         space = self.space
         allowed = np.arange(space.n_guesses, dtype=np.int64)
         if space.hint_rule is not None:
             allowed = allowed[space.hint_rule.allowed(space.state(index, played))]
-        bounds, parts, is_candidate, _ = space.bounds(index, allowed, budget)
+        lowest = space.mask(played)
+        searched = allowed[lowest[allowed]] if len(lowest) else allowed
+        bounds, parts, is_candidate, _ = space.bounds(index, searched, budget)
         useful = (parts > 1) | is_candidate
-        tied = [int(guess) for guess, bound, use in zip(allowed, bounds, useful)
+        tied = [int(guess) for guess, bound, use in zip(searched, bounds, useful)
                 if use and bound <= best and space.guess_total(index, played, int(guess), budget, best + 1) == best]
+        if len(lowest):
+            tied = sorted({image for guess in tied for image in space.symmetry.images(guess, played)} & set(allowed.tolist()))
         candidate = set(space.secret_guess[index].tolist())
         return sorted(tied, key=lambda guess: (guess not in candidate, guess))
 

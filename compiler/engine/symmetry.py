@@ -17,6 +17,7 @@ classes never costs more than one scoring pass.
 """
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 
@@ -60,6 +61,26 @@ class Symmetry:
         frequent (ties by first appearance), then put in order along the positions."""
         rename = {colour: new for new, (colour, _) in enumerate(Counter(code).most_common())}
         return tuple(sorted(rename[colour] for colour in code))
+
+    def images(self, guess: int, played: tuple[int, ...]) -> list[int]:
+        """Every guess of ``guess``'s class after ``played`` (the search's group, played colours
+        renamed too), as indices into the codes: each partitions the candidates of every node below
+        as ``guess`` does, so its total there is the same. All of them, not a subset: the group
+        is enumerated whole (a game of many holes would want a bound here)."""
+        history = self.codes[list(played)] if played else np.zeros((0, self.codes.shape[1]), dtype=np.int64)
+        index = {tuple(code): row for row, code in enumerate(self.codes.tolist())}
+        code = self.codes[guess].tolist()
+        found = set()
+        for perm, rename in zip(*self._symmetries(history, math.factorial(self.codes.shape[1]) ** 2, True)):
+            moved = [code[source] for source in perm]
+            free = sorted({colour for colour in moved if rename[colour] < 0})
+            unnamed = [colour for colour in range(self.colours) if colour not in set(rename)]
+            for names in itertools.permutations(unnamed, len(free)):
+                named = dict(zip(free, names))
+                image = tuple(rename[colour] if rename[colour] >= 0 else named[colour] for colour in moved)
+                if image in index:
+                    found.add(index[image])
+        return sorted(found)
 
     def _compute(self, played: tuple[int, ...], limit: int, renames: bool) -> np.ndarray | None:
         from .kinds import backend_kernels

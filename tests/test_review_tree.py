@@ -1,0 +1,168 @@
+"""A review from what the player carries (``player.review``: the tree, the book, counting) and the
+search's review where they meet: every figure the tree calls exact is the search's; bounds hold
+the search's figure; the player's install says what it lacks. (``test_review.py`` holds the search's
+review against an exhaustive computation of our own.)"""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from guesstree import player
+from guesstree.compiler.review import review as searched_review
+from guesstree.player.review import NEVER, Span, least_total, review, shipped_tree
+
+WORDLE = "wordle-salet-optimal-expected"
+SHOUT = [("crane", "-----"), ("moist", "-Y-YG"), ("ghost", "-GGYG"), ("shout", "GGGGG")]
+
+
+def played(tree, secret, guesses) -> list[tuple[str, str]]:
+    """The history of ``guesses`` (the game's texts) against ``secret``, up to the win."""
+    game, code = tree.game, tree.game.parse_code(secret)
+    history = []
+    for guess in guesses:
+        feedback = game.score(game.parse_code(guess), code)
+        history.append((guess, game.format_feedback(feedback)))
+        if feedback == game.win:
+            break
+    return history
+
+
+def test_the_counting_bound_fills_a_perfect_tree_level_by_level():
+    assert [least_total(m, None, 2) for m in range(1, 8)] == [1, 3, 5, 8, 11, 14, 17]  # 1 + 2x2 + 4x3 ...
+    assert least_total(3, 2, 2) == 5 and least_total(4, 2, 2) == NEVER  # 1 + 2 secrets within 2 guesses
+    assert least_total(2, 1, 10) == NEVER and least_total(0, 0, 3) == 0
+
+
+def test_the_tree_settles_the_first_moves_of_wordle_and_the_book_its_openers_within_six():
+    tree = player.load_shipped(WORDLE)
+    report = review(tree, SHOUT, max_depth=6).to_dict()
+    first, second = report["moves"][:2]
+    assert (first["best_total"], first["best"], first["best_complete"], first["best_worst"]) == ([7920, 7920], ["SALET"], False, 5)
+    assert (first["total"], first["worst"], first["loss"], first["verdict"]) == ([7930, 7930], 6, [0.0043, 0.0043], "good")
+    assert (first["left"], first["left_total"], first["luck"]) == (263, [735, 735], [-0.3692, -0.3692])  # the book's CRANE tree
+    assert second["best_total"] == [735, 735] and second["total"][1] is None  # MOIST leaves every tree
+    assert report["moves"][-1]["total"] == [3, 3] and report["moves"][-1]["verdict"] == "best"  # two secrets: exact
+    assert report["source"] == "tree and book" and "pip install 'guesstree[compiler]'" in report["missing"]
+    # with no depth limit the book's trees (built within six) bound CRANE's total but do not settle it
+    unbounded = review(tree, SHOUT).to_dict()["moves"][0]
+    assert (unbounded["total"], unbounded["verdict"]) == ([7920, 7930], "best to good")
+
+
+def test_following_the_tree_is_best_and_its_luck_sums_to_nothing_on_average():
+    tree = player.load_shipped("mastermind-c6-h4-optimal-expected")
+    path = [(tree.game.format_code(g), tree.game.format_feedback(f)) for g, f in tree.path("ABCD")]
+    report = review(tree, path)
+    assert all(move.verdict == "best" and move.exact for move in report.moves)
+    assert report.to_dict()["summary"]["expected_start"] == [4.3403, 4.3403]  # 5625 / 1296
+    # over every answer to the first guess, the luck weighted by the secrets that give it is 0
+    game, first = tree.game, tree.guess_of(0)
+    answers = {game.score(first, secret) for secret in game.secrets}
+    moves = [review(tree, [(game.format_code(first), game.format_feedback(answer))]).moves[0] for answer in answers]
+    assert len(moves) == 14 and sum(move.left for move in moves) == 1295  # (the win: left 0, luck +3.3403)
+    weighted = sum(max(move.left, 1) * move.luck[0] for move in moves)
+    assert abs(weighted) < 0.5e-4 * 1296  # (each luck rounded to 4 places)
+
+
+@pytest.mark.parametrize("name, max_depth", [("mastermind-c6-h4-optimal-expected", None), (WORDLE, 6),
+                                             ("wordle-hard-salet-optimal-expected-depth6", None)])
+def test_what_the_tree_calls_exact_is_the_search_s_and_its_bounds_hold_it(name, max_depth):
+    tree = player.load_shipped(name)
+    game, rng = tree.game, random.Random(71)
+    for _ in range(4):
+        secret = game.format_code(rng.choice(game.secrets))
+        history, remaining = [], list(game.secrets)
+        openers = [game.parse_code(first) for first in tree.book.openers(tree)] + [tree.guess_of(0)]
+        while not history or history[-1][1] != game.format_feedback(game.win):
+            # first the tree's guess or a book opener (another's exact total is a long search), then
+            # the tree's or the book's guess, or a candidate: moves on and off the trees
+            options = openers if not history else [tree.suggest(history)] if rng.random() < 0.5 else \
+                remaining[:1] + [rng.choice(remaining)]
+            guess = options[rng.randrange(len(options))]
+            feedback = game.score(guess, game.parse_code(secret))
+            history.append((game.format_code(guess), game.format_feedback(feedback)))
+            remaining = game.consistent(guess, feedback, remaining)
+        mine = review(tree, history, max_depth)
+        exact = searched_review(tree, history, max_depth, seconds=60)
+        assert exact.exact, (name, history, exact.notes)
+        for facts, searched in zip(mine.moves, exact.moves):
+            for figure in ("total", "best_total", "left_total"):
+                known, truth = getattr(facts, figure), getattr(searched, figure)
+                assert known.low <= truth.low and (known.high is None or truth.high <= known.high), (history, figure)
+            if facts.total.exact and facts.worst is not None:
+                assert facts.worst == searched.worst, history
+            if facts.best_total.exact and facts.best_worst is not None:
+                assert (facts.best_worst, facts.best[0]) == (searched.best_worst, searched.best[0]), history
+            assert set(facts.best) <= set(searched.best)
+            if searched.verdict != facts.verdict:
+                words = facts.verdict.split(" ")  # "good to mistake", "good or worse": the search's lies within
+                low, high = words[0], words[-1] if words[-1] != "worse" else "mistake"
+                assert VERDICT_ORDER.index(low) <= VERDICT_ORDER.index(searched.verdict) <= VERDICT_ORDER.index(high), \
+                    (history, facts.verdict, searched.verdict)
+
+
+VERDICT_ORDER = ["best", "good", "inaccuracy", "mistake"]
+
+
+def test_a_search_out_of_time_keeps_the_bounds_and_says_so():
+    game = player.load_shipped(WORDLE).game
+    done = searched_review(game, SHOUT[:1], seconds=1e-9)
+    first = done.moves[0]
+    assert not first.exact and first.total.low >= 2315 + 1 and first.total.high is None
+    assert any("did not finish within" in note for note in done.notes)
+    won = searched_review(game, [("shout", "GGGGG")], seconds=1e-9).moves[0]  # a win: nothing left, exactly
+    assert (won.left_total, won.total.high, won.luck) == (Span(0, 0), None, (round(won.total.low / 2315 - 1, 4), None))
+
+
+def test_a_game_that_cannot_be_won_within_the_limit_is_a_mistake_at_every_move():
+    game = player.games.make_game("mastermind", colours=3, holes=3)
+    done = searched_review(game, [("AAB", "0B2W"), ("ABC", "0B3W")], max_depth=2)
+    assert [move.verdict for move in done.moves] == ["mistake", "mistake"]
+    assert done.to_dict()["moves"][0]["total"] == [None, None]
+
+
+def test_a_named_game_is_reviewed_with_the_shipped_tree_of_it(cli):
+    game = player.load_shipped(WORDLE).game
+    assert shipped_tree(game).name == "shipped:" + WORDLE
+    hard = player.load_shipped("wordle-hard-salet-optimal-expected-depth6").game
+    assert shipped_tree(hard, 6).name == "shipped:wordle-hard-salet-optimal-expected-depth6"
+    assert shipped_tree(player.games.make_game("mastermind", colours=5, holes=3)) is None
+    result = cli("review", "mastermind", "--colours", "6", "--holes", "4", "--json", "--", "AABB", "1B1W")
+    assert result.exit_code == 0, result.output
+    said = json.loads(result.stdout)
+    assert (said["tree"], said["moves"][0]["total"], said["moves"][0]["best"]) == (
+        "mastermind-c6-h4-optimal-expected", [5702, 5702], ["AABC"])  # the book's AABB tree: 5702
+
+
+def test_the_player_s_install_reviews_from_the_tree_and_says_what_the_compiler_adds(cli, monkeypatch):
+    from guesstree.compiler.cli import review as command
+
+    monkeypatch.setattr(command, "missing_dependency", lambda: "numpy")
+    result = cli("review", WORDLE, "--max-depth", "6", "--", *[word for move in SHOUT for word in move])
+    assert result.exit_code == 0, result.output
+    assert "reviewed by tree and book, with wordle-salet-optimal-expected, within 6 guesses" in result.stdout
+    assert "note: exact figures where these are bounds" in result.stdout
+    refused = cli("review", "mastermind", "--colours", "5", "--holes", "3", "--", "AAB", "1B1W")
+    assert refused.exit_code == 2 and refused.stderr.startswith("error: no shipped tree settles Mastermind, 5 colours, 3 holes")
+
+
+@pytest.mark.parametrize("words, message", [
+    (["crane"], "error: give each guess with its feedback (e.g. "),
+    (["crane", "-----", "chant", "GGGGG"], "error: step 2: no secret gives all these answers: CRANE -----, CHANT GGGGG"),
+    (["crane", "GGGGG", "moist", "-----"], "error: step 2: the game was won at step 1, yet the history goes on"),
+    (["xyzzy", "-----"], "error: step 1: XYZZY is not one of the game's 12972 allowed guesses (--any-guess reviews it anyway)"),
+    (["crane", "GYZ--"], "error: step 1: 'GYZ--' is not feedback for 5-letter words"),
+    (["--seconds", "0", "crane", "-----"], "error: --seconds must be above 0, not 0.0"),
+    (["--max-depth", "0", "crane", "-----"], "error: --max-depth must be at least 1, not 0"),
+    (["--colours", "3", "crane", "-----"], "error: --colours: game options go with a game"),
+])
+def test_review_refuses_a_mistake_in_one_line(cli, words, message):
+    result = cli("review", WORDLE, "--", *words)
+    assert result.exit_code == 2 and result.stderr.startswith(message) and result.stderr.count("\n") == 1, result.output
+
+
+def test_hard_mode_refuses_a_guess_that_ignores_a_hint(cli):
+    result = cli("review", "wordle-hard-salet-optimal-expected-depth6", "--", "salet", "G----", "crane", "-----")
+    assert result.exit_code == 2 and result.stderr.startswith("error: step 2: "), result.output
+    assert "S" in result.stderr
