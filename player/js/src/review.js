@@ -102,7 +102,7 @@ export function review(tree, book, steps, { maxDepth, anyGuess = false } = {}) {
     positions.push({ secrets, depth, reached: reviewReached(views, played, k, key, limit, depth, secrets) });
   }
   const optimum = positions.map((at) => reviewOptimum(game, at, branching));
-  const moves = played.map((move, i) => reviewMove(game, move, positions[i], optimum[i], optimum[i + 1], branching));
+  const moves = played.map((move, i) => reviewMove(game, move, positions[i], optimum[i], branching));
   moves.forEach((move, i) => {  // T* is at most T(g) of any guess, the player's included
     const { span } = optimum[i];
     if (move.T.high !== null && (span.high === null || move.T.high < span.high)) optimum[i] = { ...optimum[i], span: reviewSpan(span.low, move.T.high) };
@@ -147,9 +147,10 @@ function reviewSteps(tree, steps, anyGuess) {
   return out;
 }
 
-// What the trees that reach position k (every earlier guess theirs) say there: for each, its
-// guess here (as the game writes it), its subtree's total and worst, and whether they are the
-// optimum's (rule 1), and T* (rule 2: not at the root of a tree whose first guess was fixed).
+// What the trees that reach position k (every earlier guess theirs) say there: for each whose
+// subtree wins within the depth left, its guess here (in the reviewed game's symbols), its subtree's
+// total and worst, whether it counts (rule 1: T(g) of its guess), and whether it is T* (rule 2:
+// not at the root of a tree whose first guess was fixed).
 function reviewReached(views, played, k, key, limit, depth, secrets) {
   const found = [];
   for (const [tree, to, back] of views) {
@@ -185,7 +186,7 @@ function reviewOptimum(game, { secrets, depth, reached }, branching) {
 }
 
 // T(g) of a move (rules 2, 3, 4) and its worst case.
-function reviewMove(game, move, at, best, left, branching) {
+function reviewMove(game, move, at, best, branching) {
   const { guess, before } = move, n = before.length, rest = at.depth === null ? null : at.depth - 1;
   const mine = at.reached.filter((r) => r.guess.join() === guess.join());
   const counted = mine.find((r) => r.counts);
