@@ -209,8 +209,9 @@ def to_text(tree: Tree) -> str:
 # -- html ------------------------------------------------------------------
 
 # The built-in games' rules run in the page as the JavaScript package's core (player/js/src): these
-# modules, in this order, have no imports but each other's, so the page inlines them in one scope.
-CORE_MODULES = ("games.js", "advice.js", "core.js")
+# modules, in this order, have no imports but each other's, so the page inlines them in one scope
+# (review.js, the page's review of a game, names its own top-level names review... to keep apart).
+CORE_MODULES = ("games.js", "advice.js", "core.js", "review.js")
 MAX_TABLE = 4_000_000  # a plugin game's page embeds its score table: guesses x secrets at most this
 
 

@@ -6,6 +6,7 @@ Skipped, with the reason, when either is missing; ``GUESSTREE_CHROMIUM`` names a
 """
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 
 from guesstree import player
 from guesstree.player.export import export, reach
+from guesstree.player.review import review as python_review
 from parts import missing
 
 CHROMIUM = Path(os.environ.get("GUESSTREE_CHROMIUM", "/usr/bin/chromium"))
@@ -848,7 +850,7 @@ def test_you_guess_twod_grid_says_the_point_chosen_and_the_points_ruled_out(brow
 
 def test_page_tabs_keys_and_address(browser, trees, tmp_path):
     """The tabs are a tablist that is no navigation landmark; the arrows, Home and End move
-    between them; the address's #play, #you-guess or #lookup opens its tab, also after load."""
+    between them; the address's #play, #you-guess, #lookup or #review opens its tab, also after load."""
     web = WebPlayer(browser, trees("mastermind", "entropy", colours=4, holes=3), tmp_path)
     page = web.page
     assert page.eval_on_selector('[role="tablist"]', "e => e.tagName") == "DIV"
@@ -860,20 +862,162 @@ def test_page_tabs_keys_and_address(browser, trees, tmp_path):
     assert selected() == ["play"]
     page.focus("#tab-play")
     page.keyboard.press("End")
-    assert selected() == ["lookup"] and page.is_visible("#lookup") and page.is_hidden("#play")
-    assert page.evaluate("document.activeElement.id") == "tab-lookup"
+    assert selected() == ["review"] and page.is_visible("#review") and page.is_hidden("#play")
+    assert page.evaluate("document.activeElement.id") == "tab-review"
     page.keyboard.press("Home")
     assert selected() == ["play"] and page.evaluate("document.activeElement.id") == "tab-play"
     page.keyboard.press("ArrowLeft")  # round to the last
-    assert selected() == ["lookup"]
+    assert selected() == ["review"]
     go = """hash => new Promise((done) => {  // resolved by a listener after the page's own
         window.addEventListener("hashchange", () => done(), { once: true });
         location.hash = hash; })"""
-    for panel in ("you-guess", "play", "lookup"):
+    for panel in ("you-guess", "play", "review", "lookup"):
         page.evaluate(go, panel)
         assert selected() == [panel] and page.is_visible(f"#{panel}")
     page.evaluate(go, "elsewhere")  # no tab's address: the tab shown stays
     assert selected() == ["lookup"]
+    web.close()
+
+
+# -- the review of a game (player/js/src/review.js, docs/tutorials/review.md) -----------------------
+
+MASTERMIND_OPTIMAL = Path(__file__).parent.parent / "trees" / "mastermind-c6-h4-optimal-expected.msgpack.zst"
+BOOK = json.loads((Path(__file__).parent.parent / "trees" / "book" / "BOOK.json").read_text())
+
+
+def book_total(first: str) -> int:
+    """The opening book's proven least total for a first guess (BOOK.json)."""
+    return next(opening["total"] for opening in BOOK["openings"] if opening["first"] == first)
+
+
+def review_rows(page, where: str) -> list[dict]:
+    """The review table's moves as shown: each cell's text by its column, and the row's data."""
+    heads = [th.text_content() for th in page.query_selector_all(f"{where} thead th")]
+    rows = []
+    for row in page.query_selector_all(f"{where} tbody tr"):
+        cells = row.query_selector_all("td")
+        rows.append({**{head: cell.inner_text().strip() for head, cell in zip(heads, cells)},
+                     "played": cells[1].get_attribute("title"), "shown": cells[1].query_selector(".code").get_attribute("data-code"),
+                     "verdict": row.get_attribute("data-verdict"), "exact": row.get_attribute("data-exact"),
+                     "bounds": [head for head, cell in zip(heads, cells) if "bound" in (cell.get_attribute("class") or "")]})
+    return rows
+
+
+def shown(value: float) -> str:
+    """A figure as the page writes it: rounded to 4 decimals, no trailing zeros."""
+    return f"{round(value, 4):.4f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+
+
+def shown_figure(pair) -> str:
+    """An interval as the page writes it: one number where exact, "≥ low" with no upper end, "low–high"."""
+    low, high = pair
+    if low is None and high is None:
+        return "none"  # no strategy within the depth limit
+    if low == high:
+        return shown(low)
+    return f"≥ {shown(low)}" if high is None else f"{shown(low)}–{shown(high)}"
+
+
+@pytest.mark.parametrize("tree_path", [WORDLE, MASTERMIND_OPTIMAL])
+def test_review_after_a_game_of_you_guess(browser, tmp_path, tree_path):
+    """Won by the tree's hints, the game's review shows every move best and exact (the tree is
+    optimal); a new secret hides it; a secret shown reviews the guesses played so far."""
+    web = WebPlayer(browser, player.load(tree_path), tmp_path)
+    tree, game, page = web.tree, web.game, web.page
+    web.show("you-guess")
+    assert page.is_hidden("#yg-review")
+    while page.get_attribute("#you-guess", "data-state") == "guessing":
+        page.click("#yg-hint")
+        page.fill("#yg-input", page.get_attribute("#yg-message", "data-hint"))
+        page.click("#yg-go")
+        if page.get_attribute("#you-guess", "data-state") == "guessing":
+            assert page.is_hidden("#yg-review")
+    history = tried(page, game)
+    rows = review_rows(page, "#yg-review")
+    assert len(rows) == len(history) and page.is_visible("#yg-review")
+    secrets = len(game.secrets)
+    for k, (row, (guess, feedback)) in enumerate(zip(rows, history)):
+        assert (row["verdict"], row["exact"], row["Loss"], row["bounds"]) == ("best", "true", "0", []), (k, row)
+        assert row["#"] == str(k + 1) and row["Secrets"].startswith(f"{secrets} → ")
+        assert row["played"] == f"{game.format_code(guess)} {game.format_feedback(feedback)}"
+        secrets = len(tree.candidates(history[:k + 1]))
+        assert row["Secrets"].endswith(f"→ {0 if k == len(history) - 1 else secrets}")
+    minimum = tree.strategy["minimum_total"] / len(game.secrets)
+    assert rows[0]["Expected"] == f"{shown(minimum)} / {shown(minimum)}"
+    assert page.text_content("#yg-review tfoot").startswith(f"In all: {len(history)} guess")
+    page.click("#yg-new")
+    assert page.is_hidden("#yg-review")
+    page.click("#yg-hint")
+    page.fill("#yg-input", page.get_attribute("#yg-message", "data-hint"))
+    page.click("#yg-go")
+    if page.get_attribute("#you-guess", "data-state") == "guessing":
+        page.click("#yg-reveal")
+        assert [row["verdict"] for row in review_rows(page, "#yg-review")] == ["best"]
+    web.close()
+
+
+def test_review_of_a_typed_wordle_game(browser, tmp_path):
+    """A Wordle game typed in: CRANE within 6 guesses is exact by the book's tree (its total
+    against SALET's), the next guess, off every tree, bounded; with no depth limit CRANE's total
+    is an interval; a history no secret fits is refused at its step."""
+    web = WebPlayer(browser, player.load(WORDLE), tmp_path)
+    page = web.page
+    web.show("review")
+
+    def review(text: str, depth: str = "") -> list[dict]:
+        page.fill("#review-input", text)
+        page.fill("#review-depth", depth)
+        page.click("#review-go")
+        return review_rows(page, "#review-out")
+
+    crane, salet = book_total("CRANE"), 7920
+    rows = review("crane -Y--- moist ---YY", "6")
+    assert page.text_content("#review-message") == "2 moves reviewed."
+    first, second = rows
+    assert (first["Expected"], first["Loss"], first["Best"], first["Worst"], first["verdict"], first["exact"], first["bounds"]) == (
+        f"{shown(crane / 2315)} / {shown(salet / 2315)}", shown((crane - salet) / 2315), "SALET\u00a0…", "6 / 5", "good", "true", [])
+    assert first["Secrets"] == "2315 → 90" and first["played"] == "CRANE -Y---" and first["shown"] == "CRANE"
+    marks = page.query_selector_all("#review-out tbody tr:first-child .tile")  # the feedback, as the tiles' colours
+    assert [tile.get_attribute("data-mark") for tile in marks] == ["0", "1", "0", "0", "0"]
+    assert second["exact"] == "false" and second["Loss"].startswith("≥ ") and "Loss" in second["bounds"]
+    assert second["verdict"].endswith("or worse")
+    legend = page.text_content("#review-out .legend")
+    assert "tree and the opening book" in legend and "guesstree review with the compiler's install gives exact figures" in legend
+    free = review("crane -Y---")[0]  # no depth limit: the book's depth-6 tree is an upper bound only
+    assert free["Expected"] == f"{shown(salet / 2315)}–{shown(crane / 2315)} / {shown(salet / 2315)}" and free["exact"] == "false"
+    game = [("crane", "-G---"), ("moist", "---GG"), ("trust", "GGGGG")]  # as the Python player reviews it
+    python = python_review(web.tree, game, 6).to_dict()
+    for row, move in zip(review(" ".join(f"{g} {f}" for g, f in game), "6"), python["moves"], strict=True):
+        assert (row["Expected"], row["Loss"], row["Luck"], row["Worst"], row["verdict"], row["exact"]) == (
+            f"{shown_figure(move['expected'])} / {shown_figure(move['best_expected'])}", shown_figure(move["loss"]),
+            shown_figure(move["luck"]), f"{move['worst'] or '?'} / {move['best_worst'] or '?'}", move["verdict"],
+            str(move["exact"]).lower()), row
+    review("salet ----- crane GGGGG")
+    assert page.text_content("#review-message") == "step 2: no secret gives all these answers: SALET -----, CRANE GGGGG"
+    assert page.get_attribute("#review-message", "class") == "error" and review_rows(page, "#review-out") == []
+    review("crane")
+    assert page.text_content("#review-message").startswith("crane has no feedback")
+    page.focus("#review-input")  # Enter in the field reviews, as in the page's other forms
+    page.fill("#review-input", "crane -Y---")
+    page.fill("#review-depth", "6")
+    page.keyboard.press("Enter")
+    assert page.text_content("#review-message") == "1 move reviewed."
+    web.close()
+
+
+def test_review_of_a_typed_mastermind_game(browser, tmp_path):
+    """Mastermind: ABCD from the book's tree (exact), BACE bounded by the book's tree after ABCD."""
+    web = WebPlayer(browser, player.load(MASTERMIND_OPTIMAL), tmp_path)
+    page = web.page
+    page.goto(web.path.as_uri() + "#review")
+    page.fill("#review-input", "ABCD 0B2W BACE 1B1W")
+    page.click("#review-go")
+    first, second = review_rows(page, "#review-out")
+    abcd, best = book_total("ABCD"), 5625
+    assert (first["Expected"], first["Loss"], first["Worst"], first["verdict"], first["exact"]) == (
+        f"{shown(abcd / 1296)} / {shown(best / 1296)}", shown((abcd - best) / 1296), "6 / 6", "good", "true")
+    assert first["Secrets"] == "1296 → 312" and first["played"] == "ABCD 0B2W" and first["Guess"].endswith("0B2W")
+    assert second["Secrets"] == "312 → 55" and second["exact"] == "false"
     web.close()
 
 

@@ -205,6 +205,163 @@ def test_node_refuses_the_hostile_corpus_as_the_python_player_does(node, tmp_pat
     run_node(node, tmp_path, HOSTILE)
 
 
+# -- the review of a game: the JavaScript player's against the Python player's -------------------
+# Both review from the tree and the book by docs/tutorials/review.md's rules. The JavaScript one is at
+# least as tight where the Python one leaves a figure looser than the rules give (REVIEW_LOOSER);
+# wherever either says a move is exact, they agree.
+REVIEW_TREES = [("wordle-salet-optimal-expected", 6), ("wordle-salet-optimal-expected", None),
+                ("wordle-hard-salet-optimal-expected-depth6", None), ("mastermind-c6-h4-optimal-expected", None)]
+REVIEW_NODE = r"""
+import { readFileSync } from "node:fs";
+import { loadShipped, review, shippedBook } from "./src/node.js";
+const out = [], trees = new Map();
+for (const { tree, history, max_depth } of JSON.parse(readFileSync(0, "utf8"))) {
+  if (!trees.has(tree)) trees.set(tree, await loadShipped(tree));
+  out.push(review(trees.get(tree), shippedBook, history, max_depth === null ? {} : { maxDepth: max_depth }));
+}
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def review_histories(tree: player.Tree, rng: random.Random, count: int) -> list[list[tuple[str, str]]]:
+    """Games of ``tree``'s, as text: on the tree, off it from the first guess or midway (a random
+    allowed guess, a book opener), then the tree's suggestions, each cut at a random length."""
+    game = tree.game
+    openers = [game.parse_code(first) for first in book_openers(tree)]
+    pool = sorted({tree.guess_of(n) for n in range(0, tree.nodes, max(1, tree.nodes // 400))} | set(game.secrets[::7]))
+    games = []
+    for k in range(count):
+        secret, steps = rng.choice(game.secrets), []
+        first = [None, rng.choice(pool), rng.choice(openers) if openers else None][k % 3]
+        while len(steps) < 8:
+            guess = first if not steps and first is not None else tree.suggest(steps)
+            if steps and rng.random() < 0.2 and not game.restricts_guesses:
+                guess = rng.choice(pool)
+            if guess is None or game.allows(guess, steps):
+                break
+            steps.append((guess, game.score(guess, secret)))
+            if steps[-1][1] == game.win:
+                break
+        cut = len(steps) if k % 2 == 0 else rng.randint(1, len(steps))
+        games.append([(game.format_code(g), game.format_feedback(f)) for g, f in steps[:cut]])
+    return games
+
+
+def looser(python, javascript) -> bool:
+    """Is the Python interval ``python`` the JavaScript one ``javascript`` or wider (None: no end)?"""
+    (pl, ph), (jl, jh) = python, javascript
+    return (pl is None or (jl is not None and jl >= pl)) and (ph is None or (jh is not None and jh <= ph))
+
+
+# Where the Python review (player/review.py) is looser than the rules: a loss's low end unknown where
+# it is 0 at least; T* of what an answer left not narrowed by the next move's T(g), which bounds it
+# (the next move's best_total is), and the luck that follows from it.
+REVIEW_LOOSER = ("left_total", "luck", "loss")
+
+
+def test_javascript_review_agrees_with_the_python_review(node):
+    """Random games of four trees (Wordle within 6 guesses and without, Wordle hard, Mastermind 6x4)
+    reviewed by both players: every figure equal, but where the Python review is looser than the
+    rules allow (then the JavaScript interval lies inside the Python one); every move either says
+    is exact, equal in full."""
+    from guesstree.player.review import review
+
+    rng, cases = random.Random(71), []
+    for name, max_depth in REVIEW_TREES:
+        tree = player.load_shipped(name)
+        for history in review_histories(tree, rng, 15):
+            cases.append({"tree": name, "history": history, "max_depth": max_depth,
+                          "python": review(tree, history, max_depth).to_dict()})
+    done = subprocess.run([node, "--input-type=module", "-e", REVIEW_NODE], cwd=JS, capture_output=True, text=True,
+                          input=json.dumps([{k: case[k] for k in ("tree", "history", "max_depth")} for case in cases]),
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    differences = 0
+    for case, js in zip(cases, json.loads(done.stdout), strict=True):
+        py, where = case["python"], f"{case['tree']} within {case['max_depth']}: {case['history']}"
+        for key in ("game", "max_depth", "source", "exact"):
+            assert js[key] == py[key], (key, where)
+        assert len(js["moves"]) == len(py["moves"]), where
+        for jm, pm in zip(js["moves"], py["moves"]):
+            assert set(jm) == set(pm), where
+            for key in pm:
+                if jm[key] == pm[key]:
+                    continue
+                differences += 1
+                at = (key, jm["step"], jm[key], pm[key], where)
+                assert not (pm["exact"] or jm["exact"]) or key == "best", at
+                if key == "best":  # the player's guess where proven to tie with the tree's
+                    assert set(pm[key]) < set(jm[key]) and jm["exact"], at
+                elif key == "verdict":  # a narrower interval of loss: no more bands than Python's
+                    assert jm["verdict"].split(" ")[0] in pm["verdict"] or pm["verdict"].startswith("best"), at
+                else:
+                    assert key in REVIEW_LOOSER + ("best_total", "best_expected") and looser(pm[key], jm[key]), at
+        js_sum, py_sum = js["summary"], py["summary"]
+        verdicts_alike = all(jm["verdict"] == pm["verdict"] for jm, pm in zip(js["moves"], py["moves"]))
+        assert {k: js_sum[k] for k in ("guesses", "won")} == {k: py_sum[k] for k in ("guesses", "won")}, where
+        assert js_sum["verdicts"] == py_sum["verdicts"] or not verdicts_alike, where
+        for key in ("expected_start", "loss", "luck"):  # sums of the figures above: as tight or tighter
+            assert js_sum[key] == py_sum[key] or (not py["exact"] and looser(py_sum[key], js_sum[key])), (key, where)
+    assert any(case["python"]["exact"] for case in cases) and not all(case["python"]["exact"] for case in cases)
+    print(f"{len(cases)} games, {sum(len(c['python']['moves']) for c in cases)} moves, {differences} figures tighter in JS")
+
+
+REVIEW_BANDS = ("best", "good", "inaccuracy", "mistake")
+
+
+def wandering(tree: player.Tree, rng: random.Random) -> list[tuple[str, str]]:
+    """A game off every tree: two random guesses, then a random secret still possible each time, to the win."""
+    game, steps = tree.game, []
+    secret = rng.choice(game.secrets)
+    for guess in rng.sample(game.secrets, 2):
+        steps.append((guess, game.score(guess, secret)))
+    while steps[-1][1] != game.win:
+        guess = rng.choice(tree.candidates(steps))
+        steps.append((guess, game.score(guess, secret)))
+    return [(game.format_code(g), game.format_feedback(f)) for g, f in steps]
+
+
+def within_bands(verdict: str, exact: str) -> bool:
+    """Is the exact verdict one of the bands the verdict over an interval spans ("good to mistake", "good or worse")?"""
+    words = verdict.split(" ")
+    low = REVIEW_BANDS.index(words[0])
+    high = len(REVIEW_BANDS) - 1 if verdict.endswith("or worse") else REVIEW_BANDS.index(words[-1])
+    return low <= REVIEW_BANDS.index(exact) <= high
+
+
+def test_javascript_review_holds_the_exhaustive_searchs_figures(node):
+    """Mastermind 6x4 games reviewed by the compiler's exhaustive search (every figure exact) and by
+    the JavaScript player from the tree and the book: each JavaScript interval holds the exact
+    figure, a figure the JavaScript review calls exact is it, and its verdict's bands hold the exact one."""
+    from guesstree.compiler.review import review as searched
+
+    name, rng = "mastermind-c6-h4-optimal-expected", random.Random(7)
+    tree = player.load_shipped(name)
+    histories = review_histories(tree, rng, 6) + [wandering(tree, rng) for _ in range(6)]
+    done = subprocess.run([node, "--input-type=module", "-e", REVIEW_NODE], cwd=JS, capture_output=True, text=True,
+                          input=json.dumps([{"tree": name, "history": h, "max_depth": None} for h in histories]), timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    checked = 0
+    for history, js in zip(histories, json.loads(done.stdout), strict=True):
+        exact = searched(tree.game, history, None, 30.0, tree, False).to_dict()
+        for jm, em in zip(js["moves"], exact["moves"], strict=True):
+            if not em["exact"]:
+                continue  # the search ran out of time: bounds against bounds say little
+            at = (jm["step"], history)
+            for key in ("total", "best_total", "left_total", "expected", "best_expected", "loss", "luck"):
+                value = em[key][0]
+                assert em[key] == [value, value], (key, at)
+                low, high = jm[key]
+                assert (low is None or low <= value) and (high is None or value <= high), (key, jm[key], value, at)
+                checked += 1
+            if jm["exact"]:
+                assert {k: jm[k] for k in ("total", "best_total", "left_total", "loss", "luck", "worst", "verdict")} == \
+                    {k: em[k] for k in ("total", "best_total", "left_total", "loss", "luck", "worst", "verdict")}, at
+            assert within_bands(jm["verdict"], em["verdict"]), (jm["verdict"], em["verdict"], at)
+            assert set(jm["best"]) <= set(em["best"]) or not em["best_complete"], at
+    assert checked >= 50
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="write the JavaScript player's expectations")
     parser.add_argument("--write", type=Path, required=True, help="folder to write them to")

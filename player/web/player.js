@@ -56,8 +56,10 @@ if (data.table) options.game = new TableGame(data.table, data.header.game);
 const tree = new Tree(data.header, body, options);
 const game = tree.game;
 // the opening book's trees of this game, which suggest follows after a first guess of one's own
-tree.useBook(bookOf((data.book || []).map((opening, i) => new Tree(opening.header, bodyOf(opening),
-  { name: `the book's tree ${i + 1}`, game }))));
+// and the review reads (review.js)
+const openingBook = bookOf((data.book || []).map((opening, i) => new Tree(opening.header, bodyOf(opening),
+  { name: `the book's tree ${i + 1}`, game })));
+tree.useBook(openingBook);
 const FEEDBACKS = game.feedbacks();
 const TEXTS = FEEDBACKS.map((f) => game.formatFeedback(f));
 const WIN = FEEDBACKS.findIndex((f) => f.join(",") === game.win.join(","));
@@ -357,12 +359,141 @@ function reveal() {
 
 function renderTries() {
   $("yg-history").replaceChildren(...tries.map(([g, f]) => step(g, f)));
+  renderEndReview();
   $("you-guess").dataset.state = ended || "guessing";
   delete $("yg-message").dataset.hint;
   for (const id of ["yg-input", "yg-go", "yg-hint", "yg-reveal"]) $(id).disabled = Boolean(ended);
   for (const key of $("yg-picker").querySelectorAll("button")) key.disabled = Boolean(ended);
   renderWriting();
   renderKnown();
+}
+
+// -- the review of a game (review.js: from the tree and the book this page carries) -----------------
+// After a game of "You guess" (won or shown), the guesses played against the secret's answers; in
+// its own tab, a history typed in. One table: each move's figures, a bound marked as such.
+const REVIEW_COLUMNS = [["#", "the move"], ["Guess", "your guess and its feedback"], ["Secrets", "the secrets possible before and after it"],
+  ["Expected", "the guesses still needed on average, this one included: after your guess / after the best one"],
+  ["Loss", "what your guess cost, in guesses on average"], ["Best", "the best guess (… where others may tie)"],
+  ["Worst", "the most guesses optimal play can take from here, this one included: after yours / after the best one"],
+  ["Luck", "how many guesses fewer than the average answer to your guess this answer left: above 0 is lucky"], ["Verdict", ""]];
+
+function renderEndReview() {
+  const out = $("yg-review");
+  out.hidden = !ended || !tries.length;
+  if (out.hidden) {
+    out.replaceChildren();
+    return;
+  }
+  try {
+    out.replaceChildren(el("h2", "", "Review of your game"), ...reviewTable(review(tree, openingBook, tries)));
+  } catch (error) {
+    out.replaceChildren(el("p", "error", error.message));
+  }
+}
+
+// "crane -Y--- moist ---YY": guesses and feedback in turn, separated by spaces.
+function typedGame(text) {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  const example = `${game.formatCode(tree.guessOf(0))} ${TEXTS[0]}`;
+  if (!words.length) throw new Error(`type the guesses you played, each followed by its feedback, e.g. ${example}`);
+  if (words.length % 2) throw new Error(`${words.at(-1)} has no feedback: write each guess followed by its feedback, e.g. ${example}`);
+  return Array.from({ length: words.length / 2 }, (_, i) => [words[2 * i], words[2 * i + 1]]);
+}
+
+function reviewTyped() {
+  const depth = $("review-depth").value.trim();
+  const result = review(tree, openingBook, typedGame($("review-input").value), { maxDepth: depth ? Number(depth) : null });
+  $("review-out").replaceChildren(...reviewTable(result));
+  const { guesses, won } = result.summary;
+  say($("review-message"), `${plural(guesses, "move")} reviewed${won ? ", the game won" : ""}.`, "success");
+}
+
+// A figure for people: 4 decimals at most; an interval as its ends, "≥ x" where no upper end is known.
+function shownNumber(value) {
+  return Number.isInteger(value) ? String(value) : value.toFixed(4).replace(/0+$/, "");
+}
+
+function shownFigure(pair) {
+  if (pair === null) return "none";
+  const [low, high] = pair;
+  if (low !== null && low === high) return shownNumber(low);
+  if (high === null) return low === null ? "?" : `≥ ${shownNumber(low)}`;
+  return low === null ? `≤ ${shownNumber(high)}` : `${shownNumber(low)}–${shownNumber(high)}`;
+}
+
+const isBound = (pair) => pair !== null && pair[0] !== pair[1];
+
+function figureCell(pairs, joiner = " / ") {
+  const cell = el("td", "number", pairs.map(shownFigure).join(joiner));
+  if (pairs.some(isBound)) {
+    cell.classList.add("bound");
+    cell.title = "a bound: the tree and the book do not settle this figure";
+  }
+  return cell;
+}
+
+function reviewRow(move) {
+  const row = el("tr");
+  Object.assign(row.dataset, { step: String(move.step), verdict: move.verdict, exact: String(move.exact) });
+  const played = game.parseCode(move.guess), feedback = game.parseFeedback(move.feedback);
+  const guessCell = el("td", "played");
+  guessCell.append(renderCode(played, false, data.kind === "letters" ? feedback : null));  // words: the tiles' colours
+  if (data.kind !== "letters") guessCell.append(el("span", "feedback", move.feedback));
+  guessCell.title = `${move.guess} ${move.feedback}`;
+  const best = move.best.length ? `${move.best.join(", ")}${move.best_complete ? "" : "\u00a0…"}` : "?";
+  const worst = (value) => (value === null ? "?" : String(value));
+  row.append(el("td", "", String(move.step)), guessCell, el("td", "number", `${move.candidates} → ${move.left}`),
+    figureCell([move.expected, move.best_expected]), figureCell([move.loss]), el("td", "best-guesses", best),
+    el("td", "number", `${worst(move.worst)} / ${worst(move.best_worst)}`), figureCell([move.luck]),
+    el("td", move.verdict.includes(" ") ? "verdict" : `verdict verdict-${move.verdict}`, move.verdict));  // a band proven, coloured
+  return row;
+}
+
+function reviewTable(result) {
+  const { summary } = result, table = el("table", "review-table");
+  const head = el("tr");
+  head.append(...REVIEW_COLUMNS.map(([name, meaning]) => {
+    const cell = el("th", "", name);
+    if (meaning) cell.title = meaning;
+    return cell;
+  }));
+  const body = el("tbody");
+  body.append(...result.moves.map(reviewRow));
+  const total = el("tr", "total");
+  const counted = Object.entries(summary.verdicts).map(([verdict, count]) => `${count} ${verdict}`).join(", ");
+  const all = el("td", "", `In all: ${plural(summary.guesses, "guess")}${summary.won ? ", won" : ""}`);
+  all.colSpan = 3;
+  const start = figureCell([summary.expected_start]);
+  start.title = "the best expected at the start";
+  total.append(all, start, figureCell([summary.loss]), el("td"), el("td"), figureCell([summary.luck]), el("td", "verdicts", counted));
+  const thead = el("thead"), tfoot = el("tfoot");
+  thead.append(head);
+  tfoot.append(total);
+  table.append(thead, body, tfoot);
+  const scroll = el("div", "review-scroll");
+  scroll.append(table);
+  const legend = el("p", "muted legend", "Expected: the guesses still needed on average, this one included, after your guess "
+    + "and after the best one; loss: what your guess cost, in guesses on average; worst: the most guesses after yours and "
+    + "after the best; luck: how many guesses fewer than the average answer yours left (above 0: lucky). Verdicts by the "
+    + "loss: best 0, good below 0.05, inaccuracy below 0.2, mistake. The figures come from the tree and the opening book this page "
+    + "carries: a figure written \"≥ x\" or \"x–y\" is a bound, \"?\" is not known, and \"…\" after a best guess means others may tie. "
+    + "guesstree review with the compiler's install gives exact figures.");
+  legend.dataset.exact = String(result.exact);
+  return [scroll, legend];
+}
+
+function setUpReview() {
+  $("review-input").placeholder = `${game.formatCode(tree.guessOf(0))} ${TEXTS[0]} …`;
+  if (tree.strategy.max_depth != null) $("review-depth").value = String(tree.strategy.max_depth);
+  $("review-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    try {
+      reviewTyped();
+    } catch (error) {
+      $("review-out").replaceChildren();
+      say($("review-message"), error.message, "error");
+    }
+  });
 }
 
 // The picker writes the guess as the person would type it, into #yg-input (which the physical
@@ -619,8 +750,8 @@ function setUpYouGuess() {
   newSecret();
 }
 
-// The page's three parts as tabs, so that each is one click away, however long another grows; the
-// address's #play, #you-guess or #lookup opens one.
+// The page's four parts as tabs, so that each is one click away, however long another grows; the
+// address's #play, #you-guess, #lookup or #review opens one.
 function showPanel(id) {
   for (const tab of document.querySelectorAll('[role="tab"]')) {
     const on = tab.dataset.panel === id;
@@ -707,6 +838,7 @@ function setUp() {
   }
   setUpTabs();
   setUpYouGuess();
+  setUpReview();
   update();
   render();
 }

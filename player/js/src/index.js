@@ -14,6 +14,7 @@ import { xxh64 } from "./xxh64.js";
 
 export { FormatError, InconsistentHistory, Tree, GAMES, MAX_NODES, makeGame } from "./core.js";
 export { bookOf } from "./advice.js";
+export { review } from "./review.js";
 
 export const version = "0.1.0";  // the package's version: package.json's, and guesstree's (a test holds them equal)
 export const FORMAT_NAME = "guesstree";
