@@ -113,9 +113,9 @@ def disagreements(game, move: Move, got: dict, partial_best: bool = False) -> li
     complete = got.get("best_complete") if partial_best else True
     exact = {"step": move.step, "guess": move.guess, "feedback": game.format_feedback(move.feedback),
              "candidates": move.candidates, "left": move.left, "best_total": exact_pair(move.best_total),
-             "best_complete": complete, "best_worst": move.best_worst, "verdict": move.verdict, "exact": True}
+             "left_total": exact_pair(move.left_total), "best_complete": complete, "best_worst": move.best_worst,
+             "verdict": move.verdict, "exact": True}
     rounded = {"best_expected": move.best_expected}
-    exact["left_total"] = exact_pair(move.left_total)
     if move.total is None:  # the guess cannot win every secret within the limit
         unknown = ("total", "expected", "loss", "luck", "worst")
     else:
@@ -165,8 +165,9 @@ def review_disagreements(name: str, history, max_depth, tree=None, asked: int | 
     game = game_named(name)
     moves = oracle_review(game, history, max_depth, oracle_of(name))
     got = implementation(game, history, max_depth if tree is None else asked, tree)
-    found = [f"{key}: expected {value!r}, implementation {got.get(key)!r}"
-             for key, value in {"max_depth": max_depth, "exact": True, "missing": None}.items() if got.get(key) != value]
+    top = {"game": game.title(), "max_depth": max_depth, "source": "exact search", "exact": True, "missing": None}
+    found = [f"{key}: expected {value!r}, implementation {got.get(key)!r}" for key, value in top.items()
+             if got.get(key) != value]
     if len(got.get("moves", [])) != len(moves):
         return found + [f"{len(got.get('moves', []))} moves reviewed, not {len(moves)}"]
     for move, reviewed in zip(moves, got["moves"]):
