@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from guesstree.player.games import Code
-from guesstree.player.review import NEVER, Best, Review, Span, Steps, TreeFacts, Worth, checked_steps, reviewed
+from guesstree.player.review import NEVER, Best, Review, Span, Steps, TreeFacts, Worth, checked_steps, reviewed, tree_name
 
 from .exact import solver_of
 from .search.problem import Stopped
@@ -196,7 +196,7 @@ def review(game, history, max_depth: int | None = None, seconds: float = DEFAULT
     steps = checked_steps(game, history, any_guess)
     searched = SearchedFacts(game, TreeFacts(game, tree, max_depth), max_depth, seconds)
     try:
-        done = reviewed(game, steps, searched, tree=None if tree is None else tree.name.removeprefix("shipped:"),
+        done = reviewed(game, steps, searched, tree=None if tree is None else tree_name(tree),
                         max_depth=max_depth, source="exact search")
     finally:
         searched.close()

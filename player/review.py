@@ -15,6 +15,8 @@ exhaustive search and falls back on these facts where its time runs out. Standar
 """
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, Protocol
@@ -161,7 +163,9 @@ class Move:
     @property
     def loss(self) -> Figure:
         n, total, best = self.candidates, self.total, self.best_total
-        return _difference(total.low, best.high, n, clip=True), _difference(total.high, best.low, n, clip=True)
+        low = _difference(total.low, best.high, n, clip=True) if best.high is not None else \
+            (None if total.low >= NEVER else 0.0)  # a loss is never below 0
+        return low, _difference(total.high, best.low, n, clip=True)
 
     @property
     def luck(self) -> Figure:
@@ -256,8 +260,8 @@ class Review:
         if not self.exact:
             lines.append("≥ and ranges are bounds: the exact figure lies within")
         lines += [f"note: {note}" for note in self.notes]
-        if self.missing and not self.exact:
-            lines.append(f"note: {self.missing}")
+        if self.missing:
+            lines.append(f"note: {self.missing}: pip install 'guesstree[compiler]'")
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
@@ -271,25 +275,43 @@ class Review:
 
 
 def reviewed(game: Game, steps: Steps, facts: Facts, *, tree: str | None, max_depth: int | None, source: str,
-             missing: str | None = None) -> Review:
-    """The review of ``steps`` (checked: see ``checked_steps``) with what ``facts`` knows."""
+             searched: bool = True) -> Review:
+    """The review of ``steps`` (checked: see ``checked_steps``) with what ``facts`` knows;
+    ``searched``: by the exhaustive search (else the review says what the search would add)."""
     remaining = list(game.secrets)
-    bests = [facts.best([], remaining)]
-    moves = []
+    best = facts.best([], remaining)
+    start, moves = best.total, []
     for index, (guess, feedback) in enumerate(steps):
-        before = steps[:index]
-        worth = facts.worth(before, remaining, guess)
-        best = bests[-1]
+        worth = facts.worth(steps[:index], remaining, guess)
         total = worth.total.meet(Span(best.total.low, None))  # no guess beats the best ...
         best_total = best.total.at_most(total.high)  # ... and the best is at most any guess
+        shown = [game.format_code(code) for code in best.guesses]
+        if total.high is not None and total.high == best_total.low and game.format_code(guess) not in shown:
+            shown.append(game.format_code(guess))  # proven as good as the best
+        if index == 0:
+            start = best_total
         after = [] if feedback == game.win else game.consistent(guess, feedback, remaining)
         following = facts.best(steps[:index + 1], after) if after else Best(Span(0, 0), (), True, 0)
-        bests.append(following)
         moves.append(Move(index + 1, game.format_code(guess), game.format_feedback(feedback), len(remaining),
-                          len(after), total, best_total, following.total,
-                          [game.format_code(code) for code in best.guesses], best.complete, worth.worst, best.worst))
-        remaining = after
-    return Review(str(game.title()), tree, max_depth, source, moves, bests[0].total, len(game.secrets), missing)
+                          len(after), total, best_total, following.total, shown, best.complete, worth.worst,
+                          best.worst))
+        if index:  # what the answer left is the next position: the same total, as narrowed there
+            moves[index - 1].left_total = best_total
+        best, remaining = following, after
+    return Review(str(game.title()), tree, max_depth, source, moves, start, len(game.secrets),
+                  None if searched else _missing(moves))
+
+
+def _missing(moves: list[Move]) -> str | None:
+    """What the exhaustive search would add to a review from the tree and the book (None: nothing)."""
+    def named(steps: list[int]) -> str:
+        return f"{'move' if len(steps) == 1 else 'moves'} {', '.join(map(str, steps))}"
+    bounded = [move.step for move in moves if not move.exact]
+    incomplete = [move.step for move in moves if not move.best_complete]
+    parts = ([f"the exact figures of {named(bounded)} (bounds here)"] if bounded else []) + \
+        ([f"every best guess tied at {named(incomplete)} (the tree's own here)"] if incomplete else [])
+    return f"the exhaustive search (guesstree review with the compiler's install) would give {' and '.join(parts)}" \
+        if parts else None
 
 
 # -- checking a history --------------------------------------------------------------------------
@@ -376,7 +398,7 @@ class TreeFacts:
         first = steps[0][0] if steps else guess
         found: list[tuple[Tree, Map, Map]] = [(tree, _same, _same)]
         if first is not None:
-            found += [opening for opening in openings(tree, first, self.book) if opening[0] is not tree]
+            found += openings(tree, first, self.book)  # (the tree itself too, where the first guess is its own's image)
         elif self.book is not None:
             found += [(opening, _same, _same) for opening in self.book.trees_for(tree)]
         return found
@@ -472,6 +494,13 @@ class TreeFacts:
         return Worth(known)
 
 
+def tree_name(tree) -> str:
+    """How a review names ``tree``: its file's name without the folder and ``.msgpack.zst`` (a
+    shipped tree's name)."""
+    base = re.split(r"[\\/]", tree.name)[-1].removeprefix("shipped:")
+    return base.removesuffix(".msgpack.zst")
+
+
 def review(tree, history, max_depth: int | None = None, any_guess: bool = False) -> Review:
     """The review of ``history`` ((guess, feedback) text pairs, oldest first) in ``tree``'s game from
     what the player carries: ``tree``, its opening book and counting (``TreeFacts``). ``max_depth``:
@@ -481,10 +510,8 @@ def review(tree, history, max_depth: int | None = None, any_guess: bool = False)
     game = tree.game
     depth = tree.strategy.get("max_depth") if max_depth is None else max_depth
     steps = checked_steps(game, history, any_guess)
-    return reviewed(game, steps, TreeFacts(game, tree, depth), tree=tree.name.removeprefix("shipped:"),
-                    max_depth=depth, source="tree and book",
-                    missing="exact figures where these are bounds, and every guess tied for the best: the "
-                            "compiler's install (pip install 'guesstree[compiler]') searches them")
+    return reviewed(game, steps, TreeFacts(game, tree, depth), tree=tree_name(tree),
+                    max_depth=depth, source="tree and book", searched=False)
 
 
 def shipped_tree(game: Game, max_depth: int | None = None):

@@ -206,9 +206,7 @@ def test_node_refuses_the_hostile_corpus_as_the_python_player_does(node, tmp_pat
 
 
 # -- the review of a game: the JavaScript player's against the Python player's -------------------
-# Both review from the tree and the book by docs/tutorials/review.md's rules. The JavaScript one is at
-# least as tight where the Python one leaves a figure looser than the rules give (REVIEW_LOOSER);
-# wherever either says a move is exact, they agree.
+# Both review from the tree and the book by docs/tutorials/review.md's rules, and give the same JSON.
 REVIEW_TREES = [("wordle-salet-optimal-expected", 6), ("wordle-salet-optimal-expected", None),
                 ("wordle-hard-salet-optimal-expected-depth6", None), ("mastermind-c6-h4-optimal-expected", None)]
 REVIEW_NODE = r"""
@@ -247,23 +245,9 @@ def review_histories(tree: player.Tree, rng: random.Random, count: int) -> list[
     return games
 
 
-def looser(python, javascript) -> bool:
-    """Is the Python interval ``python`` the JavaScript one ``javascript`` or wider (None: no end)?"""
-    (pl, ph), (jl, jh) = python, javascript
-    return (pl is None or (jl is not None and jl >= pl)) and (ph is None or (jh is not None and jh <= ph))
-
-
-# Where the Python review (player/review.py) is looser than the rules: a loss's low end unknown where
-# it is 0 at least; T* of what an answer left not narrowed by the next move's T(g), which bounds it
-# (the next move's best_total is), and the luck that follows from it.
-REVIEW_LOOSER = ("left_total", "luck", "loss")
-
-
 def test_javascript_review_agrees_with_the_python_review(node):
-    """Random games of four trees (Wordle within 6 guesses and without, Wordle hard, Mastermind 6x4)
-    reviewed by both players: every figure equal, but where the Python review is looser than the
-    rules allow (then the JavaScript interval lies inside the Python one); every move either says
-    is exact, equal in full."""
+    """Random games of four trees (Wordle within 6 guesses and without, Wordle hard, Mastermind 6x4),
+    on the trees and off them, reviewed by both players: the same JSON, figure for figure."""
     from guesstree.player.review import review
 
     rng, cases = random.Random(71), []
@@ -276,34 +260,9 @@ def test_javascript_review_agrees_with_the_python_review(node):
                           input=json.dumps([{k: case[k] for k in ("tree", "history", "max_depth")} for case in cases]),
                           timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
-    differences = 0
     for case, js in zip(cases, json.loads(done.stdout), strict=True):
-        py, where = case["python"], f"{case['tree']} within {case['max_depth']}: {case['history']}"
-        for key in ("game", "max_depth", "source", "exact"):
-            assert js[key] == py[key], (key, where)
-        assert len(js["moves"]) == len(py["moves"]), where
-        for jm, pm in zip(js["moves"], py["moves"]):
-            assert set(jm) == set(pm), where
-            for key in pm:
-                if jm[key] == pm[key]:
-                    continue
-                differences += 1
-                at = (key, jm["step"], jm[key], pm[key], where)
-                assert not (pm["exact"] or jm["exact"]) or key == "best", at
-                if key == "best":  # the player's guess where proven to tie with the tree's
-                    assert set(pm[key]) < set(jm[key]) and jm["exact"], at
-                elif key == "verdict":  # a narrower interval of loss: no more bands than Python's
-                    assert jm["verdict"].split(" ")[0] in pm["verdict"] or pm["verdict"].startswith("best"), at
-                else:
-                    assert key in REVIEW_LOOSER + ("best_total", "best_expected") and looser(pm[key], jm[key]), at
-        js_sum, py_sum = js["summary"], py["summary"]
-        verdicts_alike = all(jm["verdict"] == pm["verdict"] for jm, pm in zip(js["moves"], py["moves"]))
-        assert {k: js_sum[k] for k in ("guesses", "won")} == {k: py_sum[k] for k in ("guesses", "won")}, where
-        assert js_sum["verdicts"] == py_sum["verdicts"] or not verdicts_alike, where
-        for key in ("expected_start", "loss", "luck"):  # sums of the figures above: as tight or tighter
-            assert js_sum[key] == py_sum[key] or (not py["exact"] and looser(py_sum[key], js_sum[key])), (key, where)
+        assert js == case["python"], f"{case['tree']} within {case['max_depth']}: {case['history']}"
     assert any(case["python"]["exact"] for case in cases) and not all(case["python"]["exact"] for case in cases)
-    print(f"{len(cases)} games, {sum(len(c['python']['moves']) for c in cases)} moves, {differences} figures tighter in JS")
 
 
 REVIEW_BANDS = ("best", "good", "inaccuracy", "mistake")

@@ -44,7 +44,9 @@ def test_the_tree_settles_the_first_moves_of_wordle_and_the_book_its_openers_wit
     assert (first["left"], first["left_total"], first["luck"]) == (263, [735, 735], [-0.3692, -0.3692])  # the book's CRANE tree
     assert second["best_total"] == [735, 735] and second["total"][1] is None  # MOIST leaves every tree
     assert report["moves"][-1]["total"] == [3, 3] and report["moves"][-1]["verdict"] == "best"  # two secrets: exact
-    assert report["source"] == "tree and book" and "pip install 'guesstree[compiler]'" in report["missing"]
+    assert report["source"] == "tree and book" and report["missing"] == (
+        "the exhaustive search (guesstree review with the compiler's install) would give the exact figures of "
+        "moves 2, 3 (bounds here) and every best guess tied at moves 1, 2, 3 (the tree's own here)")
     # with no depth limit the book's trees (built within six) bound CRANE's total but do not settle it
     unbounded = review(tree, SHOUT).to_dict()["moves"][0]
     assert (unbounded["total"], unbounded["verdict"]) == ([7920, 7930], "best to good")
@@ -142,7 +144,7 @@ def test_the_player_s_install_reviews_from_the_tree_and_says_what_the_compiler_a
     result = cli("review", WORDLE, "--max-depth", "6", "--", *[word for move in SHOUT for word in move])
     assert result.exit_code == 0, result.output
     assert "reviewed by tree and book, with wordle-salet-optimal-expected, within 6 guesses" in result.stdout
-    assert "note: exact figures where these are bounds" in result.stdout
+    assert result.stdout.rstrip().endswith("(the tree's own here): pip install 'guesstree[compiler]'")
     refused = cli("review", "mastermind", "--colours", "5", "--holes", "3", "--", "AAB", "1B1W")
     assert refused.exit_code == 2 and refused.stderr.startswith("error: no shipped tree settles Mastermind, 5 colours, 3 holes")
 
