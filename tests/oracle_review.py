@@ -151,9 +151,10 @@ class Oracle:
         return self._least[key]
 
     def choice(self, position: Position) -> int | None:
-        """The canonical optimal guess: least total, then a possible secret, then the lowest."""
+        """The canonical optimal guess: least total, then a possible secret, then the lowest (None
+        where no guess wins every candidate within the budget)."""
         self.best_total(position)
-        return self._choice[position.key()]
+        return self._choice.get(position.key())
 
     def best_guesses(self, position: Position) -> list[int]:
         """Every guess allowed here whose total is T* (in the order of ``game.guesses``)."""
