@@ -1,5 +1,5 @@
 """A game's review by the exhaustive search: every figure of ``player.review`` exact, where the
-search finishes within its time (``seconds`` for a position's figures, and as long again for a guess's), and the tied best guesses all found.
+search finishes within its time (``seconds`` a move: its guess's worth and the position it leads to), and the tied best guesses all found.
 
     from guesstree.compiler.review import review
     report = review(make_game("mastermind", colours=3, holes=3), [("AAB", "1B1W"), ("ABC", "3B")])
@@ -92,7 +92,7 @@ class SearchedFacts:
     # -- running within the move's time --------------------------------------------------------------
 
     def _start(self) -> None:
-        """A figure's searches start: they have ``seconds`` from now."""
+        """A move's searches start: they have ``seconds`` from now."""
         self.deadline, self.timed_out = time.monotonic() + self.seconds, False
 
     def _searched(self, run):
@@ -142,20 +142,25 @@ class SearchedFacts:
                 return known
             return Best(known.total, tied, True, known.worst)
         index, played, budget = node
-        self._start()
+        if not steps:
+            self._start()  # (elsewhere the position shares the time of the move that led to it)
+        best = known.total.low if known.total.exact else None
         try:
-            best = known.total.low if known.total.exact else self._searched(
-                lambda: self.space.total_below(index, played, budget, INF + 1))
+            if best is None:
+                best = self._searched(lambda: self.space.total_below(index, played, budget, INF + 1))
             if best >= INF:
                 return Best(Span(NEVER, NEVER), (), True, None)
             tied = self._searched(lambda: self._tied(index, played, budget, best))
             worst = self._searched(lambda: self._worst_after(index, played, tied[0], budget))
         except OutOfTime:
-            self._late(steps)
-            return known
+            self._late(max(len(steps), 1))
+            if known.total.exact or best is None:
+                return known
+            return Best(Span(best, best), known.guesses, False, known.worst)  # the least total, its guesses unsearched
         return Best(Span(best, best), tuple(self.game.guesses[guess] for guess in tied), True, worst)
 
     def worth(self, steps: Steps, candidates: list[Code], guess: Code) -> Worth:
+        self._start()  # a move's time starts with its guess's worth; the position it leads to shares it
         known = self.facts.worth(steps, candidates, guess)
         if not steps and self.ranking is not None:  # a first guess: the proven ranking's total, or its floor
             ranked, floor = self.ranking
@@ -167,7 +172,6 @@ class SearchedFacts:
         if node is None or code is None or (known.total.exact and known.worst is not None):
             return known
         index, played, budget = node
-        self._start()
         try:
             total = known.total.low if known.total.exact else self._searched(
                 lambda: self.space.guess_total(index, played, code, budget, INF + 1))
@@ -175,7 +179,7 @@ class SearchedFacts:
                 return Worth(Span(NEVER, NEVER))
             worst = self._searched(lambda: self._worst_after(index, played, code, budget))
         except OutOfTime:
-            self._late(steps)
+            self._late(len(steps) + 1)
             return known
         return Worth(Span(total, total), worst)
 
@@ -210,9 +214,9 @@ class SearchedFacts:
         secret = self.game.is_secret
         return tuple(guesses[guess] for guess in sorted(set(tied), key=lambda guess: (not secret(guesses[guess]), guess)))
 
-    def _late(self, steps: Steps) -> None:
-        note = (f"position {len(steps) + 1}: the search did not finish within {self.seconds:g} s; its figures "
-                "are the tree's and the book's bounds (--seconds gives it longer)")
+    def _late(self, move: int) -> None:
+        note = (f"move {move}: the search did not finish within {self.seconds:g} s; what it did not "
+                "settle is the tree's and the book's bounds (--seconds gives it longer)")
         if note not in self.notes:
             self.notes.append(note)
 
@@ -260,7 +264,8 @@ def review(game, history, max_depth: int | None = None, seconds: float = DEFAULT
            any_guess: bool = False) -> Review:
     """The review of ``history`` ((guess, feedback) pairs as the game writes them, oldest first) in
     ``game`` (or a tree's game: pass the ``Tree``), by the exhaustive search, exact wherever it
-    finishes within ``seconds`` (a position's best, and a guess's worth, each); ``tree`` (a ``Tree`` of the game, with its book) settles
+    finishes within ``seconds`` a move (its guess's worth and the position it leads to; the first
+    position has as long of its own); ``tree`` (a ``Tree`` of the game, with its book) settles
     what it can first. ``max_depth``: the depth limit of the review (default: the tree's own). A
     history no secret fits, or a guess the game does not allow (unless ``any_guess``), raises
     ``ValueError`` naming its first such step."""
