@@ -1,5 +1,5 @@
 """A game's review by the exhaustive search: every figure of ``player.review`` exact, where the
-search finishes within its time (``seconds`` for a position's figures, and as long again for a guess's), and the tied best guesses all found.
+search finishes within its time (``seconds`` a move: its guess's worth and the position it leads to), and the tied best guesses all found.
 
     from guesstree.compiler.review import review
     report = review(make_game("mastermind", colours=3, holes=3), [("AAB", "1B1W"), ("ABC", "3B")])
@@ -14,6 +14,8 @@ facts' bounds, and ``Review.notes`` says so.
 """
 from __future__ import annotations
 
+import functools
+import json
 import threading
 import time
 from collections.abc import Sequence
@@ -21,13 +23,52 @@ from collections.abc import Sequence
 import numpy as np
 
 from guesstree.player.games import Code
-from guesstree.player.review import NEVER, Best, Review, Span, Steps, TreeFacts, Worth, checked_steps, reviewed, tree_name
+from guesstree.player.review import Review, checked_steps, reviewed, tree_name
+from guesstree.player.worth import NEVER, Best, Span, Steps, TreeFacts, Worth
 
 from .exact import solver_of
 from .search.problem import Stopped
 from .search.table import INF, UNLIMITED
 
 DEFAULT_SECONDS = 5.0
+
+
+RANKINGS = "RANKINGS.json"  # the book's folder's proven rankings of first guesses (scripts/build_trees.py --rankings)
+MAX_RANKINGS_BYTES = 1 << 20
+
+
+def proven_openers(tree, max_depth: int | None) -> tuple[dict[Code, tuple[Span, int | None]], int] | None:
+    """What the shipped rankings (``RANKINGS.json`` beside the book) prove of ``tree``'s game's first
+    guesses within ``max_depth``: by guess, the best few's totals and worst cases, and the least
+    total any other first guess can have; None where no ranking covers it. A ranking made with no
+    depth limit serves a limit too: a guess's total is exact there where its tree fits within the
+    limit, else a lower bound, and so is the floor of the others."""
+    from guesstree.player.book import game_key
+    from guesstree.player.data import trees_folder
+    from guesstree.player.format import FormatError
+
+    path = trees_folder() / "book" / RANKINGS
+    if not path.is_file():
+        return None
+    data = path.read_bytes()
+    try:
+        if len(data) > MAX_RANKINGS_BYTES:
+            raise ValueError(f"larger than {MAX_RANKINGS_BYTES} bytes")
+        document = json.loads(data)
+        key = game_key(tree.header.get("game"))
+        fitting = [ranking for ranking in document["rankings"]
+                   if ranking["game"] == key and ranking["max_depth"] in (max_depth, None)]
+        for ranking in sorted(fitting, key=lambda ranking: ranking["max_depth"] != max_depth)[:1]:  # its own limit's first
+            made, ranked = ranking["max_depth"], {}
+            for opener in ranking["openers"]:
+                total, worst = int(opener["total"]), int(opener["worst"])
+                fits = made == max_depth or worst <= max_depth
+                ranked[tree.game.parse_code(opener["guess"])] = (Span(total, total if fits else None),
+                                                                 worst if fits else None)
+            return ranked, max(span.low for span, _ in ranked.values())
+    except (ValueError, KeyError, TypeError) as error:
+        raise FormatError(f"book/{RANKINGS}: not a ranking of first guesses ({error})") from None
+    return None
 
 
 class OutOfTime(Exception):
@@ -43,6 +84,7 @@ class SearchedFacts:
         self.space = self.solver.space
         self.secret_index = {code: index for index, code in enumerate(game.secrets)}
         self.guess_index = {code: index for index, code in enumerate(game.guesses)}
+        self.ranking = None if facts.tree is None else proven_openers(facts.tree, max_depth)
         self.deadline = float("inf")
         self.timed_out = False
         self.notes: list[str] = []
@@ -50,7 +92,7 @@ class SearchedFacts:
     # -- running within the move's time --------------------------------------------------------------
 
     def _start(self) -> None:
-        """A figure's searches start: they have ``seconds`` from now."""
+        """A move's searches start: they have ``seconds`` from now."""
         self.deadline, self.timed_out = time.monotonic() + self.seconds, False
 
     def _searched(self, run):
@@ -92,32 +134,44 @@ class SearchedFacts:
         node = self._node(steps, candidates)
         if known.complete or node is None:
             return known
-        if known.total.exact and not steps:
-            self.notes.append("the best first guesses tied with the tree's are not searched here: "
-                              "guesstree openers ranks them")
-            return known
+        if known.total.exact and not steps:  # the whole game's optimum, which the tree proved
+            tied = self._first_ties(candidates, known.total.low)
+            if tied is None:
+                self.notes.append("the best first guesses tied with the tree's are not searched here: "
+                                  "guesstree openers ranks them")
+                return known
+            return Best(known.total, tied, True, known.worst)
         index, played, budget = node
-        self._start()
+        if not steps:
+            self._start()  # (elsewhere the position shares the time of the move that led to it)
+        best = known.total.low if known.total.exact else None
         try:
-            best = known.total.low if known.total.exact else self._searched(
-                lambda: self.space.total_below(index, played, budget, INF + 1))
+            if best is None:
+                best = self._searched(lambda: self.space.total_below(index, played, budget, INF + 1))
             if best >= INF:
                 return Best(Span(NEVER, NEVER), (), True, None)
             tied = self._searched(lambda: self._tied(index, played, budget, best))
             worst = self._searched(lambda: self._worst_after(index, played, tied[0], budget))
         except OutOfTime:
-            self._late(steps)
-            return known
+            self._late(max(len(steps), 1))
+            if known.total.exact or best is None:
+                return known
+            return Best(Span(best, best), known.guesses, False, known.worst)  # the least total, its guesses unsearched
         return Best(Span(best, best), tuple(self.game.guesses[guess] for guess in tied), True, worst)
 
     def worth(self, steps: Steps, candidates: list[Code], guess: Code) -> Worth:
+        self._start()  # a move's time starts with its guess's worth; the position it leads to shares it
         known = self.facts.worth(steps, candidates, guess)
+        if not steps and self.ranking is not None:  # a first guess: the proven ranking's total, or its floor
+            ranked, floor = self.ranking
+            if guess in ranked and ranked[guess][0].exact:
+                return Worth(*ranked[guess])
+            known = Worth(known.total.meet(ranked[guess][0] if guess in ranked else Span(floor, None)), known.worst)
         node = self._node(steps, candidates)
         code = self.guess_index.get(guess)
         if node is None or code is None or (known.total.exact and known.worst is not None):
             return known
         index, played, budget = node
-        self._start()
         try:
             total = known.total.low if known.total.exact else self._searched(
                 lambda: self.space.guess_total(index, played, code, budget, INF + 1))
@@ -125,13 +179,44 @@ class SearchedFacts:
                 return Worth(Span(NEVER, NEVER))
             worst = self._searched(lambda: self._worst_after(index, played, code, budget))
         except OutOfTime:
-            self._late(steps)
+            self._late(len(steps) + 1)
             return known
         return Worth(Span(total, total), worst)
 
-    def _late(self, steps: Steps) -> None:
-        note = (f"position {len(steps) + 1}: the search did not finish within {self.seconds:g} s; its figures "
-                "are the tree's and the book's bounds (--seconds gives it longer)")
+    def _first_ties(self, candidates: list[Code], best: int) -> tuple[Code, ...] | None:
+        """Every first guess whose total is the game's optimum ``best`` (which a tree proved), in the
+        optimal tree's order, from what is proven of the first guesses: the shipped ranking's (every
+        guess it leaves out needs more than its last), or in a game with symmetries, each class's
+        total (the book's tree for it, else a search within the time); None where that is not enough."""
+        guesses = self.game.guesses
+        if self.ranking is not None:
+            ranked, floor = self.ranking
+            if floor <= best or any(total.low == best and not total.exact for total, _ in ranked.values()):
+                return None  # a guess outside the ranking may tie, or one within it
+            tied = [self.guess_index[code] for code, (total, _) in ranked.items() if total.low == best]
+        elif len(lowest := self.space.mask(())):
+            tied = []
+            self._start()
+            for guess in np.flatnonzero(lowest).tolist():
+                total = self.facts.worth([], candidates, guesses[guess]).total
+                if not total.exact:
+                    index = np.arange(self.space.n_secrets, dtype=np.int64)
+                    budget = UNLIMITED if self.max_depth is None else self.max_depth
+                    try:
+                        found = self._searched(functools.partial(self.space.guess_total, index, (), guess, budget, best + 1))
+                    except OutOfTime:
+                        return None
+                    total = Span(found, found)
+                if total.low == best:
+                    tied.extend(self.space.symmetry.images(guess, ()))
+        else:
+            return None
+        secret = self.game.is_secret
+        return tuple(guesses[guess] for guess in sorted(set(tied), key=lambda guess: (not secret(guesses[guess]), guess)))
+
+    def _late(self, move: int) -> None:
+        note = (f"move {move}: the search did not finish within {self.seconds:g} s; what it did not "
+                "settle is the tree's and the book's bounds (--seconds gives it longer)")
         if note not in self.notes:
             self.notes.append(note)
 
@@ -179,7 +264,8 @@ def review(game, history, max_depth: int | None = None, seconds: float = DEFAULT
            any_guess: bool = False) -> Review:
     """The review of ``history`` ((guess, feedback) pairs as the game writes them, oldest first) in
     ``game`` (or a tree's game: pass the ``Tree``), by the exhaustive search, exact wherever it
-    finishes within ``seconds`` (a position's best, and a guess's worth, each); ``tree`` (a ``Tree`` of the game, with its book) settles
+    finishes within ``seconds`` a move (its guess's worth and the position it leads to; the first
+    position has as long of its own); ``tree`` (a ``Tree`` of the game, with its book) settles
     what it can first. ``max_depth``: the depth limit of the review (default: the tree's own). A
     history no secret fits, or a guess the game does not allow (unless ``any_guess``), raises
     ``ValueError`` naming its first such step."""

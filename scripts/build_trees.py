@@ -5,6 +5,7 @@
     python scripts/build_trees.py --check              # rebuild in a temp dir, compare bytes
     python scripts/build_trees.py --book               # the opening book: trees/book/ and its BOOK.json
     python scripts/build_trees.py --book --check       # rebuild the book in a temp dir, compare bytes
+    python scripts/build_trees.py --rankings           # trees/book/RANKINGS.json: proven first-guess rankings
 
 The manifest lists, per artifact, its file name, sha256, size, game and strategy specs and
 statistics, all read back from the artifacts themselves. Nothing in it depends on the time
@@ -217,6 +218,36 @@ def check(trees: list[Shipped], directory: Path) -> int:
     return 1 if problems else 0
 
 
+# The proven rankings of first guesses (trees/book/RANKINGS.json), which guesstree review reads: the
+# best first guesses of a game whose whole tree is shipped, exactly, and a floor on every other's
+# total (all its ties with the best, and the popular first guesses' totals, with no search).
+RANKED = [("words", WORDLE, None, 10), ("words", {**WORDLE, "hard": True}, 6, 10)]  # game, params, max depth, top
+RANKINGS = "RANKINGS.json"
+
+
+def rankings_text() -> str:
+    """RANKINGS.json, each ranking as ``guesstree openers GAME ... --top K [--max-depth N]`` proves it."""
+    from guesstree.compiler import rank_openers
+    from guesstree.player.book import game_key
+
+    rankings = []
+    for name, params, max_depth, top in RANKED:
+        game = make_game(name, **params)
+        ranking = rank_openers(game, top=top, max_depth=max_depth)
+        options = " ".join(f"--{key}" if value is True else f"--{key} {Path(value).relative_to(ROOT)}"
+                           for key, value in params.items())
+        rankings.append({"game": game_key(game.portable().spec()), "max_depth": max_depth,
+                         "command": f"guesstree openers {name} {options} --top {top}"
+                                    + ("" if max_depth is None else f" --max-depth {max_depth}"),
+                         "openers": [{"guess": opener.code, "total": opener.total, "worst": opener.worst}
+                                     for opener in ranking.best]})
+    document = {"format": "guesstree-rankings", "rebuild": "python scripts/build_trees.py --rankings",
+                "meaning": "per game and depth limit: its best first guesses with their exact totals and worst "
+                           "cases; every other first guess needs at least the last one's total",
+                "rankings": rankings}
+    return json.dumps(document, indent=1) + "\n"
+
+
 def build_book(folder: Path) -> None:
     """The opening book's trees and its index into ``folder``."""
     folder.mkdir(exist_ok=True)
@@ -248,10 +279,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="rebuild in a temporary directory and compare bytes; exit 1 on any difference")
     parser.add_argument("--list", action="store_true", help="print the shipped trees' names and exit")
     parser.add_argument("--book", action="store_true", help="build the opening book into the trees directory's book/")
+    parser.add_argument("--rankings", action="store_true", help=f"prove the first-guess rankings into book/{RANKINGS}")
     parser.add_argument("--trees", type=Path, default=TREES_DIR, help=f"the trees directory (default {TREES_DIR})")
     args = parser.parse_args(argv)
     if args.list:
         print("\n".join(tree.name for tree in SHIPPED))
+        return 0
+    if args.rankings:
+        write_atomic(args.trees / BOOK_DIR / RANKINGS, rankings_text().encode())
+        print(f"wrote {args.trees / BOOK_DIR / RANKINGS}", file=sys.stderr)
         return 0
     if args.book:
         if args.check:

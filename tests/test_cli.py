@@ -366,7 +366,7 @@ def test_play_bulls_cows_feedback_as_the_game_writes_it(cli, golden_path):
 
 def test_every_command_is_there():
     assert set(command_names()) == {"bound", "compare", "compile", "export", "info", "list", "manifest", "openers",
-                                    "play", "solve", "verify", "warm", "next", "trees"}
+                                    "play", "solve", "verify", "warm", "next", "trees", "review"}
 
 
 @pytest.mark.parametrize("name", command_names())

@@ -104,7 +104,7 @@ def test_the_release_files_pass_twine_and_hold_one_import_name_and_the_licences(
                   and n.count("/") == 3) == shipped
     assert {"guesstree/player/js/src/core.js", "guesstree/player/trees/MANIFEST.json"} <= set(names)
     book = {f"guesstree/player/trees/book/{p.name}" for p in (ROOT / "trees" / "book").glob("*.msgpack.zst")}
-    assert book and book | {"guesstree/player/trees/book/BOOK.json"} <= set(names)  # the opening book
+    assert book and book | {f"guesstree/player/trees/book/{index}" for index in ("BOOK.json", "RANKINGS.json")} <= set(names)  # the opening book
     assert not [n for n in names if n.endswith((".nbi", ".nbc", ".pyc"))]  # no build's or machine's caches
 
 

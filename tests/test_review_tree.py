@@ -11,7 +11,8 @@ import pytest
 
 from guesstree import player
 from guesstree.compiler.review import review as searched_review
-from guesstree.player.review import NEVER, Span, least_total, review, shipped_tree
+from guesstree.player.review import review, shipped_tree
+from guesstree.player.worth import NEVER, Span, least_total
 
 WORDLE = "wordle-salet-optimal-expected"
 SHOUT = [("crane", "-----"), ("moist", "-Y-YG"), ("ghost", "-GGYG"), ("shout", "GGGGG")]
@@ -133,8 +134,8 @@ def test_a_named_game_is_reviewed_with_the_shipped_tree_of_it(cli):
     result = cli("review", "mastermind", "--colours", "6", "--holes", "4", "--json", "--", "AABB", "1B1W")
     assert result.exit_code == 0, result.output
     said = json.loads(result.stdout)
-    assert (said["tree"], said["moves"][0]["total"], said["moves"][0]["best"]) == (
-        "mastermind-c6-h4-optimal-expected", [5702, 5702], ["AABC"])  # the book's AABB tree: 5702
+    assert (said["tree"], said["moves"][0]["total"], said["moves"][0]["best"][:2], len(said["moves"][0]["best"])) == (
+        "mastermind-c6-h4-optimal-expected", [5702, 5702], ["AABC", "AABD"], 720)  # the book's AABB tree: 5702
 
 
 def test_the_player_s_install_reviews_from_the_tree_and_says_what_the_compiler_adds(cli, monkeypatch):
@@ -168,3 +169,41 @@ def test_hard_mode_refuses_a_guess_that_ignores_a_hint(cli):
     result = cli("review", "wordle-hard-salet-optimal-expected-depth6", "--", "salet", "G----", "crane", "-----")
     assert result.exit_code == 2 and result.stderr.startswith("error: step 2: "), result.output
     assert "S" in result.stderr
+
+
+# -- the first guesses: the proven rankings (trees/book/RANKINGS.json) and the classes of a peg game -----
+
+def test_the_first_move_knows_every_best_first_guess_without_a_search():
+    tree = player.load_shipped(WORDLE)
+    for max_depth in (None, 6):
+        first = searched_review(tree, SHOUT[:1], max_depth).moves[0]
+        assert (first.best, first.best_complete, first.total, first.worst) == (["SALET"], True, Span(7930, 7930), 6)
+    slate = [searched_review(tree, [("slate", "-----")], depth, seconds=1e-9).moves[0] for depth in (None, 6)]
+    assert [(move.total, move.worst) for move in slate] == [(Span(7928, 7928), 7), (Span(7928, 7928), 6)]  # the book's
+    other = searched_review(tree, [("roate", "-----")], seconds=1e-9).moves[0]  # outside the ten best
+    # the ranking's floor, the book's ROATE tree (within 6: no more than that without a limit) and a verdict
+    # that both ends give: a loss of (7950 - 7920) / 2315 = 0.013 to 0.035
+    assert (other.total, other.verdict, other.exact) == (Span(7950, 8000), "good", False)
+    hard = player.load_shipped("wordle-hard-salet-optimal-expected-depth6")
+    first = searched_review(hard, [("least", "-----")]).moves[0]
+    assert (first.best, first.best_complete, first.total) == (["SALET"], True, Span(8127, 8127))
+
+
+def test_a_peg_game_s_first_guesses_tie_by_class():
+    tree = player.load_shipped("mastermind-c6-h4-optimal-expected")
+    first = searched_review(tree, [("ABCD", "1B1W")]).moves[0]
+    assert first.best_complete and len(first.best) == 720 and first.best[:3] == ["AABC", "AABD", "AABE"]
+    cows = player.load_shipped("bulls-cows-d10-l4-optimal-expected")
+    first = searched_review(cows, [("9876", "0A0B")]).moves[0]
+    assert (first.verdict, len(first.best), first.total) == ("best", 5040, Span(26274, 26274))
+
+
+def test_a_damaged_ranking_file_is_refused_by_name(tmp_path, monkeypatch):
+    from guesstree.compiler import review as module
+    from guesstree.player.format import FormatError
+
+    (tmp_path / "book").mkdir()
+    (tmp_path / "book" / "RANKINGS.json").write_text('{"rankings": 3}')
+    monkeypatch.setattr("guesstree.player.data.trees_folder", lambda: tmp_path)
+    with pytest.raises(FormatError, match=r"book/RANKINGS.json: not a ranking of first guesses \("):
+        module.proven_openers(player.load_shipped(WORDLE), None)

@@ -5,6 +5,7 @@ import dataclasses
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -165,3 +166,26 @@ def test_a_book_words_tree_carries_the_guesses_it_plays(load_script, tmp_path):
     assert {key: header[key] for key in ("producer", "strategy", "stats", "notice")} == \
         {key: compiled[key] for key in ("producer", "strategy", "stats", "notice")}
     assert Header.read(header, "ight").game == game.portable(played) and verify(tree).ok
+
+
+def test_the_rankings_of_first_guesses_are_the_records_and_the_trees(load_script):
+    """trees/book/RANKINGS.json (which guesstree review reads) holds trees/RECORDS.md's proven
+    rankings of Wordle's first guesses, each best one's total the shipped optimal tree's."""
+    rankings = json.loads((TREES / "book" / "RANKINGS.json").read_text())["rankings"]
+    records = (TREES / "RECORDS.md").read_text()
+    normal, hard = rankings
+    assert [(o["guess"], o["total"], o["worst"]) for o in normal["openers"]] == [
+        (guess, int(total), int(worst)) for _, guess, total, _, worst in
+        re.findall(r"^\| (\d+) \| ([A-Z]{5}) \| (\d+) \| ([\d.]+) \| (\d) \|$", records, re.M)]
+    row = re.search(r"^\| first guess \| (.*) \|$\n^\| total \| (.*) \|$", records, re.M)
+    assert [(o["guess"], o["total"]) for o in hard["openers"]] == list(zip(row.group(1).split(" | "),
+                                                                        map(int, row.group(2).split(" | "))))
+    assert (normal["max_depth"], hard["max_depth"]) == (None, 6)
+    for ranking, tree in ((normal, "wordle-salet-optimal-expected"), (hard, "wordle-hard-salet-optimal-expected-depth6")):
+        assert ranking["openers"][0]["total"] == player.load_shipped(tree).stats.total
+
+
+@pytest.mark.slow
+def test_the_rankings_of_first_guesses_are_proven_again(load_script):
+    """RANKINGS.json, rebuilt (scripts/build_trees.py --rankings: about 5 minutes on 2 cores)."""
+    assert load_script("build_trees").rankings_text() == (TREES / "book" / "RANKINGS.json").read_text()

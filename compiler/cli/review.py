@@ -92,8 +92,8 @@ _PARAMETERS = [
         None, "--max-depth", metavar="N", help="review as if every game had to be won within N guesses "
                                                "(default: a tree's own limit, else none)")),
     _option("seconds", float, typer.Option(
-        5.0, "--seconds", metavar="S", help="the longest the search may take for one position's figures, or "
-                                            "one guess's; past it the figures are bounds")),
+        5.0, "--seconds", metavar="S", help="the longest the search may take on one move (its guess, and the "
+                                            "position it leads to); past it the figures are bounds")),
     _option("as_json", bool, typer.Option(False, "--json", help="print the review as JSON (docs: Review a game)")),
     _option("any_guess", bool, typer.Option(False, "--any-guess",
                                             help="take a guess that is not one of the game's allowed guesses")),
