@@ -256,6 +256,19 @@ def test_a_review_with_a_tree_keeps_every_figure_exact(name, strategy, built, fi
     assert not found, f"{len(found)} disagreements:\n" + "\n".join(found)
 
 
+@pytest.mark.parametrize("name", ["words", "words-hard"])
+def test_a_review_with_a_tree_proves_every_best_first_guess(name):
+    """With the compiler's install the search proves which first guesses tie with the tree's
+    (docs/tutorials/review.md: "the search alone proves which others tie"): on a game this small,
+    all of them, said complete."""
+    game, oracle = game_named(name), oracle_of(name)
+    tree = built_tree(name, "optimal-expected", None, None)
+    history = [(tree.guess_of(0), game.score(tree.guess_of(0), game.secrets[0]))]
+    got = implementation(game, history, None, tree)["moves"][0]
+    best = [game.format_code(oracle.guesses[g]) for g in oracle.best_guesses(oracle.root())]
+    assert (got["best"], got["best_complete"]) == (best, True)
+
+
 # -- bounds: the player's install, and a search out of time --------------------------------------------
 VERDICT_ORDER = ("best", "good", "inaccuracy", "mistake")
 
