@@ -19,6 +19,7 @@ import json
 import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -118,6 +119,20 @@ class SearchedFacts:
             timer.cancel()
             stop[0] = 0
 
+    def _each(self, work, items: list) -> list:
+        """``work(space, item)`` for every item, on as many threads as the space has rows of counters
+        (the compiled searches release the GIL; each thread counts on its own row, all share the
+        table and the stop flag), in the items' order."""
+        threads = min(len(items), len(self.space.counters) - 1)
+        if threads <= 1:
+            return [work(self.space, item) for item in items]
+        views = [self.space.view(row) for row in range(1, threads + 1)]
+        with ThreadPoolExecutor(threads) as pool:
+            shares = [pool.submit(lambda view, share: [work(view, item) for item in share], view, items[start::threads])
+                      for start, view in enumerate(views)]
+            done = [share.result() for share in shares]
+        return [done[index % threads][index // threads] for index in range(len(items))]
+
     # -- the figures -----------------------------------------------------------------------------------
 
     def _node(self, steps: Steps, candidates: Sequence[Code]):
@@ -174,7 +189,7 @@ class SearchedFacts:
         index, played, budget = node
         try:
             total = known.total.low if known.total.exact else self._searched(
-                lambda: self.space.guess_total(index, played, code, budget, INF + 1))
+                lambda: self._guess_total(index, played, code, budget))
             if total >= INF:
                 return Worth(Span(NEVER, NEVER))
             worst = self._searched(lambda: self._worst_after(index, played, code, budget))
@@ -220,6 +235,14 @@ class SearchedFacts:
         if note not in self.notes:
             self.notes.append(note)
 
+    def _guess_total(self, index: np.ndarray, played: tuple, guess: int, budget: int) -> int:
+        """``T(g)``: a guess for every secret here, and the least total of each part it leaves, the
+        parts searched on threads (largest first)."""
+        after = played + (guess,)
+        parts = [np.sort(part) for part in self.space.split(guess, index)]
+        totals = self._each(lambda space, part: space.total_below(part, after, budget - 1, INF + 1), parts)
+        return min(len(index) + sum(totals), INF)
+
     def _tied(self, index: np.ndarray, played: tuple, budget: int, best: int) -> list[int]:
         """Every guess allowed here whose total is ``best``, in the canonical order of the optimal
         tree's choice (a possible secret first, then the lowest): the lowest of each symmetry class
@@ -232,8 +255,9 @@ class SearchedFacts:
         searched = allowed[lowest[allowed]] if len(lowest) else allowed
         bounds, parts, is_candidate, _ = space.bounds(index, searched, budget)
         useful = (parts > 1) | is_candidate
-        tied = [int(guess) for guess, bound, use in zip(searched, bounds, useful)
-                if use and bound <= best and space.guess_total(index, played, int(guess), budget, best + 1) == best]
+        hopeful = [int(guess) for guess, bound, use in zip(searched, bounds, useful) if use and bound <= best]
+        totals = self._each(lambda space, guess: space.guess_total(index, played, guess, budget, best + 1), hopeful)
+        tied = [guess for guess, total in zip(hopeful, totals) if total == best]
         if len(lowest):
             tied = sorted({image for guess in tied for image in space.symmetry.images(guess, played)} & set(allowed.tolist()))
         candidate = set(space.secret_guess[index].tolist())
