@@ -152,8 +152,8 @@ class SearchedFacts:
         if known.total.exact and not steps:  # the whole game's optimum, which the tree proved
             tied = self._first_ties(candidates, known.total.low)
             if tied is None:
-                self.notes.append("the best first guesses tied with the tree's are not searched here: "
-                                  "guesstree openers ranks them")
+                self.notes.append(f"the first guesses tied with the tree's were not all settled within {self.seconds:g} s "
+                                  "(--seconds gives the search longer; guesstree openers ranks them)")
                 return known
             return Best(known.total, tied, True, known.worst)
         index, played, budget = node
@@ -201,31 +201,33 @@ class SearchedFacts:
     def _first_ties(self, candidates: list[Code], best: int) -> tuple[Code, ...] | None:
         """Every first guess whose total is the game's optimum ``best`` (which a tree proved), in the
         optimal tree's order, from what is proven of the first guesses: the shipped ranking's (every
-        guess it leaves out needs more than its last), or in a game with symmetries, each class's
-        total (the book's tree for it, else a search within the time); None where that is not enough."""
+        guess it leaves out needs more than its last); else, in a game with symmetries, each class's
+        total (the book's tree for it); else by the search within the time. None where that is not enough."""
         guesses = self.game.guesses
+        index = np.arange(self.space.n_secrets, dtype=np.int64)
+        budget = UNLIMITED if self.max_depth is None else self.max_depth
+        self._start()
+        tied: list[int] = []
         if self.ranking is not None:
             ranked, floor = self.ranking
             if floor <= best or any(total.low == best and not total.exact for total, _ in ranked.values()):
                 return None  # a guess outside the ranking may tie, or one within it
             tied = [self.guess_index[code] for code, (total, _) in ranked.items() if total.low == best]
         elif len(lowest := self.space.mask(())):
-            tied = []
-            self._start()
             for guess in np.flatnonzero(lowest).tolist():
                 total = self.facts.worth([], candidates, guesses[guess]).total
-                if not total.exact:
-                    index = np.arange(self.space.n_secrets, dtype=np.int64)
-                    budget = UNLIMITED if self.max_depth is None else self.max_depth
-                    try:
-                        found = self._searched(functools.partial(self.space.guess_total, index, (), guess, budget, best + 1))
-                    except OutOfTime:
-                        return None
-                    total = Span(found, found)
-                if total.low == best:
+                try:
+                    found = total.low if total.exact else self._searched(
+                        functools.partial(self.space.guess_total, index, (), guess, budget, best + 1))
+                except OutOfTime:
+                    return None
+                if found == best:
                     tied.extend(self.space.symmetry.images(guess, ()))
         else:
-            return None
+            try:
+                tied = self._searched(lambda: self._tied(index, (), budget, best))
+            except OutOfTime:
+                return None
         secret = self.game.is_secret
         return tuple(guesses[guess] for guess in sorted(set(tied), key=lambda guess: (not secret(guesses[guess]), guess)))
 

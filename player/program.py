@@ -17,7 +17,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup
 CLICK = sys.modules[typer.BadParameter.__module__]  # click's exceptions, as the click that typer runs on (it may vendor one)
 COMMANDS = "guesstree.commands"  # entry-point group: name -> function returning {name: click command}
 EXIT_INVALID, EXIT_UNUSABLE = 1, 2
-ORDER = ["play", "solve", "next", "info", "verify", "manifest", "export", "trees", "list",  # --help's order; others after
+ORDER = ["play", "solve", "next", "review", "info", "verify", "manifest", "export", "trees", "list",  # --help's order; others after
          "compile", "bound", "compare", "openers", "warm"]
 
 

@@ -243,19 +243,20 @@ def reviewed(game: Game, steps: Steps, facts: Facts, *, tree: str | None, max_de
         worth = facts.worth(steps[:index], remaining, guess)
         total = worth.total.meet(Span(best.total.low, None))  # no guess beats the best ...
         best_total = best.total.at_most(total.high)  # ... and the best is at most any guess
-        shown = [game.format_code(code) for code in best.guesses]
-        if total.high is not None and total.high == best_total.low and game.format_code(guess) not in shown:
-            shown.append(game.format_code(guess))  # proven as good as the best
         if index == 0:
             start = best_total
         after = [] if feedback == game.win else game.consistent(guess, feedback, remaining)
         following = facts.best(steps[:index + 1], after) if after else Best(Span(0, 0), (), True, 0)
         moves.append(Move(index + 1, game.format_code(guess), game.format_feedback(feedback), len(remaining),
-                          len(after), total, best_total, following.total, shown, best.complete, worth.worst,
+                          len(after), total, best_total, following.total,
+                          [game.format_code(code) for code in best.guesses], best.complete, worth.worst,
                           best.worst))
         if index:  # what the answer left is the next position: the same total, as narrowed there
             moves[index - 1].left_total = best_total
         best, remaining = following, after
+    for move in moves:  # a move proven as good as the best is one of the best
+        if move.exact and move.total.low == move.best_total.low < NEVER and move.guess not in move.best:
+            move.best.append(move.guess)
     return Review(str(game.title()), tree, max_depth, source, moves, start, len(game.secrets),
                   None if searched else _missing(moves))
 
@@ -293,7 +294,7 @@ def checked_steps(game: Game, history: Sequence[tuple[str, str]], any_guess: boo
                              f"{game.guess_count()} allowed guesses (--any-guess reviews it anyway)")
         refused = game.allows(guess, steps)
         if refused:
-            raise ValueError(f"step {step}: {refused}")
+            raise ValueError(f"step {step}: {game.format_code(guess)} cannot be played here ({refused})")
         remaining = game.consistent(guess, feedback, remaining)
         if not remaining:
             played = ", ".join(f"{game.format_code(g)} {game.format_feedback(f)}" for g, f in [*steps, (guess, feedback)])

@@ -94,7 +94,7 @@ def test_info_wraps_a_proven_strategy(cli):
 def test_help_lists_the_commands_in_a_users_order(cli):
     listed = cli("--help").stdout.split("Commands:")[1].splitlines()
     names = [line.split()[0] for line in listed if line.startswith("  ") and not line.startswith("   ")]
-    assert names == ["play", "solve", "next", "info", "verify", "manifest", "export", "trees", "list",
+    assert names == ["play", "solve", "next", "review", "info", "verify", "manifest", "export", "trees", "list",
                      "compile", "bound", "compare", "openers", "warm"]
 
 

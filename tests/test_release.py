@@ -153,6 +153,13 @@ def test_the_wheel_in_a_fresh_venv_plays_from_an_empty_folder_and_runs_the_docs_
     compiled = run([bin_dir / "guesstree", "compile", "mastermind", "--strategy", "entropy"], empty, env)
     assert (compiled.returncode, compiled.stderr) == (2, "error: this command needs the compiler's dependencies "
                                                          "(numpy is missing): pip install 'guesstree[compiler]'\n")
+    reviewed = run([bin_dir / "guesstree", "review", "wordle-salet-optimal-expected", "--max-depth", "6", "--json",
+                    "--", "crane", "-----", "moist", "-Y-YG"], empty, env)  # from the tree and the book, no numpy
+    assert reviewed.returncode == 0, reviewed.stderr
+    review = json.loads(reviewed.stdout)
+    assert (review["source"], review["moves"][0]["total"], review["moves"][1]["best_total"]) == (
+        "tree and book", [7930, 7930], [735, 735]), review
+    assert review["missing"].startswith("the exhaustive search (guesstree review with the compiler's install) would give")
     moved = run([python, "-m", "guesstree", "info", "wordle-salet-optimal-expected"], empty, env)
     assert "  notice     The original Wordle word lists, wordlist_orig_hidden and" in moved.stdout, moved.stdout + moved.stderr
 

@@ -32,9 +32,10 @@ def _program(version: bool = typer.Option(False, "--version", callback=_version,
                                           help="print the version and exit")) -> None:
     """Precomputed decision trees for Mastermind-style games: compile, play, verify.
 
-    Commands: play, solve, next, info (what a tree does and holds), verify, manifest, export,
-    trees (the shipped ones), list (the games and strategies); compile (a strategy's whole tree),
-    bound (the optimal worst case), compare (strategies side by side), openers, warm.
+    Commands: play, solve, next, review (a game's moves graded), info (what a tree does and
+    holds), verify, manifest, export, trees (the shipped ones), list (the games and strategies);
+    compile (a strategy's whole tree), bound (the optimal worst case), compare (strategies side by
+    side), openers, warm.
     """
 
 

@@ -133,7 +133,7 @@ function reviewSteps(tree, steps, anyGuess) {
     const unknown = anyGuess ? null : tree.unknownGuess(guess);
     if (unknown) throw new Error(`step ${step}: ${unknown} (anyGuess: true reviews it anyway)`);
     const refused = game.allows(guess, history);  // hard mode's rule, even with anyGuess (as player/review.py)
-    if (refused) throw new Error(`step ${step}: ${refused}`);
+    if (refused) throw new Error(`step ${step}: ${game.formatCode(guess)} cannot be played here (${refused})`);
     const won = feedback.join() === win, fits = game._feedbackKey(feedback);
     const after = won ? [] : secrets.filter((s) => game._scoreKey(guess, s) === fits);
     history.push([guess, feedback]);
