@@ -1,5 +1,6 @@
-"""A game's review by the exhaustive search: every figure of ``player.review`` exact, where the
-search finishes within its time (``seconds`` a move: its guess's worth and the position it leads to), and the tied best guesses all found.
+"""A game's review by the exhaustive search: every figure of ``player.review`` exact and the tied
+best guesses all found, where the search finishes within its time (``seconds`` a move: its guess's
+worth and the position it leads to).
 
     from guesstree.compiler.review import review
     report = review(make_game("mastermind", colours=3, holes=3), [("AAB", "1B1W"), ("ABC", "3B")])
@@ -7,8 +8,9 @@ search finishes within its time (``seconds`` a move: its guess's worth and the p
 
 The search answers a position's least total (``Space.total_below``), a guess's (``guess_total``),
 and, by the canonical optimal tree below a guess (``TotalSearch.optimal_guess`` at each node),
-its worst case. It starts from what the tree and the book already say (``player.review.TreeFacts``),
-so a position they settle costs nothing but the tied best guesses. A search still running when
+its worst case. It starts from what the tree and the book already say (``player.worth.TreeFacts``),
+so a position they settle costs nothing but the tied best guesses; the first guesses' ties come
+from the proven rankings shipped beside the book (``RANKINGS.json``) or a peg game's classes. A search still running when
 the move's time is up is stopped (its stop flag, which Ctrl-C sets too); the move keeps the
 facts' bounds, and ``Review.notes`` says so.
 """
@@ -32,8 +34,6 @@ from .search.problem import Stopped
 from .search.table import INF, UNLIMITED
 
 DEFAULT_SECONDS = 5.0
-
-
 RANKINGS = "RANKINGS.json"  # the book's folder's proven rankings of first guesses (scripts/build_trees.py --rankings)
 MAX_RANKINGS_BYTES = 1 << 20
 

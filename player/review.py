@@ -25,7 +25,6 @@ from .games import Code, Game
 from .worth import NEVER, Best, Span, Steps, TreeFacts, Worth
 
 GOOD, INACCURACY = 0.05, 0.2  # the verdicts' bands of loss, in guesses on average (below: good, inaccuracy)
-VERDICTS = ("best", "good", "inaccuracy", "mistake")
 PLACES = 4  # the figures' decimals
 SHOWN = 4  # best guesses the text names before counting the rest
 
@@ -199,7 +198,7 @@ class Review:
         for move in self.moves:
             best = " ".join(move.best[:SHOWN]) + (f" and {len(move.best) - SHOWN} more" if len(move.best) > SHOWN else "")
             if move.best and not move.best_complete:
-                best += " (ties not searched)"
+                best += " (others may tie)"
             rows.append((str(move.step), move.guess, move.feedback,
                          f"{move.candidates}→{'won' if move.won else move.left}", _shown(move.expected),
                          _shown(move.best_expected), _shown(move.loss),
@@ -338,6 +337,6 @@ def shipped_tree(game: Game, max_depth: int | None = None):
         tree = load_shipped(file.removesuffix(SUFFIX))
         if tree.game == game:
             facts = TreeFacts(game, tree, max_depth)
-            whole = tree.strategy.get("first") is None and facts._counts(tree, 0, int(tree.stats.worst))
+            whole = tree.strategy.get("first") is None and facts.counts(tree, 0, int(tree.stats.worst))
             found.append((not whole, file, tree))
     return min(found, key=lambda item: item[:2])[2] if found else None

@@ -147,7 +147,7 @@ class TreeFacts:
                 stack.append((child, part, depth + 1))  # ... and those left, the guesses below it
         return total, worst
 
-    def _counts(self, tree, played: int, worst: int) -> bool:
+    def counts(self, tree, played: int, worst: int) -> bool:
         """Rule 1: is ``tree`` an optimum of the review's kind at a node after ``played`` guesses
         whose subtree takes ``worst`` guesses at most?"""
         strategy = tree.strategy
@@ -172,7 +172,7 @@ class TreeFacts:
         for tree, node, to, back in self._reached(steps):
             total, deepest = self._subtree(tree, node, [to(code) for code in candidates])
             fixed_first = node == 0 and not steps and tree.strategy.get("first") is not None
-            if self._counts(tree, len(steps), deepest) and not fixed_first:
+            if self.counts(tree, len(steps), deepest) and not fixed_first:
                 return Best(Span(total, total), (back(tree.guess_of(node)),), False, deepest)
             if self._fits(len(steps), deepest):
                 known = known.at_most(total)  # any strategy's total bounds the best
@@ -195,7 +195,7 @@ class TreeFacts:
             if tree.guess_of(node) != to(guess):
                 continue
             total, deepest = self._subtree(tree, node, [to(code) for code in candidates])
-            if self._counts(tree, len(steps), deepest):
+            if self.counts(tree, len(steps), deepest):
                 return Worth(Span(total, total), deepest)
             if self._fits(len(steps), deepest):
                 known = known.at_most(total)

@@ -47,7 +47,11 @@ def review_command(**arguments) -> None:
 
             from .stops import failures, terminate_as_interrupt
             with failures("review", game, "searching", "give a smaller game"), terminate_as_interrupt():
-                done = review(game, moves, max_depth, seconds, tree, any_guess)
+                try:
+                    done = review(game, moves, max_depth, seconds, tree, any_guess)
+                except KeyboardInterrupt:  # (a review keeps no work to resume: no word of a checkpoint)
+                    typer.echo("interrupted: nothing reviewed", err=True)
+                    raise typer.Exit(130) from None
         else:
             if tree is None:
                 raise fail(f"no shipped tree settles {game.title()}, and the exhaustive search needs the "
