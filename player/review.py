@@ -207,6 +207,9 @@ class Review:
         widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
         lines = [f"{self.game}: reviewed by {self.source}{where}{limit}"]
         lines += ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+        if not self.moves:
+            start = _shown((_ratio(self.start.low, self.secrets), _ratio(self.start.high, self.secrets)))
+            return "\n".join(lines[:1] + [f"no moves given: the best play needs {start} guesses on average"])
         verdicts = ", ".join(f"{count} {verdict}" for verdict, count in self.verdicts().items())
         ending = f"won in {len(self.moves)} guesses" if self.won else f"not won yet after {len(self.moves)} guesses"
         lines.append(f"{ending}; lost {_shown(self.summed('loss'))} guesses in all to the best play; "

@@ -164,6 +164,8 @@ class TreeFacts:
         n = len(candidates)
         low = least_total(n, self._left(steps), self.branching)
         known = Span(low, low if n <= 2 or low >= NEVER else None)  # one or two secrets: guess them in turn
+        if low >= NEVER:
+            return Best(known, (), True, None)  # no strategy wins them within the limit: no guess is best
         guesses: tuple[Code, ...] = ()
         if n <= 2 and low < NEVER:
             guesses = tuple(candidates[:1]) if n == 1 else tuple(candidates)

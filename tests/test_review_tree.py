@@ -207,3 +207,15 @@ def test_a_damaged_ranking_file_is_refused_by_name(tmp_path, monkeypatch):
     monkeypatch.setattr("guesstree.player.data.trees_folder", lambda: tmp_path)
     with pytest.raises(FormatError, match=r"book/RANKINGS.json: not a ranking of first guesses \("):
         module.proven_openers(player.load_shipped(WORDLE), None)
+
+
+def test_a_game_of_no_moves_says_what_the_best_play_needs(cli):
+    result = cli("review", "mastermind-c6-h4-entropy")  # not an optimum: the search finds the game's (5625)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1:] == ["no moves given: the best play needs 4.3403 guesses on average"]
+
+
+def test_where_nothing_wins_within_the_limit_no_guess_is_best():
+    game = player.games.make_game("mastermind", colours=3, holes=3)
+    move = searched_review(game, [("AAB", "0B2W")], max_depth=1).moves[0]
+    assert (move.best, move.best_complete, move.verdict, move.total) == ([], True, "mistake", Span(NEVER, NEVER))

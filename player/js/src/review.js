@@ -178,10 +178,11 @@ function reviewOptimum(game, { secrets, depth, reached }, branching) {
     if (!small) return { span: REVIEW_NONE, best: [], complete: true, worst: null };
     return { span: reviewSpan(small.total), best: secrets, complete: true, worst: small.worst };
   }
+  const low = reviewCountingBound(n, depth, branching);
+  if (low === Infinity) return { span: REVIEW_NONE, best: [], complete: true, worst: null };  // no strategy within the limit
   const proven = reached.find((r) => r.optimum);
   if (proven) return { span: reviewSpan(proven.total), best: [proven.guess], complete: false, worst: proven.worst };
   const tops = reached.map((r) => r.total);
-  const low = reviewCountingBound(n, depth, branching);
   return { span: reviewSpan(low, low === Infinity ? Infinity : tops.length ? Math.min(...tops) : null), best: [], complete: false, worst: null };
 }
 
