@@ -72,6 +72,33 @@ def proven_openers(tree, max_depth: int | None) -> tuple[dict[Code, tuple[Span, 
     return None
 
 
+def proven_seconds(tree, max_depth: int | None) -> tuple[Code, dict[Code, dict[Code, tuple[int, int]]]] | None:
+    """What RANKINGS.json proves of a peg game's second guesses within ``max_depth``: the first
+    guess it was made after (the first code of its class), and by each answer to it, the exact total
+    and worst case of each class of second guesses (by the lowest guess of the class, the search's
+    group); None where no table covers ``tree``'s game."""
+    from guesstree.player.book import game_key
+    from guesstree.player.data import trees_folder
+    from guesstree.player.format import FormatError
+
+    path = trees_folder() / "book" / RANKINGS
+    if not path.is_file():
+        return None
+    try:
+        document = json.loads(path.read_bytes()[:MAX_RANKINGS_BYTES + 1])
+        key, game = game_key(tree.header.get("game")), tree.game
+        for table in document.get("seconds", []):
+            if table["game"] == key and table["max_depth"] == max_depth:
+                return game.parse_code(table["first"]), {
+                    game.parse_feedback(answer["feedback"]): {game.parse_code(entry["guess"]): (int(entry["total"]),
+                                                                                          int(entry["worst"]))
+                                                            for entry in answer["classes"]}
+                    for answer in table["answers"]}
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise FormatError(f"book/{RANKINGS}: not a table of second guesses ({error})") from None
+    return None
+
+
 class OutOfTime(Exception):
     """The move's time is up: what is not known yet stays as the facts' bounds."""
 
@@ -86,6 +113,8 @@ class SearchedFacts:
         self.secret_index = {code: index for index, code in enumerate(game.secrets)}
         self.guess_index = {code: index for index, code in enumerate(game.guesses)}
         self.ranking = None if facts.tree is None else proven_openers(facts.tree, max_depth)
+        self.second_table = None if facts.tree is None or not game.permutable else proven_seconds(facts.tree, max_depth)
+        self._classes: dict[tuple, dict[Code, Code]] = {}  # by answer to the first guess: each guess's class
         self.deadline = float("inf")
         self.timed_out = False
         self.notes: list[str] = []
@@ -156,6 +185,13 @@ class SearchedFacts:
                                   "(--seconds gives the search longer; guesstree openers ranks them)")
                 return known
             return Best(known.total, tied, True, known.worst)
+        second = self._second(steps)
+        if second is not None:  # after a peg game's first guess: the proven table of second guesses
+            back, table, classes = second
+            best, secret = min(total for total, _ in table.values()), self.game.is_secret
+            tied = sorted((back(code) for code, rep in classes.items() if table[rep][0] == best),
+                          key=lambda code: (not secret(code), self.guess_index[code]))
+            return Best(Span(best, best), tuple(tied), True, table[classes[self._forward(steps, tied[0])]][1])
         index, played, budget = node
         if not steps:
             self._start()  # (elsewhere the position shares the time of the move that led to it)
@@ -182,6 +218,10 @@ class SearchedFacts:
             if guess in ranked and ranked[guess][0].exact:
                 return Worth(*ranked[guess])
             known = Worth(known.total.meet(ranked[guess][0] if guess in ranked else Span(floor, None)), known.worst)
+        second = self._second(steps)
+        if second is not None and self._forward(steps, guess) in second[2]:
+            total, worst = second[1][second[2][self._forward(steps, guess)]]
+            return Worth(Span(total, total), worst)
         node = self._node(steps, candidates)
         code = self.guess_index.get(guess)
         if node is None or code is None or (known.total.exact and known.worst is not None):
@@ -197,6 +237,34 @@ class SearchedFacts:
             self._late(len(steps) + 1)
             return known
         return Worth(Span(total, total), worst)
+
+    def _forward(self, steps: Steps, code: Code) -> Code:
+        """``code`` carried as the first guess of ``steps`` is carried to the first code of its class."""
+        from guesstree.player.book import class_of
+
+        return class_of(steps[0][0], self.game.symbols)[1].forward(code)
+
+    def _second(self, steps: Steps):
+        """After a first guess whose class the table of second guesses was made for (``proven_seconds``):
+        the way back from its frame, the table for the answer given, and the class of every guess
+        there (its lowest guess, as the table names it); else None."""
+        from guesstree.player.book import class_of
+
+        if self.second_table is None or len(steps) != 1:
+            return None
+        first, answers = self.second_table
+        canonical, symmetry = class_of(steps[0][0], self.game.symbols)
+        table = answers.get(steps[0][1])
+        if canonical != first or table is None:
+            return None
+        if steps[0][1] not in self._classes:
+            played = (self.guess_index[first],)
+            self._classes[steps[0][1]] = {self.game.guesses[image]: rep for rep in table
+                                          for image in self.space.symmetry.images(self.guess_index[rep], played)}
+        classes = self._classes[steps[0][1]]
+        if len(classes) != len(self.game.guesses):
+            return None  # (a table that leaves a guess out settles nothing)
+        return symmetry.back, table, classes
 
     def _first_ties(self, candidates: list[Code], best: int) -> tuple[Code, ...] | None:
         """Every first guess whose total is the game's optimum ``best`` (which a tree proved), in the
@@ -314,3 +382,29 @@ def review(game, history, max_depth: int | None = None, seconds: float = DEFAULT
         searched.close()
     done.notes = searched.notes
     return done
+
+
+def second_guesses(game, first: str, max_depth: int | None = None, most: int | None = None) -> list[dict]:
+    """What ``proven_seconds`` reads, by the search: for each answer to the first guess ``first``
+    (the first code of its class) that leaves at most ``most`` secrets (None: each), the exact total
+    and worst case of every class of second guesses, each by its lowest guess
+    (``scripts/build_trees.py --rankings`` writes them)."""
+    searched = SearchedFacts(game, TreeFacts(game, None, max_depth), max_depth, DEFAULT_SECONDS)
+    try:
+        space, opener = searched.space, searched.guess_index[game.parse_code(first)]
+        budget = UNLIMITED if max_depth is None else max_depth - 1
+        answers = []
+        for feedback in game.feedbacks():
+            candidates = [index for index, secret in enumerate(game.secrets) if game.score(game.guesses[opener], secret) == feedback]
+            if feedback == game.win or not candidates or (most is not None and len(candidates) > most):
+                continue
+            index, played = np.array(candidates, dtype=np.int64), (opener,)
+            classes = [{"guess": game.format_code(game.guesses[guess]),
+                        "total": searched._guess_total(index, played, guess, budget),
+                        "worst": searched._worst_after(index, played, guess, budget)}
+                       for guess in np.flatnonzero(space.mask(played)).tolist()]
+            answers.append({"feedback": game.format_feedback(feedback), "classes": classes})
+        return answers
+    finally:
+        searched.close()
+

@@ -5,7 +5,7 @@
     python scripts/build_trees.py --check              # rebuild in a temp dir, compare bytes
     python scripts/build_trees.py --book               # the opening book: trees/book/ and its BOOK.json
     python scripts/build_trees.py --book --check       # rebuild the book in a temp dir, compare bytes
-    python scripts/build_trees.py --rankings           # trees/book/RANKINGS.json: proven first-guess rankings
+    python scripts/build_trees.py --rankings           # trees/book/RANKINGS.json: proven first guesses, second guesses
 
 The manifest lists, per artifact, its file name, sha256, size, game and strategy specs and
 statistics, all read back from the artifacts themselves. Nothing in it depends on the time
@@ -222,11 +222,13 @@ def check(trees: list[Shipped], directory: Path) -> int:
 # best first guesses of a game whose whole tree is shipped, exactly, and a floor on every other's
 # total (all its ties with the best, and the popular first guesses' totals, with no search).
 RANKED = [("words", WORDLE, None, 10), ("words", {**WORDLE, "hard": True}, 6, 10)]  # game, params, max depth, top
+# ... and, in a peg game whose first guesses are all alike, every class of second guesses after each answer
+SECONDS = [("bulls-cows", {}, None, "bulls-cows-d10-l4-optimal-expected")]  # game, params, max depth, its tree
 RANKINGS = "RANKINGS.json"
 
 
-def rankings_text() -> str:
-    """RANKINGS.json, each ranking as ``guesstree openers GAME ... --top K [--max-depth N]`` proves it."""
+def proven_rankings() -> list[dict]:
+    """RANKINGS.json's rankings, each as ``guesstree openers GAME ... --top K [--max-depth N]`` proves it."""
     from guesstree.compiler import rank_openers
     from guesstree.player.book import game_key
 
@@ -241,10 +243,31 @@ def rankings_text() -> str:
                                     + ("" if max_depth is None else f" --max-depth {max_depth}"),
                          "openers": [{"guess": opener.code, "total": opener.total, "worst": opener.worst}
                                      for opener in ranking.best]})
+    return rankings
+
+
+def second_tables() -> list[dict]:
+    """RANKINGS.json's tables of second guesses, as ``compiler.review.second_guesses`` computes them."""
+    from guesstree.compiler.review import second_guesses
+    from guesstree.player import load_shipped
+    from guesstree.player.book import class_of, game_key
+
+    tables = []
+    for name, params, max_depth, shipped in SECONDS:
+        game = make_game(name, **params)
+        first = game.format_code(class_of(load_shipped(shipped).guess_of(0), game.symbols)[0])
+        tables.append({"game": game_key(game.portable().spec()), "max_depth": max_depth, "first": first,
+                       "answers": second_guesses(game, first, max_depth)})
+    return tables
+
+
+def rankings_text(rankings: list[dict], seconds: list[dict]) -> str:
     document = {"format": "guesstree-rankings", "rebuild": "python scripts/build_trees.py --rankings",
-                "meaning": "per game and depth limit: its best first guesses with their exact totals and worst "
-                           "cases; every other first guess needs at least the last one's total",
-                "rankings": rankings}
+                "meaning": "rankings: per game and depth limit, its best first guesses with their exact totals and "
+                           "worst cases; every other first guess needs at least the last one's total. seconds: per "
+                           "answer to a first guess (the first code of its class), every class of second guesses "
+                           "(its lowest guess) with its exact total and worst case",
+                "rankings": rankings, "seconds": seconds}
     return json.dumps(document, indent=1) + "\n"
 
 
@@ -280,13 +303,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="print the shipped trees' names and exit")
     parser.add_argument("--book", action="store_true", help="build the opening book into the trees directory's book/")
     parser.add_argument("--rankings", action="store_true", help=f"prove the first-guess rankings into book/{RANKINGS}")
+    parser.add_argument("--seconds-only", action="store_true",
+                        help="with --rankings: only the tables of second guesses (the rankings kept as they are)")
     parser.add_argument("--trees", type=Path, default=TREES_DIR, help=f"the trees directory (default {TREES_DIR})")
     args = parser.parse_args(argv)
     if args.list:
         print("\n".join(tree.name for tree in SHIPPED))
         return 0
     if args.rankings:
-        write_atomic(args.trees / BOOK_DIR / RANKINGS, rankings_text().encode())
+        path = args.trees / BOOK_DIR / RANKINGS
+        rankings = json.loads(path.read_text())["rankings"] if args.seconds_only else proven_rankings()
+        write_atomic(path, rankings_text(rankings, second_tables()).encode())
         print(f"wrote {args.trees / BOOK_DIR / RANKINGS}", file=sys.stderr)
         return 0
     if args.book:

@@ -219,3 +219,18 @@ def test_where_nothing_wins_within_the_limit_no_guess_is_best():
     game = player.games.make_game("mastermind", colours=3, holes=3)
     move = searched_review(game, [("AAB", "0B2W")], max_depth=1).moves[0]
     assert (move.best, move.best_complete, move.verdict, move.total) == ([], True, "mistake", Span(NEVER, NEVER))
+
+
+@pytest.mark.parametrize("history", [
+    [("5678", "2A1B"), ("5679", "2A0B")],  # 5678 is 0123 with its digits renamed: 72 secrets, then 18
+    [("9876", "1A2B"), ("1234", "0A1B"), ("6978", "3A0B")],  # 216 secrets; the table's, then the search's
+])
+def test_the_table_of_second_guesses_gives_the_search_s_figures(history, monkeypatch):
+    from guesstree.compiler import review as module
+
+    cows = player.load_shipped("bulls-cows-d10-l4-optimal-expected")
+    tabled = searched_review(cows, history, seconds=60)
+    monkeypatch.setattr(module, "proven_seconds", lambda tree, max_depth: None)
+    searched = searched_review(cows, history, seconds=60)
+    assert tabled.to_dict() == searched.to_dict() and tabled.exact
+    assert len(tabled.moves[1].best) > 1 and tabled.moves[1].best_complete

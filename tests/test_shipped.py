@@ -185,7 +185,39 @@ def test_the_rankings_of_first_guesses_are_the_records_and_the_trees(load_script
         assert ranking["openers"][0]["total"] == player.load_shipped(tree).stats.total
 
 
+def test_the_second_guesses_of_bulls_and_cows_are_the_tree_s_at_their_best():
+    """RANKINGS.json's table of second guesses after 0123: for every answer, the least total of its
+    classes is the shipped optimal tree's there (with 0123, 26274 in all: Tanaka's optimum), and
+    every class of second guesses is there."""
+    from guesstree.player.worth import TreeFacts
+
+    (table,) = json.loads((TREES / "book" / "RANKINGS.json").read_text())["seconds"]
+    tree = player.load_shipped("bulls-cows-d10-l4-optimal-expected")
+    game, first = tree.game, tree.game.parse_code(table["first"])
+    assert tree.guess_of(0) == first and table["max_depth"] is None
+    facts, best = TreeFacts(game, tree), {}
+    for answer in table["answers"]:
+        feedback = game.parse_feedback(answer["feedback"])
+        left = game.consistent(first, feedback, game.secrets)
+        best[answer["feedback"]] = min(entry["total"] for entry in answer["classes"])
+        assert facts.best([(first, feedback)], left).total == (best[answer["feedback"]],) * 2, answer["feedback"]
+        assert len(answer["classes"]) == 20  # the classes of second guesses after 0123, with its digits renamed
+    assert len(game.secrets) + sum(best.values()) == tree.stats.total == 26274
+
+
 @pytest.mark.slow
 def test_the_rankings_of_first_guesses_are_proven_again(load_script):
-    """RANKINGS.json, rebuilt (scripts/build_trees.py --rankings: about 5 minutes on 2 cores)."""
-    assert load_script("build_trees").rankings_text() == (TREES / "book" / "RANKINGS.json").read_text()
+    """RANKINGS.json's rankings, rebuilt (scripts/build_trees.py --rankings: about 5 minutes on 2 cores)."""
+    assert load_script("build_trees").proven_rankings() == json.loads((TREES / "book" / "RANKINGS.json").read_text())["rankings"]
+
+
+@pytest.mark.slow
+def test_the_second_guesses_are_proven_again_where_the_first_answer_leaves_a_few_hundred():
+    """RANKINGS.json's table of second guesses, computed again by the search for the answers to
+    0123 that leave at most 300 secrets (the others take minutes; their best is checked above)."""
+    from guesstree.compiler.review import second_guesses
+
+    (table,) = json.loads((TREES / "book" / "RANKINGS.json").read_text())["seconds"]
+    again = second_guesses(player.load_shipped("bulls-cows-d10-l4-optimal-expected").game, "0123", most=300)
+    assert len(again) == 8 and again == [answer for answer in table["answers"]
+                                         if answer["feedback"] in {rebuilt["feedback"] for rebuilt in again}]
