@@ -38,13 +38,9 @@ RANKINGS = "RANKINGS.json"  # the book's folder's proven rankings of first guess
 MAX_RANKINGS_BYTES = 1 << 20
 
 
-def proven_openers(tree, max_depth: int | None) -> tuple[dict[Code, tuple[Span, int | None]], int] | None:
-    """What the shipped rankings (``RANKINGS.json`` beside the book) prove of ``tree``'s game's first
-    guesses within ``max_depth``: by guess, the best few's totals and worst cases, and the least
-    total any other first guess can have; None where no ranking covers it. A ranking made with no
-    depth limit serves a limit too: a guess's total is exact there where its tree fits within the
-    limit, else a lower bound, and so is the floor of the others."""
-    from guesstree.player.book import game_key
+def _rankings() -> dict | None:
+    """RANKINGS.json beside the shipped book, read whole (None where there is none); a file that is
+    not a JSON object of at most ``MAX_RANKINGS_BYTES`` is refused by name (``FormatError``)."""
     from guesstree.player.data import trees_folder
     from guesstree.player.format import FormatError
 
@@ -56,6 +52,26 @@ def proven_openers(tree, max_depth: int | None) -> tuple[dict[Code, tuple[Span, 
         if len(data) > MAX_RANKINGS_BYTES:
             raise ValueError(f"larger than {MAX_RANKINGS_BYTES} bytes")
         document = json.loads(data)
+        if not isinstance(document, dict):
+            raise ValueError("not a JSON object")
+    except ValueError as error:  # (json's errors, UnicodeDecodeError too)
+        raise FormatError(f"book/{RANKINGS}: not a ranking of first guesses ({error})") from None
+    return document
+
+
+def proven_openers(tree, max_depth: int | None) -> tuple[dict[Code, tuple[Span, int | None]], int] | None:
+    """What the shipped rankings (``RANKINGS.json`` beside the book) prove of ``tree``'s game's first
+    guesses within ``max_depth``: by guess, the best few's totals and worst cases, and the least
+    total any other first guess can have; None where no ranking covers it. A ranking made with no
+    depth limit serves a limit too: a guess's total is exact there where its tree fits within the
+    limit, else a lower bound, and so is the floor of the others."""
+    from guesstree.player.book import game_key
+    from guesstree.player.format import FormatError
+
+    document = _rankings()
+    if document is None:
+        return None
+    try:
         key = game_key(tree.header.get("game"))
         fitting = [ranking for ranking in document["rankings"]
                    if ranking["game"] == key and ranking["max_depth"] in (max_depth, None)]
@@ -78,14 +94,12 @@ def proven_seconds(tree, max_depth: int | None) -> tuple[Code, dict[Code, dict[C
     and worst case of each class of second guesses (by the lowest guess of the class, the search's
     group); None where no table covers ``tree``'s game."""
     from guesstree.player.book import game_key
-    from guesstree.player.data import trees_folder
     from guesstree.player.format import FormatError
 
-    path = trees_folder() / "book" / RANKINGS
-    if not path.is_file():
+    document = _rankings()
+    if document is None:
         return None
     try:
-        document = json.loads(path.read_bytes()[:MAX_RANKINGS_BYTES + 1])
         key, game = game_key(tree.header.get("game")), tree.game
         for table in document.get("seconds", []):
             if table["game"] == key and table["max_depth"] == max_depth:

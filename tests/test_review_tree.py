@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -198,15 +199,20 @@ def test_a_peg_game_s_first_guesses_tie_by_class():
     assert (first.verdict, len(first.best), first.total) == ("best", 5040, Span(26274, 26274))
 
 
-def test_a_damaged_ranking_file_is_refused_by_name(tmp_path, monkeypatch):
+@pytest.mark.parametrize("text, said", [('{"rankings": 3}', "not a ranking of first guesses ("),
+                                         ("[1, 2]", "not a ranking of first guesses (not a JSON object)"),
+                                         ("{" + " " * (1 << 20), "not a ranking of first guesses (larger than 1048576 bytes)"),
+                                         ('{"rankings": [], "seconds": 3}', "not a table of second guesses (")])
+def test_a_damaged_ranking_file_is_refused_by_name(tmp_path, monkeypatch, text, said):
     from guesstree.compiler import review as module
     from guesstree.player.format import FormatError
 
     (tmp_path / "book").mkdir()
-    (tmp_path / "book" / "RANKINGS.json").write_text('{"rankings": 3}')
+    (tmp_path / "book" / "RANKINGS.json").write_text(text)
     monkeypatch.setattr("guesstree.player.data.trees_folder", lambda: tmp_path)
-    with pytest.raises(FormatError, match=r"book/RANKINGS.json: not a ranking of first guesses \("):
+    with pytest.raises(FormatError, match=re.escape("book/RANKINGS.json: " + said)):
         module.proven_openers(player.load_shipped(WORDLE), None)
+        module.proven_seconds(player.load_shipped("bulls-cows-d10-l4-optimal-expected"), None)
 
 
 def test_a_game_of_no_moves_says_what_the_best_play_needs(cli):
