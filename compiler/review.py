@@ -21,6 +21,7 @@ import json
 import threading
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -39,15 +40,19 @@ MAX_RANKINGS_BYTES = 1 << 20
 
 
 def _rankings() -> dict | None:
-    """RANKINGS.json beside the shipped book, read whole (None where there is none); a file that is
-    not a JSON object of at most ``MAX_RANKINGS_BYTES`` is refused by name (``FormatError``)."""
+    """RANKINGS.json beside the shipped book, read whole once (None where there is none); a file
+    that is not a JSON object of at most ``MAX_RANKINGS_BYTES`` is refused by name (``FormatError``)."""
     from guesstree.player.data import trees_folder
-    from guesstree.player.format import FormatError
 
     path = trees_folder() / "book" / RANKINGS
-    if not path.is_file():
-        return None
-    data = path.read_bytes()
+    return _read_rankings(str(path)) if path.is_file() else None
+
+
+@functools.lru_cache(maxsize=4)
+def _read_rankings(path: str) -> dict:
+    from guesstree.player.format import FormatError
+
+    data = Path(path).read_bytes()
     try:
         if len(data) > MAX_RANKINGS_BYTES:
             raise ValueError(f"larger than {MAX_RANKINGS_BYTES} bytes")
@@ -128,10 +133,9 @@ class SearchedFacts:
         self.guess_index = {code: index for index, code in enumerate(game.guesses)}
         self.ranking = None if facts.tree is None else proven_openers(facts.tree, max_depth)
         self.second_table = None if facts.tree is None or not game.permutable else proven_seconds(facts.tree, max_depth)
-        self._classes: dict[tuple, dict[Code, Code]] = {}  # by answer to the first guess: each guess's class
-        self.deadline = float("inf")
-        self.timed_out = False
+        self._seconds: dict[tuple, dict[Code, tuple[int, int]]] = {}  # by answer to the first guess: each guess's
         self.notes: list[str] = []
+        self._start()
 
     # -- running within the move's time --------------------------------------------------------------
 
@@ -201,11 +205,13 @@ class SearchedFacts:
             return Best(known.total, tied, True, known.worst)
         second = self._second(steps)
         if second is not None:  # after a peg game's first guess: the proven table of second guesses
-            back, table, classes = second
-            best, secret = min(total for total, _ in table.values()), self.game.is_secret
-            tied = sorted((back(code) for code, rep in classes.items() if table[rep][0] == best),
-                          key=lambda code: (not secret(code), self.guess_index[code]))
-            return Best(Span(best, best), tuple(tied), True, table[classes[self._forward(steps, tied[0])]][1])
+            symmetry, worths = second
+            best = min(total for total, _ in worths.values())
+            tied = self._in_order([self.guess_index[symmetry.back(code)] for code, (total, _) in worths.items()
+                                   if total == best], node[0])
+            first = self.game.guesses[tied[0]]
+            return Best(Span(best, best), tuple(self.game.guesses[guess] for guess in tied), True,
+                        worths[symmetry.forward(first)][1])
         index, played, budget = node
         if not steps:
             self._start()  # (elsewhere the position shares the time of the move that led to it)
@@ -233,8 +239,8 @@ class SearchedFacts:
                 return Worth(*ranked[guess])
             known = Worth(known.total.meet(ranked[guess][0] if guess in ranked else Span(floor, None)), known.worst)
         second = self._second(steps)
-        if second is not None and self._forward(steps, guess) in second[2]:
-            total, worst = second[1][second[2][self._forward(steps, guess)]]
+        if second is not None and second[0].forward(guess) in second[1]:
+            total, worst = second[1][second[0].forward(guess)]
             return Worth(Span(total, total), worst)
         node = self._node(steps, candidates)
         code = self.guess_index.get(guess)
@@ -252,16 +258,10 @@ class SearchedFacts:
             return known
         return Worth(Span(total, total), worst)
 
-    def _forward(self, steps: Steps, code: Code) -> Code:
-        """``code`` carried as the first guess of ``steps`` is carried to the first code of its class."""
-        from guesstree.player.book import class_of
-
-        return class_of(steps[0][0], self.game.symbols)[1].forward(code)
-
     def _second(self, steps: Steps):
         """After a first guess whose class the table of second guesses was made for (``proven_seconds``):
-        the way back from its frame, the table for the answer given, and the class of every guess
-        there (its lowest guess, as the table names it); else None."""
+        the symmetry that carries the game to the table's first guess, and each guess's exact total
+        and worst case there, by the answer given (every guess: its class's); else None."""
         from guesstree.player.book import class_of
 
         if self.second_table is None or len(steps) != 1:
@@ -271,14 +271,20 @@ class SearchedFacts:
         table = answers.get(steps[0][1])
         if canonical != first or table is None:
             return None
-        if steps[0][1] not in self._classes:
+        if steps[0][1] not in self._seconds:
             played = (self.guess_index[first],)
-            self._classes[steps[0][1]] = {self.game.guesses[image]: rep for rep in table
+            self._seconds[steps[0][1]] = {self.game.guesses[image]: table[rep] for rep in table
                                           for image in self.space.symmetry.images(self.guess_index[rep], played)}
-        classes = self._classes[steps[0][1]]
-        if len(classes) != len(self.game.guesses):
+        worths = self._seconds[steps[0][1]]
+        if len(worths) != len(self.game.guesses):
             return None  # (a table that leaves a guess out settles nothing)
-        return symmetry.back, table, classes
+        return symmetry, worths
+
+    def _in_order(self, guesses, index: np.ndarray) -> list[int]:
+        """``guesses`` (indices) in the order an optimal tree prefers them at the node of the secrets
+        ``index``: one that may be the secret first, then the lowest."""
+        candidate = set(self.space.secret_guess[index].tolist())
+        return sorted(set(guesses), key=lambda guess: (guess not in candidate, guess))
 
     def _first_ties(self, candidates: list[Code], best: int) -> tuple[Code, ...] | None:
         """Every first guess whose total is the game's optimum ``best`` (which a tree proved), in the
@@ -310,8 +316,7 @@ class SearchedFacts:
                 tied = self._searched(lambda: self._tied(index, (), budget, best))
             except OutOfTime:
                 return None
-        secret = self.game.is_secret
-        return tuple(guesses[guess] for guess in sorted(set(tied), key=lambda guess: (not secret(guesses[guess]), guess)))
+        return tuple(guesses[guess] for guess in self._in_order(tied, index))
 
     def _late(self, move: int) -> None:
         note = (f"move {move}: the search did not finish within {self.seconds:g} s; what it did not "
@@ -343,9 +348,8 @@ class SearchedFacts:
         totals = self._each(lambda space, guess: space.guess_total(index, played, guess, budget, best + 1), hopeful)
         tied = [guess for guess, total in zip(hopeful, totals) if total == best]
         if len(lowest):
-            tied = sorted({image for guess in tied for image in space.symmetry.images(guess, played)} & set(allowed.tolist()))
-        candidate = set(space.secret_guess[index].tolist())
-        return sorted(tied, key=lambda guess: (guess not in candidate, guess))
+            tied = list({image for guess in tied for image in space.symmetry.images(guess, played)} & set(allowed.tolist()))
+        return self._in_order(tied, index)
 
     def _worst_after(self, index: np.ndarray, played: tuple, guess: int, budget: int) -> int:
         """The depth of the canonical optimal tree below ``guess`` at this node, the guess counting 1."""

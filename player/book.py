@@ -105,7 +105,7 @@ def openings(tree: T, first: Code, book: Book[T] | None) -> list[Opening[T]]:
     game = tree.game
     if not game.permutable:
         found = None if book is None else book.opening(tree, first)
-        return [] if found is None else [(found, _same, _same)]
+        return [] if found is None else [(found, unchanged, unchanged)]
     canonical, mine = class_of(first, game.symbols)
     found = None if book is None else book.opening(tree, canonical)
     trees: list[Opening[T]] = [] if found is None else [(found, mine.forward, mine.back)]
@@ -183,5 +183,6 @@ def _key(tree) -> str:
     return _canonical(game_key(tree.header.get("game")))
 
 
-def _same(code: Code) -> Code:
+def unchanged(code: Code) -> Code:
+    """The map between a tree and one of the same game whose codes need no carrying."""
     return code

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from .games import Code, Game
+from .tree import gone_on
 from .worth import NEVER, Best, Span, Steps, TreeFacts, Worth
 
 GOOD, INACCURACY = 0.05, 0.2  # the verdicts' bands of loss, in guesses on average (below: good, inaccuracy)
@@ -183,6 +184,11 @@ class Review:
         high = [end[1] for end in ends]
         return (None if None in low else round(sum(low), PLACES)), (None if None in high else round(sum(high), PLACES))
 
+    @property
+    def expected_start(self) -> Figure:
+        """The guesses the best play needs on average over every secret, before any move."""
+        return _ratio(self.start.low, self.secrets), _ratio(self.start.high, self.secrets)
+
     def verdicts(self) -> dict[str, int]:
         counted: dict[str, int] = {}
         for move in self.moves:
@@ -208,8 +214,8 @@ class Review:
         lines = [f"{self.game}: reviewed by {self.source}{where}{limit}"]
         lines += ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
         if not self.moves:
-            start = _shown((_ratio(self.start.low, self.secrets), _ratio(self.start.high, self.secrets)))
-            return "\n".join(lines[:1] + [f"no moves given: the best play needs {start} guesses on average"])
+            return "\n".join(lines[:1] + [f"no moves given: the best play needs {_shown(self.expected_start)} "
+                                           "guesses on average"])
         verdicts = ", ".join(f"{count} {verdict}" for verdict, count in self.verdicts().items())
         ending = f"won in {len(self.moves)} guesses" if self.won else f"not won yet after {len(self.moves)} guesses"
         lines.append(f"{ending}; lost {_shown(self.summed('loss'))} guesses in all to the best play; "
@@ -225,12 +231,11 @@ class Review:
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
-        start = (_ratio(self.start.low, self.secrets), _ratio(self.start.high, self.secrets))
         return {"game": self.game, "tree": self.tree, "max_depth": self.max_depth, "source": self.source,
                 "exact": self.exact, "missing": self.missing,
                 "moves": [move.to_dict() for move in self.moves],
                 "summary": {"guesses": len(self.moves), "won": self.won, "loss": list(self.summed("loss")),
-                            "luck": list(self.summed("luck")), "expected_start": list(start),
+                            "luck": list(self.summed("luck")), "expected_start": list(self.expected_start),
                             "verdicts": self.verdicts()}}
 
 
@@ -290,7 +295,7 @@ def checked_steps(game: Game, history: Sequence[tuple[str, str]], any_guess: boo
         except ValueError as error:
             raise ValueError(f"step {step}: {error}") from None
         if steps and steps[-1][1] == game.win:
-            raise ValueError(f"step {step}: the game was won at step {step - 1}, yet the history goes on")
+            raise ValueError(gone_on(step - 1))
         if not any_guess and not game.is_guess(guess):
             raise ValueError(f"step {step}: {game.format_code(guess)} is not one of the game's "
                              f"{game.guess_count()} allowed guesses (--any-guess reviews it anyway)")

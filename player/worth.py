@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from .book import openings
+from .book import openings, unchanged
 from .games import Code, Feedback, Game
 
 if TYPE_CHECKING:
@@ -79,9 +79,6 @@ def parts_of(game: Game, guess: Code, candidates: Sequence[Code]) -> dict[Feedba
 Map = Callable[[Code], Code]
 
 
-def _same(code: Code) -> Code:
-    return code
-
 
 class TreeFacts:
     """What a tree and the opening book say of a game's positions (rules 1 to 4 of
@@ -104,11 +101,11 @@ class TreeFacts:
         if tree is None:
             return []
         first = steps[0][0] if steps else guess
-        found: list[tuple[Tree, Map, Map]] = [(tree, _same, _same)]
+        found: list[tuple[Tree, Map, Map]] = [(tree, unchanged, unchanged)]
         if first is not None:
             found += openings(tree, first, self.book)  # (the tree itself too, where the first guess is its own's image)
         elif self.book is not None:
-            found += [(opening, _same, _same) for opening in self.book.trees_for(tree)]
+            found += [(opening, unchanged, unchanged) for opening in self.book.trees_for(tree)]
         return found
 
     def _reached(self, steps: Steps, guess: Code | None = None):
@@ -166,11 +163,8 @@ class TreeFacts:
         known = Span(low, low if n <= 2 or low >= NEVER else None)  # one or two secrets: guess them in turn
         if low >= NEVER:
             return Best(known, (), True, None)  # no strategy wins them within the limit: no guess is best
-        guesses: tuple[Code, ...] = ()
-        if n <= 2 and low < NEVER:
-            guesses = tuple(candidates[:1]) if n == 1 else tuple(candidates)
-            return Best(known, guesses, True, n)
-        worst = None
+        if n <= 2:
+            return Best(known, tuple(candidates), True, n)
         for tree, node, to, back in self._reached(steps):
             total, deepest = self._subtree(tree, node, [to(code) for code in candidates])
             fixed_first = node == 0 and not steps and tree.strategy.get("first") is not None
@@ -178,7 +172,7 @@ class TreeFacts:
                 return Best(Span(total, total), (back(tree.guess_of(node)),), False, deepest)
             if self._fits(len(steps), deepest):
                 known = known.at_most(total)  # any strategy's total bounds the best
-        return Best(known, guesses, False, worst)
+        return Best(known)
 
     def worth(self, steps: Steps, candidates: list[Code], guess: Code) -> Worth:
         n, left = len(candidates), self._left(steps)

@@ -36,10 +36,9 @@ def review_command(**arguments) -> None:
     if not seconds > 0:
         raise fail(f"--seconds must be above 0, not {seconds}")
     game, tree = _source(source, options, plugin, max_depth)
-    if len(history) % 2:
-        raise fail(f"give each guess with its feedback (e.g. {game.format_code(game.guesses[0])} "
-                   f"{game.format_feedback(game.feedbacks()[0])}): {history[-1]!r} has none")
-    moves = list(zip(history[::2], history[1::2]))
+    from guesstree.player.cli.app import paired
+
+    moves = paired(history, game, game.guesses[0] if tree is None else tree.guess_of(0))
     try:
         if missing_dependency() is None:
             need_compiler()

@@ -67,6 +67,15 @@ def load_or_fail(path: Path, plugins: list[str] | None = None):
         raise fail(f"{error}{hint}") from None
 
 
+def paired(words: list[str], game, example) -> list[tuple[str, str]]:
+    """The words that follow a tree (or a game) as (guess, feedback) pairs, oldest first; a guess
+    without its feedback is the user's mistake, named with an example (``example``: a guess)."""
+    if len(words) % 2:
+        raise fail(f"give each guess with its feedback (e.g. {game.format_code(example)} "
+                   f"{game.format_feedback(game.feedbacks()[0])}): {words[-1]!r} has none")
+    return list(zip(words[::2], words[1::2]))
+
+
 def main() -> None:
     try:
         app(prog_name="guesstree")

@@ -11,7 +11,7 @@ from .. import InconsistentHistory
 from ..tree import NotAllowedGuess
 from ..program import FreeArguments, fail
 from ..wording import counted
-from .app import PLUGIN, TREE, command, load_or_fail
+from .app import PLUGIN, TREE, command, load_or_fail, paired
 
 
 @command(cls=FreeArguments)
@@ -56,11 +56,7 @@ def next_command(
     Example: guesstree next mastermind-c6-h4-entropy ABCD 1B1W --json
     """
     tree = load_or_fail(tree_path, plugin)
-    given = history or []
-    if len(given) % 2:
-        raise fail(f"give each guess with its feedback (e.g. {tree.game.format_code(tree.guess_of(0))} "
-                   f"{tree.game.format_feedback(tree.game.feedbacks()[0])}): {given[-1]!r} has none")
-    steps = list(zip(given[::2], given[1::2]))
+    steps = paired(history or [], tree.game, tree.guess_of(0))
     try:
         guess = tree.suggest(steps, any_guess=any_guess)
         on_tree = _on_tree(tree, steps)
