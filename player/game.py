@@ -7,8 +7,10 @@ for any game, so a plugin game is first-class; the built-in games override what 
 """
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from fractions import Fraction
 from functools import cached_property
 from typing import ClassVar
 
@@ -48,6 +50,11 @@ class Game:
     # The heuristic strategy that ranks first guesses when an exact search tries only the best
     # few (``--openers K``).
     heuristic: ClassVar[str] = "entropy"
+    # Each secret's weight, in the order of ``secrets`` (how likely it is, relatively): None where
+    # every secret weighs 1, as in every game but a word list that carries weights. The objective is
+    # then the weighted total, the weights times each secret's guesses; ``integer_weights`` gives
+    # the compiler whole numbers in the same proportions.
+    weights: tuple[Fraction, ...] | None = None
 
     def params(self) -> dict:
         return {}
@@ -252,3 +259,11 @@ def require_int(name: str, value: object, low: int, high: int) -> None:
     """A whole-number parameter in range, or a ValueError naming its option."""
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise ValueError(f"--{name.replace('_', '-')} must be a whole number from {low} to {high}, not {value!r}")
+
+
+def integer_weights(weights: Sequence[Fraction]) -> tuple[list[int], int]:
+    """``weights`` as whole numbers in the same proportions, and the scale: each weight times the
+    least common multiple of their denominators (a weighted total in those units, divided by the
+    scale, is the real one)."""
+    scale = math.lcm(*(Fraction(w).denominator for w in weights)) if weights else 1
+    return [int(Fraction(w) * scale) for w in weights], scale
