@@ -108,16 +108,13 @@ class Heuristic(Strategy):
         return "sample" if self.sampled else "every"
 
     def choose(self, context, node) -> int:
+        if context.weights is not None and self.statistic != PARTS:  # (most-parts counts parts, weights aside)
+            return self.choose_weighted(context, node)
         candidates = node.candidates
         guess_ids = context.allowed(node)
         scored, stats = candidates, None
         if self.sampled:
-            rng = context.rng(node.path)
-            options = context.options
-            if len(guess_ids) > options.guess_sample:
-                guess_ids = np.sort(rng.choice(guess_ids, options.guess_sample, replace=False))
-            if len(candidates) > options.secret_sample:
-                scored = np.sort(rng.choice(candidates, options.secret_sample, replace=False))
+            guess_ids, scored = self.sample(context, node, guess_ids)
         elif context.shortcuts:  # each provably picks what full scoring would pick (tests compare)
             if len(candidates) <= 2:  # every useful guess splits them; the lowest candidate wins the tie
                 return int(context.secret_guess[candidates[0]])
@@ -141,6 +138,35 @@ class Heuristic(Strategy):
             guess_ids, stats, parts = near_the_least(guess_ids, stats, parts, self.statistic, len(scored))
         pick = context.canonical_pick(guess_ids, self.score(stats, len(scored)), parts, candidates)
         return pick if pick >= 0 else int(context.secret_guess[candidates[0]])
+
+    def sample(self, context, node, guess_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(guesses, candidates)`` that a sampled heuristic scores at ``node``: samples of each."""
+        rng, options, candidates = context.rng(node.path), context.options, node.candidates
+        if len(guess_ids) > options.guess_sample:
+            guess_ids = np.sort(rng.choice(guess_ids, options.guess_sample, replace=False))
+        if len(candidates) > options.secret_sample:
+            candidates = np.sort(rng.choice(candidates, options.secret_sample, replace=False))
+        return guess_ids, candidates
+
+    def choose_weighted(self, context, node) -> int:
+        """``choose`` in a weighted game: the score of each guess's partition by weight, the node's
+        weight for its candidates' count (entropy on the weighted probabilities, minimax on the
+        heaviest part, expected-size on the sum of the parts' squared weights over the node's);
+        ties to a candidate, then the heaviest (``context.weighted_pick``). Of the shortcuts only
+        two candidates or fewer is taken (the heavier first): a split into singletons need not be
+        the only best (minimax), nor the first such candidate the heaviest."""
+        candidates = node.candidates
+        guess_ids = context.allowed(node)
+        scored = candidates
+        if self.sampled:
+            guess_ids, scored = self.sample(context, node, guess_ids)
+        elif context.shortcuts:
+            if len(candidates) <= 2:  # every useful guess splits them: the heavier candidate wins the tie
+                return context.heaviest(candidates)
+            guess_ids = context.symmetric(guess_ids, node)
+        stats, parts, weight = context.weighted_stats(guess_ids, scored, self.statistic)
+        pick = context.weighted_pick(guess_ids, self.score(stats, weight), parts, candidates)
+        return pick if pick >= 0 else context.heaviest(candidates)
 
 
 def near_the_least(guess_ids: np.ndarray, stats: np.ndarray, parts: np.ndarray, statistic: int, n: int):

@@ -13,6 +13,7 @@ import os
 import re
 import warnings
 from collections import Counter
+from fractions import Fraction
 from functools import cache, cached_property
 
 from .game import Code, Feedback, Game, require_int
@@ -51,7 +52,7 @@ def _lines(path: str) -> list[str]:
 def list_length(path: str) -> int:
     """The length of a word list's words, from its first word (``read_words`` checks the rest)."""
     for line in _lines(path):
-        word = line.strip()
+        word = _word_part(line).strip()
         if word:
             if not 1 <= len(word) <= MAX_LENGTH:
                 raise ValueError(f"{path}: its first word {word!r} has {len(word)} letters; words of 1 to "
@@ -60,17 +61,22 @@ def list_length(path: str) -> int:
     raise ValueError(f"{path}: the word list is empty")
 
 
-def read_words(path: str, length: int, inferred: bool = False) -> list[str]:
+def read_words(path: str, length: int, inferred: bool = False, weights: dict[str, Fraction] | None = None) -> list[str]:
     """One word per line (blank lines and `#` comments skipped), case-folded, deduplicated (a
     ``DuplicateWords`` warning names the file, how many, and the first) and sorted; a bad line is
     refused by file and line.
-    ``inferred``: ``length`` is the list's first word's, not a --length given (the error says so)."""
+    ``inferred``: ``length`` is the list's first word's, not a --length given (the error says so).
+    ``weights``: an answer list's, filled with each word's weight (``line_weight``); without it a
+    line that carries a weight is refused (a guess list's)."""
     words: dict[str, int] = {}  # each word's first line
     repeated = []  # (line, word) of each repetition, in order
     for number, line in enumerate(_lines(path), 1):
-        word = line.strip().casefold()
+        weight = line_weight(line, path, number, weights is not None)
+        word = _word_part(line).strip().casefold()
         if not word:
             continue
+        if weights is not None:
+            _note_weight(weights, word, weight, path, number, words)
         if len(word) != length or not all(c in ALPHABET for c in word):
             why = f" (the list's first word has {length}: give --length N for another length)" if inferred else ""
             raise ValueError(f"{path}, line {number}: {line.strip()!r} is not a word of {length} letters a-z{why}")
@@ -90,6 +96,104 @@ def read_words(path: str, length: int, inferred: bool = False) -> list[str]:
 class DuplicateWords(UserWarning):
     """A word list holds a word more than once: the game counts it once (``read_words`` says which file,
     how many, and the first with its line)."""
+
+
+# -- weights: how likely each answer is, relatively (an answer list's line ``crane 3``) ----------
+WEIGHT = re.compile(r"[0-9]+(?:\.[0-9]+)?")  # a positive decimal number: digits, a point and digits; no sign, no exponent
+
+
+def parse_weight(text: str) -> Fraction | None:
+    """A weight as a line or an option gives it (``3``, ``0.25``), or None if it is none (zero included)."""
+    if not WEIGHT.fullmatch(text):
+        return None
+    weight = Fraction(text)
+    return weight if weight > 0 else None
+
+
+def format_weight(weight: Fraction) -> str:
+    """A weight as decimal text, the fewest digits that say it (``1``, ``0.25``): ``parse_weight``'s pair."""
+    weight = Fraction(weight)
+    places = 0
+    while (weight * 10 ** places).denominator != 1:
+        places += 1
+        if places > 64:  # (a weight read from decimal text always ends)
+            raise ValueError(f"the weight {weight} has no decimal form")
+    whole, rest = divmod((weight * 10 ** places).numerator, 10 ** places)
+    return f"{whole}.{rest:0{places}d}".rstrip("0").rstrip(".") if places else str(whole)
+
+
+def format_weights(weights) -> str:
+    """Weights as ``answer_weights`` carries them: decimal text, one space apart."""
+    return " ".join(format_weight(w) for w in weights)
+
+
+def _split_weight(line: str) -> tuple[str, str | None]:
+    """A line's word and the text of its weight, if it gives one after the word (a second item
+    that holds a digit, a point or a sign: ``crane 3``, ``crane -1``); else the line itself,
+    whose letters ``read_words`` checks (``can to`` is a bad word, not a bad weight)."""
+    items = line.split()
+    if len(items) == 2 and re.search(r"[0-9.+-]", items[1]):
+        return items[0], items[1]
+    return line, None
+
+
+def _word_part(line: str) -> str:
+    """A line without the weight after its word."""
+    return _split_weight(line)[0]
+
+
+def line_weight(line: str, path: str, number: int, allowed: bool) -> Fraction:
+    """The weight a line gives its word (1 if none); refused by file and line where it is not a
+    positive decimal number, or where the list takes none (``allowed``: an answer list's)."""
+    _, text = _split_weight(line)
+    if text is None:
+        return Fraction(1)
+    if not allowed:
+        raise ValueError(f"{path}, line {number}: {line.strip()!r} gives a weight, but only the answer list's "
+                         "words have weights (a guess list is words alone)")
+    weight = parse_weight(text)
+    if weight is None:
+        raise ValueError(f"{path}, line {number}: {line.strip()!r}: the weight {text!r} is not a positive decimal "
+                         "number (e.g. 3 or 0.25; no sign, no exponent)")
+    return weight
+
+
+def _note_weight(weights: dict[str, Fraction], word: str, weight: Fraction, path: str, number: int,
+                 lines: dict[str, int]) -> None:
+    """Record ``word``'s weight: a word listed twice keeps its first line's, refused if another is given."""
+    if word in weights and weights[word] != weight:
+        raise ValueError(f"{path}, line {number}: {word!r} weighs {format_weight(weight)} here but "
+                         f"{format_weight(weights[word])} on line {lines[word]}")
+    weights.setdefault(word, weight)
+
+
+def weight_option(value) -> Fraction:
+    """``--others-weight``'s value (decimal text, or a number from Python), or a ValueError naming the option."""
+    text = value if isinstance(value, str) else str(value)
+    if isinstance(value, float) and "e" in text:  # 1e-05: as Python writes a small float
+        text = format(value, "f")
+    weight = None if isinstance(value, bool) else (Fraction(value) if isinstance(value, Fraction) else parse_weight(text))
+    if weight is None or weight <= 0:
+        raise ValueError(f"--others-weight must be a positive decimal number (e.g. 0.001), not {value!r}")
+    return weight
+
+
+def carried_weights(text, count: int) -> tuple[Fraction, ...] | None:
+    """``answer_weights`` read back: one weight per carried answer, as ``format_weights`` writes
+    them (None: no such key); a ValueError for any other text."""
+    if text is None:
+        return None
+    items = text.split(" ") if isinstance(text, str) else []
+    weights = [parse_weight(item) for item in items]
+    if len(items) != count or None in weights or format_weights(weights) != text:
+        raise ValueError(f"answer_weights is not {count} weights, one per answer word, as decimal text "
+                         "one space apart (e.g. '1 0.25 3')")
+    return tuple(w for w in weights if w is not None)
+
+
+def _weighed(weights: list[Fraction]) -> tuple[Fraction, ...] | None:
+    """The game's weights: None where every one is 1."""
+    return None if all(w == 1 for w in weights) else tuple(weights)
 
 
 def _carried(text: str, length: int, key: str, empty: bool = False) -> list[str]:
@@ -119,9 +223,11 @@ def _known_length(length: int | None) -> int:
 class WordFiles:
     """Word lists read from files (``answers``, ``guesses``: what ``guesstree compile words``
     reads), when first needed, and refused unless they match the sha256 recorded for them, if any.
-    ``length``: the words' (None: the first answer's)."""
+    ``length``: the words' (None: the first answer's). ``others_weight``: every allowed guess that is
+    no answer is a possible secret too, of this weight (the secrets are then both, and the recorded
+    ``answers_sha256`` theirs)."""
 
-    def __init__(self, answers, guesses, length: int | None, sha256: Digests):
+    def __init__(self, answers, guesses, length: int | None, sha256: Digests, others_weight=None):
         self.inferred = length is None and isinstance(answers, str) and bool(answers)
         self.length = _known_length(list_length(answers) if self.inferred else length)
         if not isinstance(answers, str) or not answers:
@@ -130,18 +236,39 @@ class WordFiles:
             raise ValueError(f"--guesses must be a file name, not {guesses!r}")
         self.answers, self.guesses = answers, guesses
         self.answers_sha256, self.guesses_sha256 = sha256
+        self.others_weight = None if others_weight is None else weight_option(others_weight)
+        if self.others_weight is not None and guesses is None:
+            raise ValueError("--others-weight needs --guesses: without a guess list every allowed word is an answer")
 
     def spec(self, keys: dict) -> dict:
         """A spec's parameters: the files, then ``keys`` (the order specs have been written in)."""
-        return {"answers": self.answers, "guesses": self.guesses, **keys}
+        others = {} if self.others_weight is None else {"others_weight": format_weight(self.others_weight)}
+        return {"answers": self.answers, "guesses": self.guesses, **keys, **others}
 
     def answer_words(self) -> list[str]:
-        return _checked(self._read(self.answers), self.answers, self.answers_sha256)
+        return _checked(list(self._secrets), self.answers, self.answers_sha256)
+
+    def weights(self, answer_words: list[str]) -> tuple[Fraction, ...] | None:
+        return _weighed([self._secrets[word] for word in answer_words])
+
+    @cached_property
+    def _secrets(self) -> dict[str, Fraction]:
+        """Each possible secret's weight, in order: the answer list's words, then (``others_weight``)
+        the other allowed guesses."""
+        weights: dict[str, Fraction] = {}
+        answers = read_words(self.answers, self.length, self.inferred, weights)
+        if self.others_weight is not None:
+            weights.update((word, self.others_weight) for word in self._guess_list if word not in weights)
+        return {word: weights[word] for word in sorted({*answers, *weights})}
+
+    @cached_property
+    def _guess_list(self) -> list[str]:
+        return _checked(self._read(self.guesses), self.guesses, self.guesses_sha256)
 
     def guess_words(self, answer_words: list[str]) -> list[str]:
         if self.guesses is None:
             return answer_words
-        words = _checked(self._read(self.guesses), self.guesses, self.guesses_sha256)
+        words = self._guess_list
         missing = sorted(set(answer_words) - set(words))
         if missing:  # an answer that may not be guessed could never be won
             more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
@@ -154,8 +281,9 @@ class WordFiles:
 
     def describe(self, game: Words) -> str:
         """The call that rebuilds the game (the lists' digests and the defaults would only hide it)."""
-        shown = {"answers": self.answers, "guesses": self.guesses, "hard": game.hard, "length": self.length}
-        defaults = {"guesses": None, "hard": False, "length": self.length if self.inferred else 5}
+        shown = {"answers": self.answers, "guesses": self.guesses, "hard": game.hard, "length": self.length,
+                 "others_weight": None if self.others_weight is None else format_weight(self.others_weight)}
+        defaults = {"guesses": None, "hard": False, "length": self.length if self.inferred else 5, "others_weight": None}
         return "Words(" + ", ".join(f"{k}={v!r}" for k, v in shown.items() if defaults.get(k, object()) != v) + ")"
 
     def stem(self) -> str:
@@ -167,7 +295,8 @@ class CarriedWords:
     """Word lists carried in a spec, as an artifact records them: ``answer_words``, and
     ``guess_words`` (the guesses that are not answers), checked when read back, not at first use."""
 
-    def __init__(self, answer_words: str, guess_words: str, length: int | None, sha256: Digests):
+    def __init__(self, answer_words: str, guess_words: str, length: int | None, sha256: Digests,
+                 answer_weights: str | None = None):
         self.length = _known_length(length)
         if not (all(isinstance(digest, str) for digest in sha256)
                 and isinstance(answer_words, str) and isinstance(guess_words, str)):
@@ -178,34 +307,47 @@ class CarriedWords:
         if list_sha256(self.answers) != self.answers_sha256:
             raise ValueError("the answer words it carries do not match their sha256")
         self.extra = _carried(guess_words, self.length, "guess_words", empty=True)
+        self.answer_weights = carried_weights(answer_weights, len(self.answers))
 
     def spec(self, keys: dict) -> dict:
-        """A spec's parameters: ``keys``, then the words (the order artifacts have been written in)."""
-        return {**keys, "answer_words": self.answer_text, "guess_words": self.guess_text}
+        """A spec's parameters: ``keys``, then the words (the order artifacts have been written in)
+        and their weights, where some is not 1."""
+        weights = {} if self.weights(self.answers) is None else {"answer_weights": format_weights(self.answer_weights)}
+        return {**keys, "answer_words": self.answer_text, "guess_words": self.guess_text, **weights}
 
     def answer_words(self) -> list[str]:
         return self.answers
+
+    def weights(self, answer_words: list[str]) -> tuple[Fraction, ...] | None:
+        return None if self.answer_weights is None else _weighed(list(self.answer_weights))
 
     def guess_words(self, answer_words: list[str]) -> list[str]:
         return sorted(set(self.extra) | set(answer_words))
 
     def describe(self, game: Words) -> str:
         hard = ", hard=True" if game.hard else ""
-        return f"Words({counted(len(game.secrets), 'answer')}, {counted(len(game.guesses), 'guess', 'guesses')}{hard})"
+        weighted = ", weighted" if game.weights is not None else ""
+        return (f"Words({counted(len(game.secrets), 'answer')}, {counted(len(game.guesses), 'guess', 'guesses')}"
+                f"{hard}{weighted})")
 
     def stem(self) -> str:
         return ""
 
 
-def word_lists(answers, guesses, length: int | None, answer_words, guess_words, sha256: Digests):
-    """Where a game's words come from, decided once: carried in its spec, or files."""
+def word_lists(answers, guesses, length: int | None, answer_words, guess_words, sha256: Digests,
+               weights: tuple = (None, None)):
+    """Where a game's words come from, decided once: carried in its spec, or files. ``weights``:
+    ``(others_weight, answer_weights)``, the first for files, the second carried."""
+    others_weight, answer_weights = weights
     if answer_words is None:
-        if guess_words is not None:
-            raise ValueError("guess_words needs answer_words")
-        return WordFiles(answers, guesses, length, sha256)
+        if guess_words is not None or answer_weights is not None:
+            raise ValueError(f"{'guess_words' if guess_words is not None else 'answer_weights'} needs answer_words")
+        return WordFiles(answers, guesses, length, sha256, others_weight)
     if answers is not None or guesses is not None:
         raise ValueError("words takes its lists from files or from answer_words, not both")
-    return CarriedWords(answer_words, guess_words, length, sha256)
+    if others_weight is not None:
+        raise ValueError("others_weight applies to lists read from files: answer_words carries every secret")
+    return CarriedWords(answer_words, guess_words, length, sha256, answer_weights)
 
 
 def _checked(words: list[str], path: str, expected: str | None) -> list[str]:
@@ -233,12 +375,16 @@ class Words(Game):
         "guesses": (str, "words: file of the allowed guesses (default: the answers)"),
         "hard": (bool, "words: hard mode, every guess keeps the hints so far"),
         "length": (int, "words: word length (default: the answer list's, 1 to 10)"),
+        "others_weight": (float, "words: every allowed guess that is no answer is a possible secret too, of this "
+                                 "weight (e.g. 0.001); an answer list's line may give its word's weight: crane 3"),
     }
 
     def __init__(self, answers: str | None = None, guesses: str | None = None, hard: bool = False,
                  length: int | None = None, answers_sha256: str | None = None, guesses_sha256: str | None = None,
-                 answer_words: str | None = None, guess_words: str | None = None):
-        self.lists = word_lists(answers, guesses, length, answer_words, guess_words, (answers_sha256, guesses_sha256))
+                 answer_words: str | None = None, guess_words: str | None = None, others_weight=None,
+                 answer_weights: str | None = None):
+        self.lists = word_lists(answers, guesses, length, answer_words, guess_words, (answers_sha256, guesses_sha256),
+                                (others_weight, answer_weights))
         self.hard, self.length, self.symbols = bool(hard), self.lists.length, len(ALPHABET)
         self.win = (2,) * self.length
 
@@ -248,7 +394,16 @@ class Words(Game):
 
     def identity(self) -> dict:  # the same lists make the same game, from files or carried along
         return {"name": self.name, "hard": self.hard, "length": self.length,
-                "answers_sha256": self.answers_sha256, "guesses_sha256": self.guesses_sha256}
+                "answers_sha256": self.answers_sha256, "guesses_sha256": self.guesses_sha256, **self._weights_param()}
+
+    @cached_property
+    def weights(self) -> tuple[Fraction, ...] | None:  # type: ignore[override]  # (Game's: a class attribute)
+        """Each secret's weight, in the order of ``secrets`` (None: every one weighs 1)."""
+        return self.lists.weights(self._answer_words)
+
+    def _weights_param(self) -> dict:
+        """``answer_weights``, as a spec carries them, where some weight is not 1."""
+        return {} if self.weights is None else {"answer_weights": format_weights(self.weights)}
 
     def portable(self, played: set[Code] | None = None) -> Words:
         """The same game carrying its words: the answers, and the other guesses (only ``played``
@@ -258,17 +413,19 @@ class Words(Game):
                  and (played is None or self._code(w) in played)]
         return Words(hard=self.hard, length=self.length, answers_sha256=self.answers_sha256,
                      guesses_sha256=self.guesses_sha256, answer_words=" ".join(self._answer_words),
-                     guess_words=" ".join(extra))
+                     guess_words=" ".join(extra), **self._weights_param())
 
     def __repr__(self) -> str:
         return self.lists.describe(self)
 
     def title(self) -> str:
         hard = ", hard mode" if self.hard else ""
-        return f"Words of {counted(self.length, 'letter')} ({counted(len(self.secrets), 'answer')}{hard})"
+        weighted = ", weighted" if self.weights is not None else ""
+        return f"Words of {counted(self.length, 'letter')} ({counted(len(self.secrets), 'answer')}{weighted}{hard})"
 
     def slug(self) -> str:
-        digest = hashlib.sha256(f"{self.answers_sha256} {self.guesses_sha256}".encode()).hexdigest()[:8]
+        weights = "".join(f" {text}" for text in self._weights_param().values())  # (none: as before weights)
+        digest = hashlib.sha256(f"{self.answers_sha256} {self.guesses_sha256}{weights}".encode()).hexdigest()[:8]
         stem = self.lists.stem()
         parts = ["words", stem[:24], "" if self.length == 5 else f"l{self.length}", digest, "hard" if self.hard else ""]
         return "-".join(part for part in parts if part)
