@@ -132,7 +132,7 @@ def table(rows: list[Row]) -> str:
     columns = worst <= MAX_COLUMNS
     name_width = max(8, *(len(row.strategy) for row in rows))
     count_width = max(3, *(len(str(v)) for row in rows for v in row.stats["histogram"].values()))
-    weighted = any(row.stats.weighted for row in rows)  # the objective first: the weighted total and mean
+    weighted = any("weighted_total" in row.stats for row in rows)  # the objective first: the weighted total and mean
     head = f"{'strategy':<{name_width}}" + (f"  {'weighted':>10}  {'w. mean':>7}" if weighted else "") + \
         f"  {'total':>7}  {'average':>7}  {'worst':>5}"
     if columns:
@@ -149,7 +149,7 @@ def table(rows: list[Row]) -> str:
         s = row.stats
         line = f"{row.strategy:<{name_width}}"
         if weighted:
-            line += f"  {s['weighted_total']:>10.6g}  {s['weighted_mean']:>7.3f}" if s.weighted else f"  {'-':>10}  {'-':>7}"
+            line += f"  {s['weighted_total']:>10.6g}  {s['weighted_mean']:>7.3f}" if "weighted_total" in s else f"  {'-':>10}  {'-':>7}"
         line += f"  {s['total']:>7}  {s['average']:>7.3f}  {s['worst']:>5}"
         if columns:
             counts = row.distribution()

@@ -8,9 +8,22 @@ import os
 
 import msgpack
 
-from .format import ADDED, CHUNKED, FORMAT_NAME, VERSION, params_minor
+from .format import ADDED, CHUNKED, FORMAT_NAME, VERSION
 from .frames import compress
 from .uints import pack_uints, unpack_uints
+
+
+# game parameters a newer version added, by the minor of the whole layout (the chunked one's is two less):
+# an older reader refuses a game that carries one (trees/FORMAT.md §6)
+_PARAMS_ADDED = {"answer_weights": 3}
+
+
+def _params_minor(header: dict) -> int:
+    """The least minor version of the whole layout whose games take every parameter of ``header``'s
+    game (1: every older one)."""
+    game = header.get("game")
+    params = game.get("params") if isinstance(game, dict) else None
+    return max([1, *(_PARAMS_ADDED[key] for key in params or () if key in _PARAMS_ADDED)])
 
 
 def encode(header: dict, body: dict) -> bytes:
@@ -20,7 +33,7 @@ def encode(header: dict, body: dict) -> bytes:
     body_bytes = msgpack.packb(body, use_bin_type=True)
     document = {
         "format": FORMAT_NAME,
-        "version": [VERSION[0], max([params_minor(header), *(ADDED[key] for key in header if key in ADDED)])],
+        "version": [VERSION[0], max([_params_minor(header), *(ADDED[key] for key in header if key in ADDED)])],
         **header,
         "body_sha256": hashlib.sha256(body_bytes).hexdigest(),
         "body": body_bytes,
@@ -68,6 +81,6 @@ def encode_chunks(header: dict, index: dict, contents, chunk_nodes: int) -> byte
     index = {**index, "chunk_nodes": chunk_nodes, "chunk_size": pack_uints([len(f) for f in frames], 4),
              "chunk_first_edge": pack_uints(first, 4), "chunk_checksum": b"".join(f[-4:] for f in frames)}
     # packed on its own, as a whole body is: its columns are then bins of a map of their own
-    version = [CHUNKED[0], max(CHUNKED[1], params_minor(header) - 2)]  # 2.1 carries what 1.3 does
+    version = [CHUNKED[0], max(CHUNKED[1], _params_minor(header) - 2)]  # 2.1 carries what 1.3 does
     document = {"format": FORMAT_NAME, "version": version, **header, "index": msgpack.packb(index, use_bin_type=True)}
     return compress(msgpack.packb(document, use_bin_type=True)) + b"".join(frames)

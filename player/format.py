@@ -10,17 +10,6 @@ FORMAT_NAME = "guesstree"
 VERSION = (1, 2)  # (major, minor) of the whole layout: a reader refuses a major it does not know, ignores unknown keys
 CHUNKED = (2, 0)  # the chunked layout (trees/FORMAT.md §10): the document, then the tree in chunks
 ADDED = {"allowed_guesses": 2, "notice": 2}  # the minor version that added each optional header key since 1.1
-# game parameters a newer version added, by the minor of the whole layout (the chunked one's is one less):
-# an older reader refuses a game that carries one (trees/FORMAT.md §6)
-ADDED_PARAMS = {"answer_weights": 3}
-
-
-def params_minor(header: dict) -> int:
-    """The least minor version of the whole layout whose games take every parameter of ``header``'s
-    game (1: every older one)."""
-    game = header.get("game")
-    params = game.get("params") if isinstance(game, dict) else None
-    return max([1, *(ADDED_PARAMS[key] for key in params or () if key in ADDED_PARAMS)])
 MAX_BODY_BYTES = 64 << 20  # inflated size cap: a frame claiming more is refused before inflating
 MAX_FILE_BYTES = MAX_BODY_BYTES + (1 << 20)  # a compressed artifact larger than this is refused unread
 # msgpack bytes that are not ``bin`` payloads (maps, arrays, numbers, strings): a few bytes of

@@ -263,7 +263,8 @@ class WordFiles:
 
     @cached_property
     def _guess_list(self) -> list[str]:
-        return _checked(self._read(self.guesses), self.guesses, self.guesses_sha256)
+        """The guess file's words (none without one)."""
+        return [] if self.guesses is None else _checked(self._read(self.guesses), self.guesses, self.guesses_sha256)
 
     def guess_words(self, answer_words: list[str]) -> list[str]:
         if self.guesses is None:

@@ -7,7 +7,6 @@ import json
 import math
 import re
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -77,7 +76,7 @@ def test_a_bad_weight_is_refused_by_file_line_and_text(tmp_path, line, why):
     answers = tmp_path / "answers.txt"
     answers.write_text(f"slate\n{line}\n")
     with pytest.raises(ValueError, match=f"^{re.escape(f'{answers}, line 2: {line!r}: {why}')}"):
-        make_game("words", answers=str(answers)).secrets
+        make_game("words", answers=str(answers)).secret_count()
 
 
 def test_a_weight_in_a_guess_list_is_refused(tmp_path):
@@ -86,17 +85,17 @@ def test_a_weight_in_a_guess_list_is_refused(tmp_path):
     guesses.write_text("crane\nslate\nadieu 3\n")
     with pytest.raises(ValueError, match=rf"^{guesses}, line 3: 'adieu 3' gives a weight, but only the answer "
                                          r"list's words have weights"):
-        make_game("words", answers=str(answers), guesses=str(guesses)).guesses
+        make_game("words", answers=str(answers), guesses=str(guesses)).guess_count()
 
 
 def test_a_word_given_two_weights_is_refused_and_a_word_that_is_no_word_still_is(tmp_path):
     answers = tmp_path / "answers.txt"
     answers.write_text("crane 2\nslate\nCRANE 3\n")
     with pytest.raises(ValueError, match=rf"^{answers}, line 3: 'crane' weighs 3 here but 2 on line 1$"):
-        make_game("words", answers=str(answers)).secrets
+        make_game("words", answers=str(answers)).secret_count()
     answers.write_text("crane 2\ncan to\n")  # two words: a bad word, not a bad weight
     with pytest.raises(ValueError, match=r"line 2: 'can to' is not a word of 5 letters"):
-        make_game("words", answers=str(answers)).secrets
+        make_game("words", answers=str(answers)).secret_count()
 
 
 def test_weights_as_text_round_trip():
