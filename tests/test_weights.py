@@ -375,3 +375,25 @@ def test_advices_ranking_breaks_ties_by_the_heavier_candidate(lists, tmp_path):
     answers.write_text("\n".join(WEIGHED) + "\n")
     plain = make_game("words", answers=str(answers), guesses=lists[1])  # unweighted: the lowest code
     assert advice.ranked(plain, plain.guesses, remaining)[0] == code["baste"]
+
+
+def test_the_kernels_and_numpy_count_partitions_by_weight_alike():
+    import numpy as np
+
+    from guesstree.compiler.engine import kernels, vectorised
+    from guesstree.compiler.engine.statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
+
+    rng = np.random.default_rng(68)
+    matrix = rng.integers(0, 40, size=(300, 500)).astype(np.uint8)
+    guesses, candidates = np.arange(0, 300, 2), np.sort(rng.choice(500, 120, replace=False))
+    weights = rng.integers(1, 1000, size=len(candidates))
+    for statistic in (CLOG_SUM, MAX_PART, SUM_SQUARES, PARTS):
+        for by_column, table in ((False, matrix), (True, np.ascontiguousarray(matrix.T))):
+            compiled = kernels.weighted_partition_stats(table, guesses, candidates, weights, 40, statistic, by_column)
+            plain = vectorised.weighted_partition_stats(table, guesses, candidates, weights, 40, statistic, by_column)
+            assert np.allclose(compiled[0], plain[0], rtol=1e-12) and (compiled[1] == plain[1]).all()
+    parts = [int(weights[matrix[guesses[0], candidates] == f].sum()) for f in range(40)]
+    heaviest = kernels.weighted_partition_stats(matrix, guesses[:1], candidates, weights, 40, MAX_PART)[0][0]
+    assert heaviest == max(parts)
+    squares = kernels.weighted_partition_stats(matrix, guesses[:1], candidates, weights, 40, SUM_SQUARES)[0][0]
+    assert squares == sum(p * p for p in parts)
