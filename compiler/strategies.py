@@ -152,9 +152,10 @@ class Heuristic(Strategy):
         """``choose`` in a weighted game: the score of each guess's partition by weight, the node's
         weight for its candidates' count (entropy on the weighted probabilities, minimax on the
         heaviest part, expected-size on the sum of the parts' squared weights over the node's);
-        ties to a candidate, then the heaviest (``context.weighted_pick``). Of the shortcuts only
-        two candidates or fewer is taken (the heavier first): a split into singletons need not be
-        the only best (minimax), nor the first such candidate the heaviest."""
+        ties to a candidate, then the heaviest (``context.weighted_pick``). The shortcuts: two
+        candidates or fewer (the heavier first), and for entropy and expected-size a split into
+        singletons, the best there is, where no other can come within a tie of it
+        (``context.first_perfect_by_weight``; minimax's heaviest part ties with other splits')."""
         candidates = node.candidates
         guess_ids = context.allowed(node)
         scored = candidates
@@ -164,6 +165,10 @@ class Heuristic(Strategy):
             if len(candidates) <= 2:  # every useful guess splits them: the heavier candidate wins the tie
                 return context.heaviest(candidates)
             guess_ids = context.symmetric(guess_ids, node)
+            if self.perfect_is_best and self.statistic in (CLOG_SUM, SUM_SQUARES):
+                perfect = context.first_perfect_by_weight(guess_ids, candidates, self.statistic)
+                if perfect is not None:
+                    return perfect
         stats, parts, weight = context.weighted_stats(guess_ids, scored, self.statistic)
         pick = context.weighted_pick(guess_ids, self.score(stats, weight), parts, candidates)
         return pick if pick >= 0 else context.heaviest(candidates)

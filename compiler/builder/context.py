@@ -15,6 +15,7 @@ from guesstree.player.game import Game, integer_weights
 from ..engine.arrays import GameArrays
 from ..engine.kinds import backend_kernels
 from ..engine.numba_start import numba_without_cffi
+from ..engine.statistic import CLOG_SUM
 from ..options import Options
 from ..strategies import best_guesses
 
@@ -183,6 +184,30 @@ class BuildContext:
         weights = self.weights[candidates]
         stats, parts = self.scorer.weighted_stats(guess_ids, candidates, statistic, weights)
         return stats, parts, int(weights.sum())
+
+    def first_perfect_by_weight(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int) -> int | None:
+        """Entropy's or expected-size's pick in a weighted game where a split of ``candidates`` into
+        singletons is it: the heaviest candidate that makes one (equal weights: the first), else the
+        first of ``guess_ids``; None where none does, or where another split might come within a
+        tie of it (then every guess is scored). Merging parts of weights ``a <= b`` costs entropy at
+        least ``a / W`` bits (of at most log2 n) and adds ``2ab`` to the sum of squares (of the
+        singletons' sum of squared weights): a clear gap unless weights lie some 10**9 apart."""
+        if len(candidates) > self.n_feedbacks:
+            return None
+        weights = self.weights[candidates].astype(np.float64)
+        least, total = weights.min(), weights.sum()
+        if statistic == CLOG_SUM:
+            clear = least / total > 2 * TIE * np.log2(len(candidates))
+        else:
+            clear = least * least > 2 * TIE * float((weights * weights).sum())
+        if not clear:
+            return None
+        heaviest = self.secret_guess[candidates[np.argsort(-weights, kind="stable")]]
+        for choices in (heaviest, guess_ids):
+            index = self.scorer.first_perfect(choices, candidates)
+            if index >= 0:
+                return int(choices[index])
+        return None
 
     def weighted_pick(self, guess_ids: np.ndarray, scores: np.ndarray, parts: np.ndarray,
                       candidates: np.ndarray) -> int:
