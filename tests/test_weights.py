@@ -402,3 +402,14 @@ def test_the_kernels_and_numpy_count_partitions_by_weight_alike():
     assert heaviest == max(parts)
     squares = kernels.weighted_partition_stats(matrix, guesses[:1], candidates, weights, 40, SUM_SQUARES)[0][0]
     assert squares == sum(p * p for p in parts)
+
+
+def test_a_weighted_tree_is_the_same_built_by_worker_processes(lists, tmp_path):
+    """The first guess's subtrees as jobs in two processes (each rebuilds the game, its weights
+    with it, from the spec): the same bytes as one process."""
+    from guesstree.compiler.workers.settings import SearchSettings
+
+    game = weighted_game(lists, others_weight="0.05")
+    here = to_bytes(build(game, Options("entropy")))
+    jobs = SearchSettings(workers=2, checkpoint=str(tmp_path / "build.checkpoint"))
+    assert to_bytes(build(game, Options("entropy"), workers=2, search=jobs)) == here
