@@ -114,10 +114,10 @@ def format_weight(weight: Fraction) -> str:
     """A weight as decimal text, the fewest digits that say it (``1``, ``0.25``): ``parse_weight``'s pair."""
     weight = Fraction(weight)
     places = 0
-    while (weight * 10 ** places).denominator != 1:
+    while (weight * 10 ** places).denominator != 1 and places <= 64:  # (a weight read from decimal text ends)
         places += 1
-        if places > 64:  # (a weight read from decimal text always ends)
-            raise ValueError(f"the weight {weight} has no decimal form")
+    if (weight * 10 ** places).denominator != 1:
+        return str(weight)  # 1/3: no decimal form, which parse_weight refuses
     whole, rest = divmod((weight * 10 ** places).numerator, 10 ** places)
     return f"{whole}.{rest:0{places}d}".rstrip("0").rstrip(".") if places else str(whole)
 
@@ -173,7 +173,7 @@ def weight_option(value) -> Fraction:
     if isinstance(value, float) and "e" in text:  # 1e-05: as Python writes a small float
         text = format(value, "f")
     weight = None if isinstance(value, bool) else (Fraction(value) if isinstance(value, Fraction) else parse_weight(text))
-    if weight is None or weight <= 0:
+    if weight is None or weight <= 0 or parse_weight(format_weight(weight)) != weight:  # (1/3 has no decimal form)
         raise ValueError(f"--others-weight must be a positive decimal number (e.g. 0.001), not {value!r}")
     return weight
 

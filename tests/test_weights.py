@@ -115,7 +115,7 @@ def test_others_weight_makes_every_allowed_guess_a_secret(lists):
     assert game.params()["others_weight"] == "0.001" and game_from_spec(game.spec()) == game
     with pytest.raises(ValueError, match="--others-weight needs --guesses"):
         make_game("words", answers=lists[0], others_weight=0.5)
-    for bad in (0, -1, "x", "1e-3"):
+    for bad in (0, -1, "x", "1e-3", Fraction(1, 3), True):
         with pytest.raises(ValueError, match="--others-weight must be a positive decimal number"):
             weighted_game(lists, others_weight=bad)
 
