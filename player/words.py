@@ -14,10 +14,13 @@ import re
 import warnings
 from collections import Counter
 from fractions import Fraction
-from functools import cache, cached_property
+from functools import cached_property
 
 from .game import Code, Feedback, Game, require_int
-from .lanes import LanePlan, Lanes
+from .lanes import LanePlan
+from .weights import (carried_weights, line_weight, note_weight, others_option, others_param,
+                      secrets_weighed, weighed, weights_param, word_part)
+from .word_lanes import letter_groups, letter_row
 from .wording import counted
 
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
@@ -52,7 +55,7 @@ def _lines(path: str) -> list[str]:
 def list_length(path: str) -> int:
     """The length of a word list's words, from its first word (``read_words`` checks the rest)."""
     for line in _lines(path):
-        word = _word_part(line).strip()
+        word = word_part(line).strip()
         if word:
             if not 1 <= len(word) <= MAX_LENGTH:
                 raise ValueError(f"{path}: its first word {word!r} has {len(word)} letters; words of 1 to "
@@ -66,17 +69,15 @@ def read_words(path: str, length: int, inferred: bool = False, weights: dict[str
     ``DuplicateWords`` warning names the file, how many, and the first) and sorted; a bad line is
     refused by file and line.
     ``inferred``: ``length`` is the list's first word's, not a --length given (the error says so).
-    ``weights``: an answer list's, filled with each word's weight (``line_weight``); without it a
-    line that carries a weight is refused (a guess list's)."""
+    ``weights``: an answer list's, filled (``player.weights``); without it a line's weight is refused."""
     words: dict[str, int] = {}  # each word's first line
     repeated = []  # (line, word) of each repetition, in order
     for number, line in enumerate(_lines(path), 1):
-        weight = line_weight(line, path, number, weights is not None)
-        word = _word_part(line).strip().casefold()
+        weight, word = line_weight(line, path, number, weights is not None), word_part(line).strip().casefold()
         if not word:
             continue
         if weights is not None:
-            _note_weight(weights, word, weight, path, number, words)
+            note_weight(weights, word, weight, path, number, words)
         if len(word) != length or not all(c in ALPHABET for c in word):
             why = f" (the list's first word has {length}: give --length N for another length)" if inferred else ""
             raise ValueError(f"{path}, line {number}: {line.strip()!r} is not a word of {length} letters a-z{why}")
@@ -96,104 +97,6 @@ def read_words(path: str, length: int, inferred: bool = False, weights: dict[str
 class DuplicateWords(UserWarning):
     """A word list holds a word more than once: the game counts it once (``read_words`` says which file,
     how many, and the first with its line)."""
-
-
-# -- weights: how likely each answer is, relatively (an answer list's line ``crane 3``) ----------
-WEIGHT = re.compile(r"[0-9]+(?:\.[0-9]+)?")  # a positive decimal number: digits, a point and digits; no sign, no exponent
-
-
-def parse_weight(text: str) -> Fraction | None:
-    """A weight as a line or an option gives it (``3``, ``0.25``), or None if it is none (zero included)."""
-    if not WEIGHT.fullmatch(text):
-        return None
-    weight = Fraction(text)
-    return weight if weight > 0 else None
-
-
-def format_weight(weight: Fraction) -> str:
-    """A weight as decimal text, the fewest digits that say it (``1``, ``0.25``): ``parse_weight``'s pair."""
-    weight = Fraction(weight)
-    places = 0
-    while (weight * 10 ** places).denominator != 1 and places <= 64:  # (a weight read from decimal text ends)
-        places += 1
-    if (weight * 10 ** places).denominator != 1:
-        return str(weight)  # 1/3: no decimal form, which parse_weight refuses
-    whole, rest = divmod((weight * 10 ** places).numerator, 10 ** places)
-    return f"{whole}.{rest:0{places}d}".rstrip("0").rstrip(".") if places else str(whole)
-
-
-def format_weights(weights) -> str:
-    """Weights as ``answer_weights`` carries them: decimal text, one space apart."""
-    return " ".join(format_weight(w) for w in weights)
-
-
-def _split_weight(line: str) -> tuple[str, str | None]:
-    """A line's word and the text of its weight, if it gives one after the word (a second item
-    that holds a digit, a point or a sign: ``crane 3``, ``crane -1``); else the line itself,
-    whose letters ``read_words`` checks (``can to`` is a bad word, not a bad weight)."""
-    items = line.split()
-    if len(items) == 2 and re.search(r"[0-9.+-]", items[1]):
-        return items[0], items[1]
-    return line, None
-
-
-def _word_part(line: str) -> str:
-    """A line without the weight after its word."""
-    return _split_weight(line)[0]
-
-
-def line_weight(line: str, path: str, number: int, allowed: bool) -> Fraction:
-    """The weight a line gives its word (1 if none); refused by file and line where it is not a
-    positive decimal number, or where the list takes none (``allowed``: an answer list's)."""
-    _, text = _split_weight(line)
-    if text is None:
-        return Fraction(1)
-    if not allowed:
-        raise ValueError(f"{path}, line {number}: {line.strip()!r} gives a weight, but only the answer list's "
-                         "words have weights (a guess list is words alone)")
-    weight = parse_weight(text)
-    if weight is None:
-        raise ValueError(f"{path}, line {number}: {line.strip()!r}: the weight {text!r} is not a positive decimal "
-                         "number (e.g. 3 or 0.25; no sign, no exponent)")
-    return weight
-
-
-def _note_weight(weights: dict[str, Fraction], word: str, weight: Fraction, path: str, number: int,
-                 lines: dict[str, int]) -> None:
-    """Record ``word``'s weight: a word listed twice keeps its first line's, refused if another is given."""
-    if word in weights and weights[word] != weight:
-        raise ValueError(f"{path}, line {number}: {word!r} weighs {format_weight(weight)} here but "
-                         f"{format_weight(weights[word])} on line {lines[word]}")
-    weights.setdefault(word, weight)
-
-
-def weight_option(value) -> Fraction:
-    """``--others-weight``'s value (decimal text, or a number from Python), or a ValueError naming the option."""
-    text = value if isinstance(value, str) else str(value)
-    if isinstance(value, float) and "e" in text:  # 1e-05: as Python writes a small float
-        text = format(value, "f")
-    weight = None if isinstance(value, bool) else (Fraction(value) if isinstance(value, Fraction) else parse_weight(text))
-    if weight is None or weight <= 0 or parse_weight(format_weight(weight)) != weight:  # (1/3 has no decimal form)
-        raise ValueError(f"--others-weight must be a positive decimal number (e.g. 0.001), not {value!r}")
-    return weight
-
-
-def carried_weights(text, count: int) -> tuple[Fraction, ...] | None:
-    """``answer_weights`` read back: one weight per carried answer, as ``format_weights`` writes
-    them (None: no such key); a ValueError for any other text."""
-    if text is None:
-        return None
-    items = text.split(" ") if isinstance(text, str) else []
-    weights = [parse_weight(item) for item in items]
-    if len(items) != count or None in weights or format_weights(weights) != text:
-        raise ValueError(f"answer_weights is not {count} weights, one per answer word, as decimal text "
-                         "one space apart (e.g. '1 0.25 3')")
-    return tuple(w for w in weights if w is not None)
-
-
-def _weighed(weights: list[Fraction]) -> tuple[Fraction, ...] | None:
-    """The game's weights: None where every one is 1."""
-    return None if all(w == 1 for w in weights) else tuple(weights)
 
 
 def _carried(text: str, length: int, key: str, empty: bool = False) -> list[str]:
@@ -223,9 +126,8 @@ def _known_length(length: int | None) -> int:
 class WordFiles:
     """Word lists read from files (``answers``, ``guesses``: what ``guesstree compile words``
     reads), when first needed, and refused unless they match the sha256 recorded for them, if any.
-    ``length``: the words' (None: the first answer's). ``others_weight``: every allowed guess that is
-    no answer is a possible secret too, of this weight (the secrets are then both, and the recorded
-    ``answers_sha256`` theirs)."""
+    ``length``: the words' (None: the first answer's). ``others_weight``: every other allowed guess is a
+    secret too, of this weight (the secrets, answers and others, are then what ``answers_sha256`` is of)."""
 
     def __init__(self, answers, guesses, length: int | None, sha256: Digests, others_weight=None):
         self.inferred = length is None and isinstance(answers, str) and bool(answers)
@@ -236,40 +138,28 @@ class WordFiles:
             raise ValueError(f"--guesses must be a file name, not {guesses!r}")
         self.answers, self.guesses = answers, guesses
         self.answers_sha256, self.guesses_sha256 = sha256
-        self.others_weight = None if others_weight is None else weight_option(others_weight)
-        if self.others_weight is not None and guesses is None:
-            raise ValueError("--others-weight needs --guesses: without a guess list every allowed word is an answer")
+        self.others_weight = others_option(others_weight, guesses)
 
     def spec(self, keys: dict) -> dict:
         """A spec's parameters: the files, then ``keys`` (the order specs have been written in)."""
-        others = {} if self.others_weight is None else {"others_weight": format_weight(self.others_weight)}
-        return {"answers": self.answers, "guesses": self.guesses, **keys, **others}
+        return {"answers": self.answers, "guesses": self.guesses, **keys, **others_param(self.others_weight)}
 
     def answer_words(self) -> list[str]:
         return _checked(list(self._secrets), self.answers, self.answers_sha256)
 
     def weights(self, answer_words: list[str]) -> tuple[Fraction, ...] | None:
-        return _weighed([self._secrets[word] for word in answer_words])
+        return weighed([self._secrets[word] for word in answer_words])
 
     @cached_property
-    def _secrets(self) -> dict[str, Fraction]:
-        """Each possible secret's weight, in order: the answer list's words, then (``others_weight``)
-        the other allowed guesses."""
+    def _secrets(self) -> dict[str, Fraction]:  # each secret's weight, in order
         weights: dict[str, Fraction] = {}
-        answers = read_words(self.answers, self.length, self.inferred, weights)
-        if self.others_weight is not None:
-            weights.update((word, self.others_weight) for word in self._guess_list if word not in weights)
-        return {word: weights[word] for word in sorted({*answers, *weights})}
-
-    @cached_property
-    def _guess_list(self) -> list[str]:
-        """The guess file's words (none without one)."""
-        return [] if self.guesses is None else _checked(self._read(self.guesses), self.guesses, self.guesses_sha256)
+        read_words(self.answers, self.length, self.inferred, weights)
+        return secrets_weighed(weights, self.guess_words([]) if self.others_weight else [], self.others_weight)
 
     def guess_words(self, answer_words: list[str]) -> list[str]:
         if self.guesses is None:
             return answer_words
-        words = self._guess_list
+        words = _checked(self._read(self.guesses), self.guesses, self.guesses_sha256)
         missing = sorted(set(answer_words) - set(words))
         if missing:  # an answer that may not be guessed could never be won
             more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
@@ -283,7 +173,7 @@ class WordFiles:
     def describe(self, game: Words) -> str:
         """The call that rebuilds the game (the lists' digests and the defaults would only hide it)."""
         shown = {"answers": self.answers, "guesses": self.guesses, "hard": game.hard, "length": self.length,
-                 "others_weight": None if self.others_weight is None else format_weight(self.others_weight)}
+                 "others_weight": others_param(self.others_weight).get("others_weight")}
         defaults = {"guesses": None, "hard": False, "length": self.length if self.inferred else 5, "others_weight": None}
         return "Words(" + ", ".join(f"{k}={v!r}" for k, v in shown.items() if defaults.get(k, object()) != v) + ")"
 
@@ -296,7 +186,7 @@ class CarriedWords:
     """Word lists carried in a spec, as an artifact records them: ``answer_words``, and
     ``guess_words`` (the guesses that are not answers), checked when read back, not at first use."""
 
-    def __init__(self, answer_words: str, guess_words: str, length: int | None, sha256: Digests,
+    def __init__(self, answer_words: str, guess_words: str | None, length: int | None, sha256: Digests,
                  answer_weights: str | None = None):
         self.length = _known_length(length)
         if not (all(isinstance(digest, str) for digest in sha256)
@@ -311,44 +201,43 @@ class CarriedWords:
         self.answer_weights = carried_weights(answer_weights, len(self.answers))
 
     def spec(self, keys: dict) -> dict:
-        """A spec's parameters: ``keys``, then the words (the order artifacts have been written in)
-        and their weights, where some is not 1."""
-        weights = {} if self.weights(self.answers) is None else {"answer_weights": format_weights(self.answer_weights)}
-        return {**keys, "answer_words": self.answer_text, "guess_words": self.guess_text, **weights}
+        """A spec's parameters: ``keys``, then the words (the order artifacts have been written in)."""
+        return {**keys, "answer_words": self.answer_text, "guess_words": self.guess_text,
+                **weights_param(self.weights(self.answers))}
 
     def answer_words(self) -> list[str]:
         return self.answers
 
     def weights(self, answer_words: list[str]) -> tuple[Fraction, ...] | None:
-        return None if self.answer_weights is None else _weighed(list(self.answer_weights))
+        return None if self.answer_weights is None else weighed(list(self.answer_weights))
 
     def guess_words(self, answer_words: list[str]) -> list[str]:
         return sorted(set(self.extra) | set(answer_words))
 
     def describe(self, game: Words) -> str:
         hard = ", hard=True" if game.hard else ""
-        weighted = ", weighted" if game.weights is not None else ""
-        return (f"Words({counted(len(game.secrets), 'answer')}, {counted(len(game.guesses), 'guess', 'guesses')}"
-                f"{hard}{weighted})")
+        hard += ", weighted" if game.weights is not None else ""
+        return f"Words({counted(len(game.secrets), 'answer')}, {counted(len(game.guesses), 'guess', 'guesses')}{hard})"
 
     def stem(self) -> str:
         return ""
 
 
-def word_lists(answers, guesses, length: int | None, answer_words, guess_words, sha256: Digests,
-               weights: tuple = (None, None)):
-    """Where a game's words come from, decided once: carried in its spec, or files. ``weights``:
-    ``(others_weight, answer_weights)``, the first for files, the second carried."""
-    others_weight, answer_weights = weights
+def word_lists(answers, guesses, length: int | None, carried: dict, sha256: Digests, others_weight=None):
+    """Where a game's words come from, decided once: carried in its spec (``carried``, ``CARRIED``), or files."""
+    if set(carried) - set(CARRIED):  # as a call with an unknown keyword
+        raise TypeError(f"Words() got an unexpected keyword argument {sorted(set(carried) - set(CARRIED))[0]!r}")
+    answer_words, guess_words, answer_weights = (carried.get(key) for key in CARRIED)
     if answer_words is None:
         if guess_words is not None or answer_weights is not None:
             raise ValueError(f"{'guess_words' if guess_words is not None else 'answer_weights'} needs answer_words")
         return WordFiles(answers, guesses, length, sha256, others_weight)
-    if answers is not None or guesses is not None:
-        raise ValueError("words takes its lists from files or from answer_words, not both")
-    if others_weight is not None:
-        raise ValueError("others_weight applies to lists read from files: answer_words carries every secret")
+    if answers is not None or guesses is not None or others_weight is not None:
+        raise ValueError("words takes its lists from files (and --others-weight) or from answer_words, not both")
     return CarriedWords(answer_words, guess_words, length, sha256, answer_weights)
+
+
+CARRIED = ("answer_words", "guess_words", "answer_weights")  # the keywords of the lists a spec carries
 
 
 def _checked(words: list[str], path: str, expected: str | None) -> list[str]:
@@ -376,16 +265,14 @@ class Words(Game):
         "guesses": (str, "words: file of the allowed guesses (default: the answers)"),
         "hard": (bool, "words: hard mode, every guess keeps the hints so far"),
         "length": (int, "words: word length (default: the answer list's, 1 to 10)"),
-        "others_weight": (float, "words: every allowed guess that is no answer is a possible secret too, of this "
-                                 "weight (e.g. 0.001); an answer list's line may give its word's weight: crane 3"),
+        "others_weight": (float, "words: every other allowed guess is a secret too, of this weight (e.g. 0.001); "
+                                 "an answer list's line may give its word a weight: crane 3"),
     }
 
     def __init__(self, answers: str | None = None, guesses: str | None = None, hard: bool = False,
                  length: int | None = None, answers_sha256: str | None = None, guesses_sha256: str | None = None,
-                 answer_words: str | None = None, guess_words: str | None = None, others_weight=None,
-                 answer_weights: str | None = None):
-        self.lists = word_lists(answers, guesses, length, answer_words, guess_words, (answers_sha256, guesses_sha256),
-                                (others_weight, answer_weights))
+                 others_weight=None, **carried: str | None):  # carried: the lists a spec carries (CARRIED)
+        self.lists = word_lists(answers, guesses, length, carried, (answers_sha256, guesses_sha256), others_weight)
         self.hard, self.length, self.symbols = bool(hard), self.lists.length, len(ALPHABET)
         self.win = (2,) * self.length
 
@@ -395,16 +282,12 @@ class Words(Game):
 
     def identity(self) -> dict:  # the same lists make the same game, from files or carried along
         return {"name": self.name, "hard": self.hard, "length": self.length,
-                "answers_sha256": self.answers_sha256, "guesses_sha256": self.guesses_sha256, **self._weights_param()}
+                "answers_sha256": self.answers_sha256, "guesses_sha256": self.guesses_sha256, **weights_param(self.weights)}
 
     @cached_property
     def weights(self) -> tuple[Fraction, ...] | None:  # type: ignore[override]  # (Game's: a class attribute)
         """Each secret's weight, in the order of ``secrets`` (None: every one weighs 1)."""
         return self.lists.weights(self._answer_words)
-
-    def _weights_param(self) -> dict:
-        """``answer_weights``, as a spec carries them, where some weight is not 1."""
-        return {} if self.weights is None else {"answer_weights": format_weights(self.weights)}
 
     def portable(self, played: set[Code] | None = None) -> Words:
         """The same game carrying its words: the answers, and the other guesses (only ``played``
@@ -414,18 +297,17 @@ class Words(Game):
                  and (played is None or self._code(w) in played)]
         return Words(hard=self.hard, length=self.length, answers_sha256=self.answers_sha256,
                      guesses_sha256=self.guesses_sha256, answer_words=" ".join(self._answer_words),
-                     guess_words=" ".join(extra), **self._weights_param())
+                     guess_words=" ".join(extra), **weights_param(self.weights))
 
     def __repr__(self) -> str:
         return self.lists.describe(self)
 
     def title(self) -> str:
-        hard = ", hard mode" if self.hard else ""
-        weighted = ", weighted" if self.weights is not None else ""
-        return f"Words of {counted(self.length, 'letter')} ({counted(len(self.secrets), 'answer')}{weighted}{hard})"
+        hard = (", weighted" if self.weights is not None else "") + (", hard mode" if self.hard else "")
+        return f"Words of {counted(self.length, 'letter')} ({counted(len(self.secrets), 'answer')}{hard})"
 
     def slug(self) -> str:
-        weights = "".join(f" {text}" for text in self._weights_param().values())  # (none: as before weights)
+        weights = "".join(f" {text}" for text in weights_param(self.weights).values())  # (none: as before weights)
         digest = hashlib.sha256(f"{self.answers_sha256} {self.guesses_sha256}{weights}".encode()).hexdigest()[:8]
         stem = self.lists.stem()
         parts = ["words", stem[:24], "" if self.length == 5 else f"l{self.length}", digest, "hard" if self.hard else ""]
@@ -517,7 +399,7 @@ class Words(Game):
     @cached_property
     def _lane_plan(self) -> LanePlan | None:
         """A guess's groups are its letters, each with the positions it holds."""
-        return LanePlan(self.guesses, self.length, _letter_groups, _letter_row) if 3 ** self.length <= 256 else None
+        return LanePlan(self.guesses, self.length, letter_groups, letter_row) if 3 ** self.length <= 256 else None
 
     def guesses_after(self, history) -> list[Code]:
         """``Game.guesses_after``: hard mode's rule as one regular expression over the word list."""
@@ -590,44 +472,6 @@ class Words(Game):
                              f"{self.length} marks, {MARKS_SAID}, e.g. "
                              f"'GY-{'-' * (self.length - 3)}', or 2/1/0, or the coloured squares")
         return self.check_feedback(tuple(int(d) for d in digits), text)
-
-
-def _letter_groups(guess: Code) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """A guess's letters, each with the positions it holds: (letter, positions), by first position."""
-    positions: dict[int, list[int]] = {}
-    for position, letter in enumerate(guess):
-        positions.setdefault(letter, []).append(position)
-    return tuple((letter, tuple(held)) for letter, held in positions.items())
-
-
-def _letter_row(lanes: Lanes, group) -> int:
-    """What a letter held at ``positions`` adds to each secret's feedback number: the lanes of
-    ``count << m | exact bits`` (below 192), translated by the marks they give."""
-    letter, positions = group
-    key = lanes.count(letter) << len(positions)
-    for i, position in enumerate(positions):
-        key += lanes.at(position, letter) << i
-    return lanes.translate(key, _marks_table(positions))
-
-
-@cache
-def _marks_table(positions: tuple[int, ...]) -> bytes:
-    """For a letter at ``positions`` of the guess and a secret holding it ``count`` times, exactly
-    at the positions of the bits ``exact``: the letter's marks as a number in base 3. Misplaced
-    copies are marked present left to right while the secret's unmatched copies last."""
-    m, table = len(positions), bytearray(256)
-    for key in range(min(256, 11 << m)):
-        count, exact = key >> m, key & ((1 << m) - 1)
-        unmatched = count - bin(exact).count("1")
-        value = 0
-        for i, position in enumerate(positions):
-            if exact >> i & 1:
-                value += 2 * 3 ** position
-            elif unmatched > 0:
-                value += 3 ** position
-                unmatched -= 1
-        table[key] = value
-    return bytes(table)
 
 
 def _base3(value: int, width: int) -> str:

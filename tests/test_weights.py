@@ -17,7 +17,7 @@ from guesstree.player.artifact import decode, encode
 from guesstree.player.format import FormatError
 from guesstree.player.games import game_from_spec, make_game
 from guesstree.player.verify import verify
-from guesstree.player.words import format_weight, parse_weight
+from guesstree.player.weights import format_weight, parse_weight
 
 # answers with weights of their own (how likely each is), and guesses that are no answers
 # answers with weights of their own (how likely each is), far apart: words of a few traps (_IGHT, _ATCH,
