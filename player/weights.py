@@ -3,7 +3,7 @@
 
 A weight is a positive decimal number: digits, optionally a point and digits; no sign, no exponent
 (``parse_weight``, and its pair ``format_weight``, the fewest digits that say it). A line without
-one weighs 1; a guess list gives none (``line_weight`` refuses it by file and line). The game's
+one weighs 1; a guess list gives none (``weighed_line`` refuses it by file and line). The game's
 weights are ``fractions.Fraction``, exact; ``Game.weights`` is None where every one is 1.
 """
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+ONE = Fraction(1)  # a line without a weight
 WEIGHT = re.compile(r"[0-9]+(?:\.[0-9]+)?")  # a positive decimal number: digits, a point and digits; no sign, no exponent
 
 
@@ -54,20 +55,24 @@ def word_part(line: str) -> str:
     return split_weight(line)[0]
 
 
-def line_weight(line: str, path: str, number: int, allowed: bool) -> Fraction:
-    """The weight a line gives its word (1 if none); refused by file and line where it is not a
-    positive decimal number, or where the list takes none (``allowed``: an answer list's)."""
-    _, text = split_weight(line)
-    if text is None:
-        return Fraction(1)
+def weighed_line(line: str, path: str, number: int, allowed: bool) -> tuple[str, Fraction]:
+    """A line's word, stripped (``read_words`` checks its letters), and the weight it gives it (1 if
+    none); refused by file and line where the weight is not a positive decimal number, or where the
+    list takes none (``allowed``: an answer list's)."""
+    text = line.strip()
+    if text.isalpha() or not text:  # a word alone, as nearly every line is: no weight to look for
+        return text, ONE
+    word, weight_text = split_weight(text)
+    if weight_text is None:
+        return text, ONE
     if not allowed:
-        raise ValueError(f"{path}, line {number}: {line.strip()!r} gives a weight, but only the answer list's "
+        raise ValueError(f"{path}, line {number}: {text!r} gives a weight, but only the answer list's "
                          "words have weights (a guess list is words alone)")
-    weight = parse_weight(text)
+    weight = parse_weight(weight_text)
     if weight is None:
-        raise ValueError(f"{path}, line {number}: {line.strip()!r}: the weight {text!r} is not a positive decimal "
+        raise ValueError(f"{path}, line {number}: {text!r}: the weight {weight_text!r} is not a positive decimal "
                          "number (e.g. 3 or 0.25; no sign, no exponent)")
-    return weight
+    return word, weight
 
 
 def note_weight(weights: dict[str, Fraction], word: str, weight: Fraction, path: str, number: int,

@@ -18,8 +18,8 @@ from functools import cached_property
 
 from .game import Code, Feedback, Game, require_int
 from .lanes import LanePlan
-from .weights import (carried_weights, line_weight, note_weight, others_option, others_param,
-                      secrets_weighed, weighed, weights_param, word_part)
+from .weights import (carried_weights, note_weight, others_option, others_param,
+                      secrets_weighed, weighed, weighed_line, weights_param, word_part)
 from .word_lanes import letter_groups, letter_row
 from .wording import counted
 
@@ -73,7 +73,8 @@ def read_words(path: str, length: int, inferred: bool = False, weights: dict[str
     words: dict[str, int] = {}  # each word's first line
     repeated = []  # (line, word) of each repetition, in order
     for number, line in enumerate(_lines(path), 1):
-        weight, word = line_weight(line, path, number, weights is not None), word_part(line).strip().casefold()
+        text, weight = weighed_line(line, path, number, weights is not None)
+        word = text.casefold()
         if not word:
             continue
         if weights is not None:
