@@ -1055,3 +1055,76 @@ def test_compare_plot_fits_a_1000_px_window(browser, tmp_path):
         assert page.evaluate("document.querySelectorAll('g.legend text').length") == len(rows) and rightmost[2] <= svg[2]
         assert all(svg[0] <= t[0] and t[2] <= svg[2] and svg[1] <= t[1] and t[3] <= svg[3] for t in texts), title
     page.close()
+
+
+# -- the words keyboard in the play tab, and words of any alphabet (issue 68) -------------------
+
+def own_keyboard(page) -> dict[str, str]:
+    """The play tab's keyboard's coloured keys: letter -> its mark."""
+    return {key.get_attribute("data-key"): key.get_attribute("data-mark")
+            for key in page.query_selector_all("#own-picker button[data-key]") if key.get_attribute("data-mark")}
+
+
+def mark_tiles(page, feedback) -> None:
+    """Colour the tiles of the guess shown (each click: grey -> yellow -> green -> grey)."""
+    tiles = page.query_selector_all("#guess button.mark")
+    assert len(tiles) == len(feedback)
+    for tile, mark in zip(tiles, feedback):
+        for _ in range((mark - int(tile.get_attribute("data-mark"))) % 3):
+            tile.click()
+
+
+def test_play_tab_keyboard_writes_a_guess_of_ones_own_whose_letters_are_then_coloured(browser, trees, tmp_path):
+    """The play tab of a words page has the game's keyboard: a word written on it (or typed with the
+    focus on the page) is shown for its letters to be coloured, Enter plays it, the page suggests what
+    the Python player suggests, and the keys are coloured by the history as Wordle's are."""
+    web = WebPlayer(browser, trees("words", "entropy", answers=WORDS_SMALL), tmp_path)
+    tree, game, page = web.tree, web.game, web.page
+    keys = [key.get_attribute("data-key") for key in page.query_selector_all("#own-picker button[data-key]")]
+    used = {chr(97 + letter) for word in game.guesses for letter in word}
+    assert keys == [c for c in "qwertyuiopasdfghjklzxcvbnm" if c in used]
+    assert page.is_visible("#own-picker") and own_keyboard(page) == {}
+    root = web.guess()
+    secret = game.secrets[len(game.secrets) // 3]
+    own = next(g for g in game.guesses if g != tree.guess_of(0) and g != secret)
+    word = game.format_code(own)
+    for letter in word.lower():
+        page.click(f'#own-picker button[data-key="{letter}"]')
+    assert page.input_value("#own-input") == word.lower()
+    page.click("#own-enter")
+    assert web.guess() == word and web.history() == [] and page.text_content("#turn") == "Guess 1"
+    assert web.message() == f"Colour the letters of {word} as your feedback says, then press Enter."
+    assert page.text_content("#source").startswith("Your own guess") and page.input_value("#own-input") == ""
+    history = [(own, game.score(own, secret))]
+    mark_tiles(page, history[0][1])
+    page.click("#marks-go")
+    assert web.history() == [word + game.format_feedback(history[0][1])]
+    assert web.guess() == game.format_code(tree.suggest(history))
+    assert own_keyboard(page) == known_letters(history)
+    # the physical keyboard with the focus on the page: letters, Backspace, Enter to show it, Enter to play it
+    second = next(g for g in game.guesses if g not in (own, secret) and game.allows(g, history) is None)
+    page.click("h1")
+    text = game.format_code(second).lower()
+    page.keyboard.type(text + text[0])  # one letter too many: not written
+    assert page.input_value("#own-input") == text
+    page.keyboard.press("Backspace")
+    assert page.input_value("#own-input") == text[:-1]
+    page.keyboard.type(text[-1].upper())  # a capital writes its letter
+    assert page.input_value("#own-input") == text
+    page.keyboard.press("Enter")
+    assert web.guess() == game.format_code(second)
+    history.append((second, game.score(second, secret)))
+    mark_tiles(page, history[1][1])
+    page.click("h1")
+    page.keyboard.press("Enter")
+    assert len(web.history()) == 2 and web.guess() == game.format_code(tree.suggest(history))
+    assert own_keyboard(page) == known_letters(history)
+    # a non-word is refused with the Python game's message; undo shows the tree's guess again
+    page.fill("#own-input", "ab1")
+    page.click("#own-go")
+    assert web.message() == python_error(game.parse_code, "ab1") and len(web.history()) == 2
+    page.click("#undo")
+    page.click("#undo")
+    assert web.guess() == root and own_keyboard(page) == {}
+    assert accessible_names_hold_their_text(page) == [] and web.problems == []
+    web.close()
