@@ -1,7 +1,7 @@
 """The JavaScript player (player/js) against the Python one: its Node tests, with their expectations
 written here by the Python player.
 
-    python tests/test_js.py --write DIR [--part paths|hostile|suggest]
+    python tests/test_js.py --write DIR [--part paths|hostile|suggest|chunked|alphabets]
 
 writes what the Node tests (``player/js/test``) compare with: every shipped tree's path for every
 secret (``export(tree, "text")``), a corpus of hostile files with the Python reader's decisions
@@ -92,25 +92,30 @@ def write_suggest(folder: Path, seed: int = 1) -> None:
     out = {}
     for name in SUGGEST_TREES:
         tree = player.load(REPO / "trees" / f"{name}.msgpack.zst")
-        game = tree.game
-        cases = []
-        for history in off_tree_histories(tree, rng):
-            text = [[game.format_code(g), game.format_feedback(f)] for g, f in history]
-            try:
-                suggestion = tree.suggest(history)
-                answer = {"suggest": None if suggestion is None else list(suggestion)}
-            except player.InconsistentHistory as error:
-                answer = {"error": str(error)}
-            try:
-                following = tree.next_guess(history)
-                answer["next"] = None if following is None else list(following)
-            except player.InconsistentHistory as error:
-                answer["next_error"] = str(error)
-            found = tree.candidates(history)
-            cases.append({"history": [[list(g), list(f)] for g, f in history], "text": text,
-                          "candidates": len(found), "first": [list(c) for c in found[:20]], **answer})
-        out[f"{name}.msgpack.zst"] = cases
+        out[f"{name}.msgpack.zst"] = suggest_cases(tree, rng)
     (folder / "suggest.json").write_text(json.dumps(out))
+
+
+def suggest_cases(tree: player.Tree, rng: random.Random) -> list[dict]:
+    """Off-tree histories of ``tree``, each with the Python player's candidates, suggest and next_guess."""
+    game = tree.game
+    cases = []
+    for history in off_tree_histories(tree, rng):
+        text = [[game.format_code(g), game.format_feedback(f)] for g, f in history]
+        try:
+            suggestion = tree.suggest(history)
+            answer = {"suggest": None if suggestion is None else list(suggestion)}
+        except player.InconsistentHistory as error:
+            answer = {"error": str(error)}
+        try:
+            following = tree.next_guess(history)
+            answer["next"] = None if following is None else list(following)
+        except player.InconsistentHistory as error:
+            answer["next_error"] = str(error)
+        found = tree.candidates(history)
+        cases.append({"history": [[list(g), list(f)] for g, f in history], "text": text,
+                      "candidates": len(found), "first": [list(c) for c in found[:20]], **answer})
+    return cases
 
 
 def write_hostile(folder: Path) -> None:
@@ -147,7 +152,57 @@ def write_chunked(folder: Path, chunk_nodes: int = 64) -> None:
     (out / "paths.json").write_text(json.dumps(paths))
 
 
-PARTS = {"paths": write_paths, "suggest": write_suggest, "hostile": write_hostile, "chunked": write_chunked}
+DATA = REPO / "tests" / "data"
+# Words beyond a-z (issue 68): Spanish (ñ, accents) and Ukrainian (Cyrillic, hard mode), compiled here.
+ALPHABET_TREES = [("words-es", "words-es.txt", "words-es-guesses.txt", False),
+                  ("words-uk-hard", "words-uk.txt", "words-uk-guesses.txt", True)]
+
+
+def typed_words(game, rng: random.Random) -> list[str]:
+    """Words as people type them: in capitals, in lower case, mixed, decomposed (NFD), padded; and
+    mistakes: a digit, a letter of no list, a Latin K among Cyrillic letters, too short, nothing."""
+    import unicodedata
+
+    words = [game.format_code(c) for c in rng.sample(game.secrets, 6)]
+    accented = next(w for w in (game.format_code(c) for c in game.secrets) if unicodedata.normalize("NFD", w) != w)
+    return [*words, *(w.lower() for w in words), words[0][:2].lower() + words[0][2:], f"  {words[1].lower()} ",
+            unicodedata.normalize("NFD", accented), unicodedata.normalize("NFD", accented.lower()),
+            words[2][:4] + "9", words[3][:4] + "ß", "K" + words[4][1:], words[5][:3], "", "çççç" + words[0][0]]
+
+
+def write_alphabets(folder: Path, seed: int = 68) -> None:
+    """Trees of Spanish and Ukrainian words, compiled, with the Python player's paths, off-tree answers
+    and readings of typed words (the code, or the message that refuses it)."""
+    from guesstree import compiler
+    from guesstree.player.games import make_game
+
+    out = folder / "alphabets"
+    out.mkdir(parents=True, exist_ok=True)
+    rng, expected = random.Random(seed), {}
+    for name, answers, guesses, hard in ALPHABET_TREES:
+        game = make_game("words", answers=str(DATA / answers), guesses=str(DATA / guesses), hard=hard)
+        data = compiler.to_bytes(compiler.build(game, compiler.Options(strategy="entropy")))
+        (out / f"{name}.msgpack.zst").write_bytes(data)
+        tree = player.loads(data, name)
+        readings = []
+        for text in typed_words(tree.game, rng):
+            try:
+                readings.append({"text": text, "code": list(tree.game.parse_code(text))})
+            except ValueError as error:
+                readings.append({"text": text, "error": str(error)})
+        expected[f"{name}.msgpack.zst"] = {
+            "paths": [line for line in to_text(tree).splitlines() if not line.startswith("#")],
+            "suggest": suggest_cases(tree, rng), "typed": readings, "params": jsonable(tree.header["game"]["params"]),
+            "title": tree.game.title()}
+    (out / "expected.json").write_text(json.dumps(expected, ensure_ascii=False), encoding="utf-8")
+
+
+def jsonable(params: dict) -> dict:
+    return {k: v for k, v in params.items() if isinstance(v, (str, int, float, bool)) or v is None}
+
+
+PARTS = {"paths": write_paths, "suggest": write_suggest, "hostile": write_hostile, "chunked": write_chunked,
+         "alphabets": write_alphabets}
 
 
 def write(folder: Path, parts=tuple(PARTS)) -> None:
@@ -192,8 +247,8 @@ HOSTILE = ["test/hostile.test.js"]  # the hostile corpus takes the Python reader
 
 def test_node_tests_pass_against_the_python_player(node, tmp_path):
     """Every Node test but the hostile corpus's: games, paths of every shipped tree, suggest, the
-    book, chunked trees, mutations."""
-    write(tmp_path, ("paths", "suggest", "chunked"))
+    book, chunked trees, mutations, words beyond a-z."""
+    write(tmp_path, ("paths", "suggest", "chunked", "alphabets"))
     files = sorted(str(p.relative_to(JS)) for p in (JS / "test").glob("*.test.js"))
     assert "test/games.test.js" in files and set(HOSTILE) <= set(files)
     run_node(node, tmp_path, [f for f in files if f not in HOSTILE])
