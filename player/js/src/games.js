@@ -287,29 +287,29 @@ const WORD_MARKS = { "🟩": 2, "🟨": 1, "⬛": 0, "⬜": 0, g: 2, y: 1, b: 0,
 const AZ = "abcdefghijklmnopqrstuvwxyz";
 const MAX_ALPHABET = 255;
 const IS_LETTER = /^[\p{L}\p{M}]$/u;  // Unicode's letters and marks: a mark NFC leaves alone is a letter of its own
-const cp = (c) => `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+// A character as a message shows it: 'ñ' (U+00F1). (Python's messages add its Unicode name, which
+// this player has no table of.)
+export const named = (c) => `${repr(c)} (U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")})`;
 export const lowerLetter = (c) => {  // a code point's lower form, where that is one code point (never a word's final sigma)
   const lower = c.toLowerCase();
   return [...lower].length === 1 ? lower : c;
 };
 
+// player/letters.py's checks of an alphabet and its capitals as a file carries them, in its order.
 function readAlphabet(alphabet, capitals) {
   if (alphabet == null && capitals == null) return { letters: [...AZ], capitals: [...AZ.toUpperCase()] };
-  if (typeof alphabet !== "string" || typeof capitals !== "string") fail("alphabet and capitals go together, both as text");
+  if (typeof alphabet !== "string" || typeof capitals !== "string") fail("alphabet and capitals must both be text");
   const letters = [...alphabet], shown = [...capitals];
-  if (!letters.length || letters.length > MAX_ALPHABET) fail(`the alphabet has ${letters.length} letters (1 to ${MAX_ALPHABET})`);
-  letters.forEach((c, i) => {
-    if (!IS_LETTER.test(c) || c.normalize("NFC") !== c || lowerLetter(c) !== c) {
-      fail(`the alphabet holds ${repr(c)} (${cp(c)}), which is not a letter in its lower form`);
-    }
-    if (i && letters[i - 1].codePointAt(0) >= c.codePointAt(0)) fail("the alphabet's letters are not distinct and in code point order");
-  });
-  if (shown.length !== letters.length) fail(`capitals has ${shown.length} letters, the alphabet ${letters.length}`);
-  if (new Set(shown).size !== shown.length) fail("capitals repeats a letter: typed words would be ambiguous");
-  const taken = shown.find((c, i) => c !== letters[i] && letters.includes(c));
-  if (taken !== undefined) fail(`capitals shows another letter as ${repr(taken)}, a letter of the alphabet: typed words would be ambiguous`);
-  const odd = shown.find((c) => !IS_LETTER.test(c));
-  if (odd !== undefined) fail(`capitals holds ${repr(odd)} (${cp(odd)}), which is not a letter`);
+  const ordered = letters.every((c, i) => i === 0 || letters[i - 1].codePointAt(0) < c.codePointAt(0));
+  if (!letters.length || letters.length > MAX_ALPHABET || !ordered) {
+    fail(`alphabet must be 1 to ${MAX_ALPHABET} distinct letters in code point order`);
+  }
+  const odd = letters.find((c) => !IS_LETTER.test(c) || lowerLetter(c.normalize("NFC")) !== c);
+  if (odd !== undefined) fail(`alphabet holds ${named(odd)}, which is not a letter in lower case and NFC`);
+  if (shown.length !== letters.length || new Set(shown).size !== shown.length || !shown.every((c) => IS_LETTER.test(c))) {
+    fail("capitals must be one distinct letter for each letter of the alphabet");
+  }
+  if (shown.some((c, i) => c !== letters[i] && letters.includes(c))) fail("a capital is another letter of the alphabet");
   return { letters, capitals: shown };
 }
 
@@ -319,30 +319,26 @@ const compareCodes = (a, b) => {
   return a.length - b.length;
 };
 
-// A weight of answer_weights: a positive decimal (digits, optionally a point and digits), kept
-// exact as [digits as a BigInt, places after the point].
-const WEIGHT = /^([0-9]+)(?:\.([0-9]+))?$/;
+// answer_weights read back (player/weights.py's carried_weights): one weight per answer word, each
+// a positive decimal number written with the fewest digits that say it (1, 0.25), one space apart;
+// kept exact as whole numbers in a common unit (digits scaled to the most places after the point).
+const WEIGHT = /^(0|[1-9][0-9]*)(?:\.([0-9]*[1-9]))?$/;
 function readWeights(text, count) {
-  if (typeof text !== "string") fail(`answer_weights must be text, not ${repr(text)}`);
-  const items = text.split(" ");
-  if (items.length !== count) fail(`answer_weights holds ${items.length} weights for ${count} answer words`);
-  const exact = items.map((item) => {
-    const found = WEIGHT.exec(item);
-    if (!found) fail(`answer_weights holds ${repr(item)}, which is not a positive decimal number`);
-    const decimals = found[2] ?? "", digits = BigInt(found[1] + decimals);
-    if (!digits) fail(`answer_weights holds ${repr(item)}: a weight is positive`);
-    return [digits, decimals.length];
-  });
-  const places = Math.max(...exact.map(([, p]) => p));  // every weight in the same unit: whole numbers, compared exactly
-  return { texts: items, whole: exact.map(([digits, p]) => digits * 10n ** BigInt(places - p)) };
+  const items = typeof text === "string" ? text.split(" ") : [], found = items.map((item) => WEIGHT.exec(item));
+  if (items.length !== count || found.some((f) => !f || f[0] === "0")) {
+    fail(`answer_weights is not ${count} weights, one per answer word, as decimal text one space apart (e.g. '1 0.25 3')`);
+  }
+  const exact = found.map(([, whole, decimals = ""]) => [BigInt(whole + decimals), decimals.length]);
+  const places = Math.max(...exact.map(([, p]) => p));
+  return { numbers: items.map(Number), whole: exact.map(([digits, p]) => digits * 10n ** BigInt(places - p)) };
 }
 
-// A list of words a tree carries (FORMAT.md §2.1), as codes: words of length letters of the alphabet,
-// NFC, sorted by code point, distinct.
+// A list of words a tree carries (FORMAT.md §2.1), as codes: words of length letters of the
+// alphabet (code points), sorted by code point, distinct.
 function carried(text, length, name, empty, game) {
   const words = text ? text.split(" ") : [];
   if (!words.length && !empty) fail(`${name} is empty`);
-  const codes = words.map((w) => ([...w].length === length && w.normalize("NFC") === w ? game._codeOf(w) : null));
+  const codes = words.map((w) => ([...w].length === length ? game._codeOf(w) : null));
   const ok = codes.every((c, i) => c !== null && (i === 0 || compareCodes(codes[i - 1], c) < 0));
   if (!ok) fail(`${name} is not a sorted list of distinct words of ${length} letters ${game._lettersSaid}`);
   return codes;
@@ -355,6 +351,7 @@ export class Words extends Game {
   constructor({ answers, guesses, hard = false, length = 5, answers_sha256, guesses_sha256, answer_words, guess_words,
     alphabet, capitals, answer_weights }, listDigest) {
     super();
+    const { letters, capitals: shown } = readAlphabet(alphabet, capitals);  // checked first, as player/wordlists.py does
     requireInt("length", length, 1, 10);
     if (answer_words == null) {
       fail("the tree names its word list files (format 1.0): rewrite it with a guesstree that carries the words");
@@ -362,23 +359,24 @@ export class Words extends Game {
     if (answers != null || guesses != null) fail("words takes its lists from files or from answer_words, not both");
     const lists = { answers_sha256, guesses_sha256, answer_words, guess_words };
     if (!Object.values(lists).every((v) => typeof v === "string")) fail("embedded word lists need answer_words, guess_words and both sha256 as text");
-    const { letters, capitals: shown } = readAlphabet(alphabet, capitals);
     Object.assign(this, { name: "words", hard: truthy(hard), length, symbols: letters.length, win: new Array(length).fill(2) });
     this.alphabet = letters;  // the letters, in code order (code points); shown as their capitals
     this.capitals = shown;
     // each letter, and each capital, typed: its code (a capital that is its own letter is that letter)
     this.#letterIndex = new Map([...shown.map((c, i) => [c, i]), ...letters.map((c, i) => [c, i])]);
-    const az = alphabet == null ? {} : { alphabet, capitals };
-    this._params = { hard: this.hard, length, ...lists, ...az };
+    this._params = { hard: this.hard, length, answers_sha256, guesses_sha256, ...(letters.join("") === AZ ? {} : { alphabet, capitals }),
+      answer_words, guess_words };
     this._answers = carried(answer_words, length, "answer_words", false, this);
     if (listDigest(this._answers.map((w) => `${this.#word(w)}\n`).join("")) !== answers_sha256) fail("the answer words it carries do not match their sha256");
     this._guessWords = carried(guess_words, length, "guess_words", true, this);
     this.weights = null;  // each secret's weight (how likely it is), in the order of secrets(); null: every one weighs 1
     if (answer_weights != null) {
-      const { texts, whole } = readWeights(answer_weights, this._answers.length);
-      this._params.answer_weights = answer_weights;
-      this.weights = texts.map(Number);
-      this.#weightOf = new Map(this._answers.map((code, i) => [key(code), whole[i]]));
+      const { numbers, whole } = readWeights(answer_weights, this._answers.length);
+      if (numbers.some((w) => w !== 1)) {  // all 1: no weights (and a tree that says so is refused as not written so)
+        this._params.answer_weights = answer_weights;
+        this.weights = numbers;
+        this.#weightOf = new Map(this._answers.map((code, i) => [key(code), whole[i]]));
+      }
     }
   }
   // A secret's weight as a whole number, in a unit common to the game's weights (exact, for
@@ -397,7 +395,10 @@ export class Words extends Game {
   #word(code) { return code.map((s) => this.alphabet[s]).join(""); }  // as the lists write it (lower form)
   // The code of a typed letter (the letter or its capital), or -1.
   letterOf(c) { return this.#letterIndex.get(c) ?? -1; }
-  title() { return `Words of ${this.length} letters (${this._answers.length} answers${this.hard ? ", hard mode" : ""})`; }
+  title() {
+    const weighted = this.weights === null ? "" : ", weighted";
+    return `Words of ${this.length} letters (${this._answers.length} answers${weighted}${this.hard ? ", hard mode" : ""})`;
+  }
   _secrets() { return this._answers; }
   _guesses() {  // the answers and the other guesses, merged in canonical (code) order
     const out = [], a = this._answers, g = this._guessWords;
@@ -484,21 +485,15 @@ export class Words extends Game {
     return null;
   }
   formatCode(code) { return code.map((s) => this.capitals[s]).join(""); }
-  parseCode(text) {  // NFC, then each code point a letter of the alphabet or its capital
-    const word = text.trim().normalize("NFC");
-    if (!word) fail(`${repr(text)} is not a word: use the letters ${this.#lettersListed()}`);
-    const code = [];
-    for (const c of word) {
-      const at = this.letterOf(c);
-      if (at < 0) {
-        if (this._lettersSaid === "a-z") fail(`${repr(text)} is not a word: use the letters a-z`);
-        fail(`${repr(text)} is not a word: ${repr(c)} is not one of this game's letters (${this.#lettersListed()})`);
-      }
-      code.push(at);
+  parseCode(text) {  // NFC, then each code point a letter of the alphabet or its capital (player/letters.py's read)
+    const word = text.trim().normalize("NFC"), code = [...word].map((c) => this.letterOf(c)), stray = code.indexOf(-1);
+    if (stray >= 0 || !word) {
+      if (this._lettersSaid === "a-z") fail(`${repr(text)} is not a word: use the letters a-z`);
+      const why = stray >= 0 ? `${named([...word][stray])} is not one of this game's letters (${this.alphabet.join(" ")})` : "no letters";
+      fail(`${repr(text)} is not a word: ${why}`);
     }
     return this.checkCode(code, text);
   }
-  #lettersListed() { return this._lettersSaid === "a-z" ? "a-z" : this.alphabet.join(" "); }
   formatFeedback(f) { return f.map((m) => "-YG"[m]).join(""); }
   parseFeedback(text) {
     const marks = [];

@@ -8,6 +8,7 @@ import { test } from "node:test";
 import { FormatError, Tree, makeGame } from "../src/node.js";
 import { bestGuess } from "../src/advice.js";
 
+const AZ = "abcdefghijklmnopqrstuvwxyz";
 const sha = (text) => createHash("sha256").update(text, "utf8").digest("hex");
 const digest = (text) => sha(text);  // what index.js gives a words game: the sha256 of its canonical answer list
 const canonical = (words) => words.map((w) => `${w}\n`).join("");
@@ -30,8 +31,8 @@ test("Spanish: codes are indices into the alphabet, words shown by their capital
   for (const typed of ["ÑANDÚ", "ñandú", "ÑaNdÚ", " n\u0303andu\u0301 ", "N\u0303ANDU\u0301"]) {
     assert.deepEqual(game.parseCode(typed), game.secrets()[2], typed);
   }
-  assert.throws(() => game.parseCode("NIÑA9"), { message: `'NIÑA9' is not a word: '9' is not one of this game's letters (${[...SPANISH].join(" ")})` });
-  assert.throws(() => game.parseCode("niñaß"), { message: `'niñaß' is not a word: 'ß' is not one of this game's letters (${[...SPANISH].join(" ")})` });
+  assert.throws(() => game.parseCode("NIÑA9"), { message: `'NIÑA9' is not a word: '9' (U+0039) is not one of this game's letters (${[...SPANISH].join(" ")})` });
+  assert.throws(() => game.parseCode("niñaß"), { message: `'niñaß' is not a word: 'ß' (U+00DF) is not one of this game's letters (${[...SPANISH].join(" ")})` });
   assert.throws(() => game.parseCode("niño"), { message: "'niño' has 4 symbols; this game's codes have 5" });
   assert.equal(game.letterOf("Ñ"), 29);
   assert.equal(game.letterOf("ñ"), 29);
@@ -53,7 +54,7 @@ test("Ukrainian: Cyrillic letters, hard mode's messages in capitals, the a-z tre
   const revealed = [[game.parseCode("їжака"), [1, 0, 0, 0, 0]]];
   assert.equal(game.allows(game.parseCode("книга"), revealed), "hard mode: guess 1 revealed Ї, which this guess does not reuse");
   assert.deepEqual(game.guessesAfter(revealed), [game.parseCode("ЇЖАКА")]);
-  assert.throws(() => game.parseCode("KНИГА"), (e) => e.message.startsWith("'KНИГА' is not a word: 'K' is not one of this game's letters (а б в"));
+  assert.throws(() => game.parseCode("KНИГА"), (e) => e.message.startsWith("'KНИГА' is not a word: 'K' (U+004B) is not one of this game's letters (а б в"));
   const az = words(["crane", "salet"]);  // no alphabet: a-z, as every tree before
   assert.equal(az.symbols, 26);
   assert.deepEqual(az.parseCode("Salet"), [18, 0, 11, 4, 19]);
@@ -77,24 +78,28 @@ test("words sort by code point, not by UTF-16 unit; a length is counted in code 
 
 test("a hostile alphabet, capitals or word list is refused with one clear message", () => {
   const refused = (options, message, answers = ["ab"]) => assert.throws(() => words(answers, { length: 2, ...options }), { message });
-  refused({ alphabet: "ba", capitals: "BA" }, "the alphabet's letters are not distinct and in code point order");
-  refused({ alphabet: "aab", capitals: "ABC" }, "the alphabet's letters are not distinct and in code point order");
-  refused({ alphabet: "ab1", capitals: "AB1" }, "the alphabet holds '1' (U+0031), which is not a letter in its lower form");
-  refused({ alphabet: "Aab", capitals: "XYZ" }, "the alphabet holds 'A' (U+0041), which is not a letter in its lower form");
-  refused({ alphabet: "ab\u0340", capitals: "AB\u0340" }, "the alphabet holds '\u0340' (U+0340), which is not a letter in its lower form");  // not NFC
-  refused({ alphabet: "", capitals: "" }, "the alphabet has 0 letters (1 to 255)");
+  const order = "alphabet must be 1 to 255 distinct letters in code point order";
+  refused({ alphabet: "ba", capitals: "BA" }, order);
+  refused({ alphabet: "aab", capitals: "ABC" }, order);
+  refused({ alphabet: "", capitals: "" }, order);
   const many = Array.from({ length: 256 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join("");  // CJK ideographs: letters without case
-  refused({ alphabet: many, capitals: many }, "the alphabet has 256 letters (1 to 255)");
-  refused({ alphabet: "ab" }, "alphabet and capitals go together, both as text");
+  refused({ alphabet: many, capitals: many }, order);
+  assert.equal(words(["\u4e00\u4e01"], { alphabet: many.slice(0, 255), capitals: many.slice(0, 255) }).symbols, 255);
+  refused({ alphabet: "1ab", capitals: "1AB" }, "alphabet holds '1' (U+0031), which is not a letter in lower case and NFC");
+  refused({ alphabet: "Aab", capitals: "XYZ" }, "alphabet holds 'A' (U+0041), which is not a letter in lower case and NFC");
+  refused({ alphabet: "ab\u0340", capitals: "AB\u0340" }, "alphabet holds '\u0340' (U+0340), which is not a letter in lower case and NFC");
+  const text = "alphabet and capitals must both be text";
+  refused({ alphabet: "ab" }, text);
+  refused({ alphabet: 7, capitals: "AB" }, text);
   const lonely = { ...words(["ab"]).params(), capitals: "AB" };  // capitals without an alphabet
-  assert.throws(() => makeGame("words", lonely, digest), { message: "alphabet and capitals go together, both as text" });
-  refused({ alphabet: 7, capitals: "AB" }, "alphabet and capitals go together, both as text");
-  refused({ alphabet: "ab", capitals: "A" }, "capitals has 1 letters, the alphabet 2");
-  refused({ alphabet: "ab", capitals: "AA" }, "capitals repeats a letter: typed words would be ambiguous");
-  refused({ alphabet: "ab", capitals: "bA" }, "capitals shows another letter as 'b', a letter of the alphabet: typed words would be ambiguous");
-  refused({ alphabet: "ab", capitals: "A-" }, "capitals holds '-' (U+002D), which is not a letter");
+  assert.throws(() => makeGame("words", lonely, digest), { message: text });
+  const one = "capitals must be one distinct letter for each letter of the alphabet";
+  refused({ alphabet: "ab", capitals: "A" }, one);
+  refused({ alphabet: "ab", capitals: "AA" }, one);
+  refused({ alphabet: "ab", capitals: "A-" }, one);
+  refused({ alphabet: "ab", capitals: "bA" }, "a capital is another letter of the alphabet");
   refused({ alphabet: "ab", capitals: "AB" }, "answer_words is not a sorted list of distinct words of 2 letters of its alphabet", ["ac"]);
-  refused({ alphabet: "abñ", capitals: "ABÑ" }, "answer_words is not a sorted list of distinct words of 2 letters of its alphabet", ["an\u0303"]);  // not NFC
+  refused({ alphabet: "abñ", capitals: "ABÑ" }, "answer_words is not a sorted list of distinct words of 2 letters of its alphabet", ["a\u00f1x"]);
   assert.ok(words(["añ"], { length: 2, alphabet: "abñ", capitals: "ABÑ" }));
   // as a tree's header holds them: a FormatError naming the file, never a crash
   for (const [alphabet, capitals] of [["ba", "BA"], [null, "AB"], ["ab", 3], ["ab", "AA"], ["a\u{10428}", "A"]]) {
@@ -103,6 +108,11 @@ test("a hostile alphabet, capitals or word list is refused with one clear messag
     assert.throws(() => new Tree(tinyHeader(game), tinyBody(), { name: "t.zst", listDigest: digest }),
       (e) => e instanceof FormatError && e.message.startsWith("t.zst: cannot rebuild the game 'words': "), `${alphabet} ${capitals}`);
   }
+  // a-z written out: the game's own alphabet, which a tree never writes (as player/header.py, refused as not written so)
+  const az = { name: "words", params: { hard: false, length: 2, answers_sha256: sha("ab\n"), guesses_sha256: sha("ab\n"),
+    answer_words: "ab", guess_words: "", alphabet: AZ, capitals: AZ.toUpperCase() } };
+  assert.throws(() => new Tree(tinyHeader(az), tinyBody(), { name: "t.zst", listDigest: digest }),
+    (e) => e instanceof FormatError && e.message === `t.zst: the game 'words' does not take alphabet='${AZ}' as written`);
 });
 
 const tinyHeader = (game) => ({ format: "guesstree", version: [1, 3], game, strategy: { name: "entropy" }, producer: "test",
@@ -118,30 +128,32 @@ test("a tree of Spanish words plays, shows and reads its words", () => {
   assert.equal(tree.game.formatCode(tree.nextGuess([])), "AÑ");
   assert.equal(tree.nextGuess([["añ", "GG"]]), null);
   assert.deepEqual(tree.path("AÑ"), [[[0, 1], [2, 2]]]);
-  // a parameter the game does not take as written (Python's reader refuses it so too)
+  // a parameter the game does not take as written (player/header.py refuses it so too): every weight 1 is no weights
   const written = { ...game, params: { ...game.params, answer_weights: "1" } };
-  assert.ok(new Tree(tinyHeader(written), tinyBody(), { name: "t.zst", listDigest: (text) => sha(text) }));
+  assert.throws(() => new Tree(tinyHeader(written), tinyBody(), { name: "t.zst", listDigest: (text) => sha(text) }),
+    (e) => e instanceof FormatError && e.message === "t.zst: the game 'words' does not take answer_weights='1' as written");
 });
 
-test("answer_weights: one positive decimal a word, kept exact; anything else refused", () => {
+test("answer_weights: one positive decimal a word, as the fewest digits say it, kept exact; anything else refused", () => {
   const game = words(["bat", "cat", "hat"], { answer_weights: "1 0.25 30" });
   assert.deepEqual(game.weights, [1, 0.25, 30]);
   assert.deepEqual(game.secrets().map((c) => game.wholeWeight(c)), [100n, 25n, 3000n]);
   assert.equal(game.params().answer_weights, "1 0.25 30");
+  assert.equal(game.title(), "Words of 3 letters (3 answers, weighted)");
   assert.equal(words(["bat", "cat"]).weights, null);
   assert.equal(words(["bat", "cat"]).wholeWeight([1, 0, 19]), null);
   assert.equal(makeGame("mastermind", {}).weights, null);
-  const refused = (weights, message) => assert.throws(() => words(["bat", "cat"], { answer_weights: weights }), { message });
-  refused("1", "answer_weights holds 1 weights for 2 answer words");
-  refused("1 2 3", "answer_weights holds 3 weights for 2 answer words");
-  refused("1  2", "answer_weights holds 3 weights for 2 answer words");
-  refused("1\t2", "answer_weights holds 1 weights for 2 answer words");
-  for (const bad of ["-1", "+1", "1e3", "1.", ".5", "1,5", "0x1", "Infinity", "NaN", "١", "½"]) {
-    refused(`2 ${bad}`, `answer_weights holds '${bad}', which is not a positive decimal number`);
+  // every weight 1: no weights, and the parameter is not the game's (a tree that writes it is refused as not written so)
+  const ones = words(["bat", "cat"], { answer_weights: "1 1" });
+  assert.equal(ones.weights, null);
+  assert.equal(Object.hasOwn(ones.params(), "answer_weights"), false);
+  const message = "answer_weights is not 2 weights, one per answer word, as decimal text one space apart (e.g. '1 0.25 3')";
+  const refused = (weights) => assert.throws(() => words(["bat", "cat"], { answer_weights: weights }), { message }, String(weights));
+  for (const bad of ["1", "1 2 3", "1  2", "1\t2", "", 2, true]) refused(bad);
+  for (const bad of ["-1", "+1", "1e3", "1.", ".5", "1,5", "0x1", "Infinity", "NaN", "١", "½", "0", "0.0", "0.50", "1.0", "01", "00.5"]) {
+    refused(`2 ${bad}`);
   }
-  refused("2 0", "answer_weights holds '0': a weight is positive");
-  refused("2 0.000", "answer_weights holds '0.000': a weight is positive");
-  refused(2, "answer_weights must be text, not 2");
+  assert.deepEqual(words(["bat", "cat"], { answer_weights: "0.5 10" }).weights, [0.5, 10]);
 });
 
 test("help off the tree follows the weights: the heavier of two, and ties in parts to the heavier secret", () => {
@@ -159,7 +171,7 @@ test("help off the tree follows the weights: the heavier of two, and ties in par
   // two left: the heavier first, exactly (these two weights are one float, but not one number)
   const two = words(["bat", "cat"], { answer_weights: "0.1 0.10000000000000000001" });
   assert.deepEqual(bestGuess(two, 9, [], two.secrets()), code(two, "cat"));
-  const even = words(["bat", "cat"], { answer_weights: "0.5 0.50" });
+  const even = words(["bat", "cat"], { answer_weights: "0.5 0.5" });
   assert.deepEqual(bestGuess(even, 9, [], even.secrets()), code(even, "bat"));
   assert.deepEqual(bestGuess(plain, 9, [], plain.secrets().slice(1)), code(plain, "cat"));
 });
