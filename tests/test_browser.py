@@ -1128,3 +1128,135 @@ def test_play_tab_keyboard_writes_a_guess_of_ones_own_whose_letters_are_then_col
     assert web.guess() == root and own_keyboard(page) == {}
     assert accessible_names_hold_their_text(page) == [] and web.problems == []
     web.close()
+
+
+WORDS_ES = {"answers": str(Path(__file__).parent / "data" / "words-es.txt"),
+            "guesses": str(Path(__file__).parent / "data" / "words-es-guesses.txt")}
+WORDS_UK_HARD = {"answers": str(Path(__file__).parent / "data" / "words-uk.txt"),
+                 "guesses": str(Path(__file__).parent / "data" / "words-uk-guesses.txt"), "hard": True}
+LAYOUT_ROWS = {"es": ["qwertyuiop", "asdfghjklñ", "zxcvbnm"], "uk": ["йцукенгшщзхїъ", "фівапролджєыэ", "ячсмитьбюґё"]}
+
+
+def unnamed(message: str) -> str:
+    """A Python message as the JavaScript player words it: a character by its code point, without
+    the Unicode name it has no table of ('9' (U+0039 DIGIT NINE) -> '9' (U+0039))."""
+    import re
+
+    return re.sub(r"\(U\+([0-9A-F]{4,6}) [^)]*\)", r"(U+\1)", message)
+
+
+def keyboard_rows(page, picker: str) -> list[list[str]]:
+    """The on-screen keyboard's rows: each key's letter (data-key), Enter and ⌫ left out."""
+    return page.evaluate("""(picker) => [...document.querySelectorAll(`#${picker} .picker-row`)]
+        .map((row) => [...row.querySelectorAll("button[data-key]")].map((key) => key.dataset.key))""", picker)
+
+
+def press_key(page, key: str) -> None:
+    """A key of the physical keyboard with the focus on the page, for a letter Playwright's US
+    keyboard has not (ñ, й): its keydown, as a keyboard of that language sends it."""
+    page.evaluate("""(key) => document.body.dispatchEvent(new KeyboardEvent("keydown",
+        { key, bubbles: true, cancelable: true }))""", key)
+
+
+@pytest.mark.parametrize("params, layout", [(WORDS_ES, "es"), (WORDS_UK_HARD, "uk")])
+def test_words_of_another_alphabet_play_like_the_python_player(browser, trees, tmp_path, params, layout):
+    """Spanish and Ukrainian (hard mode) trees: the page plays every game as the Python player does,
+    shows words in capitals, its keyboards hold the game's letters (a keyboard's rows for the letters
+    it has, the others after them in the alphabet's order), and typed words are read as Python reads
+    them, in capitals or lower case, composed or not."""
+    import unicodedata
+
+    web = WebPlayer(browser, trees("words", "entropy", **params), tmp_path)
+    tree, game, page = web.tree, web.game, web.page
+    alphabet = game.params()["alphabet"]
+    for secret in some(game.secrets, 5):
+        web.play(secret)
+    used = [letter for letter in alphabet if any(alphabet[s] == letter for word in game.guesses for s in word)]
+    rows = [[c for c in row if c in used] for row in LAYOUT_ROWS[layout]]
+    others = [c for c in used if not any(c in row for row in rows)]
+    expected = [row for row in rows + [others[i:i + 11] for i in range(0, len(others), 11)] if row]
+    assert keyboard_rows(page, "own-picker") == keyboard_rows(page, "yg-picker") == expected
+    assert len(used) > 26 - 10 and any(not c.isascii() for row in expected for c in row)
+    labels = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll("#yg-picker button[data-key]")]
+        .map((key) => [key.dataset.key, key.textContent]))""")
+    assert labels == {c: game.format_code((alphabet.index(c),)) for c in used}  # each letter's capital
+
+    # You guess: a word of the game's own letters, written with the keys, typed in capitals, in lower
+    # case, decomposed; a wrong character named as Python names it.
+    web.show("you-guess")
+    page.evaluate("Math.random = () => 0.25")
+    page.click("#yg-new")
+    hidden = game.secrets[int(0.25 * len(game.secrets))]
+    beyond = [c for c in game.guesses if any(not alphabet[s].isascii() for s in c) and c != hidden]
+    first = beyond[0]
+    for letter in (alphabet[s] for s in first):
+        page.click(f'#yg-picker button[data-key="{letter}"]')
+    assert holes(page) == [game.format_code((s,)) for s in first]
+    page.click("#yg-enter")
+    assert tried(page, game) == [(first, game.score(first, hidden))]
+    assert keyboard(page) == {alphabet[s]: str(m) for s, m in known_marks([(first, game.score(first, hidden))]).items()}
+    history = [(first, game.score(first, hidden))]
+    typed = [game.format_code(c) for c in beyond[1:4] if game.allows(c, history) is None or not game.hard]
+    for text in typed[:1] + [unicodedata.normalize("NFD", w.lower()) for w in typed[1:2]]:
+        code = game.parse_code(text)
+        if game.allows(code, history) is not None:
+            continue
+        page.fill("#yg-input", text)
+        page.click("#yg-go")
+        history.append((code, game.score(code, hidden)))
+        assert tried(page, game) == history, text
+    for bad in (game.format_code(first)[:4] + "9", game.format_code(first)[:4] + "ß"):
+        page.fill("#yg-input", bad)
+        page.click("#yg-go")
+        assert page.text_content("#yg-message") == unnamed(python_error(game.parse_code, bad))
+    # the physical keyboard, the focus on the page: the letter or its capital writes the letter
+    page.fill("#yg-input", "")
+    page.click("h1")
+    letters = [alphabet[s] for s in first]
+    for i, letter in enumerate(letters):
+        press_key(page, letter.upper() if i % 2 else letter)
+    assert holes(page) == [game.format_code((s,)) for s in first]
+    press_key(page, "Backspace")
+    assert holes(page) == [game.format_code((s,)) for s in first[:-1]] + [""]
+    web.close()
+
+
+def known_marks(history: list[tuple]) -> dict[int, int]:
+    """Each letter guessed (its code) with its best mark so far."""
+    best: dict[int, int] = {}
+    for guess, feedback in history:
+        for letter, mark in zip(guess, feedback):
+            best[letter] = max(best.get(letter, 0), mark)
+    return best
+
+
+def test_ukrainian_hard_mode_own_guess_on_the_play_tabs_keyboard(browser, trees, tmp_path):
+    """The play tab of a Ukrainian hard-mode tree: a guess of one's own written on its keyboard
+    (Cyrillic keys), its letters coloured, the suggestion the Python player's; a guess that drops a
+    hint is refused with hard mode's message in capitals; the lookup reads a secret in lower case."""
+    web = WebPlayer(browser, trees("words", "entropy", **WORDS_UK_HARD), tmp_path)
+    tree, game, page = web.tree, web.game, web.page
+    alphabet = game.params()["alphabet"]
+    secret = game.secrets[len(game.secrets) // 2]
+    own = next(g for g in game.guesses if g not in (tree.guess_of(0), secret) and 2 in game.score(g, secret))
+    for letter in (alphabet[s] for s in own):
+        page.click(f'#own-picker button[data-key="{letter}"]')
+    page.click("#own-enter")
+    assert web.guess() == game.format_code(own)
+    history = [(own, game.score(own, secret))]
+    mark_tiles(page, history[0][1])
+    page.click("#marks-go")
+    assert web.history() == [game.format_code(own) + game.format_feedback(history[0][1])]
+    assert web.guess() == game.format_code(tree.suggest(history))
+    assert own_keyboard(page) == {alphabet[s]: str(m) for s, m in known_marks(history).items()}
+    dropping = next(g for g in game.guesses if game.allows(g, history) is not None)
+    page.fill("#own-input", game.format_code(dropping).lower())
+    page.click("#own-go")
+    assert web.message() == game.allows(dropping, history) and len(web.history()) == 1
+    web.show("lookup")
+    page.fill("#secret-input", game.format_code(secret).lower())
+    page.click("#path-form button[type=submit]")
+    assert page.text_content("#path-message") == \
+        f"The tree finds {game.format_code(secret)} in {len(tree.path(secret))} guess{'' if len(tree.path(secret)) == 1 else 'es'}:"
+    assert accessible_names_hold_their_text(page) == []
+    web.close()
