@@ -1260,3 +1260,34 @@ def test_ukrainian_hard_mode_own_guess_on_the_play_tabs_keyboard(browser, trees,
         f"The tree finds {game.format_code(secret)} in {len(tree.path(secret))} guess{'' if len(tree.path(secret)) == 1 else 'es'}:"
     assert accessible_names_hold_their_text(page) == []
     web.close()
+
+
+def test_weighted_words_page_says_its_weighted_mean_and_suggests_by_the_weights(browser, trees, tmp_path):
+    """A tree of weighted Spanish answers: the summary gives the weighted mean beside the plain one;
+    every game is the Python player's; off the tree, after a guess of one's own, the page suggests
+    what the Python player's rule suggests with the weights (the heavier of two candidates first)."""
+    answers = [line for line in Path(WORDS_ES["answers"]).read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
+    weighted = tmp_path / "weighted.txt"
+    weighted.write_text("".join(f"{w} {['1', '3', '0.25', '12.5'][i % 4]}\n" for i, w in enumerate(answers)), encoding="utf-8")
+    web = WebPlayer(browser, trees("words", "entropy", answers=str(weighted), guesses=WORDS_ES["guesses"]), tmp_path)
+    tree, game, page = web.tree, web.game, web.page
+    s = tree.stats
+    assert game.weights is not None and s["weighted_mean"] != s["average"]
+    assert page.text_content("#summary") == (f"{s['secrets']} secrets · {s['average']:.3f} guesses on average "
+                                             f"({s['weighted_mean']:.3f} weighted by how likely each secret is) · worst case {s['worst']}")
+    for secret in some(game.secrets, 4):
+        web.play(secret)
+    # two candidates left after a guess of one's own: the heavier is suggested, wherever it comes
+    weight = dict(zip(game.secrets, game.weights))
+    pair = next((g, s1, s2) for g in game.guesses for s1 in game.secrets
+                for s2 in [t for t in tree.candidates([(g, game.score(g, s1))]) if t != s1]
+                if g not in (s1, s2, tree.guess_of(0)) and len(tree.candidates([(g, game.score(g, s1))])) == 2
+                and weight[max(s1, s2)] > weight[min(s1, s2)])
+    played, secret, _ = pair
+    history = [(played, game.score(played, secret))]
+    page.click("#restart")
+    page.fill("#played-input", f"{game.format_code(played)} {game.format_feedback(history[0][1])}")
+    page.click("#played-go")
+    left = tree.candidates(history)
+    assert web.guess() == game.format_code(tree.suggest(history)) == game.format_code(max(left))  # the later, heavier one
+    web.close()
