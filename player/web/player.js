@@ -18,7 +18,11 @@ class TableGame extends Game {
     Object.assign(this, { name: table.name, length: table.length, symbols: table.symbols, win: table.win, table, spec });
     this.codeIndex = new Map(table.codes.map((c, i) => [c.join(","), i]));
     this.texts = new Map(table.code_texts.map((t, i) => [t.toUpperCase(), table.codes[i]]));
+    // the letters the page's keyboards write, should the plugin's page be of letters: a-z, as before alphabets
+    this.alphabet = [..."abcdefghijklmnopqrstuvwxyz"].slice(0, table.symbols);
+    this.capitals = this.alphabet.map((c) => c.toUpperCase());
   }
+  letterOf(c) { return this.alphabet.indexOf(c.toLowerCase()); }
   params() { return this.spec.params || {}; }
   title() { return this.table.title; }
   _secrets() { return this.table.codes.slice(0, this.table.secrets); }

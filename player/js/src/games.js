@@ -289,8 +289,8 @@ const MAX_ALPHABET = 255;
 const IS_LETTER = /^[\p{L}\p{M}]$/u;  // Unicode's letters and marks: a mark NFC leaves alone is a letter of its own
 // A character as a message shows it: 'ñ' (U+00F1). (Python's messages add its Unicode name, which
 // this player has no table of.)
-export const named = (c) => `${repr(c)} (U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")})`;
-export const lowerLetter = (c) => {  // a code point's lower form, where that is one code point (never a word's final sigma)
+const named = (c) => `${repr(c)} (U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")})`;
+const lowerLetter = (c) => {  // a code point's lower form, where that is one code point (never a word's final sigma)
   const lower = c.toLowerCase();
   return [...lower].length === 1 ? lower : c;
 };
@@ -345,7 +345,7 @@ function carried(text, length, name, empty, game) {
 }
 
 export class Words extends Game {
-  #counts; #letterIndex; #weightOf;
+  #counts; #letterIndex; #codes; #weightOf;
   // Only a tree that carries its words (format 1.1) can be played here: a 1.0 tree names files.
   // A parameter not given is None, as in Python (== null: undefined or null).
   constructor({ answers, guesses, hard = false, length = 5, answers_sha256, guesses_sha256, answer_words, guess_words,
@@ -363,7 +363,8 @@ export class Words extends Game {
     this.alphabet = letters;  // the letters, in code order (code points); shown as their capitals
     this.capitals = shown;
     // each letter, and each capital, typed: its code (a capital that is its own letter is that letter)
-    this.#letterIndex = new Map([...shown.map((c, i) => [c, i]), ...letters.map((c, i) => [c, i])]);
+    this.#codes = new Map(letters.map((c, i) => [c, i]));  // a letter's code (what carried words hold)
+    this.#letterIndex = new Map([...shown.map((c, i) => [c, i]), ...this.#codes]);
     this._params = { hard: this.hard, length, answers_sha256, guesses_sha256, ...(letters.join("") === AZ ? {} : { alphabet, capitals }),
       answer_words, guess_words };
     this._answers = carried(answer_words, length, "answer_words", false, this);
@@ -386,8 +387,8 @@ export class Words extends Game {
   _codeOf(word) {  // a carried word's code, or null where a code point is not a letter of the alphabet
     const code = [];
     for (const c of word) {
-      const at = this.alphabet.indexOf(c);
-      if (at < 0) return null;
+      const at = this.#codes.get(c);
+      if (at === undefined) return null;
       code.push(at);
     }
     return code;
