@@ -1167,7 +1167,7 @@ def test_words_of_another_alphabet_play_like_the_python_player(browser, trees, t
     import unicodedata
 
     web = WebPlayer(browser, trees("words", "entropy", **params), tmp_path)
-    tree, game, page = web.tree, web.game, web.page
+    game, page = web.game, web.page
     alphabet = game.params()["alphabet"]
     for secret in some(game.secrets, 5):
         web.play(secret)
