@@ -258,8 +258,8 @@ def chunked_bytes(data: bytes, chunk_nodes: int) -> bytes:
 
 
 def write_altered(out: Path, data: bytes) -> None:
-    """The Spanish tree with its game's parameters altered, each with the Python reader's decision
-    (``loaded``, or its message), in ``altered/decisions.json``."""
+    """The Spanish tree with its game's parameters or its statistics altered, each with the Python
+    reader's decision (``loaded``, or its message), in ``altered/decisions.json``."""
     from guesstree.player.artifact import decode
     from guesstree.player.encoding import encode
 
@@ -283,13 +283,20 @@ def write_altered(out: Path, data: bytes) -> None:
         "weights-unwritten": {"answer_weights": " ".join(["0.50"] * count)},
         "weights-negative": {"answer_weights": " ".join(["-1"] * count)},
     }
+    weighted = {"weighted_total": 300.5, "weighted_mean": 2.5, "total_weight": 120.2}
+    stats = {  # the weighted statistics (FORMAT.md §2.3): all three or none, each a positive number
+        "stats-weighted": weighted, "stats-half": {"weighted_mean": 2.5},
+        "stats-negative": {**weighted, "total_weight": -1.0}, "stats-zero": {**weighted, "weighted_total": 0},
+        "stats-text": {**weighted, "weighted_mean": "2.5"}, "stats-infinite": {**weighted, "weighted_mean": float("inf")},
+    }
     folder = out / "altered"
     folder.mkdir(exist_ok=True)
     decisions = []
-    for change, values in changes.items():
-        altered = {k: v for k, v in {**params, **values}.items() if v is not None}
+    for change, values in [*changes.items(), *stats.items()]:
+        altered = {k: v for k, v in {**params, **values}.items() if v is not None} if change in changes else params
+        figures = {**header["stats"], **values} if change in stats else header["stats"]
         file = f"{change}.msgpack.zst"
-        (folder / file).write_bytes(encode({**header, "game": {**header["game"], "params": altered}}, body))
+        (folder / file).write_bytes(encode({**header, "stats": figures, "game": {**header["game"], "params": altered}}, body))
         try:
             player.loads((folder / file).read_bytes(), file)
             decisions.append({"file": file, "python": "loaded"})

@@ -19,7 +19,10 @@ export const repr = (v) => {  // a value as Python would print it, for messages
   if (v === null || v === undefined) return "None";
   if (typeof v === "boolean") return v ? "True" : "False";
   if (typeof v === "string") return `'${v}'`;
-  if (v instanceof Float) return Number.isInteger(v.value) ? `${v.value}.0` : String(v.value);
+  if (v instanceof Float) {  // 1.0, 0.5, inf, nan as Python writes them
+    if (!Number.isFinite(v.value)) return Number.isNaN(v.value) ? "nan" : v.value > 0 ? "inf" : "-inf";
+    return Number.isInteger(v.value) ? `${v.value}.0` : String(v.value);
+  }
   if (v instanceof Uint8Array) return `<${v.length} bytes>`;
   if (Array.isArray(v)) return `[${v.map(repr).join(", ")}]`;
   if (typeof v === "object") return `{${Object.entries(v).map(([k, x]) => `${repr(k)}: ${repr(x)}`).join(", ")}}`;

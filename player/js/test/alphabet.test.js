@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { test } from "node:test";
 import { FormatError, Tree, makeGame } from "../src/node.js";
+import { Float } from "../src/games.js";
 import { bestGuess } from "../src/advice.js";
 
 const AZ = "abcdefghijklmnopqrstuvwxyz";
@@ -174,4 +175,23 @@ test("help off the tree follows the weights: the heavier of two, and ties in par
   const even = words(["bat", "cat"], { answer_weights: "0.5 0.5" });
   assert.deepEqual(bestGuess(even, 9, [], even.secrets()), code(even, "bat"));
   assert.deepEqual(bestGuess(plain, 9, [], plain.secrets().slice(1)), code(plain, "cat"));
+});
+
+test("a weighted tree's statistics: the three weighted figures, all or none, each a positive number", () => {
+  const game = { name: "words", params: { hard: false, length: 2, answers_sha256: sha("ab\n"), guesses_sha256: sha("ab\n"),
+    answer_words: "ab", guess_words: "", answer_weights: "2.5" } };
+  const header = (weighted) => { const h = tinyHeader(game); Object.assign(h.stats, weighted); return h; };
+  const load = (weighted) => new Tree(header(weighted), tinyBody(), { name: "t.zst", listDigest: digest });
+  const figures = { weighted_total: new Float(2.5), weighted_mean: new Float(1), total_weight: new Float(2.5) };
+  const tree = load(figures);
+  assert.deepEqual([tree.stats.weighted_total, tree.stats.weighted_mean, tree.stats.total_weight], [2.5, 1, 2.5]);
+  assert.deepEqual(tree.game.weights, [2.5]);
+  assert.equal(load({}).stats.weighted_mean, undefined);  // (verify, not the reader, holds a weighted game to them)
+  const refused = (weighted, message) => assert.throws(() => load(weighted), (e) => e instanceof FormatError && e.message === `t.zst: ${message}`);
+  refused({ weighted_mean: new Float(1) }, "the header's statistics have 'weighted_mean' but not 'weighted_total'");
+  refused({ ...figures, total_weight: new Float(-1) }, "the statistic 'total_weight' is -1.0, not a positive number");
+  refused({ ...figures, weighted_total: 0 }, "the statistic 'weighted_total' is 0, not a positive number");
+  refused({ ...figures, weighted_mean: true }, "the statistic 'weighted_mean' is True, not a positive number");
+  refused({ ...figures, weighted_mean: "1" }, "the statistic 'weighted_mean' is '1', not a positive number");
+  refused({ ...figures, weighted_mean: new Float(Infinity) }, "the statistic 'weighted_mean' is inf, not a positive number");
 });
