@@ -1258,6 +1258,18 @@ def test_ukrainian_hard_mode_own_guess_on_the_play_tabs_keyboard(browser, trees,
     page.click("#path-form button[type=submit]")
     assert page.text_content("#path-message") == \
         f"The tree finds {game.format_code(secret)} in {len(tree.path(secret))} guess{'' if len(tree.path(secret)) == 1 else 'es'}:"
+    # the review of a game typed in lower case: the Python player's figures, the words in capitals
+    web.show("review")
+    played = [(game.format_code(own).lower(), game.format_feedback(game.score(own, secret)))]
+    played += [(game.format_code(g).lower(), game.format_feedback(f)) for g, f in tree.path(secret)[1:]]
+    python = python_review(tree, played, None).to_dict()
+    page.fill("#review-input", " ".join(f"{g} {f}" for g, f in played))
+    page.click("#review-go")
+    rows = review_rows(page, "#review-out")
+    for row, move, (guess, _) in zip(rows, python["moves"], played, strict=True):
+        assert (row["shown"], row["Expected"], row["Loss"], row["verdict"], row["exact"]) == (
+            guess.upper(), f"{shown_figure(move['expected'])} / {shown_figure(move['best_expected'])}",
+            shown_figure(move["loss"]), move["verdict"], str(move["exact"]).lower()), row
     assert accessible_names_hold_their_text(page) == []
     web.close()
 
