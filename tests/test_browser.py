@@ -15,6 +15,7 @@ import pytest
 from guesstree import player
 from guesstree.player.export import export, reach
 from guesstree.player.review import review as python_review
+import debian_words
 from parts import missing
 
 CHROMIUM = Path(os.environ.get("GUESSTREE_CHROMIUM", "/usr/bin/chromium"))
@@ -1130,10 +1131,15 @@ def test_play_tab_keyboard_writes_a_guess_of_ones_own_whose_letters_are_then_col
     web.close()
 
 
-WORDS_ES = {"answers": str(Path(__file__).parent / "data" / "words-es.txt"),
-            "guesses": str(Path(__file__).parent / "data" / "words-es-guesses.txt")}
-WORDS_UK_HARD = {"answers": str(Path(__file__).parent / "data" / "words-uk.txt"),
-                 "guesses": str(Path(__file__).parent / "data" / "words-uk-guesses.txt"), "hard": True}
+def words_es() -> dict:
+    return debian_words.spanish()
+
+
+def words_uk_hard() -> dict:
+    return {**debian_words.ukrainian(), "hard": True}
+
+
+WORDS_OF = {"es": words_es, "uk": words_uk_hard}
 LAYOUT_ROWS = {"es": ["qwertyuiop", "asdfghjklñ", "zxcvbnm"], "uk": ["йцукенгшщзхїъ", "фівапролджєыэ", "ячсмитьбюґё"]}
 
 
@@ -1158,15 +1164,15 @@ def press_key(page, key: str) -> None:
         { key, bubbles: true, cancelable: true }))""", key)
 
 
-@pytest.mark.parametrize("params, layout", [(WORDS_ES, "es"), (WORDS_UK_HARD, "uk")])
-def test_words_of_another_alphabet_play_like_the_python_player(browser, trees, tmp_path, params, layout):
+@pytest.mark.parametrize("layout", ["es", "uk"])
+def test_words_of_another_alphabet_play_like_the_python_player(browser, trees, tmp_path, layout):
     """Spanish and Ukrainian (hard mode) trees: the page plays every game as the Python player does,
     shows words in capitals, its keyboards hold the game's letters (a keyboard's rows for the letters
     it has, the others after them in the alphabet's order), and typed words are read as Python reads
     them, in capitals or lower case, composed or not."""
     import unicodedata
 
-    web = WebPlayer(browser, trees("words", "entropy", **params), tmp_path)
+    web = WebPlayer(browser, trees("words", "entropy", **WORDS_OF[layout]()), tmp_path)
     game, page = web.game, web.page
     alphabet = game.params()["alphabet"]
     for secret in some(game.secrets, 5):
@@ -1234,7 +1240,7 @@ def test_ukrainian_hard_mode_own_guess_on_the_play_tabs_keyboard(browser, trees,
     """The play tab of a Ukrainian hard-mode tree: a guess of one's own written on its keyboard
     (Cyrillic keys), its letters coloured, the suggestion the Python player's; a guess that drops a
     hint is refused with hard mode's message in capitals; the lookup reads a secret in lower case."""
-    web = WebPlayer(browser, trees("words", "entropy", **WORDS_UK_HARD), tmp_path)
+    web = WebPlayer(browser, trees("words", "entropy", **words_uk_hard()), tmp_path)
     tree, game, page = web.tree, web.game, web.page
     alphabet = game.params()["alphabet"]
     secret = game.secrets[len(game.secrets) // 2]
@@ -1278,10 +1284,11 @@ def test_weighted_words_page_says_its_weighted_mean_and_suggests_by_the_weights(
     """A tree of weighted Spanish answers: the summary gives the weighted mean beside the plain one;
     every game is the Python player's; off the tree, after a guess of one's own, the page suggests
     what the Python player's rule suggests with the weights (the heavier of two candidates first)."""
-    answers = [line for line in Path(WORDS_ES["answers"]).read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
+    lists = words_es()
+    answers = Path(lists["answers"]).read_text(encoding="utf-8").split()
     weighted = tmp_path / "weighted.txt"
     weighted.write_text("".join(f"{w} {['1', '3', '0.25', '12.5'][i % 4]}\n" for i, w in enumerate(answers)), encoding="utf-8")
-    web = WebPlayer(browser, trees("words", "entropy", answers=str(weighted), guesses=WORDS_ES["guesses"]), tmp_path)
+    web = WebPlayer(browser, trees("words", "entropy", answers=str(weighted), guesses=lists["guesses"]), tmp_path)
     tree, game, page = web.tree, web.game, web.page
     s = tree.stats
     assert game.weights is not None and s["weighted_mean"] != s["average"]

@@ -27,6 +27,7 @@ import pytest  # noqa: E402
 
 from guesstree import player  # noqa: E402
 from guesstree.player.export import to_text  # noqa: E402
+import debian_words  # noqa: E402
 from parts import missing  # noqa: E402
 
 JS = REPO / "player" / "js"
@@ -153,10 +154,9 @@ def write_chunked(folder: Path, chunk_nodes: int = 64) -> None:
     (out / "paths.json").write_text(json.dumps(paths))
 
 
-DATA = REPO / "tests" / "data"
-# Words beyond a-z (issue 68): Spanish (ñ, accents) and Ukrainian (Cyrillic, hard mode), compiled here.
-ALPHABET_TREES = [("words-es", "words-es.txt", "words-es-guesses.txt", False),
-                  ("words-uk-hard", "words-uk.txt", "words-uk-guesses.txt", True)]
+# Words beyond a-z (issue 68): Spanish (ñ, accents) and Ukrainian (Cyrillic, hard mode), samples of
+# Debian's lists (tests/debian_words.py), compiled here.
+ALPHABET_TREES = [("words-es", debian_words.spanish, False), ("words-uk-hard", debian_words.ukrainian, True)]
 
 
 def typed_words(game, rng: random.Random) -> list[str]:
@@ -182,12 +182,13 @@ def write_alphabets(folder: Path, seed: int = 68) -> None:
     out = folder / "alphabets"
     out.mkdir(parents=True, exist_ok=True)
     weighted = out / "words-es-weighted.txt"  # each answer a weight of its own, some alike, some decimal
-    answers = [line for line in (DATA / "words-es.txt").read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
+    spanish = debian_words.spanish()
+    answers = Path(spanish["answers"]).read_text(encoding="utf-8").split()
     weighted.write_text("".join(f"{w} {['1', '3', '0.25', '3', '12.5'][i % 5]}\n" for i, w in enumerate(answers)), encoding="utf-8")
     rng, expected = random.Random(seed), {}
-    lists = [*ALPHABET_TREES, ("words-es-weighted", weighted, "words-es-guesses.txt", False)]
-    for name, answer_file, guesses, hard in lists:
-        game = make_game("words", answers=str(DATA / answer_file), guesses=str(DATA / guesses), hard=hard)
+    lists = [*ALPHABET_TREES, ("words-es-weighted", lambda: {**spanish, "answers": str(weighted)}, False)]
+    for name, files, hard in lists:
+        game = make_game("words", **files(), hard=hard)
         data = compiler.to_bytes(compiler.build(game, compiler.Options(strategy="entropy")))
         (out / f"{name}.msgpack.zst").write_bytes(data)
         expected[f"{name}.msgpack.zst"] = alphabet_case(player.loads(data, name), rng)
