@@ -57,6 +57,8 @@ extern "C" {
 #define GT_MESSAGE_SIZE 512 /* bytes of a gt_error's message, its NUL included */
 #define GT_MAX_CODE 12       /* the most symbols of any code (Mastermind's 12 holes) */
 #define GT_MAX_FEEDBACK 12   /* the most ints of any feedback (a word of 10 letters: 10) */
+#define GT_MAX_LETTERS 255   /* the most letters of a words game's alphabet (its symbols) */
+#define GT_MAX_WORD_BYTES (4 * GT_MAX_CODE) /* the most UTF-8 bytes of a word (its NUL aside) */
 
 typedef enum gt_status {
     GT_OK = 0,

@@ -156,26 +156,57 @@ static gt_status parse_numbers(const game *g, const char *text, int *code, char 
     return status;
 }
 
+static void repr(const char *text, char *out, size_t size);
+
+/* the message for a character of a typed word (bytes at c) that is no letter of the game: the
+ * game's letters, one space apart */
+static void not_a_letter(const game *g, const char *text, const char *c, size_t bytes, char *why, size_t size)
+{
+    char one[8], shown[16];
+    size_t n;
+    if (g->alphabet.length == 26 && !memcmp(g->alphabet.text, "abcdefghijklmnopqrstuvwxyz", 26)) {
+        snprintf(why, size, "'%s' is not a word: use the letters a-z", text);
+        return;
+    }
+    memcpy(one, c, bytes);
+    one[bytes] = 0;
+    repr(one, shown, sizeof shown);
+    n = (size_t)snprintf(why, size, "'%s' is not a word: %s is not one of this game's letters (", text, shown);
+    for (unsigned k = 0; k < g->symbols && n < size; k++) {
+        char letter[8];
+        letter[gti_utf8_put(g->letter[k], (uint8_t *)letter)] = 0;
+        n += (size_t)snprintf(why + n, size - n, k ? " %s" : "%s", letter);
+    }
+    if (n < size) snprintf(why + n, size - n, ")");
+}
+
+/* Game.parse_code (words): the text without its spaces around, each character a letter of the
+ * alphabet or its capital. The text is taken as UTF-8 as given: NFC, as every common keyboard
+ * types it (the C player has no Unicode tables to normalise it; the Python and JavaScript players do) */
 static gt_status parse_word(const game *g, const char *text, int *code, char *why, size_t size)
 {
     const char *s;
-    size_t n;
+    size_t n, count = 0;
     int values[64];
     strip(text, &s, &n);
-    for (size_t k = 0; k < n; k++) {
-        char c = lower(s[k]);
-        if (c < 'a' || c > 'z') {
-            snprintf(why, size, "'%s' is not a word: use the letters a-z", text);
+    for (size_t k = 0; k < n; count++) {
+        uint32_t c = 0;
+        size_t bytes = gti_utf8_next((const uint8_t *)s + k, n - k, &c);
+        int letter = bytes ? gti_typed_code(g, c) : -1;
+        if (letter < 0) {
+            if (!bytes) snprintf(why, size, "'%s' is not a word: it is not UTF-8 text", text);
+            else not_a_letter(g, text, s + k, bytes, why, size);
             return GT_E_PARSE;
         }
-        if (k < 64) values[k] = c - 'a';
+        if (count < 64) values[count] = letter;
+        k += bytes;
     }
     if (!n) {
         snprintf(why, size, "'%s' is not a word: use the letters a-z", text);
         return GT_E_PARSE;
     }
-    gt_status status = check_code(g, text, values, n, why, size); /* n > 64 is no code's length */
-    if (status == GT_OK) memcpy(code, values, n * sizeof *code);
+    gt_status status = check_code(g, text, values, count, why, size); /* count > 64 is no code's length */
+    if (status == GT_OK) memcpy(code, values, count * sizeof *code);
     return status;
 }
 
@@ -410,13 +441,23 @@ static void put(char *out, size_t size, size_t *n, const char *text)
     if (size) out[*n < size ? *n : size - 1] = 0;
 }
 
+/* a word's letter as it is shown: its capital in UTF-8 (one has room for 5 bytes), or ? for no
+ * letter of the game */
+static void shown_letter(const game *g, int code, char *one)
+{
+    size_t n = code >= 0 && code < (int)g->symbols ? gti_utf8_put(g->capital[code], (uint8_t *)one) : 0;
+    if (!n) one[n++] = '?';
+    one[n] = 0;
+}
+
 size_t gti_game_format_code(const game *g, const int *code, char *text, size_t size)
 {
     size_t n = 0;
     char one[16];
     if (size) text[0] = 0;
     for (unsigned p = 0; p < g->length; p++) {
-        if (g->kind == GT_MASTERMIND || g->kind == GT_WORDS)
+        if (g->kind == GT_WORDS) shown_letter(g, code[p], one);
+        else if (g->kind == GT_MASTERMIND)
             snprintf(one, sizeof one, "%c", code[p] >= 0 && code[p] < 26 ? 'A' + code[p] : '?');
         else if (g->kind == GT_TWOD || g->symbols > 10) snprintf(one, sizeof one, p ? ",%d" : "%d", code[p]);
         else snprintf(one, sizeof one, "%d", code[p]);
