@@ -109,7 +109,9 @@ static const char *alphabet(game *g, const mp_item *letters, const mp_item *capi
         mp_item a = {MP_STR, 26, 0, 0, (const uint8_t *)A_TO_Z, NULL}, c = {MP_STR, 26, 0, 0, (const uint8_t *)CAPITAL_A_TO_Z, NULL};
         return alphabet(g, &a, &c);
     }
-    if (letters->type != MP_STR || capitals->type != MP_STR) return "alphabet and capitals go together, as text";
+    if (letters->type == MP_NIL || capitals->type == MP_NIL)
+        return letters->type == MP_NIL ? "capitals needs alphabet" : "alphabet needs capitals";
+    if (letters->type != MP_STR || capitals->type != MP_STR) return "alphabet and capitals are not both text";
     int count = code_points(letters, g->letter);
     if (count < 1) return "alphabet is not 1 to 255 letters of UTF-8 text";
     for (int k = 0; k < count; k++) {
