@@ -167,6 +167,13 @@ typedef struct gt_info {
 } gt_info;
 GT_API gt_status gt_get_info(const gt_tree *tree, gt_info *info);
 
+/* A weighted game's statistics (a words tree of weighted answers, format 1.3): the answers' total
+ * weight, the weighted total (the sum over the secrets of weight times the guesses to win) and the
+ * weighted mean (their quotient); info's total and average count every secret once. GT_E_ARGUMENT
+ * for a tree without them (every secret weighs 1: info.total and info.average are the figures). */
+GT_API gt_status gt_get_weighted_stats(const gt_tree *tree, double *total_weight, double *weighted_total,
+                                       double *weighted_mean);
+
 /* A words game's letters: letters, the alphabet in code order (symbol k is its k-th code point, in
  * code point order), and capitals, how each letter is shown (one code point a letter, in the same
  * order), both UTF-8 and not NUL-terminated: "abcdefghijklmnopqrstuvwxyz" and "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
