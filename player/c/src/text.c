@@ -158,19 +158,57 @@ static gt_status parse_numbers(const game *g, const char *text, int *code, char 
 
 static void repr(const char *text, char *out, size_t size);
 
-/* the message for a character of a typed word (bytes at c) that is no letter of the game: the
- * game's letters, one space apart */
-static void not_a_letter(const game *g, const char *text, const char *c, size_t bytes, char *why, size_t size)
+/* a words game of the letters a-z (whose messages are the players' of before alphabets) */
+static int a_to_z(const game *g)
 {
-    char one[8], shown[16];
+    return g->symbols == 26 && g->alphabet.length == 26 && !memcmp(g->alphabet.text, "abcdefghijklmnopqrstuvwxyz", 26);
+}
+
+/* Python's repr() escapes these (str.isprintable() is false): the C1 controls, and the spaces and
+ * format characters of Latin-1 and General Punctuation */
+static int unprintable(uint32_t c)
+{
+    return (c >= 0x80 && c <= 0xa0) || c == 0xad || (c >= 0x2000 && c <= 0x200f) || (c >= 0x2028 && c <= 0x202f)
+        || (c >= 0x205f && c <= 0x206f) || c == 0x3000 || c == 0xfeff;
+}
+
+/* a character as player/letters.py's named() shows it: '-' (U+002D HYPHEN-MINUS). The C player
+ * knows the names of ASCII alone (it carries no Unicode tables): another character is shown by its
+ * code point alone, 'ы' (U+044B) */
+static void named(uint32_t c, const char *bytes, size_t n, char *out, size_t size)
+{
+    static const char PUNCTUATION[] = " !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
+    static const char *const NAMES[] = {"SPACE", "EXCLAMATION MARK", "QUOTATION MARK", "NUMBER SIGN", "DOLLAR SIGN",
+        "PERCENT SIGN", "AMPERSAND", "APOSTROPHE", "LEFT PARENTHESIS", "RIGHT PARENTHESIS", "ASTERISK", "PLUS SIGN",
+        "COMMA", "HYPHEN-MINUS", "FULL STOP", "SOLIDUS", "COLON", "SEMICOLON", "LESS-THAN SIGN", "EQUALS SIGN",
+        "GREATER-THAN SIGN", "QUESTION MARK", "COMMERCIAL AT", "LEFT SQUARE BRACKET", "REVERSE SOLIDUS",
+        "RIGHT SQUARE BRACKET", "CIRCUMFLEX ACCENT", "LOW LINE", "GRAVE ACCENT", "LEFT CURLY BRACKET", "VERTICAL LINE",
+        "RIGHT CURLY BRACKET", "TILDE"};
+    static const char *const DIGITS[] = {"ZERO", "ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE"};
+    char one[8], shown[16], name[40] = "";
+    const char *punctuation = c && c < 0x80 ? strchr(PUNCTUATION, (int)c) : NULL;
+    memcpy(one, bytes, n);
+    one[n] = 0;
+    repr(one, shown, sizeof shown);
+    if (c >= '0' && c <= '9') snprintf(name, sizeof name, " DIGIT %s", DIGITS[c - '0']);
+    else if (c >= 'A' && c <= 'Z') snprintf(name, sizeof name, " LATIN CAPITAL LETTER %c", (char)c);
+    else if (c >= 'a' && c <= 'z') snprintf(name, sizeof name, " LATIN SMALL LETTER %c", (char)(c - 32));
+    else if (punctuation) snprintf(name, sizeof name, " %s", NAMES[punctuation - PUNCTUATION]);
+    else if (c < 0x20 || c == 0x7f) snprintf(name, sizeof name, " unnamed");
+    snprintf(out, size, "%s (U+%04X%s)", shown, (unsigned)c, name);
+}
+
+/* the message for a character of a typed word (c, its bytes at at) that is no letter of the game,
+ * as player/letters.py's Alphabet.read says it: the game's letters, one space apart */
+static void not_a_letter(const game *g, const char *text, uint32_t c, const char *at, size_t bytes, char *why, size_t size)
+{
+    char shown[80];
     size_t n;
-    if (g->alphabet.length == 26 && !memcmp(g->alphabet.text, "abcdefghijklmnopqrstuvwxyz", 26)) {
-        snprintf(why, size, "'%s' is not a word: use the letters a-z", text);
+    if (a_to_z(g)) {
+        snprintf(why, size, "'%s' is not a word: use the letters a-z", text); /* as the players have always said it */
         return;
     }
-    memcpy(one, c, bytes);
-    one[bytes] = 0;
-    repr(one, shown, sizeof shown);
+    named(c, at, bytes, shown, sizeof shown);
     n = (size_t)snprintf(why, size, "'%s' is not a word: %s is not one of this game's letters (", text, shown);
     for (unsigned k = 0; k < g->symbols && n < size; k++) {
         char letter[8];
@@ -195,14 +233,14 @@ static gt_status parse_word(const game *g, const char *text, int *code, char *wh
         int letter = bytes ? gti_typed_code(g, c) : -1;
         if (letter < 0) {
             if (!bytes) snprintf(why, size, "'%s' is not a word: it is not UTF-8 text", text);
-            else not_a_letter(g, text, s + k, bytes, why, size);
+            else not_a_letter(g, text, c, s + k, bytes, why, size);
             return GT_E_PARSE;
         }
         if (count < 64) values[count] = letter;
         k += bytes;
     }
     if (!n) {
-        snprintf(why, size, "'%s' is not a word: use the letters a-z", text);
+        snprintf(why, size, a_to_z(g) ? "'%s' is not a word: use the letters a-z" : "'%s' is not a word: no letters", text);
         return GT_E_PARSE;
     }
     gt_status status = check_code(g, text, values, count, why, size); /* count > 64 is no code's length */
@@ -211,7 +249,9 @@ static gt_status parse_word(const game *g, const char *text, int *code, char *wh
 }
 
 /* text as Python's repr() writes a str: quoted (in double quotes if it holds a ' and no "), with
- * backslashes, the quote and ASCII control characters escaped; other characters as they are */
+ * backslashes, the quote, ASCII's control characters and the unprintable characters above escaped;
+ * other characters as they are. A byte that is not UTF-8 (which a Python str never holds) is
+ * written \xNN too, so that a message is always UTF-8. */
 static void repr(const char *text, char *out, size_t size)
 {
     char quote = strchr(text, '\'') && !strchr(text, '"') ? '"' : '\'';
@@ -219,11 +259,16 @@ static void repr(const char *text, char *out, size_t size)
     char one[8];
     snprintf(one, sizeof one, "%c", quote);
     put(out, size, &n, one);
+    const unsigned char *end = (const unsigned char *)text + strlen(text);
     for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        uint32_t code = 0;
+        size_t bytes = *c < 0x80 ? 1 : gti_utf8_next(c, (size_t)(end - c), &code);
         if (*c == '\\' || *c == (unsigned char)quote) snprintf(one, sizeof one, "\\%c", *c);
         else if (*c == '\t' || *c == '\n' || *c == '\r') snprintf(one, sizeof one, "\\%c", *c == '\t' ? 't' : *c == '\n' ? 'n' : 'r');
-        else if (*c < 0x20 || *c == 0x7f) snprintf(one, sizeof one, "\\x%02x", *c);
-        else snprintf(one, sizeof one, "%c", *c);
+        else if (*c < 0x20 || *c == 0x7f || !bytes) snprintf(one, sizeof one, "\\x%02x", *c);
+        else if (*c >= 0x80 && unprintable(code)) snprintf(one, sizeof one, code < 0x100 ? "\\x%02x" : "\\u%04x", (unsigned)code);
+        else memcpy(one, c, bytes), one[bytes] = 0;
+        if (bytes > 1) c += bytes - 1;
         put(out, size, &n, one);
     }
     snprintf(one, sizeof one, "%c", quote);

@@ -1,0 +1,523 @@
+"""The C player (player/c) on words of other alphabets and on weighted answers (issue 68), against
+the Python player as the oracle: trees of Spanish (ñ, á, ü...), Ukrainian (Cyrillic, with є, і,
+ї and ґ past я in code point order) and Greek (ς, shown as itself: Σ is σ's) words, compiled by the
+Python compiler, whole and chunked, hard mode too: every secret's path, histories on and off the tree as ints and as text typed in capitals
+and in lower case, the candidates, the help off the tree, the words shown and typed, hostile
+``alphabet``, ``capitals`` and ``answer_weights`` refused under AddressSanitizer and
+UndefinedBehaviorSanitizer, and the ties of weighted answers off the tree.
+
+The word lists are tests/data/alphabets/ (chosen by hand); ``-m slow`` adds trees of Debian's
+/usr/share/dict/spanish and ukrainian where they are installed.
+"""
+from __future__ import annotations
+
+import ctypes
+import functools
+import os
+import random
+import re
+import subprocess
+import unicodedata
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from guesstree import player
+from guesstree.player import advice
+from guesstree.player.artifact import decode, encode_chunked
+from guesstree.player.encoding import encode
+from test_c_player import (BUILD, OK, CTree, Error, Text, c_library, c_suggest, histories, ints, make, py_next, py_suggest,
+                           random_history, same)
+
+REPO = Path(__file__).resolve().parent.parent
+LISTS = REPO / "tests" / "data" / "alphabets"
+AZ = "abcdefghijklmnopqrstuvwxyz"
+DICTS = {"es": Path("/usr/share/dict/spanish"), "uk": Path("/usr/share/dict/ukrainian")}
+
+
+@pytest.fixture(scope="module")
+def lib():
+    return c_library()
+
+
+def compiled(answers: Path, guesses: Path | None, hard: bool = False, strategy: str = "entropy") -> bytes:
+    """A words tree as ``guesstree compile words`` makes it."""
+    from guesstree.compiler import Options, build, to_bytes
+    from guesstree.player.games import make_game
+
+    params = {"answers": str(answers), "hard": hard}
+    if guesses is not None:
+        params["guesses"] = str(guesses)
+    return to_bytes(build(make_game("words", **params), Options(strategy=strategy)))
+
+
+def chunked(data: bytes, nodes: int = 8) -> bytes:
+    """The same tree in the chunked layout, chunks of ``nodes`` nodes (a path crosses several)."""
+    document, body = decode(data)
+    return encode_chunked(header_of(document), body, nodes)
+
+
+def header_of(document: dict) -> dict:
+    return {k: v for k, v in document.items() if k not in ("format", "version", "body_sha256")}
+
+
+@functools.cache
+def alphabet_tree(name: str, hard: bool = False) -> bytes:
+    """The tree of tests/data/alphabets/NAME-answers.txt and NAME-guesses.txt."""
+    return compiled(LISTS / f"{name}-answers.txt", LISTS / f"{name}-guesses.txt", hard)
+
+
+@pytest.fixture(scope="module")
+def trees() -> dict[str, bytes]:
+    """Spanish, Ukrainian and Greek words, whole and chunked; Spanish in hard mode."""
+    made = {"es": alphabet_tree("es"), "uk": alphabet_tree("uk"), "el": alphabet_tree("el"), "es-hard": alphabet_tree("es", True)}
+    made.update({f"{name}-chunked": chunked(data) for name, data in list(made.items())})
+    return made
+
+
+def opened(lib, name: str, data: bytes) -> tuple[player.Tree, CTree]:
+    return player.loads(data, name), CTree(lib, data=data, name=name)
+
+
+def lower(text: str) -> str:
+    """A word as a person types it in lower case (the letters of these alphabets are their lower forms)."""
+    return text.lower()
+
+
+# -- the trees play as Python's -------------------------------------------------------------------------
+def test_the_trees_carry_their_alphabet_in_format_1_3(trees):
+    for name, data in trees.items():
+        document, _ = decode(data)
+        params = document["game"]["params"]
+        assert document["version"] == ([2, 1] if "chunked" in name else [1, 3]), name
+        assert len(params["alphabet"]) == len(params["capitals"]) and set(params["alphabet"]) - set(AZ), name
+    assert "ñ" in decode(trees["es"])[0]["game"]["params"]["alphabet"]
+    assert decode(trees["uk"])[0]["game"]["params"]["alphabet"].endswith("ґ")  # code point order: ґ (U+0491) last
+    greek = decode(trees["el"])[0]["game"]["params"]
+    capital = dict(zip(greek["alphabet"], greek["capitals"]))
+    assert (capital["σ"], capital["ς"]) == ("Σ", "ς")
+
+
+def test_every_secret_takes_python_s_path(lib, trees):
+    for name, data in trees.items():
+        tree, c = opened(lib, name, data)
+        wrong = [s for s in tree.game.secrets if c.path(s) != tree.path(s)]
+        assert not wrong, (name, wrong[:3])
+        assert c.info.secrets == len(tree.game.secrets) and c.info.symbols == len(tree.game.alphabet.letters)
+        c.close()
+
+
+def test_histories_on_and_off_the_tree_answer_as_python_as_ints_and_as_typed_text(lib, trees):
+    rng = random.Random(68)
+    compared = typed = errors = 0
+    for name, data in trees.items():
+        tree, c = opened(lib, name, data)
+        game = tree.game
+        for history in histories(tree, rng, 12):
+            expected = py_next(tree, history)
+            assert same(c.next_guess(history), expected), (name, history, c.next_guess(history), expected)
+            compared += 1
+            errors += expected[0] == "error"
+            if not all(f in game.feedback_set for _, f in history):
+                continue
+            for case in (str, lower):  # typed in capitals (as shown) and in lower case
+                text = [(case(game.format_code(g)), game.format_feedback(f)) for g, f in history]
+                assert same(c.next_guess_text(text), py_next(tree, text, True)), (name, text)
+                typed += 1
+        c.close()
+    assert compared > 300 and typed > 300 and errors > 50
+
+
+def test_candidates_are_python_s(lib, trees):
+    rng = random.Random(3)
+    for name, data in trees.items():
+        tree, c = opened(lib, name, data)
+        game = tree.game
+        for _ in range(10):
+            secret = rng.choice(game.secrets)
+            guess = rng.choice(game.guesses)
+            played = tree.path(secret)[:1]
+            for history in (played, played + [(guess, game.score(guess, secret))]):
+                expected = tree.candidates(history)
+                assert c.candidates(history) == (len(expected), expected[:50]), (name, history)
+        c.close()
+
+
+def test_off_the_tree_the_suggestion_is_python_s(lib, trees):
+    seen = {"rule": 0, "tree": 0}
+    for name, data in trees.items():
+        tree, c = opened(lib, name, data)
+        tree.book = None
+        rng = random.Random(name)
+        for _ in range(40):
+            steps = random_history(tree, rng)
+            (answer, by), expected = c_suggest(lib, c, steps), py_suggest(tree, steps)
+            assert same(answer, expected), (name, steps, answer, expected)
+            seen["tree" if by == 1 else "rule"] += 1
+        c.close()
+    assert seen["rule"] > 50 and seen["tree"] > 10
+
+
+# -- words shown and typed ---------------------------------------------------------------------------------
+def test_words_are_shown_by_their_capitals_and_the_alphabet_is_the_tree_s(lib, trees):
+    for name in ("es", "uk", "el"):
+        tree, c = opened(lib, name, trees[name])
+        params = decode(trees[name])[0]["game"]["params"]
+        letters, capitals = Text(), Text()
+        assert lib.gt_get_alphabet(c.handle, ctypes.byref(letters), ctypes.byref(capitals)) == OK
+        assert (str(letters), str(capitals)) == (params["alphabet"], params["capitals"])
+        for code in tree.game.guesses:
+            assert c.format(code, False) == tree.game.format_code(code)
+        c.close()
+    tree, c = opened(lib, "es", trees["es"])
+    niñas = tree.game.parse_code("niñas")
+    assert c.format(niñas, False) == "NIÑAS" and c.parse("NIÑAS", False) == c.parse("niñas", False) == c.parse(" Niñas ", False) == niñas
+    c.close()
+    tree, c = opened(lib, "el", trees["el"])
+    λόγος = tree.game.parse_code("λόγος")
+    assert c.format(λόγος, False) == "ΛΌΓΟς" and c.parse("ΛΌΓΟς", False) == c.parse("λόγος", False) == λόγος
+    assert c.parse("ΛΌΓΟΣ", False) == tree.game.parse_code("λόγοσ")  # Σ is σ's capital: no word of the game
+    c.close()
+
+
+def test_an_a_z_tree_has_the_alphabet_a_z_and_every_game_a_weight_of_one(lib):
+    c = CTree(lib, REPO / "trees" / "wordle-salet-optimal-expected.msgpack.zst")
+    letters, capitals, weight = Text(), Text(), Text()
+    assert lib.gt_get_alphabet(c.handle, ctypes.byref(letters), ctypes.byref(capitals)) == OK
+    assert (str(letters), str(capitals)) == ("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    assert lib.gt_get_weight(c.handle, ints([2, 17, 0, 13, 4], 5), ctypes.byref(weight)) == OK and str(weight) == "1"
+    assert lib.gt_get_weight(c.handle, ints([0, 0, 0, 0, 0], 5), ctypes.byref(weight)) == 40  # AAAAA: no secret
+    c.close()
+    pegs = CTree(lib, REPO / "trees" / "mastermind-c6-h4-entropy.msgpack.zst")
+    assert lib.gt_get_alphabet(pegs.handle, ctypes.byref(letters), ctypes.byref(capitals)) == 40  # no words game
+    pegs.close()
+
+
+def typed_texts(tree: player.Tree, rng: random.Random, count: int) -> list[str]:
+    """Random texts of the game's letters and capitals, letters of other alphabets, ASCII and spaces."""
+    alphabet = tree.game.alphabet
+    others = "abcxyzABCXYZñÑüéΣσςßиІїҐ09 ,-'\"\\\t"
+    pool = alphabet.letters + alphabet.capitals + others
+    texts = ["".join(rng.choice(pool) for _ in range(rng.randrange(8))) for _ in range(count)]
+    words = [tree.game.format_code(code) for code in rng.sample(list(tree.game.guesses), 20)]
+    return texts + words + [w.lower() for w in words] + [w.title() for w in words]
+
+
+def as_the_c_player_names(message: str) -> str:
+    """Python's message with the name of a character past ASCII left out, as the C player writes it
+    (it carries no Unicode tables: 'ы' (U+044B), where Python writes 'ы' (U+044B CYRILLIC SMALL LETTER YERU))."""
+    return re.sub(r"\(U\+([0-9A-F]{4,6}) [^)]*\)", lambda m: m[0] if int(m[1], 16) < 0x80 else f"(U+{m[1]})", message)
+
+
+def test_typed_words_are_read_and_refused_as_python_reads_them(lib, trees):
+    rng = random.Random(11)
+    refused = named = 0
+    for name in ("es", "uk", "el"):
+        tree, c = opened(lib, name, trees[name])
+        for text in typed_texts(tree, rng, 400):
+            try:
+                expected = tree.game.parse_code(text)
+            except ValueError as error:
+                expected = ("error", as_the_c_player_names(str(error)))
+                named += as_the_c_player_names(str(error)) == str(error) and "(U+" in str(error)
+            refused += expected[0] == "error"
+            assert c.parse(text, False) == expected, (name, text)
+        c.close()
+    assert refused > 300 and named > 100  # ASCII's names are Python's to the letter
+
+
+def test_the_c_player_takes_typed_text_as_given_without_nfc(lib, trees):
+    """'niñas' typed as n, i, n and U+0303 COMBINING TILDE: the Python player normalises it to NFC, the
+    C player (no Unicode tables) refuses it, naming the combining mark; text that is not UTF-8 is refused."""
+    tree, c = opened(lib, "es", trees["es"])
+    decomposed = unicodedata.normalize("NFD", "niñas")
+    assert decomposed != "niñas" and tree.game.parse_code(decomposed) == tree.game.parse_code("niñas")
+    answer = c.parse(decomposed, False)
+    assert answer[0] == "error" and "'\u0303' (U+0303) is not one of this game's letters" in answer[1]
+    out, error = ints([], 12), Error()
+    assert lib.gt_parse_code(c.handle, b"ni\xf1as", out, ctypes.byref(error)) == 41  # Latin-1, not UTF-8
+    assert error.message.decode() == "'ni\\xf1as' is not a word: it is not UTF-8 text"  # the message is, its byte shown
+    c.close()
+
+
+def test_gtree_plays_words_typed_in_either_case(lib, trees, tmp_path):
+    for name in ("es", "uk"):
+        path = tmp_path / f"{name}.msgpack.zst"
+        path.write_bytes(trees[name])
+        tree = player.loads(trees[name], name)
+        for secret in random.Random(name).sample(list(tree.game.secrets), 5):
+            shown = [tree.game.format_code(g) for g, _ in tree.path(secret)]
+            for typed in (tree.game.format_code(secret), tree.game.format_code(secret).lower()):
+                done = subprocess.run([str(BUILD / "gtree"), "path", str(path), typed], capture_output=True, text=True)
+                assert done.returncode == 0 and done.stdout.split() == shown, (name, typed, done.stderr)
+        first = tree.game.format_code(tree.next_guess([]))
+        info = subprocess.run([str(BUILD / "gtree"), "info", str(path)], capture_output=True, text=True)
+        assert info.returncode == 0 and info.stdout.splitlines()[0] == f"game       {tree.game}"
+        assert f"first      {first}" in info.stdout
+
+
+# -- hostile alphabets, capitals and weights ------------------------------------------------------------------
+def mutations(params: dict) -> dict[str, dict]:
+    """Changes of a words tree's parameters that no writer makes: each must be refused."""
+    a, c, words = params["alphabet"], params["capitals"], params["answer_words"]
+    n, cjk = len(words.split(" ")), "".join(chr(0x4E00 + k) for k in range(256))
+    ones = ["1"] * n
+    return {
+        "alphabet-unsorted": {"alphabet": a[1] + a[0] + a[2:]},
+        "alphabet-repeated": {"alphabet": a[:-1] + a[0]},
+        "alphabet-space": {"alphabet": " " + a[1:]},
+        "alphabet-digit": {"alphabet": "0" + a[1:]},
+        "alphabet-empty": {"alphabet": "", "capitals": ""},
+        "alphabet-256": {"alphabet": cjk, "capitals": cjk},
+        "alphabet-number": {"alphabet": 5},
+        "alphabet-alone": {"capitals": None},
+        "capitals-alone": {"alphabet": None},
+        "capitals-short": {"capitals": c[:-1]},
+        "capitals-long": {"capitals": c + "Ж"},
+        "capitals-repeated": {"capitals": c[1] + c[1:]},
+        "capitals-another-letter": {"capitals": a[1] + c[1:]},
+        "words-outside-the-alphabet": {"answer_words": words.replace(words.split(" ")[0], "zzzzz")},
+        "weights-too-few": {"answer_weights": " ".join(ones[1:])},
+        "weights-too-many": {"answer_weights": " ".join(ones + ["1"])},
+        "weights-zero": {"answer_weights": " ".join(["0"] + ones[1:])},
+        "weights-zero-point": {"answer_weights": " ".join(["0.000"] + ones[1:])},
+        "weights-negative": {"answer_weights": " ".join(["-1"] + ones[1:])},
+        "weights-exponent": {"answer_weights": " ".join(["1e3"] + ones[1:])},
+        "weights-point-alone": {"answer_weights": " ".join(["1."] + ones[1:])},
+        "weights-two-spaces": {"answer_weights": "  ".join(ones)},
+        "weights-trailing-space": {"answer_weights": " ".join(ones) + " "},
+        "weights-a-list": {"answer_weights": [1] * n},
+    }
+
+
+def mutated(data: bytes, change: dict) -> bytes:
+    document, body = decode(data)
+    header = header_of(document)
+    params = dict(header["game"]["params"])
+    for key, value in change.items():
+        if value is None:
+            params.pop(key, None)
+        else:
+            params[key] = value
+    header["game"] = {**header["game"], "params": params}
+    return encode(header, body)
+
+
+def corpus_decisions(folder: Path, files: dict[str, bytes]) -> dict[str, list[str]]:
+    """The C reader's decision on each file (check-corpus under the sanitizers): file -> its fields."""
+    make("sanitize")
+    folder.mkdir(exist_ok=True)
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    environment = {**os.environ, "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0", "UBSAN_OPTIONS": "print_stacktrace=1"}
+    done = subprocess.run([str(BUILD / "asan" / "check-corpus")], input="".join(f"{folder / n}\n" for n in files),
+                          capture_output=True, text=True, env=environment, timeout=600)
+    assert done.returncode == 0 and not done.stderr, done.stderr[-3000:]
+    return {line.split("\t")[0]: line.split("\t")[1:] for line in done.stdout.splitlines()}
+
+
+def test_hostile_alphabets_capitals_and_weights_are_refused_under_the_sanitizers(tmp_path, trees):
+    files = {}
+    for name in ("es", "uk"):
+        params = decode(trees[name])[0]["game"]["params"]
+        for kind, change in mutations(params).items():
+            files[f"{name}-{kind}.msgpack.zst"] = mutated(trees[name], change)
+        files[f"{name}-as-it-is.msgpack.zst"] = trees[name]
+    decisions = corpus_decisions(tmp_path / "hostile", files)
+    for file, data in files.items():
+        decision = decisions[file]
+        if file.endswith("as-it-is.msgpack.zst"):
+            assert decision == ["loaded"], (file, decision)
+            continue
+        assert decision[:2] == ["refused", "GT_E_GAME"] and decision[2].startswith(f"{file}: "), (file, decision)
+        with pytest.raises(ValueError):  # and the Python reader refuses it too
+            player.loads(data, file)
+
+
+def test_a_weighted_tree_s_damaged_statistics_are_refused_under_the_sanitizers(tmp_path):
+    """The weighted statistics all three or none, each a number at least 0 (GT_E_HEADER)."""
+    document, body = decode(weighted_tree())
+    header = header_of(document)
+    files = {}
+    for kind, change in {"partial": {"weighted_mean": None}, "negative": {"weighted_total": -1.0},
+                         "text": {"total_weight": "12"}, "infinite": {"weighted_mean": float("inf")}}.items():
+        stats = dict(header["stats"])
+        for key, value in change.items():
+            if value is None:
+                del stats[key]
+            else:
+                stats[key] = value
+        files[f"stats-{kind}.msgpack.zst"] = encode({**header, "stats": stats}, body)
+    files["stats-as-written.msgpack.zst"] = encode(header, body)
+    decisions = corpus_decisions(tmp_path / "stats", files)
+    assert decisions.pop("stats-as-written.msgpack.zst") == ["loaded"]
+    for file, decision in decisions.items():
+        assert decision[:2] == ["refused", "GT_E_HEADER"] and "statistic" in decision[2], (file, decision)
+
+
+# -- weighted answers: the help off the tree ---------------------------------------------------------------------
+WEIGHTS = ["1", "2", "0.5", "3.25", "10", "0.125", "2.50"]
+
+
+def weighted(data: bytes, weights: list[str]) -> bytes:
+    """The tree with answer_weights (one a secret, in their order) added to its game, and the weighted
+    statistics (trees/FORMAT.md: the total weight, the weighted total and mean of guesses to win)."""
+    tree = player.loads(data)
+    document, body = decode(mutated(data, {"answer_weights": " ".join(weights)}))
+    header = header_of(document)
+    total_weight = sum(map(Fraction, weights))
+    weighted_total = sum(Fraction(w) * len(tree.path(s)) for s, w in zip(tree.game.secrets, weights))
+    header["stats"] = {**header["stats"], "total_weight": float(total_weight), "weighted_total": float(weighted_total),
+                       "weighted_mean": float(weighted_total / total_weight)}
+    return encode(header, body)
+
+
+def weighted_tree() -> bytes:
+    """The Spanish tree with weights 1, 2, 0.5, 3.25, ... on its answers in turn."""
+    data = alphabet_tree("es")
+    return weighted(data, [WEIGHTS[k % len(WEIGHTS)] for k in range(len(player.loads(data).game.secrets))])
+
+
+def test_a_weighted_tree_s_statistics_and_weights_are_read(lib, tmp_path):
+    data = weighted_tree()
+    stats = decode(data)[0]["stats"]
+    c = CTree(lib, data=data, name="weighted")
+    values = [ctypes.c_double() for _ in range(3)]
+    assert lib.gt_get_weighted_stats(c.handle, *map(ctypes.byref, values)) == OK
+    assert [v.value for v in values] == [stats["total_weight"], stats["weighted_total"], stats["weighted_mean"]]
+    tree = player.loads(alphabet_tree("es"))
+    for k, secret in enumerate(tree.game.secrets):
+        shown = Text()
+        assert lib.gt_get_weight(c.handle, ints(secret, c.h), ctypes.byref(shown)) == OK
+        assert str(shown) == WEIGHTS[k % len(WEIGHTS)]
+    plain = CTree(lib, data=alphabet_tree("es"), name="es")
+    assert lib.gt_get_weighted_stats(plain.handle, *map(ctypes.byref, values)) == 40  # every secret weighs 1
+    c.close()
+    plain.close()
+    (tmp_path / "weighted.msgpack.zst").write_bytes(data)
+    shown = subprocess.run([str(BUILD / "gtree"), "info", str(tmp_path / "weighted.msgpack.zst")], capture_output=True, text=True)
+    assert (f"weighted   total {stats['weighted_total']:.4f}, mean {stats['weighted_mean']:.4f}, over a total weight of "
+            f"{stats['total_weight']:.4f}\n") in shown.stdout
+
+
+def weighted_best_guess(game, worst: int, steps, remaining: list, weight) -> tuple:
+    """player/advice.py's best_guess with weighted answers' ties (issue 68's contract), made of its parts:
+    one or two candidates, the heavier (ties: the first); in the ranking, ties in parts go to a guess that
+    may be the secret, then to the heavier such guess, then to the lowest code."""
+    if len(remaining) <= 2:
+        return max(remaining, key=weight)
+    pool = game.guesses_after(steps)
+    allowed = game._guess_set if pool is game.guesses else set(pool)
+    possible = set(remaining)
+    order = sorted((c for c in remaining if c in allowed), key=lambda c: -weight(c)) + [g for g in pool if g not in possible]
+    n, size = len(remaining), max(advice.SAMPLE, advice.FEEDBACKS // len(order))
+    exact = n <= size
+    sample = remaining if exact else [remaining[i * n // size] for i in range(size)]
+    counts = []
+    for count in game.partition_counts(order, sample):
+        counts.append(count)
+        if exact and count == n:
+            break
+    top = sorted(range(len(counts)), key=lambda i: (-counts[i], i))[:advice.SHORTLIST]
+    if not exact:
+        again = list(game.partition_counts([order[i] for i in top], remaining))
+        top = [i for _, i in sorted(zip(again, top), key=lambda pair: (-pair[0], pair[1]))]
+    shortlist = [order[i] for i in top]
+    look = advice.Lookahead(game, shortlist)
+    for depth in (worst, worst + 1):
+        for guess in shortlist:
+            if look.keeps(guess, remaining, depth - len(steps) - 1, steps):
+                return guess
+    return shortlist[0]
+
+
+def weighted_suggestion(tree: player.Tree, steps, weight) -> tuple:
+    """What gt_suggest must answer in the weighted game: the tree's guess while the history follows it,
+    else the weighted rule (histories that end in the win are not asked)."""
+    try:
+        return ("guess", tree.next_guess(steps))
+    except player.InconsistentHistory:
+        pass
+    remaining = advice.candidates(tree.game, steps)
+    return ("guess", weighted_best_guess(tree.game, tree.stats["worst"], steps, remaining, weight))
+
+
+def test_weighted_answers_break_ties_off_the_tree_toward_the_heavier_secret(lib, trees):
+    """gt_suggest in trees given answer_weights: every answer the weighted rule's; two candidates of
+    different weights answered by the heavier; and weights that change the answer from the unweighted one."""
+    pairs = changed = compared = 0
+    for name in ("es", "uk", "es-hard"):
+        tree = player.loads(trees[name], name)
+        tree.book = None
+        rng = random.Random(f"weights {name}")
+        weights = [rng.choice(WEIGHTS) for _ in tree.game.secrets]
+        weight_of = dict(zip(tree.game.secrets, map(Fraction, weights)))
+        c = CTree(lib, data=weighted(trees[name], weights), name=name)
+        for secret, text in zip(tree.game.secrets[:10], weights):
+            shown = Text()
+            assert lib.gt_get_weight(c.handle, ints(secret, c.h), ctypes.byref(shown)) == OK and str(shown) == text
+        for _ in range(80):
+            steps = random_history(tree, rng)
+            if steps[-1][1] == tree.game.win:
+                continue
+            remaining = advice.candidates(tree.game, steps)
+            if not remaining:
+                continue
+            expected = weighted_suggestion(tree, steps, weight_of.__getitem__)
+            answer, by = c_suggest(lib, c, steps)
+            assert answer == expected, (name, steps, answer, expected)
+            compared += 1
+            changed += expected != py_suggest(tree, steps)
+            if by == 0 and len(remaining) == 2 and weight_of[remaining[0]] != weight_of[remaining[1]]:  # by the rule
+                assert answer == ("guess", max(remaining, key=weight_of.__getitem__))
+                pairs += 1
+        c.close()
+    assert compared > 150 and pairs > 5 and changed > 5
+
+
+def test_equal_weights_change_no_suggestion(lib, trees):
+    """Every answer of weight 2.5: gt_suggest is the unweighted game's, Python's."""
+    tree = player.loads(trees["uk"], "uk")
+    tree.book = None
+    c = CTree(lib, data=weighted(trees["uk"], ["2.5"] * len(tree.game.secrets)), name="uk")
+    rng = random.Random(25)
+    for _ in range(60):
+        steps = random_history(tree, rng)
+        assert same(c_suggest(lib, c, steps)[0], py_suggest(tree, steps)), steps
+    c.close()
+
+
+# -- Debian's dictionaries ---------------------------------------------------------------------------------------
+def dictionary_lists(folder: Path, name: str, answers: int, guesses: int) -> tuple[Path, Path]:
+    """Words of five letters of Debian's dictionary (NFC, lower case, letters alone), a sample of them
+    the answers: the lists' files."""
+    source = DICTS[name]
+    if not source.exists():
+        pytest.skip(f"{source} is not installed (apt-get install w{'spanish' if name == 'es' else 'ukrainian'})")
+    words = {unicodedata.normalize("NFC", line.strip()).lower() for line in source.read_text(encoding="utf-8").splitlines()}
+    words = sorted(w for w in words if len(w) == 5 and all(unicodedata.category(ch)[0] in "LM" for ch in w))
+    rng = random.Random(name)
+    allowed = sorted(rng.sample(words, min(guesses, len(words))))
+    chosen = sorted(rng.sample(allowed, answers))
+    (folder / f"{name}-answers.txt").write_text("".join(w + "\n" for w in chosen), encoding="utf-8")
+    (folder / f"{name}-guesses.txt").write_text("".join(w + "\n" for w in allowed), encoding="utf-8")
+    return folder / f"{name}-answers.txt", folder / f"{name}-guesses.txt"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(DICTS))
+def test_a_tree_of_debian_s_dictionary_plays_as_python(lib, name, tmp_path):
+    data = compiled(*dictionary_lists(tmp_path, name, 300, 1500))
+    for layout, artifact in (("whole", data), ("chunked", chunked(data, 64))):
+        tree, c = opened(lib, f"{name}-{layout}", artifact)
+        wrong = [s for s in tree.game.secrets if c.path(s) != tree.path(s)]
+        assert not wrong, (name, layout, wrong[:3])
+        rng = random.Random(name)
+        for history in histories(tree, rng, 10):
+            assert same(c.next_guess(history), py_next(tree, history)), (name, history)
+        tree.book = None
+        for _ in range(20):
+            steps = random_history(tree, rng)
+            assert same(c_suggest(lib, c, steps)[0], py_suggest(tree, steps)), (name, steps)
+        c.close()
