@@ -158,7 +158,7 @@ static gt_status parse_numbers(const game *g, const char *text, int *code, char 
 
 static void repr(const char *text, char *out, size_t size);
 
-/* a words game of the letters a-z (whose messages are the players' of before alphabets) */
+/* a words game of the letters a-z, whose messages are the players' of before alphabets */
 static int a_to_z(const game *g)
 {
     return g->symbols == 26 && g->alphabet.length == 26 && !memcmp(g->alphabet.text, "abcdefghijklmnopqrstuvwxyz", 26);
@@ -204,10 +204,6 @@ static void not_a_letter(const game *g, const char *text, uint32_t c, const char
 {
     char shown[80];
     size_t n;
-    if (a_to_z(g)) {
-        snprintf(why, size, "'%s' is not a word: use the letters a-z", text); /* as the players have always said it */
-        return;
-    }
     named(c, at, bytes, shown, sizeof shown);
     n = (size_t)snprintf(why, size, "'%s' is not a word: %s is not one of this game's letters (", text, shown);
     for (unsigned k = 0; k < g->symbols && n < size; k++) {
@@ -232,7 +228,8 @@ static gt_status parse_word(const game *g, const char *text, int *code, char *wh
         size_t bytes = gti_utf8_next((const uint8_t *)s + k, n - k, &c);
         int letter = bytes ? gti_typed_code(g, c) : -1;
         if (letter < 0) {
-            if (!bytes) snprintf(why, size, "'%s' is not a word: it is not UTF-8 text", text);
+            if (a_to_z(g)) snprintf(why, size, "'%s' is not a word: use the letters a-z", text); /* as ever */
+            else if (!bytes) snprintf(why, size, "'%s' is not a word: it is not UTF-8 text", text);
             else not_a_letter(g, text, c, s + k, bytes, why, size);
             return GT_E_PARSE;
         }
