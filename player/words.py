@@ -13,11 +13,14 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from functools import cache, cached_property
+from fractions import Fraction
+from functools import cached_property
 
 from .game import Code, Feedback, Game
-from .lanes import LanePlan, Lanes
+from .lanes import LanePlan
 from .letters import Alphabet
+from .weights import weights_param
+from .word_lanes import letter_groups, letter_row
 from .wording import counted
 from .wordlists import MAX_LENGTH, DuplicateWords, list_sha256, read_words, word_lists
 
@@ -49,22 +52,21 @@ class Words(Game):
         "guesses": (str, "words: file of the allowed guesses (default: the answers)"),
         "hard": (bool, "words: hard mode, every guess keeps the hints so far"),
         "length": (int, "words: word length (default: the answer list's, 1 to 10)"),
+        "others_weight": (float, "words: every other allowed guess is a secret too, of this weight (e.g. 0.001); "
+                                 "an answer list's line may give its word a weight: crane 3"),
     }
 
-    # What an artifact records beside the options: the lists' sha256, the words carried, the letters
-    # beyond a-z (``Alphabet``); each None where not recorded.
-    recorded = ("answers_sha256", "guesses_sha256", "answer_words", "guess_words", "alphabet", "capitals")
+    # What an artifact records beside the options: the lists' sha256, the words carried and their
+    # weights (``player.weights``), the letters beyond a-z (``Alphabet``); each None where not recorded.
+    recorded = ("answers_sha256", "guesses_sha256", "answer_words", "guess_words", "answer_weights", "alphabet",
+                "capitals")
 
     def __init__(self, answers: str | None = None, guesses: str | None = None, hard: bool = False,
-                 length: int | None = None, **recorded: str | None):
+                 length: int | None = None, others_weight=None, **recorded: str | None):
         stray = sorted(set(recorded) - set(self.recorded))
         if stray:
             raise TypeError(f"Words() got an unexpected keyword argument {stray[0]!r}")
-        get = recorded.get
-        letters, capitals = get("alphabet"), get("capitals")
-        given = None if letters is None and capitals is None else Alphabet(letters, capitals, check=True)  # type: ignore[arg-type]
-        self.lists = word_lists(answers, guesses, length, get("answer_words"), get("guess_words"),
-                                (get("answers_sha256"), get("guesses_sha256")), given)
+        self.lists = word_lists(answers, guesses, length, recorded, others_weight)
         self.hard, self.length = bool(hard), self.lists.length
         self.win = (2,) * self.length
 
@@ -74,7 +76,12 @@ class Words(Game):
 
     def identity(self) -> dict:  # the same lists make the same game, from files or carried along
         return {"name": self.name, "hard": self.hard, "length": self.length,
-                "answers_sha256": self.answers_sha256, "guesses_sha256": self.guesses_sha256}
+                "answers_sha256": self.answers_sha256, "guesses_sha256": self.guesses_sha256, **weights_param(self.weights)}
+
+    @cached_property
+    def weights(self) -> tuple[Fraction, ...] | None:  # type: ignore[override]  # (Game's: a class attribute)
+        """Each secret's weight, in the order of ``secrets`` (None: every one weighs 1)."""
+        return self.lists.weights(self._answer_words)
 
     @cached_property
     def alphabet(self) -> Alphabet:
@@ -93,17 +100,18 @@ class Words(Game):
                  and (played is None or self._code(w) in played)]
         return Words(hard=self.hard, length=self.length, answers_sha256=self.answers_sha256,
                      guesses_sha256=self.guesses_sha256, answer_words=" ".join(self._answer_words),
-                     guess_words=" ".join(extra), **self.alphabet.params())
+                     guess_words=" ".join(extra), **weights_param(self.weights), **self.alphabet.params())
 
     def __repr__(self) -> str:
         return self.lists.describe(self)
 
     def title(self) -> str:
-        hard = ", hard mode" if self.hard else ""
+        hard = (", weighted" if self.weights is not None else "") + (", hard mode" if self.hard else "")
         return f"Words of {counted(self.length, 'letter')} ({counted(len(self.secrets), 'answer')}{hard})"
 
     def slug(self) -> str:
-        digest = hashlib.sha256(f"{self.answers_sha256} {self.guesses_sha256}".encode()).hexdigest()[:8]
+        weights = "".join(f" {text}" for text in weights_param(self.weights).values())  # (none: as before weights)
+        digest = hashlib.sha256(f"{self.answers_sha256} {self.guesses_sha256}{weights}".encode()).hexdigest()[:8]
         stem = self.lists.stem()
         parts = ["words", stem[:24], "" if self.length == 5 else f"l{self.length}", digest, "hard" if self.hard else ""]
         return "-".join(part for part in parts if part)
@@ -193,7 +201,7 @@ class Words(Game):
     @cached_property
     def _lane_plan(self) -> LanePlan | None:
         """A guess's groups are its letters, each with the positions it holds."""
-        return LanePlan(self.guesses, self.length, _letter_groups, _letter_row) if 3 ** self.length <= 256 else None
+        return LanePlan(self.guesses, self.length, letter_groups, letter_row) if 3 ** self.length <= 256 else None
 
     def guesses_after(self, history) -> list[Code]:
         """``Game.guesses_after``: hard mode's rule as one regular expression over the word list."""
@@ -263,44 +271,6 @@ class Words(Game):
                              f"{self.length} marks, {MARKS_SAID}, e.g. "
                              f"'GY-{'-' * (self.length - 3)}', or 2/1/0, or the coloured squares")
         return self.check_feedback(tuple(int(d) for d in digits), text)
-
-
-def _letter_groups(guess: Code) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """A guess's letters, each with the positions it holds: (letter, positions), by first position."""
-    positions: dict[int, list[int]] = {}
-    for position, letter in enumerate(guess):
-        positions.setdefault(letter, []).append(position)
-    return tuple((letter, tuple(held)) for letter, held in positions.items())
-
-
-def _letter_row(lanes: Lanes, group) -> int:
-    """What a letter held at ``positions`` adds to each secret's feedback number: the lanes of
-    ``count << m | exact bits`` (below 192), translated by the marks they give."""
-    letter, positions = group
-    key = lanes.count(letter) << len(positions)
-    for i, position in enumerate(positions):
-        key += lanes.at(position, letter) << i
-    return lanes.translate(key, _marks_table(positions))
-
-
-@cache
-def _marks_table(positions: tuple[int, ...]) -> bytes:
-    """For a letter at ``positions`` of the guess and a secret holding it ``count`` times, exactly
-    at the positions of the bits ``exact``: the letter's marks as a number in base 3. Misplaced
-    copies are marked present left to right while the secret's unmatched copies last."""
-    m, table = len(positions), bytearray(256)
-    for key in range(min(256, 11 << m)):
-        count, exact = key >> m, key & ((1 << m) - 1)
-        unmatched = count - bin(exact).count("1")
-        value = 0
-        for i, position in enumerate(positions):
-            if exact >> i & 1:
-                value += 2 * 3 ** position
-            elif unmatched > 0:
-                value += 3 ** position
-                unmatched -= 1
-        table[key] = value
-    return bytes(table)
 
 
 def _base3(value: int, width: int) -> str:
