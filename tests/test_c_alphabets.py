@@ -17,14 +17,14 @@ import os
 import random
 import re
 import subprocess
+import sys
+import tempfile
 import unicodedata
-from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from guesstree import player
-from guesstree.player import advice
 from guesstree.player.artifact import decode, encode_chunked
 from guesstree.player.encoding import encode
 from test_c_player import (BUILD, OK, CTree, Error, Text, c_library, c_suggest, histories, ints, make, py_next, py_suggest,
@@ -278,6 +278,9 @@ def mutations(params: dict) -> dict[str, dict]:
         "capitals-repeated": {"capitals": c[1] + c[1:]},
         "capitals-another-letter": {"capitals": a[1] + c[1:]},
         "words-outside-the-alphabet": {"answer_words": words.replace(words.split(" ")[0], "zzzzz")},
+        "weights-all-one": {"answer_weights": " ".join(ones)},  # the game would write none
+        "weights-long-form": {"answer_weights": " ".join(["2.50"] + ones[1:])},
+        "weights-leading-zero": {"answer_weights": " ".join(["02"] + ones[1:])},
         "weights-too-few": {"answer_weights": " ".join(ones[1:])},
         "weights-too-many": {"answer_weights": " ".join(ones + ["1"])},
         "weights-zero": {"answer_weights": " ".join(["0"] + ones[1:])},
@@ -336,11 +339,11 @@ def test_hostile_alphabets_capitals_and_weights_are_refused_under_the_sanitizers
 
 
 def test_a_weighted_tree_s_damaged_statistics_are_refused_under_the_sanitizers(tmp_path):
-    """The weighted statistics all three or none, each a number at least 0 (GT_E_HEADER)."""
+    """The weighted statistics all three or none, each a positive number (GT_E_HEADER), as Python reads them."""
     document, body = decode(weighted_tree())
     header = header_of(document)
     files = {}
-    for kind, change in {"partial": {"weighted_mean": None}, "negative": {"weighted_total": -1.0},
+    for kind, change in {"partial": {"weighted_mean": None}, "zero": {"weighted_total": 0.0}, "negative": {"total_weight": -1},
                          "text": {"total_weight": "12"}, "infinite": {"weighted_mean": float("inf")}}.items():
         stats = dict(header["stats"])
         for key, value in change.items():
@@ -351,136 +354,108 @@ def test_a_weighted_tree_s_damaged_statistics_are_refused_under_the_sanitizers(t
         files[f"stats-{kind}.msgpack.zst"] = encode({**header, "stats": stats}, body)
     files["stats-as-written.msgpack.zst"] = encode(header, body)
     decisions = corpus_decisions(tmp_path / "stats", files)
-    assert decisions.pop("stats-as-written.msgpack.zst") == ["loaded"]
-    for file, decision in decisions.items():
-        assert decision[:2] == ["refused", "GT_E_HEADER"] and "statistic" in decision[2], (file, decision)
+    for file, data in files.items():
+        if file == "stats-as-written.msgpack.zst":
+            assert decisions[file] == ["loaded"] and player.loads(data).stats.weighted
+            continue
+        assert decisions[file][:2] == ["refused", "GT_E_HEADER"] and "statistic" in decisions[file][2], (file, decisions[file])
+        with pytest.raises(ValueError, match="statistic"):
+            player.loads(data, file)
 
 
-# -- weighted answers: the help off the tree ---------------------------------------------------------------------
-WEIGHTS = ["1", "2", "0.5", "3.25", "10", "0.125", "2.50"]
+# -- weighted answers ----------------------------------------------------------------------------------------------
+WEIGHTS = ["1", "2", "0.5", "3.25", "10", "0.125", "0.75"]
 
 
-def weighted(data: bytes, weights: list[str]) -> bytes:
-    """The tree with answer_weights (one a secret, in their order) added to its game, and the weighted
-    statistics (trees/FORMAT.md: the total weight, the weighted total and mean of guesses to win)."""
-    tree = player.loads(data)
-    document, body = decode(mutated(data, {"answer_weights": " ".join(weights)}))
-    header = header_of(document)
-    total_weight = sum(map(Fraction, weights))
-    weighted_total = sum(Fraction(w) * len(tree.path(s)) for s, w in zip(tree.game.secrets, weights))
-    header["stats"] = {**header["stats"], "total_weight": float(total_weight), "weighted_total": float(weighted_total),
-                       "weighted_mean": float(weighted_total / total_weight)}
-    return encode(header, body)
+@functools.cache
+def weighted_tree(name: str = "es", hard: bool = False, others: str | None = None) -> bytes:
+    """The tree of tests/data/alphabets/NAME's lists, its answers weighed 1, 2, 0.5, 3.25... in turn
+    (lines ``word weight``, as ``guesstree compile words`` reads them); ``others``: --others-weight."""
+    from guesstree.compiler import Options, build, to_bytes
+    from guesstree.player.games import make_game
+
+    words = [line for line in (LISTS / f"{name}-answers.txt").read_text(encoding="utf-8").splitlines() if line[:1] != "#"]
+    folder = Path(tempfile.mkdtemp(prefix="weighted-"))
+    answers = folder / f"{name}-weighted.txt"
+    answers.write_text("".join(f"{word} {WEIGHTS[k % len(WEIGHTS)]}\n" for k, word in enumerate(words)), encoding="utf-8")
+    params = {"answers": str(answers), "guesses": str(LISTS / f"{name}-guesses.txt"), "hard": hard}
+    if others is not None:
+        params["others_weight"] = others
+    return to_bytes(build(make_game("words", **params), Options(strategy="entropy")))
 
 
-def weighted_tree() -> bytes:
-    """The Spanish tree with weights 1, 2, 0.5, 3.25, ... on its answers in turn."""
-    data = alphabet_tree("es")
-    return weighted(data, [WEIGHTS[k % len(WEIGHTS)] for k in range(len(player.loads(data).game.secrets))])
+@pytest.fixture(scope="module")
+def weighted_trees() -> dict[str, bytes]:
+    """Weighted Spanish, Ukrainian and Greek trees; Spanish in hard mode; Ukrainian with every other
+    allowed guess a secret of weight 0.25 (--others-weight); and one in chunks."""
+    made = {"es": weighted_tree("es"), "uk": weighted_tree("uk"), "el": weighted_tree("el"),
+            "es-hard": weighted_tree("es", True), "uk-others": weighted_tree("uk", others="0.25")}
+    made["es-chunked"] = chunked(made["es"])
+    return made
 
 
-def test_a_weighted_tree_s_statistics_and_weights_are_read(lib, tmp_path):
-    data = weighted_tree()
-    stats = decode(data)[0]["stats"]
-    c = CTree(lib, data=data, name="weighted")
-    values = [ctypes.c_double() for _ in range(3)]
-    assert lib.gt_get_weighted_stats(c.handle, *map(ctypes.byref, values)) == OK
-    assert [v.value for v in values] == [stats["total_weight"], stats["weighted_total"], stats["weighted_mean"]]
-    tree = player.loads(alphabet_tree("es"))
-    for k, secret in enumerate(tree.game.secrets):
-        shown = Text()
-        assert lib.gt_get_weight(c.handle, ints(secret, c.h), ctypes.byref(shown)) == OK
-        assert str(shown) == WEIGHTS[k % len(WEIGHTS)]
+def test_a_weighted_tree_s_weights_and_statistics_are_python_s(lib, weighted_trees, tmp_path):
+    from guesstree.player.weights import format_weight
+
+    for name, data in weighted_trees.items():
+        tree, c = opened(lib, name, data)
+        assert tree.game.weights is not None and decode(data)[0]["version"] == ([2, 1] if "chunked" in name else [1, 3])
+        for secret, weight in zip(tree.game.secrets, tree.game.weights):
+            shown = Text()
+            assert lib.gt_get_weight(c.handle, ints(secret, c.h), ctypes.byref(shown)) == OK
+            assert str(shown) == format_weight(weight), (name, secret)
+        values = [ctypes.c_double() for _ in range(3)]
+        assert lib.gt_get_weighted_stats(c.handle, *map(ctypes.byref, values)) == OK
+        assert [v.value for v in values] == [tree.stats["total_weight"], tree.stats["weighted_total"], tree.stats["weighted_mean"]]
+        wrong = [s for s in tree.game.secrets if c.path(s) != tree.path(s)]
+        assert not wrong, (name, wrong[:3])
+        c.close()
+    assert len(player.loads(weighted_trees["uk-others"]).game.secrets) == len(player.loads(weighted_trees["uk"]).game.guesses)
     plain = CTree(lib, data=alphabet_tree("es"), name="es")
     assert lib.gt_get_weighted_stats(plain.handle, *map(ctypes.byref, values)) == 40  # every secret weighs 1
-    c.close()
     plain.close()
-    (tmp_path / "weighted.msgpack.zst").write_bytes(data)
-    shown = subprocess.run([str(BUILD / "gtree"), "info", str(tmp_path / "weighted.msgpack.zst")], capture_output=True, text=True)
-    assert (f"weighted   total {stats['weighted_total']:.4f}, mean {stats['weighted_mean']:.4f}, over a total weight of "
-            f"{stats['total_weight']:.4f}\n") in shown.stdout
+    path = tmp_path / "weighted.msgpack.zst"
+    path.write_bytes(weighted_trees["es"])
+    shown = subprocess.run([str(BUILD / "gtree"), "info", str(path)], capture_output=True, text=True).stdout.splitlines()
+    python = subprocess.run([sys.executable, "-m", "guesstree", "info", str(path)], capture_output=True, text=True).stdout
+    weighted_line = next(line for line in python.splitlines() if line.startswith("  weighted   "))
+    assert weighted_line[2:] in shown and shown.index(weighted_line[2:]) == shown.index("secrets    32") + 1
 
 
-def weighted_best_guess(game, worst: int, steps, remaining: list, weight) -> tuple:
-    """player/advice.py's best_guess with weighted answers' ties (issue 68's contract), made of its parts:
-    one or two candidates, the heavier (ties: the first); in the ranking, ties in parts go to a guess that
-    may be the secret, then to the heavier such guess, then to the lowest code."""
-    if len(remaining) <= 2:
-        return max(remaining, key=weight)
-    pool = game.guesses_after(steps)
-    allowed = game._guess_set if pool is game.guesses else set(pool)
-    possible = set(remaining)
-    order = sorted((c for c in remaining if c in allowed), key=lambda c: -weight(c)) + [g for g in pool if g not in possible]
-    n, size = len(remaining), max(advice.SAMPLE, advice.FEEDBACKS // len(order))
-    exact = n <= size
-    sample = remaining if exact else [remaining[i * n // size] for i in range(size)]
-    counts = []
-    for count in game.partition_counts(order, sample):
-        counts.append(count)
-        if exact and count == n:
-            break
-    top = sorted(range(len(counts)), key=lambda i: (-counts[i], i))[:advice.SHORTLIST]
-    if not exact:
-        again = list(game.partition_counts([order[i] for i in top], remaining))
-        top = [i for _, i in sorted(zip(again, top), key=lambda pair: (-pair[0], pair[1]))]
-    shortlist = [order[i] for i in top]
-    look = advice.Lookahead(game, shortlist)
-    for depth in (worst, worst + 1):
-        for guess in shortlist:
-            if look.keeps(guess, remaining, depth - len(steps) - 1, steps):
-                return guess
-    return shortlist[0]
-
-
-def weighted_suggestion(tree: player.Tree, steps, weight) -> tuple:
-    """What gt_suggest must answer in the weighted game: the tree's guess while the history follows it,
-    else the weighted rule (histories that end in the win are not asked)."""
-    try:
-        return ("guess", tree.next_guess(steps))
-    except player.InconsistentHistory:
-        pass
-    remaining = advice.candidates(tree.game, steps)
-    return ("guess", weighted_best_guess(tree.game, tree.stats["worst"], steps, remaining, weight))
-
-
-def test_weighted_answers_break_ties_off_the_tree_toward_the_heavier_secret(lib, trees):
-    """gt_suggest in trees given answer_weights: every answer the weighted rule's; two candidates of
-    different weights answered by the heavier; and weights that change the answer from the unweighted one."""
-    pairs = changed = compared = 0
-    for name in ("es", "uk", "es-hard"):
-        tree = player.loads(trees[name], name)
+def test_weighted_answers_break_ties_off_the_tree_as_python_does(lib, weighted_trees):
+    """gt_suggest against Tree.suggest in weighted games: every answer Python's; among them two
+    candidates whose first (in canonical order) is the lighter, answered by the heavier."""
+    heavier_second = compared = by_rule = 0
+    for name, data in weighted_trees.items():
+        tree, c = opened(lib, name, data)
         tree.book = None
+        weight = dict(zip(tree.game.secrets, tree.game.weights))
         rng = random.Random(f"weights {name}")
-        weights = [rng.choice(WEIGHTS) for _ in tree.game.secrets]
-        weight_of = dict(zip(tree.game.secrets, map(Fraction, weights)))
-        c = CTree(lib, data=weighted(trees[name], weights), name=name)
-        for secret, text in zip(tree.game.secrets[:10], weights):
-            shown = Text()
-            assert lib.gt_get_weight(c.handle, ints(secret, c.h), ctypes.byref(shown)) == OK and str(shown) == text
-        for _ in range(80):
+        for _ in range(60):
             steps = random_history(tree, rng)
-            if steps[-1][1] == tree.game.win:
-                continue
-            remaining = advice.candidates(tree.game, steps)
-            if not remaining:
-                continue
-            expected = weighted_suggestion(tree, steps, weight_of.__getitem__)
-            answer, by = c_suggest(lib, c, steps)
-            assert answer == expected, (name, steps, answer, expected)
+            (answer, by), expected = c_suggest(lib, c, steps), py_suggest(tree, steps)
+            assert same(answer, expected), (name, steps, answer, expected)
             compared += 1
-            changed += expected != py_suggest(tree, steps)
-            if by == 0 and len(remaining) == 2 and weight_of[remaining[0]] != weight_of[remaining[1]]:  # by the rule
-                assert answer == ("guess", max(remaining, key=weight_of.__getitem__))
-                pairs += 1
+            remaining = tree.candidates(steps) if expected[0] == "guess" else []
+            by_rule += by == 0
+            if by == 0 and len(remaining) == 2 and weight[remaining[1]] > weight[remaining[0]]:
+                assert answer == ("guess", remaining[1])
+                heavier_second += 1
         c.close()
-    assert compared > 150 and pairs > 5 and changed > 5
+    assert compared == 360 and by_rule > 100 and heavier_second > 5
 
 
 def test_equal_weights_change_no_suggestion(lib, trees):
-    """Every answer of weight 2.5: gt_suggest is the unweighted game's, Python's."""
-    tree = player.loads(trees["uk"], "uk")
+    """Every answer of weight 2.5 (the tree's body unchanged): gt_suggest is the unweighted game's."""
+    data = trees["uk"]
+    tree = player.loads(data, "uk")
     tree.book = None
-    c = CTree(lib, data=weighted(trees["uk"], ["2.5"] * len(tree.game.secrets)), name="uk")
+    count = len(tree.game.secrets)
+    document, body = decode(mutated(data, {"answer_weights": " ".join(["2.5"] * count)}))
+    header = header_of(document)
+    header["stats"] = {**header["stats"], "weighted_total": 2.5 * tree.stats["total"], "weighted_mean": tree.stats["average"],
+                       "total_weight": 2.5 * count}
+    c = CTree(lib, data=encode(header, body), name="uk")
     rng = random.Random(25)
     for _ in range(60):
         steps = random_history(tree, rng)

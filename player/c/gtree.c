@@ -229,12 +229,14 @@ static int info(gt_tree *tree)
     if (i.chunks) printf(", in %u chunks of %u nodes", i.chunks, i.chunk_nodes);
     printf("\nfirst      %s\n", text);
     printf("secrets    %llu\n", (unsigned long long)i.secrets);
+    double weight, weighted_total, weighted_mean; /* weighted answers: the objective, then the plain figures */
+    if (gt_get_weighted_stats(tree, &weight, &weighted_total, &weighted_mean) == GT_OK)
+        printf("weighted   total %.6g, mean %.4f (guesses to win, each secret by its weight; weights %.6g in all)\n",
+               weighted_total, weighted_mean, weight);
     printf("to win     total %llu, average %.4f, worst %llu\n", (unsigned long long)i.total, i.average, (unsigned long long)i.worst);
     printf("to determine total %llu, average %.4f, worst %llu\n", (unsigned long long)i.determined_total, i.determined_average,
            (unsigned long long)i.determined_worst);
-    double weight, weighted_total, weighted_mean; /* weighted answers: the figures each secret counted by its weight */
-    if (gt_get_weighted_stats(tree, &weight, &weighted_total, &weighted_mean) == GT_OK)
-        printf("weighted   total %.4f, mean %.4f, over a total weight of %.4f\n", weighted_total, weighted_mean, weight);
+
     print_histogram(tree, 0);
     print_histogram(tree, 1);
     return 0;

@@ -97,7 +97,7 @@ struct gt_tree {
     int64_t version[2];
     uint64_t stat[5];        /* secrets, total, worst, determined_total, determined_worst */
     double average[2];
-    double weighted[3];      /* total_weight, weighted_total, weighted_mean (a weighted game's) */
+    double weighted[3];      /* weighted_total, weighted_mean, total_weight (a weighted game's) */
     int has_weighted;
     /* the table */
     uint64_t nodes;

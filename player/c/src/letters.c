@@ -95,21 +95,24 @@ size_t gti_word_bytes(const game *g, const int *code, uint8_t *out)
 }
 
 /* -- the answers' weights ------------------------------------------------------------------------ */
-/* A weight is a positive decimal number as the artifact writes it: digits, then optionally a
- * point and digits (no sign, no exponent). Its text is compared as the number it is, exactly: by
- * its whole part (leading zeros aside), then its fraction's digits (trailing zeros aside). */
+/* A weight is a positive decimal number as the artifact writes it (player/weights.py's
+ * format_weight): digits, then optionally a point and digits (no sign, no exponent), in the fewest
+ * digits that say it (no leading zero but the one before a point, no trailing zero after one: 3,
+ * 0.25, never 03, 1.0 or 0.250). Its text is compared as the number it is, exactly: by its whole
+ * part, then its fraction's digits. */
 
 /* the length of the weight at text (up to a space or end): 0 if it is none */
 size_t gti_weight_length(const char *text, size_t n)
 {
-    size_t k = 0, digits = 0, point = 0, nonzero = 0;
+    size_t k = 0, point = 0, nonzero = 0;
     for (; k < n && text[k] != ' '; k++) {
-        if (text[k] == '.' && !point && digits) { point = k + 1; continue; }
+        if (text[k] == '.' && !point && k) { point = k; continue; }
         if (text[k] < '0' || text[k] > '9') return 0;
-        digits++;
         nonzero |= text[k] != '0';
     }
-    if (!digits || !nonzero || point == k) return 0; /* no digit, zero, or a point without digits after it */
+    size_t whole = point ? point : k;
+    if (!k || !nonzero || (whole > 1 && text[0] == '0')) return 0; /* none, zero, or a leading zero */
+    if (point && (point + 1 == k || text[k - 1] == '0')) return 0;  /* no digit after the point, or a trailing zero */
     return k;
 }
 

@@ -328,9 +328,9 @@ gt_status gt_histogram(const gt_tree *t, int determined, size_t i, uint64_t *gue
 gt_status gt_get_weighted_stats(const gt_tree *t, double *total_weight, double *weighted_total, double *weighted_mean)
 {
     if (!t || !total_weight || !weighted_total || !weighted_mean || !t->has_weighted) return GT_E_ARGUMENT;
-    *total_weight = t->weighted[0];
-    *weighted_total = t->weighted[1];
-    *weighted_mean = t->weighted[2];
+    *weighted_total = t->weighted[0];
+    *weighted_mean = t->weighted[1];
+    *total_weight = t->weighted[2];
     return GT_OK;
 }
 

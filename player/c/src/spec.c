@@ -175,20 +175,27 @@ static int list_matches(const mp_item *words, const mp_item *digest)
     return gti_sha256_is(d, digest->at, digest->u);
 }
 
-/* answer_weights: one positive decimal weight for each answer, one space apart */
-static const char *weights(game *g, const mp_item *text)
+/* answer_weights: one positive decimal weight for each answer, as player/weights.py writes them,
+ * one space apart; some weight not 1 (else the game would write none) */
+static const char *weights(game *g, const mp_item *text, char *why, size_t size)
 {
     uint64_t count = 0, k = 0;
+    int all_one = 1;
     if (text->type == MP_NIL) return NULL;
     if (text->type != MP_STR) return "answer_weights is not text";
     while (k < text->u) {
         size_t n = gti_weight_length((const char *)text->at + k, (size_t)(text->u - k));
-        if (!n) return "answer_weights holds a weight that is not a positive decimal number";
+        if (!n) return "answer_weights holds a weight that is not a positive decimal number in its fewest digits";
+        all_one &= n == 1 && text->at[k] == '1';
         count++;
         k += n;
         if (k < text->u && ++k == text->u) return "answer_weights ends with a space";
     }
     if (count != g->answer_count) return "answer_weights is not one weight for each word of answer_words";
+    if (all_one) { /* the game rebuilt would not write them: player/tree.py's rule for what is written */
+        snprintf(why, size, "the game 'words' does not take answer_weights as written (every weight is 1)");
+        return why;
+    }
     g->weights.text = (const char *)text->at, g->weights.length = (size_t)text->u;
     return NULL;
 }
@@ -211,7 +218,8 @@ static gt_status words_lists(game *g, const mp_item *texts, char *why, size_t si
         problem = "guess_words is not a sorted list of distinct words of the game's length and letters";
     else if (guesses_sha->u == 0)
         problem = "the game 'words' does not take guesses_sha256='' as written";
-    else problem = weights(g, &texts[8]);
+    else problem = weights(g, &texts[8], why, size);
+    if (problem == why) return GT_E_GAME;
     if (problem) {
         snprintf(why, size, "cannot rebuild the game 'words': %s", problem);
         return GT_E_GAME;
