@@ -257,6 +257,65 @@ def test_gtree_plays_words_typed_in_either_case(lib, trees, tmp_path):
         assert f"first      {first}" in info.stdout
 
 
+def long_path(lib, c: CTree, secret, most: int = 512):
+    """gt_path with room for most steps."""
+    guesses, feedbacks, steps = ints([], most * c.h), ints([], most * c.w), ctypes.c_size_t()
+    status = lib.gt_path(c.handle, ints(secret, c.h), guesses, feedbacks, most, ctypes.byref(steps), ctypes.byref(c.error))
+    assert status == OK, c.message
+    return [(tuple(guesses[k * c.h:(k + 1) * c.h]), tuple(feedbacks[k * c.w:(k + 1) * c.w])) for k in range(steps.value)]
+
+
+def test_the_most_letters_an_alphabet_has_are_played_as_python(lib, tmp_path):
+    """255 letters (CJK ideographs, each its own capital), codes up to 254: every secret's path and
+    the text of each guess as Python's."""
+    rng = random.Random(255)
+    letters = [chr(0x4E00 + k) for k in range(255)]
+    words = sorted({a + b for a, b in zip(letters, rng.sample(letters, 255))} | {"".join(rng.sample(letters, 2)) for _ in range(200)})
+    answers = tmp_path / "cjk.txt"
+    answers.write_text("".join(w + "\n" for w in words), encoding="utf-8")
+    tree, c = opened(lib, "cjk", compiled(answers, None))
+    assert c.info.symbols == 255 and len(tree.game.alphabet.letters) == 255
+    wrong = [s for s in tree.game.secrets if long_path(lib, c, s) != tree.path(s)]
+    assert not wrong, wrong[:3]
+    assert c.info.worst > 64  # (few letters in common: a long game, longer than CTree.path's 64 steps)
+    for code in tree.game.guesses[::7]:
+        assert c.format(code, False) == tree.game.format_code(code) and c.parse(tree.game.format_code(code), False) == code
+    c.close()
+
+
+def test_gtree_under_the_sanitizers_reads_any_typed_text_and_plays_every_alphabet(trees, tmp_path):
+    """gtree built with AddressSanitizer and UndefinedBehaviorSanitizer: info, path and next on each
+    alphabet's tree, words typed in either case, text that is no word (not UTF-8, too long, other
+    scripts): answers or one error line, no report."""
+    make("sanitize")
+    environment = {**os.environ, "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0", "UBSAN_OPTIONS": "print_stacktrace=1",
+                   "GUESSTREE_TREES": str(tmp_path)}
+    junk = [b"\xff\xfe", b"ni\xc3", "ñ".encode() * 100, "ж€".encode() * 300, b"a" * 5000, "ΛΌΓΟΣ".encode(), "ЖЖЖЖЖ".encode(), b"", b" ",
+            "n\u0303ino".encode(), "🟩🟩🟩🟩🟩".encode()]
+    runs = 0
+    for name in ("es", "uk", "el", "es-hard-chunked"):
+        path = tmp_path / f"{name}.msgpack.zst"
+        path.write_bytes(trees[name])
+        tree = player.loads(trees[name], name)
+        secret = random.Random(name).choice(tree.game.secrets)
+        played = tree.path(secret)
+        shown = tree.game.format_code(secret)
+        commands = [[b"info", path], [b"path", path, shown.encode()], [b"path", path, shown.lower().encode()]]
+        commands += [[b"next", path, *[t.encode() for g, f in played[:k] for t in (tree.game.format_code(g).lower(),
+                                                                                    tree.game.format_feedback(f))], b"--json"]
+                     for k in range(len(played) + 1)]
+        other = tree.game.format_code(random.Random(1).choice(tree.game.guesses)).encode()
+        commands += [[b"next", path, other, b"Y----"], [b"next", path, other, b"-----", b"--any-guess"]]
+        commands += [[b"path", path, text] for text in junk] + [[b"next", path, text, b"-----"] for text in junk]
+        for command in commands:
+            done = subprocess.run([str(BUILD / "asan" / "gtree"), *command], capture_output=True, env=environment, timeout=120)
+            report = done.stderr.decode()  # a message is UTF-8, whatever was typed
+            assert done.returncode in (0, 2) and "Sanitizer" not in report and "runtime error" not in report, (command, report)
+            assert done.returncode == 0 or (report.startswith("error: ") and report.count("\n") == 1), (command, report)
+            runs += 1
+    assert runs > 100
+
+
 # -- hostile alphabets, capitals and weights ------------------------------------------------------------------
 def mutations(params: dict) -> dict[str, dict]:
     """Changes of a words tree's parameters that no writer makes: each must be refused."""

@@ -132,6 +132,7 @@ gt_status gti_fail_file(gt_error *e, const gt_tree *t, gt_status status, const c
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+void gti_whole_characters(char *text);                           /* a UTF-8 text cut short: its last character whole */
 gt_allocator gti_tree_allocator(const gt_options *options);      /* the options' allocator, or the system's */
 /* memory through the tree's allocator, counted */
 void *gti_tree_alloc(gt_tree *t, size_t size);

@@ -209,6 +209,11 @@ static void not_a_letter(const game *g, const char *text, uint32_t c, const char
     for (unsigned k = 0; k < g->symbols && n < size; k++) {
         char letter[8];
         letter[gti_utf8_put(g->letter[k], (uint8_t *)letter)] = 0;
+        if (n + 1 + strlen(letter) + sizeof " ...)" > size) { /* too many to say in full: the first ones */
+            snprintf(why + n, size - n, " ...");
+            n += 4;
+            break;
+        }
         n += (size_t)snprintf(why + n, size - n, k ? " %s" : "%s", letter);
     }
     if (n < size) snprintf(why + n, size - n, ")");
@@ -475,12 +480,14 @@ gt_status gti_game_parse_feedback(const game *g, const char *text, int *f, char 
     return shown_as_python(status, text, why, size);
 }
 
-/* append text to out (size bytes), counting all of it as snprintf does */
+/* append text to out (size bytes), counting all of it as snprintf does; cut short, out ends at a
+ * whole character */
 static void put(char *out, size_t size, size_t *n, const char *text)
 {
     for (; *text; text++, ++*n)
         if (*n + 1 < size) out[*n] = *text;
     if (size) out[*n < size ? *n : size - 1] = 0;
+    if (size && *n >= size) gti_whole_characters(out);
 }
 
 /* a word's letter as it is shown: its capital in UTF-8 (one has room for 5 bytes), or ? for no
