@@ -7,7 +7,7 @@ and in lower case, the candidates, the help off the tree, the words shown and ty
 UndefinedBehaviorSanitizer, and the ties of weighted answers off the tree.
 
 The word lists are tests/data/alphabets/ (chosen by hand); ``-m slow`` adds trees of Debian's
-/usr/share/dict/spanish and ukrainian where they are installed.
+/usr/share/dict/spanish and ukrainian (wspanish, wukrainian: .ci/run installs them).
 """
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ import pytest
 from guesstree import player
 from guesstree.player.artifact import decode, encode_chunked
 from guesstree.player.encoding import encode
+from parts import missing
 from test_c_player import (BUILD, OK, CTree, Error, Text, c_library, c_suggest, histories, ints, make, py_next, py_suggest,
                            random_history, same)
 
@@ -527,8 +528,8 @@ def dictionary_lists(folder: Path, name: str, answers: int, guesses: int) -> tup
     """Words of five letters of Debian's dictionary (NFC, lower case, letters alone), a sample of them
     the answers: the lists' files."""
     source = DICTS[name]
-    if not source.exists():
-        pytest.skip(f"{source} is not installed (apt-get install w{'spanish' if name == 'es' else 'ukrainian'})")
+    if not source.exists():  # (.ci/run installs them)
+        missing(f"the C player's test of Debian's word lists needs {source} (apt-get install w{'spanish' if name == 'es' else 'ukrainian'})")
     words = {unicodedata.normalize("NFC", line.strip()).lower() for line in source.read_text(encoding="utf-8").splitlines()}
     words = sorted(w for w in words if len(w) == 5 and all(unicodedata.category(ch)[0] in "LM" for ch in w))
     rng = random.Random(name)
