@@ -398,6 +398,17 @@ def test_hostile_alphabets_capitals_and_weights_are_refused_under_the_sanitizers
             player.loads(data, file)
 
 
+def test_an_a_z_tree_that_writes_its_alphabet_is_refused_as_python_refuses_it(lib):
+    """a-z is written as no alphabet: a tree that writes it was made by no writer."""
+    data = (REPO / "trees" / "wordle-salet-optimal-expected.msgpack.zst").read_bytes()
+    written = mutated(data, {"alphabet": AZ, "capitals": AZ.upper()})
+    with pytest.raises(ValueError, match="does not take alphabet="):
+        player.loads(written)
+    with pytest.raises(ValueError, match=r"^GT_E_GAME: t: the game 'words' does not take alphabet='abcdefghijklmnopqrstuvwxyz' as "
+                                         r"written \(a-z is written as no alphabet\)$"):
+        CTree(lib, data=written, name="t")
+
+
 def test_a_weighted_tree_s_damaged_statistics_are_refused_under_the_sanitizers(tmp_path):
     """The weighted statistics all three or none, each a positive number (GT_E_HEADER), as Python reads them."""
     document, body = decode(weighted_tree())

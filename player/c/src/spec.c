@@ -103,15 +103,22 @@ static int code_points(const mp_item *text, uint32_t *to)
 
 /* the alphabet and its capitals (FORMAT.md §2.1): letters in code point order, distinct, at most
  * GT_MAX_LETTERS; one capital a letter, distinct, none another letter. NULL, or what is wrong. */
-static const char *alphabet(game *g, const mp_item *letters, const mp_item *capitals)
+static const char *alphabet(game *g, const mp_item *letters, const mp_item *capitals, char *why, size_t size)
 {
-    if (letters->type == MP_NIL && capitals->type == MP_NIL) {
-        mp_item a = {MP_STR, 26, 0, 0, (const uint8_t *)A_TO_Z, NULL}, c = {MP_STR, 26, 0, 0, (const uint8_t *)CAPITAL_A_TO_Z, NULL};
-        return alphabet(g, &a, &c);
+    if (letters->type == MP_NIL && capitals->type == MP_NIL) { /* a-z: the letters of the trees before alphabets */
+        for (unsigned k = 0; k < 26; k++) g->letter[k] = (uint32_t)A_TO_Z[k], g->capital[k] = (uint32_t)CAPITAL_A_TO_Z[k];
+        g->symbols = 26;
+        g->alphabet.text = A_TO_Z, g->alphabet.length = 26;
+        g->capitals.text = CAPITAL_A_TO_Z, g->capitals.length = 26;
+        return NULL;
     }
     if (letters->type == MP_NIL || capitals->type == MP_NIL)
         return letters->type == MP_NIL ? "capitals needs alphabet" : "alphabet needs capitals";
     if (letters->type != MP_STR || capitals->type != MP_STR) return "alphabet and capitals are not both text";
+    if (gti_mp_is_str(letters, A_TO_Z)) { /* the game rebuilt would not write it: player/tree.py's rule for what is written */
+        snprintf(why, size, "the game 'words' does not take alphabet='%s' as written (a-z is written as no alphabet)", A_TO_Z);
+        return why;
+    }
     int count = code_points(letters, g->letter);
     if (count < 1) return "alphabet is not 1 to 255 letters of UTF-8 text";
     for (int k = 0; k < count; k++) {
@@ -200,6 +207,8 @@ static const char *weights(game *g, const mp_item *text, char *why, size_t size)
     return NULL;
 }
 
+/* a words game's lists, letters and weights: GT_OK, or GT_E_GAME and why (a check that writes its
+ * whole message into why, a parameter the game would not write as written, returns why itself) */
 static gt_status words_lists(game *g, const mp_item *texts, char *why, size_t size)
 {
     const mp_item *answers_sha = &texts[2], *guesses_sha = &texts[3], *answers = &texts[4], *guesses = &texts[5];
@@ -209,7 +218,7 @@ static gt_status words_lists(game *g, const mp_item *texts, char *why, size_t si
                                           : "the tree names its word list files (format 1.0): this player reads trees that carry their words";
     else if (answers_sha->type != MP_STR || guesses_sha->type != MP_STR || answers->type != MP_STR || guesses->type != MP_STR)
         problem = "embedded word lists need answer_words, guess_words and both sha256 as text";
-    else if ((problem = alphabet(g, &texts[6], &texts[7])) != NULL) {}
+    else if ((problem = alphabet(g, &texts[6], &texts[7], why, size)) != NULL) {}
     else if (!carried(g, answers, 0, &g->answer_count))
         problem = answers->u ? "answer_words is not a sorted list of distinct words of the game's length and letters" : "answer_words is empty";
     else if (!list_matches(answers, answers_sha))
