@@ -323,7 +323,16 @@ def mutations(params: dict) -> dict[str, dict]:
     a, c, words = params["alphabet"], params["capitals"], params["answer_words"]
     n, cjk = len(words.split(" ")), "".join(chr(0x4E00 + k) for k in range(256))
     ones = ["1"] * n
+
+    def added(letter: str, capital: str) -> dict:  # one more letter, in code point order
+        at = sorted(a + letter).index(letter)
+        return {"alphabet": a[:at] + letter + a[at:], "capitals": c[:at] + capital + c[at:]}
+
     return {
+        "alphabet-a-sign": added("×", "×"),
+        "alphabet-a-capital": added("À", "À"),
+        "alphabet-a-space": added("\u2003", "Ж"),
+        "alphabet-an-emoji": added("🟩", "🟩"),
         "alphabet-unsorted": {"alphabet": a[1] + a[0] + a[2:]},
         "alphabet-repeated": {"alphabet": a[:-1] + a[0]},
         "alphabet-space": {"alphabet": " " + a[1:]},
@@ -352,6 +361,29 @@ def mutations(params: dict) -> dict[str, dict]:
         "weights-trailing-space": {"answer_weights": " ".join(ones) + " "},
         "weights-a-list": {"answer_weights": [1] * n},
     }
+
+
+def test_no_letter_the_python_reader_takes_is_refused_by_the_c_player(lib, trees):
+    """Every letter of Unicode the Python reader takes in an alphabet (categories L and M, its own
+    lower case and NFC) or as a capital (L and M), 255 at a time: the C player's partial rule (no
+    Unicode tables) passes it, on to the words, which then use letters the alphabet has not."""
+    from guesstree.player.letters import is_letter, normal_word
+
+    letters = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF and is_letter(chr(c))]
+    lower = [letter for letter in letters if normal_word(letter) == letter]
+    base = "".join(lower[:255])
+    others = [letter for letter in letters if letter not in set(base)]
+    alphabets = [("".join(lower[k:k + 255]),) * 2 for k in range(0, len(lower), 255)]
+    capitals = [(base, "".join((others[k:] + others)[:255])) for k in range(0, len(others), 255)]
+    opened_whole = 0
+    for letters_text, capitals_text in alphabets + capitals:
+        data = mutated(trees["es"], {"alphabet": letters_text, "capitals": capitals_text})
+        try:
+            CTree(lib, data=data, name="letters").close()  # (base, the first 255, holds the Spanish words' letters)
+            opened_whole += 1
+        except ValueError as error:
+            assert "answer_words is not a sorted list of distinct words" in str(error), (letters_text, capitals_text, error)
+    assert len(alphabets) > 500 and len(capitals) > 500 and opened_whole == 1 + len(capitals)
 
 
 def mutated(data: bytes, change: dict) -> bytes:

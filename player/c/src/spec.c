@@ -78,14 +78,19 @@ static gt_status read_params(const rules *r, mp_item params, int64_t *values, mp
 static const char A_TO_Z[] = "abcdefghijklmnopqrstuvwxyz", CAPITAL_A_TO_Z[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /* Can c be a letter of an alphabet (capital: or a letter's capital)? The C player has no Unicode
- * tables to check a letter's general category or its lower form (the Python and JavaScript readers
- * do): it refuses what would make a list or a typed word ambiguous, which is any ASCII that is no
- * letter (a-z; for a capital also A-Z), a control character and a space. */
+ * tables to check every letter's general category and lower form, as the Python and JavaScript
+ * readers do: it refuses the characters of the blocks that hold no letter (Unicode's categories L
+ * and M), or no lower-case one, that a list or a typed word could meet: ASCII but a-z (a capital:
+ * and A-Z), Latin-1's controls, spaces, signs and (but for a capital) its capitals, General
+ * Punctuation, the ideographic space, the private use areas, the specials, the emoji and symbols of
+ * plane 1, the tags. */
 static int may_be_letter(uint32_t c, int capital)
 {
     if (c < 0x80) return (c >= 'a' && c <= 'z') || (capital && c >= 'A' && c <= 'Z');
-    return c >= 0xA0 && c != 0x1680 && !(c >= 0x2000 && c <= 0x200a) && c != 0x2028 && c != 0x2029 && c != 0x202f
-        && c != 0x205f && c != 0x3000 && c != 0xfeff;
+    if (c == 0xAA || c == 0xB5 || c == 0xBA) return 1; /* ª, µ, º: Latin-1's letters below À */
+    if (c < 0x100) return c >= 0xC0 && c != 0xD7 && c != 0xF7 && (capital || c >= 0xDF);
+    return c != 0x1680 && !(c >= 0x2000 && c <= 0x206F) && c != 0x3000 && !(c >= 0xE000 && c <= 0xF8FF)
+        && !(c >= 0xFFF0 && c <= 0xFFFF) && !(c >= 0x1F000 && c <= 0x1FAFF) && !(c >= 0xE0000 && c <= 0xE007F) && c < 0xF0000;
 }
 
 /* text as code points into to (at most GT_MAX_LETTERS of them): how many, or -1 where it is not
