@@ -25,6 +25,7 @@ from guesstree.compiler import Options, build, save
 from guesstree.compiler.builder.writer import default_path
 from guesstree.player.artifact import FormatError, decode, encode, write_atomic
 from guesstree.player.games import make_game
+from guesstree.player.letters import normal_word
 from guesstree.player.manifest import FORMAT, entries_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,6 +37,35 @@ CLASSIC = {"colours": 6, "holes": 4}
 WORDLE_LISTS = ROOT / "tests" / "data" / "wordle"  # the original lists (12972 guesses, 2315 answers)
 WORDLE = {"answers": str(WORDLE_LISTS / "wordlist_orig_hidden"), "guesses": str(WORDLE_LISTS / "wordlist_orig_all")}
 WORDLE_NOTICE = WORDLE_LISTS / "LICENSE"  # the lists' MIT notice, which every tree that embeds them carries
+DEBIAN_LISTS = Path("/usr/share/dict")  # Debian's word lists of many languages (w* packages)
+
+
+@dataclass(frozen=True)
+class DebianWords:
+    """The words of one length of a Debian word list (``package``'s ``/usr/share/dict/LANGUAGE``), as a
+    list file of their own: a dictionary holds words of every length, a game's list one; words that
+    are not all letters (``l'eau``, ``e-mail``) are left out. Written to a scratch folder when a build
+    needs them (the tree carries its words: the file is not shipped)."""
+
+    language: str
+    package: str
+    length: int
+
+    def path(self) -> Path:
+        source = DEBIAN_LISTS / self.language
+        if not source.exists():
+            raise SystemExit(f"{source}: missing; this tree's words come from Debian's {self.package} "
+                             f"(apt-get install -y {self.package})")
+        words = sorted({word for line in source.read_text(encoding="utf-8").splitlines()
+                        if len(word := normal_word(line.strip())) == self.length and word.isalpha()})
+        path = Path(tempfile.gettempdir()) / "guesstree-lists" / f"{self.language}-{self.length}.txt"
+        path.parent.mkdir(exist_ok=True)
+        write_atomic(path, "".join(word + "\n" for word in words).encode())
+        return path
+
+
+SPANISH = DebianWords("spanish", "wspanish", 5)
+SPANISH_NOTICE = TREES_DIR / "notices" / "wspanish.txt"  # public domain, its source named
 
 
 @dataclass(frozen=True)
@@ -47,10 +77,14 @@ class Shipped:
     options: Options
     named: str | None = None  # a file name for people, instead of compile's default
     notice: Path | None = None  # the licence of the data the tree embeds (compile --notice)
+    words: DebianWords | None = None  # the answers, where they come from a Debian word list
+
+    def game_params(self) -> dict:
+        return self.params if self.words is None else {**self.params, "answers": str(self.words.path())}
 
     @property
     def file(self) -> str:
-        return self.named or default_path(make_game(self.game, **self.params), self.options).name
+        return self.named or default_path(make_game(self.game, **self.game_params()), self.options).name
 
     @property
     def name(self) -> str:
@@ -148,7 +182,7 @@ def book_text(directory: Path) -> str:
 
 def build_one(tree: Shipped, directory: Path) -> Path:
     started = time.perf_counter()
-    built = build(make_game(tree.game, **tree.params), tree.options)
+    built = build(make_game(tree.game, **tree.game_params()), tree.options)
     path = save(built, directory / tree.file, tree.notice.read_text() if tree.notice else None)
     s = built.stats
     print(f"{tree.file}: {built.nodes} nodes, total {s['total']}, average {s['average']:.3f}, "

@@ -15,22 +15,15 @@ from guesstree.player.games import make_game
 from guesstree.player.letters import AZ, Alphabet, capitals_of, normal_word
 from guesstree.player.verify import verify
 
-from parts import missing
+import debian_words
 
 HERE = Path(__file__).parent
-DICT = Path("/usr/share/dict")
 
 
-def debian_list(tmp_path: Path, language: str, package: str, length: int = 5, step: int = 1) -> Path:
-    """Every ``step``-th word of ``length`` letters of a Debian word list, as a list file of its own
-    (a dictionary holds words of every length; a game's list, one)."""
-    source = DICT / language
-    if not source.exists():
-        missing(f"the word lists of other languages need Debian's {package} (apt-get install -y {package})")
-    words = sorted({w for line in source.read_text(encoding="utf-8").splitlines()
-                    if len(w := normal_word(line.strip())) == length and w.isalpha()})
+def debian_list(tmp_path: Path, language: str, package: str, step: int) -> Path:
+    """Every ``step``-th five-letter word of a Debian word list, as a list file of its own."""
     path = tmp_path / f"{language}.txt"
-    path.write_text("".join(w + "\n" for w in words[::step]), encoding="utf-8")
+    path.write_text("".join(w + "\n" for w in debian_words.words_of(language, package)[::step]), encoding="utf-8")
     return path
 
 
@@ -110,7 +103,7 @@ def played_everywhere(tree) -> None:
 @pytest.mark.parametrize("language, package, step", [("spanish", "wspanish", 12), ("ukrainian", "wukrainian", 60),
                                                      ("ngerman", "wngerman", 6), ("bulgarian", "wbulgarian", 30)])
 def test_a_list_of_another_language_is_built_verified_and_played(tmp_path, language, package, step):
-    answers = debian_list(tmp_path, language, package, step=step)
+    answers = debian_list(tmp_path, language, package, step)
     game = make_game("words", answers=str(answers))
     assert not game.alphabet.is_az
     data = to_bytes(build(game, Options("entropy")))
@@ -224,6 +217,6 @@ def test_an_alphabet_given_must_hold_the_lists_letters(tmp_path):
     answers = tmp_path / "es.txt"
     answers.write_text("niños\nmanos\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"the word lists use 'ñ' \(U\+00F1"):
-        make_game("words", answers=str(answers), alphabet="aimnos", capitals="AIMNOS").secrets
+        _ = make_game("words", answers=str(answers), alphabet="aimnos", capitals="AIMNOS").secrets
     given = make_game("words", answers=str(answers), alphabet="aimnosñ", capitals="AIMNOSÑ")
     assert Alphabet("aimnosñ").capitals == "AIMNOSÑ" and given.format_code(given.secrets[1]) == "NIÑOS"

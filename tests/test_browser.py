@@ -15,6 +15,7 @@ import pytest
 from guesstree import player
 from guesstree.player.export import export, reach
 from guesstree.player.review import review as python_review
+import debian_words
 from parts import missing
 
 CHROMIUM = Path(os.environ.get("GUESSTREE_CHROMIUM", "/usr/bin/chromium"))
@@ -1055,3 +1056,257 @@ def test_compare_plot_fits_a_1000_px_window(browser, tmp_path):
         assert page.evaluate("document.querySelectorAll('g.legend text').length") == len(rows) and rightmost[2] <= svg[2]
         assert all(svg[0] <= t[0] and t[2] <= svg[2] and svg[1] <= t[1] and t[3] <= svg[3] for t in texts), title
     page.close()
+
+
+# -- the words keyboard in the play tab, and words of any alphabet (issue 68) -------------------
+
+def own_keyboard(page) -> dict[str, str]:
+    """The play tab's keyboard's coloured keys: letter -> its mark."""
+    return {key.get_attribute("data-key"): key.get_attribute("data-mark")
+            for key in page.query_selector_all("#own-picker button[data-key]") if key.get_attribute("data-mark")}
+
+
+def mark_tiles(page, feedback) -> None:
+    """Colour the tiles of the guess shown (each click: grey -> yellow -> green -> grey)."""
+    tiles = page.query_selector_all("#guess button.mark")
+    assert len(tiles) == len(feedback)
+    for tile, mark in zip(tiles, feedback):
+        for _ in range((mark - int(tile.get_attribute("data-mark"))) % 3):
+            tile.click()
+
+
+def test_play_tab_keyboard_writes_a_guess_of_ones_own_whose_letters_are_then_coloured(browser, trees, tmp_path):
+    """The play tab of a words page has the game's keyboard: a word written on it (or typed with the
+    focus on the page) is shown for its letters to be coloured, Enter plays it, the page suggests what
+    the Python player suggests, and the keys are coloured by the history as Wordle's are."""
+    web = WebPlayer(browser, trees("words", "entropy", answers=WORDS_SMALL), tmp_path)
+    tree, game, page = web.tree, web.game, web.page
+    keys = [key.get_attribute("data-key") for key in page.query_selector_all("#own-picker button[data-key]")]
+    used = {chr(97 + letter) for word in game.guesses for letter in word}
+    assert keys == [c for c in "qwertyuiopasdfghjklzxcvbnm" if c in used]
+    assert page.is_visible("#own-picker") and own_keyboard(page) == {}
+    root = web.guess()
+    secret = game.secrets[len(game.secrets) // 3]
+    own = next(g for g in game.guesses if g != tree.guess_of(0) and g != secret)
+    word = game.format_code(own)
+    for letter in word.lower():
+        page.click(f'#own-picker button[data-key="{letter}"]')
+    assert page.input_value("#own-input") == word.lower()
+    page.click("#own-enter")
+    assert web.guess() == word and web.history() == [] and page.text_content("#turn") == "Guess 1"
+    assert web.message() == f"Colour the letters of {word} as your feedback says, then press Enter."
+    assert page.text_content("#source").startswith("Your own guess") and page.input_value("#own-input") == ""
+    history = [(own, game.score(own, secret))]
+    mark_tiles(page, history[0][1])
+    page.click("#marks-go")
+    assert web.history() == [word + game.format_feedback(history[0][1])]
+    assert web.guess() == game.format_code(tree.suggest(history))
+    assert own_keyboard(page) == known_letters(history)
+    # the physical keyboard with the focus on the page: letters, Backspace, Enter to show it, Enter to play it
+    second = next(g for g in game.guesses if g not in (own, secret) and game.allows(g, history) is None)
+    page.click("h1")
+    text = game.format_code(second).lower()
+    page.keyboard.type(text + text[0])  # one letter too many: not written
+    assert page.input_value("#own-input") == text
+    page.keyboard.press("Backspace")
+    assert page.input_value("#own-input") == text[:-1]
+    page.keyboard.type(text[-1].upper())  # a capital writes its letter
+    assert page.input_value("#own-input") == text
+    page.keyboard.press("Enter")
+    assert web.guess() == game.format_code(second)
+    history.append((second, game.score(second, secret)))
+    mark_tiles(page, history[1][1])
+    page.click("h1")
+    page.keyboard.press("Enter")
+    assert len(web.history()) == 2 and web.guess() == game.format_code(tree.suggest(history))
+    assert own_keyboard(page) == known_letters(history)
+    # a non-word is refused with the Python game's message; undo shows the tree's guess again
+    page.fill("#own-input", "ab1")
+    page.click("#own-go")
+    assert web.message() == python_error(game.parse_code, "ab1") and len(web.history()) == 2
+    page.click("#undo")
+    page.click("#undo")
+    assert web.guess() == root and own_keyboard(page) == {}
+    assert accessible_names_hold_their_text(page) == [] and web.problems == []
+    web.close()
+
+
+def words_es() -> dict:
+    return debian_words.spanish()
+
+
+def words_uk_hard() -> dict:
+    return {**debian_words.ukrainian(), "hard": True}
+
+
+WORDS_OF = {"es": words_es, "uk": words_uk_hard}
+LAYOUT_ROWS = {"es": ["qwertyuiop", "asdfghjklñ", "zxcvbnm"], "uk": ["йцукенгшщзхїъ", "фівапролджєыэ", "ячсмитьбюґё"]}
+
+
+def unnamed(message: str) -> str:
+    """A Python message as the JavaScript player words it: a character by its code point, without
+    the Unicode name it has no table of ('9' (U+0039 DIGIT NINE) -> '9' (U+0039))."""
+    import re
+
+    return re.sub(r"\(U\+([0-9A-F]{4,6}) [^)]*\)", r"(U+\1)", message)
+
+
+def keyboard_rows(page, picker: str) -> list[list[str]]:
+    """The on-screen keyboard's rows: each key's letter (data-key), Enter and ⌫ left out."""
+    return page.evaluate("""(picker) => [...document.querySelectorAll(`#${picker} .picker-row`)]
+        .map((row) => [...row.querySelectorAll("button[data-key]")].map((key) => key.dataset.key))""", picker)
+
+
+def press_key(page, key: str) -> None:
+    """A key of the physical keyboard with the focus on the page, for a letter Playwright's US
+    keyboard has not (ñ, й): its keydown, as a keyboard of that language sends it."""
+    page.evaluate("""(key) => document.body.dispatchEvent(new KeyboardEvent("keydown",
+        { key, bubbles: true, cancelable: true }))""", key)
+
+
+@pytest.mark.parametrize("layout", ["es", "uk"])
+def test_words_of_another_alphabet_play_like_the_python_player(browser, trees, tmp_path, layout):
+    """Spanish and Ukrainian (hard mode) trees: the page plays every game as the Python player does,
+    shows words in capitals, its keyboards hold the game's letters (a keyboard's rows for the letters
+    it has, the others after them in the alphabet's order), and typed words are read as Python reads
+    them, in capitals or lower case, composed or not."""
+    import unicodedata
+
+    web = WebPlayer(browser, trees("words", "entropy", **WORDS_OF[layout]()), tmp_path)
+    game, page = web.game, web.page
+    alphabet = game.params()["alphabet"]
+    for secret in some(game.secrets, 5):
+        web.play(secret)
+    used = [letter for letter in alphabet if any(alphabet[s] == letter for word in game.guesses for s in word)]
+    rows = [[c for c in row if c in used] for row in LAYOUT_ROWS[layout]]
+    others = [c for c in used if not any(c in row for row in rows)]
+    expected = [row for row in rows + [others[i:i + 11] for i in range(0, len(others), 11)] if row]
+    assert keyboard_rows(page, "own-picker") == keyboard_rows(page, "yg-picker") == expected
+    assert len(used) > 26 - 10 and any(not c.isascii() for row in expected for c in row)
+    labels = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll("#yg-picker button[data-key]")]
+        .map((key) => [key.dataset.key, key.textContent]))""")
+    assert labels == {c: game.format_code((alphabet.index(c),)) for c in used}  # each letter's capital
+
+    # You guess: a word of the game's own letters, written with the keys, typed in capitals, in lower
+    # case, decomposed; a wrong character named as Python names it.
+    web.show("you-guess")
+    page.evaluate("Math.random = () => 0.25")
+    page.click("#yg-new")
+    hidden = game.secrets[int(0.25 * len(game.secrets))]
+    beyond = [c for c in game.guesses if any(not alphabet[s].isascii() for s in c) and c != hidden]
+    first = beyond[0]
+    for letter in (alphabet[s] for s in first):
+        page.click(f'#yg-picker button[data-key="{letter}"]')
+    assert holes(page) == [game.format_code((s,)) for s in first]
+    page.click("#yg-enter")
+    assert tried(page, game) == [(first, game.score(first, hidden))]
+    assert keyboard(page) == {alphabet[s]: str(m) for s, m in known_marks([(first, game.score(first, hidden))]).items()}
+    history = [(first, game.score(first, hidden))]
+    typed = [game.format_code(c) for c in beyond[1:4] if game.allows(c, history) is None or not game.hard]
+    for text in typed[:1] + [unicodedata.normalize("NFD", w.lower()) for w in typed[1:2]]:
+        code = game.parse_code(text)
+        if game.allows(code, history) is not None:
+            continue
+        page.fill("#yg-input", text)
+        page.click("#yg-go")
+        history.append((code, game.score(code, hidden)))
+        assert tried(page, game) == history, text
+    for bad in (game.format_code(first)[:4] + "9", game.format_code(first)[:4] + "ß"):
+        page.fill("#yg-input", bad)
+        page.click("#yg-go")
+        assert page.text_content("#yg-message") == unnamed(python_error(game.parse_code, bad))
+    # the physical keyboard, the focus on the page: the letter or its capital writes the letter
+    page.fill("#yg-input", "")
+    page.click("h1")
+    letters = [alphabet[s] for s in first]
+    for i, letter in enumerate(letters):
+        press_key(page, letter.upper() if i % 2 else letter)
+    assert holes(page) == [game.format_code((s,)) for s in first]
+    press_key(page, "Backspace")
+    assert holes(page) == [game.format_code((s,)) for s in first[:-1]] + [""]
+    web.close()
+
+
+def known_marks(history: list[tuple]) -> dict[int, int]:
+    """Each letter guessed (its code) with its best mark so far."""
+    best: dict[int, int] = {}
+    for guess, feedback in history:
+        for letter, mark in zip(guess, feedback):
+            best[letter] = max(best.get(letter, 0), mark)
+    return best
+
+
+def test_ukrainian_hard_mode_own_guess_on_the_play_tabs_keyboard(browser, trees, tmp_path):
+    """The play tab of a Ukrainian hard-mode tree: a guess of one's own written on its keyboard
+    (Cyrillic keys), its letters coloured, the suggestion the Python player's; a guess that drops a
+    hint is refused with hard mode's message in capitals; the lookup reads a secret in lower case."""
+    web = WebPlayer(browser, trees("words", "entropy", **words_uk_hard()), tmp_path)
+    tree, game, page = web.tree, web.game, web.page
+    alphabet = game.params()["alphabet"]
+    secret = game.secrets[len(game.secrets) // 2]
+    own = next(g for g in game.guesses if g not in (tree.guess_of(0), secret) and 2 in game.score(g, secret))
+    for letter in (alphabet[s] for s in own):
+        page.click(f'#own-picker button[data-key="{letter}"]')
+    page.click("#own-enter")
+    assert web.guess() == game.format_code(own)
+    history = [(own, game.score(own, secret))]
+    mark_tiles(page, history[0][1])
+    page.click("#marks-go")
+    assert web.history() == [game.format_code(own) + game.format_feedback(history[0][1])]
+    assert web.guess() == game.format_code(tree.suggest(history))
+    assert own_keyboard(page) == {alphabet[s]: str(m) for s, m in known_marks(history).items()}
+    dropping = next(g for g in game.guesses if game.allows(g, history) is not None)
+    page.fill("#own-input", game.format_code(dropping).lower())
+    page.click("#own-go")
+    assert web.message() == game.allows(dropping, history) and len(web.history()) == 1
+    web.show("lookup")
+    page.fill("#secret-input", game.format_code(secret).lower())
+    page.click("#path-form button[type=submit]")
+    assert page.text_content("#path-message") == \
+        f"The tree finds {game.format_code(secret)} in {len(tree.path(secret))} guess{'' if len(tree.path(secret)) == 1 else 'es'}:"
+    # the review of a game typed in lower case: the Python player's figures, the words in capitals
+    web.show("review")
+    played = [(game.format_code(own).lower(), game.format_feedback(game.score(own, secret)))]
+    played += [(game.format_code(g).lower(), game.format_feedback(f)) for g, f in tree.path(secret)[1:]]
+    python = python_review(tree, played, None).to_dict()
+    page.fill("#review-input", " ".join(f"{g} {f}" for g, f in played))
+    page.click("#review-go")
+    rows = review_rows(page, "#review-out")
+    for row, move, (guess, _) in zip(rows, python["moves"], played, strict=True):
+        assert (row["shown"], row["Expected"], row["Loss"], row["verdict"], row["exact"]) == (
+            guess.upper(), f"{shown_figure(move['expected'])} / {shown_figure(move['best_expected'])}",
+            shown_figure(move["loss"]), move["verdict"], str(move["exact"]).lower()), row
+    assert accessible_names_hold_their_text(page) == []
+    web.close()
+
+
+def test_weighted_words_page_says_its_weighted_mean_and_suggests_by_the_weights(browser, trees, tmp_path):
+    """A tree of weighted Spanish answers: the summary gives the weighted mean beside the plain one;
+    every game is the Python player's; off the tree, after a guess of one's own, the page suggests
+    what the Python player's rule suggests with the weights (the heavier of two candidates first)."""
+    lists = words_es()
+    answers = Path(lists["answers"]).read_text(encoding="utf-8").split()
+    weighted = tmp_path / "weighted.txt"
+    weighted.write_text("".join(f"{w} {['1', '3', '0.25', '12.5'][i % 4]}\n" for i, w in enumerate(answers)), encoding="utf-8")
+    web = WebPlayer(browser, trees("words", "entropy", answers=str(weighted), guesses=lists["guesses"]), tmp_path)
+    tree, game, page = web.tree, web.game, web.page
+    s = tree.stats
+    assert game.weights is not None and s["weighted_mean"] != s["average"]
+    assert page.text_content("#summary") == (f"{s['secrets']} secrets · {s['average']:.3f} guesses on average "
+                                             f"({s['weighted_mean']:.3f} weighted by how likely each secret is) · worst case {s['worst']}")
+    for secret in some(game.secrets, 4):
+        web.play(secret)
+    # two candidates left after a guess of one's own: the heavier is suggested, wherever it comes
+    weight = dict(zip(game.secrets, game.weights))
+    pair = next((g, s1, s2) for g in game.guesses for s1 in game.secrets
+                for s2 in [t for t in tree.candidates([(g, game.score(g, s1))]) if t != s1]
+                if g not in (s1, s2, tree.guess_of(0)) and len(tree.candidates([(g, game.score(g, s1))])) == 2
+                and weight[max(s1, s2)] > weight[min(s1, s2)])
+    played, secret, _ = pair
+    history = [(played, game.score(played, secret))]
+    page.click("#restart")
+    page.fill("#played-input", f"{game.format_code(played)} {game.format_feedback(history[0][1])}")
+    page.click("#played-go")
+    left = tree.candidates(history)
+    assert web.guess() == game.format_code(tree.suggest(history)) == game.format_code(max(left))  # the later, heavier one
+    web.close()

@@ -1,7 +1,7 @@
 """The JavaScript player (player/js) against the Python one: its Node tests, with their expectations
 written here by the Python player.
 
-    python tests/test_js.py --write DIR [--part paths|hostile|suggest]
+    python tests/test_js.py --write DIR [--part paths|hostile|suggest|chunked|alphabets]
 
 writes what the Node tests (``player/js/test``) compare with: every shipped tree's path for every
 secret (``export(tree, "text")``), a corpus of hostile files with the Python reader's decisions
@@ -27,6 +27,7 @@ import pytest  # noqa: E402
 
 from guesstree import player  # noqa: E402
 from guesstree.player.export import to_text  # noqa: E402
+import debian_words  # noqa: E402
 from parts import missing  # noqa: E402
 
 JS = REPO / "player" / "js"
@@ -92,25 +93,31 @@ def write_suggest(folder: Path, seed: int = 1) -> None:
     out = {}
     for name in SUGGEST_TREES:
         tree = player.load(REPO / "trees" / f"{name}.msgpack.zst")
-        game = tree.game
-        cases = []
-        for history in off_tree_histories(tree, rng):
-            text = [[game.format_code(g), game.format_feedback(f)] for g, f in history]
-            try:
-                suggestion = tree.suggest(history)
-                answer = {"suggest": None if suggestion is None else list(suggestion)}
-            except player.InconsistentHistory as error:
-                answer = {"error": str(error)}
-            try:
-                following = tree.next_guess(history)
-                answer["next"] = None if following is None else list(following)
-            except player.InconsistentHistory as error:
-                answer["next_error"] = str(error)
-            found = tree.candidates(history)
-            cases.append({"history": [[list(g), list(f)] for g, f in history], "text": text,
-                          "candidates": len(found), "first": [list(c) for c in found[:20]], **answer})
-        out[f"{name}.msgpack.zst"] = cases
+        out[f"{name}.msgpack.zst"] = suggest_cases(tree, rng)
     (folder / "suggest.json").write_text(json.dumps(out))
+
+
+def suggest_cases(tree: player.Tree, rng: random.Random, extra: list[list] = ()) -> list[dict]:
+    """Off-tree histories of ``tree`` (and ``extra`` ones), each with the Python player's candidates,
+    suggest and next_guess."""
+    game = tree.game
+    cases = []
+    for history in [*off_tree_histories(tree, rng), *extra]:
+        text = [[game.format_code(g), game.format_feedback(f)] for g, f in history]
+        try:
+            suggestion = tree.suggest(history)
+            answer = {"suggest": None if suggestion is None else list(suggestion)}
+        except player.InconsistentHistory as error:
+            answer = {"error": str(error)}
+        try:
+            following = tree.next_guess(history)
+            answer["next"] = None if following is None else list(following)
+        except player.InconsistentHistory as error:
+            answer["next_error"] = str(error)
+        found = tree.candidates(history)
+        cases.append({"history": [[list(g), list(f)] for g, f in history], "text": text,
+                      "candidates": len(found), "first": [list(c) for c in found[:20]], **answer})
+    return cases
 
 
 def write_hostile(folder: Path) -> None:
@@ -147,7 +154,164 @@ def write_chunked(folder: Path, chunk_nodes: int = 64) -> None:
     (out / "paths.json").write_text(json.dumps(paths))
 
 
-PARTS = {"paths": write_paths, "suggest": write_suggest, "hostile": write_hostile, "chunked": write_chunked}
+# Words beyond a-z (issue 68): Spanish (ñ, accents) and Ukrainian (Cyrillic, hard mode), samples of
+# Debian's lists (tests/debian_words.py), compiled here.
+ALPHABET_TREES = [("words-es", debian_words.spanish, False), ("words-uk-hard", debian_words.ukrainian, True)]
+
+
+def typed_words(game, rng: random.Random) -> list[str]:
+    """Words as people type them: in capitals, in lower case, mixed, decomposed (NFD), padded; and
+    mistakes: a digit, a letter of no list, a Latin K among Cyrillic letters, too short, nothing."""
+    import unicodedata
+
+    words = [game.format_code(c) for c in rng.sample(game.secrets, 6)]
+    accented = next(w for w in (game.format_code(c) for c in game.secrets) if unicodedata.normalize("NFD", w) != w)
+    return [*words, *(w.lower() for w in words), words[0][:2].lower() + words[0][2:], f"  {words[1].lower()} ",
+            unicodedata.normalize("NFD", accented), unicodedata.normalize("NFD", accented.lower()),
+            words[2][:4] + "9", words[3][:4] + "ß", "K" + words[4][1:], words[5][:3], "", "çççç" + words[0][0]]
+
+
+def write_alphabets(folder: Path, seed: int = 68) -> None:
+    """Trees of Spanish and Ukrainian words, compiled, with the Python player's paths, off-tree answers
+    and readings of typed words (the code, or the message that refuses it); the Spanish answers
+    weighted too (``word 3`` lines), and chunked (format 2.1); and the Spanish tree's header altered
+    (a hostile alphabet, capitals or weights) with the Python reader's decision."""
+    from guesstree import compiler
+    from guesstree.player.games import make_game
+
+    out = folder / "alphabets"
+    out.mkdir(parents=True, exist_ok=True)
+    weighted = out / "words-es-weighted.txt"  # each answer a weight of its own, some alike, some decimal
+    spanish = debian_words.spanish()
+    answers = Path(spanish["answers"]).read_text(encoding="utf-8").split()
+    weighted.write_text("".join(f"{w} {['1', '3', '0.25', '3', '12.5'][i % 5]}\n" for i, w in enumerate(answers)), encoding="utf-8")
+    rng, expected = random.Random(seed), {}
+    lists = [*ALPHABET_TREES, ("words-es-weighted", lambda: {**spanish, "answers": str(weighted)}, False)]
+    for name, files, hard in lists:
+        game = make_game("words", **files(), hard=hard)
+        data = compiler.to_bytes(compiler.build(game, compiler.Options(strategy="entropy")))
+        (out / f"{name}.msgpack.zst").write_bytes(data)
+        expected[f"{name}.msgpack.zst"] = alphabet_case(player.loads(data, name), rng)
+    spanish = (out / "words-es.msgpack.zst").read_bytes()
+    chunked = chunked_bytes(spanish, 16)
+    (out / "words-es-chunked.msgpack.zst").write_bytes(chunked)
+    expected["words-es-chunked.msgpack.zst"] = alphabet_case(player.loads(chunked, "words-es-chunked"), rng)
+    (out / "expected.json").write_text(json.dumps(expected, ensure_ascii=False), encoding="utf-8")
+    write_altered(out, spanish)
+
+
+def alphabet_case(tree: player.Tree, rng: random.Random) -> dict:
+    """What the Node test checks of a tree beyond a-z: its game, its paths, off-tree answers, typed words."""
+    readings = []
+    for text in typed_words(tree.game, rng):
+        try:
+            readings.append({"text": text, "code": list(tree.game.parse_code(text))})
+        except ValueError as error:
+            readings.append({"text": text, "error": str(error)})
+    weights = tree.game.weights
+    extra = [] if weights is None else weighed_histories(tree, rng)
+    return {"paths": [line for line in to_text(tree).splitlines() if not line.startswith("#")],
+            "suggest": suggest_cases(tree, rng, extra), "typed": readings, "params": jsonable(tree.header["game"]["params"]),
+            "title": tree.game.title(), "version": list(tree.header["version"]),
+            "weights": None if weights is None else [float(w) for w in weights]}
+
+
+def weighed_histories(tree: player.Tree, rng: random.Random, count: int = 8) -> list[list]:
+    """Off-tree histories of a weighted tree after which the weights change the Python player's
+    suggestion (the heavier of two candidates, a tie in parts to the heavier secret): one or two
+    random guesses from random secrets, kept where the suggestion without the weights differs."""
+    from guesstree.player.advice import best_guess
+
+    game, found = tree.game, []
+    for _ in range(3000):
+        secret = rng.choice(game.secrets)
+        history = [(g, game.score(g, secret)) for g in rng.sample(game.guesses, rng.choice((1, 2)))]
+        if _on_tree(tree, history) or history[-1][1] == game.win:
+            continue
+        left = tree.candidates(history)
+        weighed = best_guess(game, tree.stats["worst"], history, left)
+        game.__dict__["weights"] = None  # (a cached property: the game as if every secret weighed 1)
+        try:
+            plain = best_guess(game, tree.stats["worst"], history, left)
+        finally:
+            del game.__dict__["weights"]
+        if weighed != plain:
+            found.append(history)
+            if len(found) == count:
+                return found
+    raise AssertionError(f"only {len(found)} histories whose suggestion the weights change")
+
+
+def _on_tree(tree: player.Tree, history) -> bool:
+    try:
+        tree.next_guess(history)
+        return True
+    except player.InconsistentHistory:
+        return False
+
+
+def chunked_bytes(data: bytes, chunk_nodes: int) -> bytes:
+    from guesstree.player.artifact import decode, encode_chunked
+
+    document, body = decode(data)
+    header = {k: v for k, v in document.items() if k not in ("format", "version", "body_sha256")}
+    return encode_chunked(header, body, chunk_nodes)
+
+
+def write_altered(out: Path, data: bytes) -> None:
+    """The Spanish tree with its game's parameters or its statistics altered, each with the Python
+    reader's decision (``loaded``, or its message), in ``altered/decisions.json``."""
+    from guesstree.player.artifact import decode
+    from guesstree.player.encoding import encode
+
+    document, body = decode(data)
+    header = {k: v for k, v in document.items() if k not in ("format", "version", "body_sha256")}
+    params = header["game"]["params"]
+    alphabet, capitals, count = params["alphabet"], params["capitals"], len(params["answer_words"].split(" "))
+    changes = {
+        "reversed": {"alphabet": alphabet[::-1]}, "upper": {"alphabet": "A" + alphabet[1:]},
+        "digit": {"alphabet": "1" + alphabet[1:], "capitals": "1" + capitals[1:]},
+        "too-many": {"alphabet": "".join(chr(0x4E00 + i) for i in range(256)), "capitals": "".join(chr(0x4E00 + i) for i in range(256))},
+        "number": {"alphabet": 7}, "no-capitals": {"capitals": None}, "no-alphabet": {"alphabet": None},
+        "short-capitals": {"capitals": capitals[:-1]}, "repeated-capital": {"capitals": capitals[0] * 2 + capitals[2:]},
+        "capital-a-letter": {"capitals": alphabet[1] + capitals[1:]}, "capital-a-digit": {"capitals": "9" + capitals[1:]},
+        "swapped-capitals": {"capitals": capitals[1] + capitals[0] + capitals[2:]},  # shown oddly, but a game
+        "no-n-tilde": {"alphabet": alphabet.replace("ñ", ""), "capitals": capitals.replace("Ñ", "")},
+        "extra-letter": {"alphabet": alphabet + "ÿ", "capitals": capitals + "Ÿ"},
+        "weights": {"answer_weights": " ".join(["2", "0.5"] * (count // 2) + ["7"] * (count % 2))},
+        "weights-ones": {"answer_weights": " ".join(["1"] * count)},
+        "weights-short": {"answer_weights": " ".join(["2"] * (count - 1))},
+        "weights-unwritten": {"answer_weights": " ".join(["0.50"] * count)},
+        "weights-negative": {"answer_weights": " ".join(["-1"] * count)},
+    }
+    weighted = {"weighted_total": 300.5, "weighted_mean": 2.5, "total_weight": 120.2}
+    stats = {  # the weighted statistics (FORMAT.md §2.3): all three or none, each a positive number
+        "stats-weighted": weighted, "stats-half": {"weighted_mean": 2.5},
+        "stats-negative": {**weighted, "total_weight": -1.0}, "stats-zero": {**weighted, "weighted_total": 0},
+        "stats-text": {**weighted, "weighted_mean": "2.5"}, "stats-infinite": {**weighted, "weighted_mean": float("inf")},
+    }
+    folder = out / "altered"
+    folder.mkdir(exist_ok=True)
+    decisions = []
+    for change, values in [*changes.items(), *stats.items()]:
+        altered = {k: v for k, v in {**params, **values}.items() if v is not None} if change in changes else params
+        figures = {**header["stats"], **values} if change in stats else header["stats"]
+        file = f"{change}.msgpack.zst"
+        (folder / file).write_bytes(encode({**header, "stats": figures, "game": {**header["game"], "params": altered}}, body))
+        try:
+            player.loads((folder / file).read_bytes(), file)
+            decisions.append({"file": file, "python": "loaded"})
+        except player.FormatError as error:
+            decisions.append({"file": file, "python": str(error)})
+    (folder / "decisions.json").write_text(json.dumps(decisions, ensure_ascii=False), encoding="utf-8")
+
+
+def jsonable(params: dict) -> dict:
+    return {k: v for k, v in params.items() if isinstance(v, (str, int, float, bool)) or v is None}
+
+
+PARTS = {"paths": write_paths, "suggest": write_suggest, "hostile": write_hostile, "chunked": write_chunked,
+         "alphabets": write_alphabets}
 
 
 def write(folder: Path, parts=tuple(PARTS)) -> None:
@@ -192,8 +356,8 @@ HOSTILE = ["test/hostile.test.js"]  # the hostile corpus takes the Python reader
 
 def test_node_tests_pass_against_the_python_player(node, tmp_path):
     """Every Node test but the hostile corpus's: games, paths of every shipped tree, suggest, the
-    book, chunked trees, mutations."""
-    write(tmp_path, ("paths", "suggest", "chunked"))
+    book, chunked trees, mutations, words beyond a-z."""
+    write(tmp_path, ("paths", "suggest", "chunked", "alphabets"))
     files = sorted(str(p.relative_to(JS)) for p in (JS / "test").glob("*.test.js"))
     assert "test/games.test.js" in files and set(HOSTILE) <= set(files)
     run_node(node, tmp_path, [f for f in files if f not in HOSTILE])

@@ -38,6 +38,24 @@ export interface Game {
   /** Throws Error naming what is wrong with the text. */
   parseFeedback(text: string): Feedback;
   checkFeedback(feedback: Feedback): Feedback;
+  /**
+   * Each secret's weight (how likely it is), in the order of secrets(): a words tree compiled with
+   * weighted answers (its answer_weights); null where every secret weighs 1, as in every other game.
+   */
+  readonly weights: number[] | null;
+  /** A secret's weight as a whole number in a unit common to the game's weights (exact, to compare them); null without weights. */
+  wholeWeight(code: Code): bigint | null;
+}
+
+/** A words game: its letters (any alphabet, a-z by default), shown as their capitals. */
+export interface WordsGame extends Game {
+  readonly name: "words";
+  /** The letters, in code order (by code point): a code's symbols index it. */
+  readonly alphabet: string[];
+  /** How each letter is shown, e.g. "Ñ" for "ñ"; typed words take either form. */
+  readonly capitals: string[];
+  /** The code of a typed letter (a letter of the alphabet or its capital), or -1. */
+  letterOf(character: string): number;
 }
 
 export interface Stats {

@@ -18,7 +18,11 @@ class TableGame extends Game {
     Object.assign(this, { name: table.name, length: table.length, symbols: table.symbols, win: table.win, table, spec });
     this.codeIndex = new Map(table.codes.map((c, i) => [c.join(","), i]));
     this.texts = new Map(table.code_texts.map((t, i) => [t.toUpperCase(), table.codes[i]]));
+    // the letters the page's keyboards write, should the plugin's page be of letters: a-z, as before alphabets
+    this.alphabet = [..."abcdefghijklmnopqrstuvwxyz"].slice(0, table.symbols);
+    this.capitals = this.alphabet.map((c) => c.toUpperCase());
   }
+  letterOf(c) { return this.alphabet.indexOf(c.toLowerCase()); }
   params() { return this.spec.params || {}; }
   title() { return this.table.title; }
   _secrets() { return this.table.codes.slice(0, this.table.secrets); }
@@ -78,8 +82,11 @@ let history = [];    // [guess, feedback] steps, as codes
 let fits = [];       // the secrets that give every step of the history
 let guess = null;    // the guess to play now (the last one once won)
 let won = false;
+let own = null;      // a guess of the person's own (words), shown for its letters to be coloured; null: the tree's
+const shownGuess = () => own ?? guess;  // the guess the tiles, the buttons and the typed feedback answer
 
 function update() {  // every guess of the history was checked when it was taken (playTyped)
+  own = null;
   fits = tree.candidates(history, { anyGuess: true });
   won = history.length > 0 && same(history[history.length - 1][1], game.win);
   guess = won ? history[history.length - 1][0] : tree.suggest(history, { anyGuess: true });
@@ -180,7 +187,7 @@ function markTile(letter, i) {
 function submitMarks() {
   const marks = [...$("guess").querySelectorAll(".mark")].map((tile) => Number(tile.dataset.mark));
   try {
-    play(guess, game.checkFeedback(marks, marks.map((m) => MARKS[m]).join("")));
+    play(shownGuess(), game.checkFeedback(marks, marks.map((m) => MARKS[m]).join("")));
   } catch (error) {
     say($("message"), error.message, "error");
   }
@@ -231,6 +238,25 @@ function playTyped(text) {
   play(played, feedback);
 }
 
+// A guess of the person's own, written on the keyboard (or in #own-input): shown for its letters
+// to be coloured, then played as any feedback for the guess shown is. Sent empty, it sends the marks.
+function playOwn(text) {
+  if (won) throw new Error("The game is over: undo, or start a new game.");
+  if (!text.trim()) {
+    if (own) submitMarks();
+    else say($("message"), `Write a guess of your own on the keyboard, e.g. ${game.formatCode(guess)}, then press Enter.`, "error");
+    return;
+  }
+  const played = game.parseCode(text);
+  const unknown = $("any-guess").checked ? null : tree.unknownGuess(played);
+  if (unknown) throw new Error(`${unknown}: a typo? Tick "any guess" to play it anyway.`);
+  const refused = game.allows(played, history);
+  if (refused) throw new Error(refused);
+  own = played;
+  render();
+  say($("message"), `Colour the letters of ${game.formatCode(played)} as your feedback says, then press Enter.`);
+}
+
 function undo() {
   if (!history.length) {
     say($("message"), "Nothing to undo.");
@@ -252,19 +278,25 @@ function restart() {
 function render() {
   $("turn").textContent = won ? `Solved in ${plural(history.length, "guess")}` : `Guess ${history.length + 1}`;
   $("remaining").textContent = won ? "" : `${plural(fits.length, "secret")} possible`;
-  $("source").textContent = won || onTree() ? "" : "Off the tree: this guess is computed from the secrets still possible.";
-  const shown = $("guess");
-  if (data.kind === "letters" && !won) shown.replaceChildren(...[...game.formatCode(guess)].map(markTile));
-  else shown.replaceChildren(...renderCode(guess, true).childNodes);
-  shown.dataset.code = game.formatCode(guess);
+  $("source").textContent = own ? `Your own guess: colour its letters, then press Enter (the tree's guess was ${game.formatCode(guess)}).`
+    : won || onTree() ? "" : "Off the tree: this guess is computed from the secrets still possible.";
+  const shown = $("guess"), showing = shownGuess();
+  if (data.kind === "letters" && !won) shown.replaceChildren(...showing.map((symbol, i) => markTile(game.capitals[symbol], i)));
+  else shown.replaceChildren(...renderCode(showing, true).childNodes);
+  shown.dataset.code = game.formatCode(showing);
   shown.dataset.step = String(history.length + (won ? 0 : 1));
-  const offered = new Set(won ? [] : fits.map((secret) => indexOf(game.score(guess, secret))));
+  const offered = new Set(won ? [] : fits.map((secret) => indexOf(game.score(showing, secret))));
   for (const button of $("answers").querySelectorAll("button[data-feedback]")) {
     const impossible = !offered.has(Number(button.dataset.index));
     button.disabled = won || impossible;
     button.classList.toggle("impossible", impossible && !won);
   }
-  if (data.kind === "letters") $("marks-go").disabled = won;
+  if (data.kind === "letters") {
+    $("marks-go").disabled = won;
+    for (const id of ["own-input", "own-go"]) $(id).disabled = won;
+    for (const key of $("own-picker").querySelectorAll("button")) key.disabled = won;
+    renderKnown(OWN);
+  }
   for (const id of ["feedback-input", "feedback-go", "played-input", "played-go"]) $(id).disabled = won;
   // the example follows the game: the guess shown, with a feedback that some secret still left gives it
   if (!won) $("played-input").placeholder = `${game.formatCode(guess)} ${game.formatFeedback(game.score(guess, fits[fits.length >> 1]))}`;
@@ -499,18 +531,33 @@ function setUpReview() {
 // The picker writes the guess as the person would type it, into #yg-input (which the physical
 // keyboard writes as before): colour pegs for Mastermind, digits for the digit games, a keyboard
 // for words, the grid's points for twod; each game's symbol is one key. The holes above it show
-// the guess being written, symbol by symbol.
+// the guess being written, symbol by symbol. A words game has a second keyboard in the play tab,
+// for a guess of the person's own (#own-input): its letters, then its marks on the tiles.
 const PICKED = { pegs: true, digits: true, letters: true };  // the kinds written one symbol a key
 const HOLES = { ...PICKED, pair: true };  // the kinds whose guess being written is shown
-const KEYBOARD = ["qwertyuiop", "asdfghjkl", "zxcvbnm"];
+// Keyboards whose rows the on-screen keys follow, for the letters they hold: QWERTY (with Spanish
+// Ñ where its keyboards have it), and Ukrainian and Russian ЙЦУКЕН in one. The game's other
+// letters follow in rows of their own, in the alphabet's order.
+const LAYOUTS = [["qwertyuiop", "asdfghjklñ", "zxcvbnm"], ["йцукенгшщзхїъ", "фівапролджєыэ", "ячсмитьбюґё"]];
+const ROW = 11;  // letters in a row of their own, at most
 // the peg games whose guesses hold each symbol once at most (bulls and cows, Mastermind --no-guess-repeats)
 const DISTINCT = (data.kind === "pegs" || data.kind === "digits") && game.length > 1 && !game.isGuess(new Array(game.length).fill(0));
 const MAX_GRID = 12;  // twod's grid as buttons up to 12 x 12 points; a larger one is typed
 
+// Where a picker writes, and what it shows: "You guess"'s field, or the play tab's own guess.
+const YOU_GUESS = { input: "yg-input", picker: "yg-picker", holes: "yg-holes", prefix: "yg",
+  over: () => Boolean(ended), steps: () => tries, enter: () => $("yg-form").requestSubmit() };
+const OWN = { input: "own-input", picker: "own-picker", holes: null, prefix: "own",
+  over: () => won, steps: () => history, enter: () => $("own-form").requestSubmit() };
+
 function keyText(symbol) {  // what a key adds to the typed guess
   if (data.kind === "pegs") return LETTERS[symbol];
-  if (data.kind === "letters") return LETTERS[symbol].toLowerCase();
+  if (data.kind === "letters") return game.alphabet[symbol];
   return String(symbol);
+}
+
+function keyLabel(symbol) {  // what a key shows: a letter as words are shown (its capital)
+  return data.kind === "letters" ? game.capitals[symbol] : keyText(symbol).toUpperCase();
 }
 
 // A Mastermind guess is written in letters or, up to 9 colours, in 1-based digits, never both
@@ -520,20 +567,21 @@ function inDigits(text) {
   return data.kind === "pegs" && game.symbols <= 9 && chars.length > 0 && chars.every((c) => /[0-9]/.test(c));
 }
 
-function addedText(symbol) {  // what a key adds to the field: in the field's own writing, so that the holes agree
-  return inDigits($("yg-input").value) ? String(symbol + 1) : keyText(symbol);
+function addedText(symbol, pad = YOU_GUESS) {  // what a key adds to the field: in the field's own writing, so that the holes agree
+  return inDigits($(pad.input).value) ? String(symbol + 1) : keyText(symbol);
 }
 
 // The symbols of a guess being written, as far as they go: a symbol, or null for a character
 // that is none of the game's (shown as such, for the game's parser to name when it is sent).
+// A word's letters are its code points once composed (NFC), as Game.parseCode reads them.
 function writtenSymbols(text) {
-  const chars = [...text.replace(/[\s,]+/g, "")];
+  const chars = [...text.replace(/[\s,]+/g, "").normalize("NFC")];
   const digits = inDigits(text);
   return chars.map((c) => {
     let symbol = -1;
     if (data.kind === "pegs") symbol = digits ? Number(c) - 1 : LETTERS.indexOf(c.toUpperCase());
     else if (data.kind === "digits") symbol = /[0-9]/.test(c) ? Number(c) : -1;
-    else if (data.kind === "letters") symbol = /[a-z]/i.test(c) ? c.toLowerCase().charCodeAt(0) - 97 : -1;
+    else if (data.kind === "letters") symbol = game.letterOf(c);
     return symbol >= 0 && symbol < game.symbols ? symbol : null;
   }).map((symbol, i) => [symbol, chars[i]]);
 }
@@ -549,56 +597,57 @@ function hole(symbol, char) {  // one hole of the guess being written: empty, a 
     }
     return peg;
   }
-  const tile = el("span", "tile", char === undefined ? "" : symbol === null ? char : keyText(symbol).toUpperCase());
+  const tile = el("span", "tile", char === undefined ? "" : symbol === null ? char : keyLabel(symbol));
   if (char === undefined) tile.classList.add("hole");
   else if (symbol === null) tile.classList.add("stray");
   return tile;
 }
 
-function renderWriting() {
-  const text = $("yg-input").value;
-  if (PICKED[data.kind]) {
+function renderWriting(pad = YOU_GUESS) {
+  const text = $(pad.input).value, picker = $(pad.picker);
+  if (PICKED[data.kind] && pad.holes) {
     const written = writtenSymbols(text);
     const holes = written.map(([symbol, char]) => hole(symbol, char));
     for (let i = written.length; i < game.length; i++) holes.push(hole(null, undefined));
-    $("yg-holes").replaceChildren(...holes);
+    $(pad.holes).replaceChildren(...holes);
   }
   if (data.kind === "pair") {  // the point chosen, once it is one
     let point = null;
     try { point = game.parseCode(text); } catch (error) { point = null; }
-    $("yg-holes").replaceChildren(...(point ? renderCode(point, true).childNodes : [hole(null, undefined), hole(null, undefined)]));
+    $(pad.holes).replaceChildren(...(point ? renderCode(point, true).childNodes : [hole(null, undefined), hole(null, undefined)]));
   }
-  for (const point of $("yg-picker").querySelectorAll(".point")) {
+  for (const point of picker.querySelectorAll(".point")) {
     const chosen = point.dataset.key === text.replace(/\s+/g, "");
     point.classList.toggle("chosen", chosen);
     point.setAttribute("aria-pressed", String(chosen));
   }
   if (DISTINCT) {  // bulls and cows: a digit written is not offered again
     const written = new Set(writtenSymbols(text).map(([symbol]) => symbol));
-    for (const key of $("yg-picker").querySelectorAll("button[data-symbol]")) {
-      key.disabled = Boolean(ended) || written.has(Number(key.dataset.symbol));
+    for (const key of picker.querySelectorAll("button[data-symbol]")) {
+      key.disabled = pad.over() || written.has(Number(key.dataset.symbol));
     }
   }
 }
 
 // What the guesses so far have shown: each letter's best mark (green, yellow, grey), as
 // Wordle's keyboard shows it; the grid's points that no longer fit.
-function renderKnown() {
+function renderKnown(pad = YOU_GUESS) {
+  const picker = $(pad.picker);
   if (data.kind === "letters") {
     const best = new Map();
-    for (const [played, feedback] of tries) {
+    for (const [played, feedback] of pad.steps()) {
       played.forEach((letter, i) => best.set(letter, Math.max(best.get(letter) ?? 0, feedback[i])));
     }
-    for (const key of $("yg-picker").querySelectorAll("button[data-symbol]")) {
+    for (const key of picker.querySelectorAll("button[data-symbol]")) {
       const mark = best.get(Number(key.dataset.symbol));
       if (mark === undefined) delete key.dataset.mark;
       else key.dataset.mark = String(mark);
-      const letter = key.dataset.key.toUpperCase();
+      const letter = key.textContent;
       key.setAttribute("aria-label", mark === undefined ? letter : `${letter}, ${MARK_NAMES[mark]}`);
     }
   } else if (data.kind === "pair") {
-    const fit = new Set(tree.candidates(tries, { anyGuess: true }).map((code) => code.join(",")));
-    for (const point of $("yg-picker").querySelectorAll(".point")) {  // said as well as shown
+    const fit = new Set(tree.candidates(pad.steps(), { anyGuess: true }).map((code) => code.join(",")));
+    for (const point of picker.querySelectorAll(".point")) {  // said as well as shown
       const out = !fit.has(point.dataset.key);
       point.classList.toggle("out", out);
       point.setAttribute("aria-label", `point ${point.dataset.key}${out ? ", ruled out" : ""}`);
@@ -606,19 +655,19 @@ function renderKnown() {
   }
 }
 
-function write(text) {  // a key pressed or clicked: its symbol after the others, while a hole is left
-  if (ended) return;
-  const input = $("yg-input");
+function write(text, pad = YOU_GUESS) {  // a key pressed or clicked: its symbol after the others, while a hole is left
+  if (pad.over()) return;
+  const input = $(pad.input);
   if (data.kind === "pair") input.value = text;
-  else if (writtenSymbols(input.value).length < game.length) input.value += text;
-  renderWriting();
+  else if (writtenSymbols(input.value).length < game.length) input.value = (input.value + text).normalize("NFC");
+  input.dispatchEvent(new Event("input"));  // as typing in the field would
 }
 
-function unwrite() {  // backspace: the last symbol written goes
-  if (ended) return;
-  const input = $("yg-input");
-  input.value = data.kind === "pair" ? "" : input.value.replace(/[^\s,][\s,]*$/, "");
-  renderWriting();
+function unwrite(pad = YOU_GUESS) {  // backspace: the last symbol written goes (a letter: its code point, once composed)
+  if (pad.over()) return;
+  const input = $(pad.input);
+  input.value = data.kind === "pair" ? "" : input.value.normalize("NFC").replace(/[^\s,][\s,]*$/u, "");
+  input.dispatchEvent(new Event("input"));
 }
 
 function pickerKey(className, text, label, action) {
@@ -629,10 +678,10 @@ function pickerKey(className, text, label, action) {
   return key;
 }
 
-function symbolKey(symbol) {
-  const text = keyText(symbol);
-  const key = pickerKey(data.kind === "pegs" ? "peg pick" : "tile pick", text.toUpperCase(),
-    data.kind === "pegs" ? `colour ${text}` : text.toUpperCase(), () => write(addedText(symbol)));
+function symbolKey(symbol, pad) {
+  const text = keyText(symbol), label = keyLabel(symbol);
+  const key = pickerKey(data.kind === "pegs" ? "peg pick" : "tile pick", label,
+    data.kind === "pegs" ? `colour ${text}` : label, () => write(addedText(symbol, pad), pad));
   key.dataset.key = text;
   key.dataset.symbol = String(symbol);
   if (data.kind === "pegs") {
@@ -642,31 +691,40 @@ function symbolKey(symbol) {
   return key;
 }
 
-function editKeys() {
-  const back = pickerKey("edit", "⌫", "delete the last symbol", unwrite);
-  back.id = "yg-back";
-  const enter = pickerKey("edit enter", "Enter", "Enter: guess it", () => $("yg-form").requestSubmit());
-  enter.id = "yg-enter";
+function editKeys(pad) {
+  const back = pickerKey("edit", "⌫", "delete the last symbol", () => unwrite(pad));
+  back.id = `${pad.prefix}-back`;
+  const enter = pickerKey("edit enter", "Enter", pad === OWN ? "Enter: colour its letters" : "Enter: guess it", pad.enter);
+  enter.id = `${pad.prefix}-enter`;
   return [back, enter];
 }
 
-function buildPicker() {
-  const picker = $("yg-picker");
+// The rows of a words game's keyboard: the letters its words use, by the layout that holds most
+// of them, then the others in rows of their own.
+function keyboardRows() {
+  const used = new Set(game.guesses().flat()), letters = game.alphabet.filter((_, symbol) => used.has(symbol));
+  const held = (layout) => letters.filter((letter) => layout.some((row) => row.includes(letter))).length;
+  const layout = LAYOUTS.reduce((best, other) => (held(other) > held(best) ? other : best), LAYOUTS[0]);
+  const rows = layout.map((row) => [...row].filter((letter) => letters.includes(letter)));
+  const others = letters.filter((letter) => !rows.flat().includes(letter));
+  for (let i = 0; i < others.length; i += ROW) rows.push(others.slice(i, i + ROW));
+  return rows.filter((row) => row.length).map((row) => row.map((letter) => game.alphabet.indexOf(letter)));
+}
+
+function buildPicker(pad = YOU_GUESS) {
+  const picker = $(pad.picker);
   if (data.kind === "pegs" || data.kind === "digits") {
     const row = el("div", "picker-row");
-    for (let symbol = 0; symbol < game.symbols; symbol++) row.appendChild(symbolKey(symbol));
-    row.append(...editKeys());
+    for (let symbol = 0; symbol < game.symbols; symbol++) row.appendChild(symbolKey(symbol, pad));
+    row.append(...editKeys(pad));
     picker.appendChild(row);
   } else if (data.kind === "letters") {  // the letters the game's words use, as on a keyboard
-    const used = new Set(game.guesses().flat());
-    KEYBOARD.forEach((keys, i) => {
+    const rows = keyboardRows();
+    rows.forEach((symbols, i) => {
       const row = el("div", "picker-row keyboard");
-      const [back, enter] = i === KEYBOARD.length - 1 ? editKeys() : [];
+      const [back, enter] = i === rows.length - 1 ? editKeys(pad) : [];
       if (enter) row.appendChild(enter);
-      for (const letter of keys) {
-        const symbol = letter.charCodeAt(0) - 97;
-        if (used.has(symbol)) row.appendChild(symbolKey(symbol));
-      }
+      for (const symbol of symbols) row.appendChild(symbolKey(symbol, pad));
       if (back) row.appendChild(back);
       picker.appendChild(row);
     });
@@ -676,7 +734,7 @@ function buildPicker() {
     for (let y = game.size - 1; y >= 0; y--) {
       grid.appendChild(el("span", "axis", String(y)));
       for (let x = 0; x < game.size; x++) {
-        const point = pickerKey("point", "", `point ${x},${y}`, () => write(`${x},${y}`));
+        const point = pickerKey("point", "", `point ${x},${y}`, () => write(`${x},${y}`, pad));
         point.dataset.key = `${x},${y}`;
         point.title = `${x},${y}`;
         grid.appendChild(point);
@@ -685,7 +743,7 @@ function buildPicker() {
     grid.appendChild(el("span", "axis", "y/x"));
     for (let x = 0; x < game.size; x++) grid.appendChild(el("span", "axis", String(x)));
     const row = el("div", "picker-row");
-    row.append(...editKeys().slice(1));
+    row.append(...editKeys(pad).slice(1));
     picker.append(grid, row);
   } else {
     return;
@@ -699,11 +757,13 @@ function buildPicker() {
 }
 
 // The physical keyboard, when the focus is in no field: a key of the picker writes its symbol,
-// Backspace deletes, Enter guesses (in #yg-input, typing works as in any field). A key held down
-// repeats as in a field, but for Enter: a repeat would send the guess again. A key that composes a
-// character (an input method's, a dead key's) is the input method's, not a symbol.
+// Backspace deletes, Enter guesses (in #yg-input, typing works as in any field); in the play tab
+// of a words game, the same for the guess of one's own. A key held down repeats as in a field,
+// but for Enter: a repeat would send the guess again. A key that composes a character (an input
+// method's, a dead key's) is the input method's, not a symbol.
 function typedOnPage(event) {
-  if ($("you-guess").hidden || ended || event.ctrlKey || event.metaKey || event.altKey) return;
+  const pad = !$("you-guess").hidden ? YOU_GUESS : !$("play").hidden && data.kind === "letters" ? OWN : null;
+  if (!pad || pad.over() || event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.isComposing || event.keyCode === 229) return;
   const target = event.target;
   if (target.closest("input, textarea, select, summary")) return;
@@ -712,15 +772,16 @@ function typedOnPage(event) {
     event.preventDefault();
     return;
   }
-  if (event.key === "Enter") $("yg-form").requestSubmit();
-  else if (event.key === "Backspace") unwrite();
+  if (event.key === "Enter") pad.enter();
+  else if (event.key === "Backspace") unwrite(pad);
   else {
-    // Mastermind's colours may be typed as 1-based digits, as in the field
+    // Mastermind's colours may be typed as 1-based digits, as in the field; a word's letter in either case
     const typed = data.kind === "pegs" && /^[1-9]$/.test(event.key) && game.symbols <= 9 ? LETTERS[Number(event.key) - 1] : event.key;
-    const key = [...$("yg-picker").querySelectorAll("button[data-symbol]")]
-      .find((button) => button.dataset.key === typed.toLowerCase() || button.dataset.key === typed.toUpperCase());
+    const symbol = data.kind === "letters" ? game.letterOf(typed.normalize("NFC")) : -1;  // the letter or its capital, only
+    const key = [...$(pad.picker).querySelectorAll("button[data-symbol]")].find((button) => (data.kind === "letters"
+      ? Number(button.dataset.symbol) === symbol : button.dataset.key === typed.toLowerCase() || button.dataset.key === typed.toUpperCase()));
     if (!key || key.disabled) return;
-    write(addedText(Number(key.dataset.symbol)));
+    write(addedText(Number(key.dataset.symbol), pad), pad);
   }
   event.preventDefault();
 }
@@ -736,7 +797,7 @@ function setUpYouGuess() {
       say($("yg-message"), error.message, "error");
     }
   });
-  $("yg-input").addEventListener("input", renderWriting);
+  $("yg-input").addEventListener("input", () => renderWriting());
   $("yg-input").addEventListener("keydown", (event) => {  // a held Enter sends the guess once, as on the page
     if (event.key === "Enter" && event.repeat) event.preventDefault();
   });
@@ -790,7 +851,8 @@ function setUpTabs() {
 function setUp() {
   $("title").textContent = data.title;
   const s = tree.stats;
-  $("summary").textContent = `${s.secrets} secrets · ${s.average.toFixed(3)} guesses on average · worst case ${s.worst}`;
+  const weighted = s.weighted_mean == null ? "" : ` (${s.weighted_mean.toFixed(3)} weighted by how likely each secret is)`;
+  $("summary").textContent = `${s.secrets} secrets · ${s.average.toFixed(3)} guesses on average${weighted} · worst case ${s.worst}`;
   $("help").textContent = data.help;
   const buttons = $("answers");
   if (data.kind === "letters") {
@@ -812,7 +874,7 @@ function setUp() {
     button.title = data.describe[index];
     button.setAttribute("aria-label", `${text}: ${data.describe[index]}`);
     button.appendChild(renderFeedback(index));
-    button.addEventListener("click", () => play(guess, FEEDBACKS[index]));
+    button.addEventListener("click", () => play(shownGuess(), FEEDBACKS[index]));
     buttons.appendChild(button);
   });
   const form = (id, input, action) => $(id).addEventListener("submit", (event) => {
@@ -824,8 +886,14 @@ function setUp() {
       say($("message"), error.message, "error");
     }
   });
-  form("typed", "feedback-input", (text) => play(guess, game.parseFeedback(text)));
+  form("typed", "feedback-input", (text) => play(shownGuess(), game.parseFeedback(text)));
   form("played", "played-input", playTyped);
+  if (data.kind === "letters") {  // a guess of one's own on the game's keyboard, its letters then coloured
+    form("own-form", "own-input", playOwn);
+    $("own-form").hidden = false;
+    $("own-input").placeholder = game.formatCode(tree.guessOf(0));
+    buildPicker(OWN);
+  }
   $("undo").addEventListener("click", undo);
   $("restart").addEventListener("click", restart);
   $("path-form").addEventListener("submit", (event) => {

@@ -93,7 +93,7 @@ class Counter {
 // The guess of the rule after `steps` (arrays of [guess, feedback]), whose candidates are `remaining`;
 // `worst` is the tree's worst case.
 export function bestGuess(game, worst, steps, remaining) {
-  if (remaining.length <= 2) return remaining[0];
+  if (remaining.length <= 2) return heavierFirst(game, remaining)[0];
   const counter = new Counter(game);
   const shortlist = ranked(game, counter, game.guessesAfter(steps), remaining);
   const look = new Lookahead(game, counter, shortlist);
@@ -103,6 +103,16 @@ export function bestGuess(game, worst, steps, remaining) {
   return shortlist[0];
 }
 
+// Codes in the order of their weights, the heaviest first, ties in the order given (stable); as
+// they are where the game has no weights.
+function heavierFirst(game, codes) {
+  if (game.weights === null) return codes;
+  const weight = new Map(codes.map((c) => [c, game.wholeWeight(c) ?? 0n]));
+  return [...codes].sort((a, b) => (weight.get(a) < weight.get(b) ? 1 : weight.get(a) > weight.get(b) ? -1 : 0));
+}
+
+// Ties in parts go to a guess that may be the secret, then to the heavier such guess, then to the
+// lowest code: the possible secrets first, the heaviest first, and largestFirst keeps the order of ties.
 function ranked(game, counter, pool, remaining) {
   let allowed;
   if (pool === game.guesses()) allowed = (c) => game.isGuess(c);
@@ -111,7 +121,7 @@ function ranked(game, counter, pool, remaining) {
     allowed = (c) => inPool.has(joinedCode(c));
   }
   const possible = new Set(remaining.map(joinedCode));
-  const order = [...remaining.filter(allowed), ...pool.filter((g) => !possible.has(joinedCode(g)))];
+  const order = [...heavierFirst(game, remaining.filter(allowed)), ...pool.filter((g) => !possible.has(joinedCode(g)))];
   const n = remaining.length, size = Math.max(ADVICE.SAMPLE, Math.floor(ADVICE.FEEDBACKS / order.length)), exact = n <= size;
   const sample = exact ? remaining : evenly(remaining, size);
   const counts = [];

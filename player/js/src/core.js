@@ -18,6 +18,7 @@ export class InconsistentHistory extends Error {  // the history leaves the tree
 
 const STAT_COUNTS = ["secrets", "total", "worst", "determined_total", "determined_worst"];
 const STAT_AVERAGES = ["average", "determined_average"], STAT_HISTOGRAMS = ["histogram", "determined_histogram"];
+const STAT_WEIGHTED = ["weighted_total", "weighted_mean", "total_weight"];  // a weighted game's, all or none (FORMAT.md §2.3)
 const STRATEGY_TYPES = { name: "str", candidates: "str", seed: "int", guess_sample: "int", secret_sample: "int" };
 const PLAIN = "not a map of names to plain values", goneOn = (won) => `step ${won + 1}: the game was won at step ${won}, yet the history goes on`;
 
@@ -494,6 +495,14 @@ function readStats(header, fail) {
   for (const k of STAT_AVERAGES) {
     const value = plainValue(stats[k]);  // false, "1" and NaN are not finite numbers
     if (!(Number.isFinite(value) && value >= 0)) fail(`${statistic(k)} ${repr(stats[k])}, not a number`);
+  }
+  const weighted = STAT_WEIGHTED.filter((k) => Object.hasOwn(stats, k));
+  if (weighted.length && weighted.length < STAT_WEIGHTED.length) {
+    fail(`the header's statistics have '${weighted[0]}' but not '${STAT_WEIGHTED.find((k) => !weighted.includes(k))}'`);
+  }
+  for (const k of weighted) {
+    const value = plainValue(stats[k]);  // an int or a float, finite and positive (not a bool)
+    if (!(typeof value === "number" && Number.isFinite(value) && value > 0)) fail(`${statistic(k)} ${repr(stats[k])}, not a positive number`);
   }
   const out = plain(stats);
   for (const k of STAT_HISTOGRAMS) {  // stored as [[guesses, secrets], ...]

@@ -19,7 +19,10 @@ export const repr = (v) => {  // a value as Python would print it, for messages
   if (v === null || v === undefined) return "None";
   if (typeof v === "boolean") return v ? "True" : "False";
   if (typeof v === "string") return `'${v}'`;
-  if (v instanceof Float) return Number.isInteger(v.value) ? `${v.value}.0` : String(v.value);
+  if (v instanceof Float) {  // 1.0, 0.5, inf, nan as Python writes them
+    if (!Number.isFinite(v.value)) return Number.isNaN(v.value) ? "nan" : v.value > 0 ? "inf" : "-inf";
+    return Number.isInteger(v.value) ? `${v.value}.0` : String(v.value);
+  }
   if (v instanceof Uint8Array) return `<${v.length} bytes>`;
   if (Array.isArray(v)) return `[${v.map(repr).join(", ")}]`;
   if (typeof v === "object") return `{${Object.entries(v).map(([k, x]) => `${repr(k)}: ${repr(x)}`).join(", ")}}`;
@@ -57,6 +60,8 @@ function codes(symbols, length, distinct = false) {
 // TableGame for a plugin game's page): name, length, symbols, win, _secrets(), _feedbacks(),
 // score(), formatFeedback(), parseFeedback(), title(), and this._params.
 export class Game {
+  weights = null;  // each secret's weight, in the order of secrets(); null: every secret weighs 1 (all games but weighted words)
+  wholeWeight() { return null; }  // a secret's weight as a whole number (exact: a unit common to the game's), or null
   #secrets; #feedbacks; #index; #guesses; #guessSet; #secretSet;
   secrets() { return this.#secrets ||= this._secrets(); }  // canonical order; do not modify
   // is code one of the secrets? (a win is possible only on one; the built-in games but words check by rule)
@@ -279,20 +284,77 @@ export class TwoD extends Game {
 // player/words.py's marks, and no other: not W, which in Mastermind is a white peg (present elsewhere)
 const WORD_MARKS = { "🟩": 2, "🟨": 1, "⬛": 0, "⬜": 0, g: 2, y: 1, b: 0, "-": 0, ".": 0, x: 0, 2: 2, 1: 1, 0: 0 };
 
-function carried(text, length, name, empty) {  // a list of words a tree carries (FORMAT.md §2.1)
+// The letters a words game spells with (FORMAT.md §2.1, the alphabet rule of player/words.py): the
+// alphabet, in code point order (a word's code is its letters' indices, so codes sort as words do),
+// and the capital each letter is shown as. A tree of words a-z carries neither.
+const AZ = "abcdefghijklmnopqrstuvwxyz";
+const MAX_ALPHABET = 255;
+const IS_LETTER = /^[\p{L}\p{M}]$/u;  // Unicode's letters and marks: a mark NFC leaves alone is a letter of its own
+// A character as a message shows it: 'ñ' (U+00F1). (Python's messages add its Unicode name, which
+// this player has no table of.)
+const named = (c) => `${repr(c)} (U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")})`;
+const lowerLetter = (c) => {  // a code point's lower form, where that is one code point (never a word's final sigma)
+  const lower = c.toLowerCase();
+  return [...lower].length === 1 ? lower : c;
+};
+
+// player/letters.py's checks of an alphabet and its capitals as a file carries them, in its order.
+function readAlphabet(alphabet, capitals) {
+  if (alphabet == null && capitals == null) return { letters: [...AZ], capitals: [...AZ.toUpperCase()] };
+  if (typeof alphabet !== "string" || typeof capitals !== "string") fail("alphabet and capitals must both be text");
+  const letters = [...alphabet], shown = [...capitals];
+  const ordered = letters.every((c, i) => i === 0 || letters[i - 1].codePointAt(0) < c.codePointAt(0));
+  if (!letters.length || letters.length > MAX_ALPHABET || !ordered) {
+    fail(`alphabet must be 1 to ${MAX_ALPHABET} distinct letters in code point order`);
+  }
+  const odd = letters.find((c) => !IS_LETTER.test(c) || lowerLetter(c.normalize("NFC")) !== c);
+  if (odd !== undefined) fail(`alphabet holds ${named(odd)}, which is not a letter in lower case and NFC`);
+  if (shown.length !== letters.length || new Set(shown).size !== shown.length || !shown.every((c) => IS_LETTER.test(c))) {
+    fail("capitals must be one distinct letter for each letter of the alphabet");
+  }
+  if (shown.some((c, i) => c !== letters[i] && letters.includes(c))) fail("a capital is another letter of the alphabet");
+  return { letters, capitals: shown };
+}
+
+// Codes compared as their words are, by code point: the alphabet is in code point order.
+const compareCodes = (a, b) => {
+  for (let i = 0; i < a.length && i < b.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+};
+
+// answer_weights read back (player/weights.py's carried_weights): one weight per answer word, each
+// a positive decimal number written with the fewest digits that say it (1, 0.25), one space apart;
+// kept exact as whole numbers in a common unit (digits scaled to the most places after the point).
+const WEIGHT = /^(0|[1-9][0-9]*)(?:\.([0-9]*[1-9]))?$/;
+function readWeights(text, count) {
+  const items = typeof text === "string" ? text.split(" ") : [], found = items.map((item) => WEIGHT.exec(item));
+  if (items.length !== count || found.some((f) => !f || f[0] === "0")) {
+    fail(`answer_weights is not ${count} weights, one per answer word, as decimal text one space apart (e.g. '1 0.25 3')`);
+  }
+  const exact = found.map(([, whole, decimals = ""]) => [BigInt(whole + decimals), decimals.length]);
+  const places = Math.max(...exact.map(([, p]) => p));
+  return { numbers: items.map(Number), whole: exact.map(([digits, p]) => digits * 10n ** BigInt(places - p)) };
+}
+
+// A list of words a tree carries (FORMAT.md §2.1), as codes: words of length letters of the
+// alphabet (code points), sorted by code point, distinct.
+function carried(text, length, name, empty, game) {
   const words = text ? text.split(" ") : [];
   if (!words.length && !empty) fail(`${name} is empty`);
-  const ok = words.every((w, i) => w.length === length && /^[a-z]*$/.test(w) && (i === 0 || words[i - 1] < w));
-  if (!ok) fail(`${name} is not a sorted list of distinct words of ${length} letters a-z`);
-  return words;
+  const codes = words.map((w) => ([...w].length === length ? game._codeOf(w) : null));
+  const ok = codes.every((c, i) => c !== null && (i === 0 || compareCodes(codes[i - 1], c) < 0));
+  if (!ok) fail(`${name} is not a sorted list of distinct words of ${length} letters ${game._lettersSaid}`);
+  return codes;
 }
 
 export class Words extends Game {
-  #counts;
+  #counts; #letterIndex; #codes; #weightOf;
   // Only a tree that carries its words (format 1.1) can be played here: a 1.0 tree names files.
   // A parameter not given is None, as in Python (== null: undefined or null).
-  constructor({ answers, guesses, hard = false, length = 5, answers_sha256, guesses_sha256, answer_words, guess_words }, listDigest) {
+  constructor({ answers, guesses, hard = false, length = 5, answers_sha256, guesses_sha256, answer_words, guess_words,
+    alphabet, capitals, answer_weights }, listDigest) {
     super();
+    const { letters, capitals: shown } = readAlphabet(alphabet, capitals);  // checked first, as player/wordlists.py does
     requireInt("length", length, 1, 10);
     if (answer_words == null) {
       fail("the tree names its word list files (format 1.0): rewrite it with a guesstree that carries the words");
@@ -300,24 +362,68 @@ export class Words extends Game {
     if (answers != null || guesses != null) fail("words takes its lists from files or from answer_words, not both");
     const lists = { answers_sha256, guesses_sha256, answer_words, guess_words };
     if (!Object.values(lists).every((v) => typeof v === "string")) fail("embedded word lists need answer_words, guess_words and both sha256 as text");
-    Object.assign(this, { name: "words", hard: truthy(hard), length, symbols: 26, win: new Array(length).fill(2) });
-    this._params = { hard: this.hard, length, ...lists };
-    this._answers = carried(answer_words, length, "answer_words", false);
-    if (listDigest(this._answers.map((w) => `${w}\n`).join("")) !== answers_sha256) fail("the answer words it carries do not match their sha256");
-    this._guessWords = carried(guess_words, length, "guess_words", true);
+    Object.assign(this, { name: "words", hard: truthy(hard), length, symbols: letters.length, win: new Array(length).fill(2) });
+    this.alphabet = letters;  // the letters, in code order (code points); shown as their capitals
+    this.capitals = shown;
+    // each letter, and each capital, typed: its code (a capital that is its own letter is that letter)
+    this.#codes = new Map(letters.map((c, i) => [c, i]));  // a letter's code (what carried words hold)
+    this.#letterIndex = new Map([...shown.map((c, i) => [c, i]), ...this.#codes]);
+    this._params = { hard: this.hard, length, answers_sha256, guesses_sha256, ...(letters.join("") === AZ ? {} : { alphabet, capitals }),
+      answer_words, guess_words };
+    this._answers = carried(answer_words, length, "answer_words", false, this);
+    if (listDigest(this._answers.map((w) => `${this.#word(w)}\n`).join("")) !== answers_sha256) fail("the answer words it carries do not match their sha256");
+    this._guessWords = carried(guess_words, length, "guess_words", true, this);
+    this.weights = null;  // each secret's weight (how likely it is), in the order of secrets(); null: every one weighs 1
+    if (answer_weights != null) {
+      const { numbers, whole } = readWeights(answer_weights, this._answers.length);
+      if (numbers.some((w) => w !== 1)) {  // all 1: no weights (and a tree that says so is refused as not written so)
+        this._params.answer_weights = answer_weights;
+        this.weights = numbers;
+        this.#weightOf = new Map(this._answers.map((code, i) => [key(code), whole[i]]));
+      }
+    }
   }
-  title() { return `Words of ${this.length} letters (${this._answers.length} answers${this.hard ? ", hard mode" : ""})`; }
-  _secrets() { return this._answers.map((w) => this.parseCode(w)); }
-  _guesses() { return [...new Set([...this._answers, ...this._guessWords])].sort().map((w) => this.parseCode(w)); }
+  // A secret's weight as a whole number, in a unit common to the game's weights (exact, for
+  // comparing them); null in a game without weights.
+  wholeWeight(code) { return this.#weightOf ? this.#weightOf.get(key(code)) ?? null : null; }
+  get _lettersSaid() { return this.alphabet.join("") === AZ ? "a-z" : "of its alphabet"; }
+  _codeOf(word) {  // a carried word's code, or null where a code point is not a letter of the alphabet
+    const code = [];
+    for (const c of word) {
+      const at = this.#codes.get(c);
+      if (at === undefined) return null;
+      code.push(at);
+    }
+    return code;
+  }
+  #word(code) { return code.map((s) => this.alphabet[s]).join(""); }  // as the lists write it (lower form)
+  // The code of a typed letter (the letter or its capital), or -1.
+  letterOf(c) { return this.#letterIndex.get(c) ?? -1; }
+  title() {
+    const weighted = this.weights === null ? "" : ", weighted";
+    return `Words of ${this.length} letters (${this._answers.length} answers${weighted}${this.hard ? ", hard mode" : ""})`;
+  }
+  _secrets() { return this._answers; }
+  _guesses() {  // the answers and the other guesses, merged in canonical (code) order
+    const out = [], a = this._answers, g = this._guessWords;
+    let i = 0, j = 0;
+    while (i < a.length || j < g.length) {
+      const order = i === a.length ? 1 : j === g.length ? -1 : compareCodes(a[i], g[j]);
+      out.push(order <= 0 ? a[i] : g[j]);
+      if (order <= 0) i++;
+      if (order >= 0) j++;
+    }
+    return out;
+  }
   get restrictsGuesses() { return this.hard; }
   get hintRule() { return this.hard; }
   guessesAfter(history) {  // hard mode's rule at once: the letters fixed in place, and how often each must occur
     if (!this.hard || !history.length) return this.guesses();
-    const fixed = new Array(this.length).fill(-1), need = new Int32Array(26), have = new Int32Array(26);
+    const { symbols } = this, fixed = new Array(this.length).fill(-1), need = new Int32Array(symbols), have = new Int32Array(symbols);
     for (const [played, feedback] of history) {
       have.fill(0);
       played.forEach((letter, p) => { if (feedback[p] === 2) fixed[p] = letter; if (feedback[p]) have[letter]++; });
-      for (let l = 0; l < 26; l++) need[l] = Math.max(need[l], have[l]);
+      for (let l = 0; l < symbols; l++) need[l] = Math.max(need[l], have[l]);
     }
     const needed = [...need.keys()].filter((l) => need[l]);
     return this.guesses().filter((g) => fixed.every((l, p) => l < 0 || g[p] === l)
@@ -352,7 +458,7 @@ export class Words extends Game {
     });
   }
   _scoreKey(guess, secret) {  // the official rule: a letter is present as often as the secret holds it unplaced
-    const counts = this.#counts ||= new Int32Array(26), n = guess.length;
+    const counts = this.#counts ||= new Int32Array(this.symbols), n = guess.length;
     let exact = 0, key = 0;
     for (let i = 0; i < n; i++) {
       if (guess[i] === secret[i]) exact |= 1 << i;
@@ -371,22 +477,26 @@ export class Words extends Game {
     for (let step = 0; step < history.length; step++) {
       const [played, feedback] = history[step], hard = `hard mode: guess ${step + 1}`;
       for (let p = 0; p < played.length; p++) {
-        if (feedback[p] === 2 && guess[p] !== played[p]) return `${hard} fixed ${LETTERS[played[p]]} at position ${p + 1}`;
+        if (feedback[p] === 2 && guess[p] !== played[p]) return `${hard} fixed ${this.capitals[played[p]]} at position ${p + 1}`;
       }
-      for (let letter = 0; letter < 26; letter++) {
+      for (let letter = 0; letter < this.symbols; letter++) {
         const revealed = played.filter((l, p) => l === letter && feedback[p]).length;
         if (revealed && count(guess, letter) < revealed) {
-          return `${hard} revealed ${LETTERS[letter]}${revealed > 1 ? ` ${revealed} times` : ""}, which this guess does not reuse`;
+          return `${hard} revealed ${this.capitals[letter]}${revealed > 1 ? ` ${revealed} times` : ""}, which this guess does not reuse`;
         }
       }
     }
     return null;
   }
-  formatCode(code) { return letters(code); }
-  parseCode(text) {
-    const word = text.trim().toLowerCase();
-    if (!/^[a-z]+$/.test(word)) fail(`${repr(text)} is not a word: use the letters a-z`);
-    return this.checkCode([...word].map((c) => c.charCodeAt(0) - 97), text);
+  formatCode(code) { return code.map((s) => this.capitals[s]).join(""); }
+  parseCode(text) {  // NFC, then each code point a letter of the alphabet or its capital (player/letters.py's read)
+    const word = text.trim().normalize("NFC"), code = [...word].map((c) => this.letterOf(c)), stray = code.indexOf(-1);
+    if (stray >= 0 || !word) {
+      if (this._lettersSaid === "a-z") fail(`${repr(text)} is not a word: use the letters a-z`);
+      const why = stray >= 0 ? `${named([...word][stray])} is not one of this game's letters (${this.alphabet.join(" ")})` : "no letters";
+      fail(`${repr(text)} is not a word: ${why}`);
+    }
+    return this.checkCode(code, text);
   }
   formatFeedback(f) { return f.map((m) => "-YG"[m]).join(""); }
   parseFeedback(text) {
@@ -405,7 +515,7 @@ export class Words extends Game {
 export const GAMES = { mastermind: Mastermind, "bulls-cows": BullsCows, digits: Digits, twod: TwoD, words: Words };
 const TAKES = {  // the keyword arguments each constructor takes; it lists the first group when refusing others
   mastermind: "colours holes secret_repeats guess_repeats", "bulls-cows": "digits length", digits: "length", twod: "size",
-  words: "answers guesses hard length|answers_sha256 guesses_sha256 answer_words guess_words",
+  words: "answers guesses hard length|answers_sha256 guesses_sha256 answer_words guess_words alphabet capitals answer_weights",
 };
 
 // make_game(name, **params): an unknown parameter is refused as Python's TypeError is.

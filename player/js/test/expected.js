@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 
 export const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const FILES = { paths: "paths.json", suggest: "suggest.json", hostile: join("hostile", "decisions.json"),
-  chunked: join("chunked", "paths.json") };
+  chunked: join("chunked", "paths.json"), alphabets: join("alphabets", "expected.json") };
 
 function python() {
   if (process.env.GUESSTREE_PYTHON) return process.env.GUESSTREE_PYTHON;
@@ -17,7 +17,7 @@ function python() {
   return existsSync(venv) ? venv : "python3";
 }
 
-// The folder that holds the expectations of `part` (paths, suggest, hostile or chunked).
+// The folder that holds the expectations of `part` (paths, suggest, hostile, chunked or alphabets).
 export function expected(part) {
   const given = process.env.GUESSTREE_EXPECTED;
   if (given && existsSync(join(given, FILES[part]))) return given;
