@@ -6,8 +6,8 @@ and in lower case, the candidates, the help off the tree, the words shown and ty
 ``alphabet``, ``capitals`` and ``answer_weights`` refused under AddressSanitizer and
 UndefinedBehaviorSanitizer, and the ties of weighted answers off the tree.
 
-The word lists are tests/data/alphabets/ (chosen by hand); ``-m slow`` adds trees of Debian's
-/usr/share/dict/spanish and ukrainian (wspanish, wukrainian: .ci/run installs them).
+The word lists are tests/data/alphabets/ (chosen by hand); ``-m slow`` adds trees of samples of
+Debian's /usr/share/dict/spanish and ukrainian (tests/debian_words.py; .ci/run installs them).
 """
 from __future__ import annotations
 
@@ -27,14 +27,12 @@ import pytest
 from guesstree import player
 from guesstree.player.artifact import decode, encode_chunked
 from guesstree.player.encoding import encode
-from parts import missing
 from test_c_player import (BUILD, OK, CTree, Error, Text, c_library, c_suggest, histories, ints, make, py_next, py_suggest,
                            random_history, same)
 
 REPO = Path(__file__).resolve().parent.parent
 LISTS = REPO / "tests" / "data" / "alphabets"
 AZ = "abcdefghijklmnopqrstuvwxyz"
-DICTS = {"es": Path("/usr/share/dict/spanish"), "uk": Path("/usr/share/dict/ukrainian")}
 
 
 @pytest.fixture(scope="module")
@@ -567,35 +565,24 @@ def test_equal_weights_change_no_suggestion(lib, trees):
 
 
 # -- Debian's dictionaries ---------------------------------------------------------------------------------------
-def dictionary_lists(folder: Path, name: str, answers: int, guesses: int) -> tuple[Path, Path]:
-    """Words of five letters of Debian's dictionary (NFC, lower case, letters alone), a sample of them
-    the answers: the lists' files."""
-    source = DICTS[name]
-    if not source.exists():  # (.ci/run installs them)
-        missing(f"the C player's test of Debian's word lists needs {source} (apt-get install w{'spanish' if name == 'es' else 'ukrainian'})")
-    words = {unicodedata.normalize("NFC", line.strip()).lower() for line in source.read_text(encoding="utf-8").splitlines()}
-    words = sorted(w for w in words if len(w) == 5 and all(unicodedata.category(ch)[0] in "LM" for ch in w))
-    rng = random.Random(name)
-    allowed = sorted(rng.sample(words, min(guesses, len(words))))
-    chosen = sorted(rng.sample(allowed, answers))
-    (folder / f"{name}-answers.txt").write_text("".join(w + "\n" for w in chosen), encoding="utf-8")
-    (folder / f"{name}-guesses.txt").write_text("".join(w + "\n" for w in allowed), encoding="utf-8")
-    return folder / f"{name}-answers.txt", folder / f"{name}-guesses.txt"
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("name", sorted(DICTS))
-def test_a_tree_of_debian_s_dictionary_plays_as_python(lib, name, tmp_path):
-    data = compiled(*dictionary_lists(tmp_path, name, 300, 1500))
+@pytest.mark.parametrize("language", ["spanish", "ukrainian"])
+def test_a_tree_of_debian_s_word_list_plays_as_python(lib, language):
+    """A sample of Debian's list (tests/debian_words.py, as the other players' tests take it), whole and
+    in chunks: every secret's path, histories on and off the tree, suggestions."""
+    import debian_words
+
+    lists = getattr(debian_words, language)()
+    data = compiled(Path(lists["answers"]), Path(lists["guesses"]))
     for layout, artifact in (("whole", data), ("chunked", chunked(data, 64))):
-        tree, c = opened(lib, f"{name}-{layout}", artifact)
+        tree, c = opened(lib, f"{language}-{layout}", artifact)
         wrong = [s for s in tree.game.secrets if c.path(s) != tree.path(s)]
-        assert not wrong, (name, layout, wrong[:3])
-        rng = random.Random(name)
+        assert not wrong, (language, layout, wrong[:3])
+        rng = random.Random(language)
         for history in histories(tree, rng, 10):
-            assert same(c.next_guess(history), py_next(tree, history)), (name, history)
+            assert same(c.next_guess(history), py_next(tree, history)), (language, history)
         tree.book = None
         for _ in range(20):
             steps = random_history(tree, rng)
-            assert same(c_suggest(lib, c, steps)[0], py_suggest(tree, steps)), (name, steps)
+            assert same(c_suggest(lib, c, steps)[0], py_suggest(tree, steps)), (language, steps)
         c.close()
