@@ -107,6 +107,11 @@ def ints(values, count: int):
 
 @pytest.fixture(scope="module")
 def lib():
+    return c_library()
+
+
+def c_library() -> ctypes.CDLL:
+    """The shared library, built, with every call's signature as another language declares it."""
     make()
     library = ctypes.CDLL(str(BUILD / "libguesstree.so"))
     P, E, INTS = ctypes.c_void_p, ctypes.POINTER(Error), ctypes.POINTER(ctypes.c_int)
@@ -136,6 +141,9 @@ def lib():
         "gt_version": ([], ctypes.c_char_p),
         "gt_set_book": ([P, ctypes.POINTER(P), ctypes.c_size_t], ctypes.c_int),
         "gt_arena_init": ([ctypes.POINTER(Arena), P, ctypes.c_size_t], ctypes.c_int),
+        "gt_get_alphabet": ([P, ctypes.POINTER(Text), ctypes.POINTER(Text)], ctypes.c_int),
+        "gt_get_weight": ([P, INTS, ctypes.POINTER(Text)], ctypes.c_int),
+        "gt_get_weighted_stats": ([P] + [ctypes.POINTER(ctypes.c_double)] * 3, ctypes.c_int),
     }
     for name, (arguments, result) in signatures.items():
         function = getattr(library, name)
@@ -790,19 +798,22 @@ def test_a_larger_hostile_corpus_under_the_sanitizers(tmp_path):
 
 def fuzz_seeds(folder: Path) -> tuple[Path, Path]:
     """Seeds of the two targets: artifacts, whole and chunked (fuzz-reader), and their documents'
-    msgpack with the bytes after the frame (fuzz-document: a 4-byte length, the document, the rest)."""
+    msgpack with the bytes after the frame (fuzz-document: a 4-byte length, the document, the rest);
+    among them a tree of Ukrainian words (its alphabet and capitals, issue 68)."""
     import struct
 
     import zstandard
 
+    from test_c_alphabets import alphabet_tree
+
     artifacts, documents = folder / "artifacts", folder / "documents"
     artifacts.mkdir()
     documents.mkdir()
-    for path in TREES[::4] + [REPO / "trees" / "twod-s5-entropy.msgpack.zst"]:
-        data = path.read_bytes()
+    seeds = [(path.name, path.read_bytes()) for path in TREES[::4] + [REPO / "trees" / "twod-s5-entropy.msgpack.zst"]]
+    for file, data in seeds + [("uk.msgpack.zst", alphabet_tree("uk"))]:
         document, body = decode(data)
         header = {k: v for k, v in document.items() if k not in ("format", "version", "body_sha256")}
-        for name, artifact in ((path.name, data), (f"chunked-{path.name}", encode_chunked(header, body, 16))):
+        for name, artifact in ((file, data), (f"chunked-{file}", encode_chunked(header, body, 16))):
             (artifacts / name).write_bytes(artifact)
             end = player.artifact.frame_length(player.artifact.InMemory(artifact))
             raw = zstandard.ZstdDecompressor().decompress(artifact[:end])
@@ -915,7 +926,7 @@ def test_no_global_symbol_but_the_api_is_defined_without_the_internal_prefix(lib
     (so that it cannot clash with a program's read_table or child_of), and the shared library
     exports the calls alone."""
     api = api_functions()
-    assert len(api) == 20 and {"gt_suggest", "gt_set_book", "gt_version", "gt_open_file"} <= api
+    assert len(api) == 23 and {"gt_suggest", "gt_set_book", "gt_version", "gt_open_file"} <= api
     listed = subprocess.run(["nm", "-g", "--defined-only", str(BUILD / "libguesstree.a")], capture_output=True, text=True,
                             check=True).stdout
     defined = {line.split()[2] for line in listed.splitlines() if len(line.split()) == 3}
@@ -925,8 +936,9 @@ def test_no_global_symbol_but_the_api_is_defined_without_the_internal_prefix(lib
     assert {line.split()[2] for line in exported.splitlines() if len(line.split()) == 3} == api
 
 
-def null_calls(lib, handle):
-    """Each public call with valid arguments (name -> arguments, the error last where it takes one)."""
+def null_calls(lib, handle, words, weighted):
+    """Each public call with valid arguments (name -> arguments, the error last where it takes one);
+    ``words``: a words tree, for the calls of its letters; ``weighted``: a tree of weighted answers."""
     P, size = ctypes.c_void_p, ctypes.c_size_t
     code, feedback, out = ints([0, 1, 2, 3], 4), ints([1, 1], 2), ctypes.create_string_buffer(64)
     history = (ctypes.c_char_p * 2)(b"ABCD", b"1B1W")
@@ -949,6 +961,10 @@ def null_calls(lib, handle):
         "gt_format_feedback": [handle, feedback, out, 64],
         "gt_arena_init": [ctypes.byref(Arena()), ctypes.create_string_buffer(64), 64],
         "gt_set_book": [handle, (P * 1)(handle), 1],
+        "gt_get_alphabet": [words, ctypes.byref(Text()), ctypes.byref(Text())],
+        "gt_get_weight": [handle, code, ctypes.byref(Text())],
+        "gt_get_weighted_stats": [weighted, ctypes.byref(ctypes.c_double()), ctypes.byref(ctypes.c_double()),
+                                  ctypes.byref(ctypes.c_double())],
     }
 
 
@@ -962,7 +978,11 @@ def test_every_call_refuses_a_null_pointer_with_gt_e_argument_and_a_message(lib)
     """Each pointer of each call given as NULL: GT_E_ARGUMENT and a message naming the call, never a crash;
     the options, a name and where a suggestion came from may be NULL; so may every gt_error."""
     c = CTree(lib, REPO / "trees" / "mastermind-c6-h4-entropy.msgpack.zst")
-    calls = null_calls(lib, c.handle)
+    words = CTree(lib, REPO / "trees" / "wordle-salet-optimal-expected.msgpack.zst")
+    from test_c_alphabets import weighted_tree
+
+    weighted = CTree(lib, data=weighted_tree(), name="weighted")
+    calls = null_calls(lib, c.handle, words.handle, weighted.handle)
     assert set(calls) | {"gt_close", "gt_status_name", "gt_version"} == api_functions()
     for name, arguments in calls.items():
         function, error = getattr(lib, name), Error()
@@ -986,6 +1006,8 @@ def test_every_call_refuses_a_null_pointer_with_gt_e_argument_and_a_message(lib)
     lib.gt_close(None)
     assert lib.gt_status_name(99).decode() == "GT_UNKNOWN"
     c.close()
+    words.close()
+    weighted.close()
 
 
 def test_format_refuses_a_buffer_too_small(lib):

@@ -229,9 +229,14 @@ static int info(gt_tree *tree)
     if (i.chunks) printf(", in %u chunks of %u nodes", i.chunks, i.chunk_nodes);
     printf("\nfirst      %s\n", text);
     printf("secrets    %llu\n", (unsigned long long)i.secrets);
+    double weight, weighted_total, weighted_mean; /* weighted answers: the objective, then the plain figures */
+    if (gt_get_weighted_stats(tree, &weight, &weighted_total, &weighted_mean) == GT_OK)
+        printf("weighted   total %.6g, mean %.4f (guesses to win, each secret by its weight; weights %.6g in all)\n",
+               weighted_total, weighted_mean, weight);
     printf("to win     total %llu, average %.4f, worst %llu\n", (unsigned long long)i.total, i.average, (unsigned long long)i.worst);
     printf("to determine total %llu, average %.4f, worst %llu\n", (unsigned long long)i.determined_total, i.determined_average,
            (unsigned long long)i.determined_worst);
+
     print_histogram(tree, 0);
     print_histogram(tree, 1);
     return 0;
@@ -240,19 +245,26 @@ static int info(gt_tree *tree)
 /* -- path and next ------------------------------------------------------------------------------ */
 static int path(gt_tree *tree, const char *secret)
 {
-    int code[GT_MAX_CODE], guesses[MAX_STEPS * GT_MAX_CODE], feedbacks[MAX_STEPS * GT_MAX_FEEDBACK];
-    size_t steps;
+    int code[GT_MAX_CODE];
+    size_t steps = 0;
     gt_error error;
     gt_info i;
     char text[128];
     gt_get_info(tree, &i);
     if (gt_parse_code(tree, secret, code, &error) != GT_OK) return failed(&error);
-    if (gt_path(tree, code, guesses, feedbacks, MAX_STEPS, &steps, &error) != GT_OK) return failed(&error);
-    for (size_t k = 0; k < steps; k++) {
-        if (gt_format_code(tree, guesses + k * i.code_length, text, sizeof text, &error) != GT_OK) return failed(&error);
-        printf("%s\n", text);
+    /* room for the tree's worst case (its header's; more than MAX_STEPS where a game of many letters
+     * has few in common), or a path that is longer is refused as such */
+    size_t most = i.worst > MAX_STEPS && i.worst < 65536 ? (size_t)i.worst : MAX_STEPS;
+    int *guesses = malloc(most * GT_MAX_CODE * sizeof *guesses), *feedbacks = malloc(most * GT_MAX_FEEDBACK * sizeof *feedbacks);
+    gt_status status = guesses && feedbacks ? gt_path(tree, code, guesses, feedbacks, most, &steps, &error) : GT_E_NO_MEMORY;
+    if (status == GT_E_NO_MEMORY && (!guesses || !feedbacks)) snprintf(error.message, sizeof error.message, "no memory for the path");
+    for (size_t k = 0; status == GT_OK && k < steps; k++) {
+        status = gt_format_code(tree, guesses + k * i.code_length, text, sizeof text, &error);
+        if (status == GT_OK) printf("%s\n", text);
     }
-    return 0;
+    free(guesses);
+    free(feedbacks);
+    return status == GT_OK ? 0 : failed(&error);
 }
 
 /* a guess's example for the message of a guess without feedback: the tree's first guess and the

@@ -1,7 +1,12 @@
 /* guesstree.h: the guesstree player in C99. It reads an artifact (trees/FORMAT.md, the whole layout
- * 1.x and the chunked layout 2.0) and answers next_guess, path and candidates as the Python player
+ * 1.x and the chunked layout 2.x) and answers next_guess, path and candidates as the Python player
  * (player/tree.py) does, refusing a damaged or hostile file with a status and a message naming the
  * file and the reason, as player/artifact.py and player/body.py refuse it.
+ *
+ * Words of any alphabet (format 1.3, chunked 2.1): a words game's codes are its letters' places in
+ * its alphabet (gt_get_alphabet; a-z where the tree names none), its words UTF-8 text, shown by
+ * their capitals and read without Unicode normalisation (gt_parse_code). Weighted answers:
+ * gt_get_weight, and gt_suggest's ties to the heavier secret.
  *
  * Memory. Everything a tree needs is allocated when it is opened, through the caller's allocator if
  * one is given (gt_options.allocator; gt_arena for a fixed buffer), and freed by gt_close; no call
@@ -57,6 +62,8 @@ extern "C" {
 #define GT_MESSAGE_SIZE 512 /* bytes of a gt_error's message, its NUL included */
 #define GT_MAX_CODE 12       /* the most symbols of any code (Mastermind's 12 holes) */
 #define GT_MAX_FEEDBACK 12   /* the most ints of any feedback (a word of 10 letters: 10) */
+#define GT_MAX_LETTERS 255   /* the most letters of a words game's alphabet (its symbols) */
+#define GT_MAX_WORD_BYTES (4 * GT_MAX_CODE) /* the most UTF-8 bytes of a word (its NUL aside) */
 
 typedef enum gt_status {
     GT_OK = 0,
@@ -160,6 +167,27 @@ typedef struct gt_info {
 } gt_info;
 GT_API gt_status gt_get_info(const gt_tree *tree, gt_info *info);
 
+/* A weighted game's statistics (a words tree of weighted answers, format 1.3): the answers' total
+ * weight, the weighted total (the sum over the secrets of weight times the guesses to win) and the
+ * weighted mean (their quotient); info's total and average count every secret once. GT_E_ARGUMENT
+ * for a tree without them (every secret weighs 1: info.total and info.average are the figures). */
+GT_API gt_status gt_get_weighted_stats(const gt_tree *tree, double *total_weight, double *weighted_total,
+                                       double *weighted_mean);
+
+/* A words game's letters: letters, the alphabet in code order (symbol k is its k-th code point, in
+ * code point order), and capitals, how each letter is shown (one code point a letter, in the same
+ * order), both UTF-8 and not NUL-terminated: "abcdefghijklmnopqrstuvwxyz" and "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+ * for a tree of words a-z; for Ukrainian words "абвгдежзийклмнопрстуфхцчшщьюяєіїґ" (code point order:
+ * є, і, ї and ґ after я) and "АБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЬЮЯЄІЇҐ". info.symbols is their count (at most
+ * GT_MAX_LETTERS). GT_E_ARGUMENT for another game. */
+GT_API gt_status gt_get_alphabet(const gt_tree *tree, gt_text *letters, gt_text *capitals);
+
+/* A secret's weight in a game of weighted answers (a words game's answer_weights), as the tree
+ * writes it: a positive decimal number ("3", "0.25"); "1" in every other game. GT_E_ARGUMENT for a
+ * code that is no secret of the game. The help off the tree (gt_suggest) plays the heavier secret
+ * where it has to choose between equals. */
+GT_API gt_status gt_get_weight(const gt_tree *tree, const int *secret, gt_text *weight);
+
 /* The i-th pair of a histogram (determined: 0, guesses to win; 1, guesses to determine), in
  * increasing order of guesses: GT_OK, or GT_E_ARGUMENT once i is past the pairs (nothing written):
  *     for (size_t i = 0; gt_histogram(tree, 0, i, &guesses, &secrets) == GT_OK; i++) ... */
@@ -227,7 +255,13 @@ GT_API gt_status gt_candidates(const gt_tree *tree, const int *guesses, const in
                         int any_guess, int *codes, size_t max, uint64_t *count, gt_error *error);
 
 /* Text forms: parse into code_length (feedback_length) ints; format as the game writes them into
- * text (size bytes, its NUL included): GT_E_SPACE if it does not fit (the text cut to fit). */
+ * text (size bytes, its NUL included): GT_E_SPACE if it does not fit (the text cut to fit).
+ * A words game's word is UTF-8: shown as its letters' capitals ("CRANE", "NIÑO": up to
+ * GT_MAX_WORD_BYTES bytes and the NUL), and read as its code points, each a letter of the game or
+ * its capital (so "niño", "NIÑO" and "Niño" are one word). The text is taken as given: the C player
+ * has no Unicode tables to normalise it, so a letter and its accent typed as two code points
+ * ("n" and U+0303) is not the one letter "ñ" (every common keyboard types NFC, the one code point;
+ * the Python and JavaScript players normalise to NFC first). Text that is not UTF-8 is refused. */
 GT_API gt_status gt_parse_code(const gt_tree *tree, const char *text, int *code, gt_error *error);
 GT_API gt_status gt_parse_feedback(const gt_tree *tree, const char *text, int *feedback, gt_error *error);
 GT_API gt_status gt_format_code(const gt_tree *tree, const int *code, char *text, size_t size, gt_error *error);

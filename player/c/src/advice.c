@@ -33,6 +33,8 @@ typedef struct advisor {
     uint32_t *part;
     uint32_t stamp;
     int no_memory;
+    const int *secret_codes; /* where the secrets left are: a secret's weight is weight[its index there] */
+    const gt_text *weight;   /* NULL: every secret weighs 1 */
 } advisor;
 
 static void *take(advisor *a, size_t count, size_t size)
@@ -99,14 +101,17 @@ static size_t parts_count(advisor *a, code guess, code const *secrets, size_t n)
  * letters stay in place, and each letter it revealed is reused as often as it revealed it. */
 static int allows_step(const advisor *a, code guess, code played, const int *feedback)
 {
-    int revealed[26] = {0}, have[26] = {0};
-    for (unsigned p = 0; p < a->length; p++) {
+    for (unsigned p = 0; p < a->length; p++)
         if (feedback[p] == 2 && guess[p] != played[p]) return 0;
-        if (feedback[p]) revealed[played[p]]++;
-        have[guess[p]]++;
+    for (unsigned p = 0; p < a->length; p++) { /* each revealed letter, counted in both words (no array by letter) */
+        int revealed = 0, have = 0;
+        if (!feedback[p]) continue;
+        for (unsigned q = 0; q < a->length; q++) {
+            revealed += played[q] == played[p] && feedback[q];
+            have += guess[q] == played[p];
+        }
+        if (have < revealed) return 0;
     }
-    for (int letter = 0; letter < 26; letter++)
-        if (have[letter] < revealed[letter]) return 0;
     return 1;
 }
 
@@ -115,6 +120,33 @@ static int allows_all(const advisor *a, code guess, const int *guesses, const in
     for (size_t k = 0; k < steps; k++)
         if (!allows_step(a, guess, guesses + k * a->length, feedbacks + k * a->g->feedback_length)) return 0;
     return 1;
+}
+
+/* -- weighted answers: ties to the heavier secret ---------------------------------------------------- */
+static int heavier(const advisor *a, code x, code y)
+{
+    return gti_weight_compare(a->weight[(size_t)(x - a->secret_codes) / a->length],
+                              a->weight[(size_t)(y - a->secret_codes) / a->length]) > 0;
+}
+
+/* secrets left (n of them, in canonical order) put heaviest first, ties kept in their order: a merge
+ * sort, bottom up, through a spare list */
+static void heaviest_first(advisor *a, code *secrets, size_t n)
+{
+    code *spare = n > 1 ? take(a, n, sizeof *spare) : NULL, *from = secrets, *to = spare;
+    if (!spare) return;
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t low = 0; low < n; low += 2 * width) {
+            size_t middle = low + width < n ? low + width : n, high = low + 2 * width < n ? low + 2 * width : n;
+            size_t i = low, j = middle, k = low;
+            while (i < middle || j < high)
+                to[k++] = j < high && (i == middle || heavier(a, from[j], from[i])) ? from[j++] : from[i++];
+        }
+        code *swap = from;
+        from = to, to = swap;
+    }
+    if (from != secrets) memcpy(secrets, from, n * sizeof *secrets);
+    give(a, spare);
 }
 
 /* the indices of the most parts, at most most of them, best first: ties to the lower index
@@ -212,7 +244,8 @@ static int within(advisor *a, code const *secrets, size_t n, long long depth, co
 }
 
 /* The best SHORTLIST guesses of pool by the parts they split remaining into, best first, into
- * shortlist: how many. The secrets that are allowed guesses come first, then the others. */
+ * shortlist: how many. The secrets that are allowed guesses come first (the heaviest first, in a
+ * weighted game), then the others: ties in parts go to the first. */
 static size_t ranked(advisor *a, code const *pool, size_t pool_n, const int *guesses, const int *feedbacks, size_t steps,
                      code const *remaining, size_t n, code *shortlist)
 {
@@ -224,6 +257,7 @@ static size_t ranked(advisor *a, code const *pool, size_t pool_n, const int *gue
         for (size_t k = 0; k < n; k++)
             if (gti_game_is_guess(a->g, remaining[k]) && (!a->hard || allows_all(a, remaining[k], guesses, feedbacks, steps)))
                 order[m++] = remaining[k];
+        if (a->weight) heaviest_first(a, order, m);
         for (size_t k = 0; k < pool_n; k++)
             if (!member(a, pool[k], remaining, n)) order[m++] = pool[k];
     }
@@ -253,10 +287,12 @@ static size_t ranked(advisor *a, code const *pool, size_t pool_n, const int *gue
     return kept;
 }
 
-/* the game's guesses (the store) and the candidates after the history (their store) */
+/* the game's guesses (the store) and the candidates after the history (their store, and in a
+ * weighted game their weights) */
 typedef struct stores {
     int *guess_codes, *secret_codes;
     code *pool, *remaining;
+    gt_text *weights;
     size_t guesses, secrets, pool_n;
 } stores;
 
@@ -271,6 +307,7 @@ static void fill_stores(advisor *a, stores *s, const int *guesses, const int *fe
     s->pool = take(a, (size_t)all, sizeof *s->pool);
     s->secret_codes = take(a, (size_t)count * a->length, sizeof *s->secret_codes);
     s->remaining = take(a, (size_t)count, sizeof *s->remaining);
+    s->weights = a->g->weights.length ? take(a, (size_t)count, sizeof *s->weights) : NULL;
     if (a->no_memory) return;
     s->guesses = (size_t)gti_game_guesses(a->g, s->guess_codes, all);
     for (size_t k = 0; k < s->guesses; k++) {
@@ -278,28 +315,40 @@ static void fill_stores(advisor *a, stores *s, const int *guesses, const int *fe
         if (!a->hard || allows_all(a, guess, guesses, feedbacks, steps)) s->pool[s->pool_n++] = guess;
     }
     index = 0;
+    size_t at = 0; /* the next secret's weight in answer_weights (one a secret, in their order) */
     for (int more = gti_game_first_secret(a->g, secret); more; more = gti_game_next_secret(a->g, secret, &index)) {
+        gt_text weight = {NULL, 0};
+        if (s->weights) {
+            weight.text = a->g->weights.text + at;
+            weight.length = gti_weight_length(weight.text, a->g->weights.length - at);
+            at += weight.length + (at + weight.length < a->g->weights.length); /* and the space after it */
+        }
         if (!gti_consistent(a->g, guesses, feedbacks, steps, secret)) continue;
         memcpy(s->secret_codes + s->secrets * a->length, secret, a->length * sizeof *secret);
         s->remaining[s->secrets] = s->secret_codes + s->secrets * a->length;
+        if (s->weights) s->weights[s->secrets] = weight;
         s->secrets++;
     }
+    a->secret_codes = s->secret_codes;
+    a->weight = s->weights;
 }
 
 static void free_stores(advisor *a, stores *s)
 {
+    give(a, s->weights);
     give(a, s->remaining);
     give(a, s->secret_codes);
     give(a, s->pool);
     give(a, s->guess_codes);
 }
 
-/* player/advice.py's best_guess: one or two candidates, the first; else the shortlist's first guess
- * after which every part can be won within the tree's worst case, then within one more; else the
- * best-ranked guess */
+/* player/advice.py's best_guess: one or two candidates, the first (the heavier, in a weighted game);
+ * else the shortlist's first guess after which every part can be won within the tree's worst case,
+ * then within one more; else the best-ranked guess */
 static void best_guess(advisor *a, const stores *s, const int *guesses, const int *feedbacks, size_t steps, int *guess)
 {
     code shortlist[SHORTLIST], chosen = s->remaining[0];
+    if (s->secrets == 2 && a->weight && heavier(a, s->remaining[1], s->remaining[0])) chosen = s->remaining[1];
     if (s->secrets > 2) {
         size_t kept = ranked(a, s->pool, s->pool_n, guesses, feedbacks, steps, s->remaining, s->secrets, shortlist);
         /* the file's worst case may be any uint64: no tree plays more than TEXT_STEPS guesses */
@@ -316,8 +365,8 @@ static void best_guess(advisor *a, const stores *s, const int *guesses, const in
 /* player/advice.py's guess after a history, and how many secrets it leaves (0: none, and no guess written) */
 static gt_status advise(gt_tree *t, const int *guesses, const int *feedbacks, size_t steps, int *guess, uint64_t *candidates)
 {
-    advisor a = {t, &t->g, t->g.length, t->g.kind == GT_WORDS && t->g.hard, 0, NULL, NULL, 0, 0};
-    stores s = {NULL, NULL, NULL, NULL, 0, 0, 0};
+    advisor a = {t, &t->g, t->g.length, t->g.kind == GT_WORDS && t->g.hard, 0, NULL, NULL, 0, 0, NULL, NULL};
+    stores s = {NULL, NULL, NULL, NULL, NULL, 0, 0, 0};
     a.budget = a.hard ? HARD_BUDGET : BUDGET;
     a.mark = take(&a, t->key_space, sizeof *a.mark);
     a.part = take(&a, t->key_space, sizeof *a.part);

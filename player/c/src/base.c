@@ -6,6 +6,18 @@
 #include "internal.h"
 
 /* -- error messages --------------------------------------------------------------------------- */
+/* a text cut to fit ends at a whole character: the bytes of one cut short are taken off */
+void gti_whole_characters(char *message)
+{
+    size_t n = strlen(message), start = n;
+    while (start > 0 && ((unsigned char)message[start - 1] & 0xC0) == 0x80 && n - start < 3) start--;
+    if (start > 0 && (unsigned char)message[start - 1] >= 0xC0) {
+        unsigned char lead = (unsigned char)message[start - 1];
+        size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+        if (n - (start - 1) < length) message[start - 1] = 0;
+    }
+}
+
 gt_status gti_fail(gt_error *e, gt_status status, const char *format, ...)
 {
     va_list args;
@@ -14,6 +26,7 @@ gt_status gti_fail(gt_error *e, gt_status status, const char *format, ...)
     va_start(args, format);
     vsnprintf(e->message, sizeof e->message, format, args);
     va_end(args);
+    gti_whole_characters(e->message);
     return status;
 }
 
@@ -26,6 +39,7 @@ gt_status gti_fail_file(gt_error *e, const gt_tree *t, gt_status status, const c
     va_start(args, format);
     if (n >= 0 && (size_t)n < sizeof e->message) vsnprintf(e->message + n, sizeof e->message - (size_t)n, format, args);
     va_end(args);
+    gti_whole_characters(e->message);
     return status;
 }
 

@@ -67,10 +67,12 @@ static void score_pegs(const game *g, const int *guess, const int *secret, int *
     f[1] = common - black;
 }
 
-/* Wordle's marks: a letter is present at most as often as the secret holds it unmatched */
+/* Wordle's marks: a letter is present at most as often as the secret holds it unmatched. The
+ * counts are indexed by letter (up to GT_MAX_LETTERS): only the guess's and the secret's are set. */
 static void score_words(const game *g, const int *guess, const int *secret, int *f)
 {
-    int unmatched[26] = {0};
+    int unmatched[GT_MAX_LETTERS];
+    for (unsigned p = 0; p < g->length; p++) unmatched[guess[p]] = unmatched[secret[p]] = 0;
     for (unsigned p = 0; p < g->length; p++)
         if (guess[p] != secret[p]) unmatched[secret[p]]++;
     for (unsigned p = 0; p < g->length; p++) {
@@ -107,17 +109,29 @@ static int distinct(const game *g, const int *code)
     return 1;
 }
 
-/* a word's place in a carried list (sorted, words of length + 1 bytes apart), by bisection */
-static int listed(const game *g, const char *list, uint64_t count, const int *code)
+/* the word of a carried list at byte start, up to the space after it or the list's end: its end */
+static uint64_t word_end(const char *list, uint64_t bytes, uint64_t start)
 {
-    char word[GT_MAX_CODE];
-    uint64_t low = 0, high = count;
-    for (unsigned p = 0; p < g->length; p++) word[p] = (char)('a' + code[p]);
+    const char *space = memchr(list + start, ' ', (size_t)(bytes - start));
+    return space ? (uint64_t)(space - list) : bytes;
+}
+
+/* is the word whose codes are code in a carried list (bytes long)? A bisection of the bytes: the
+ * word about the middle byte, found by going back to the space before it (the list is in code
+ * point order, which for UTF-8 is the order of the bytes) */
+static int listed(const game *g, const char *list, uint64_t bytes, const int *code)
+{
+    uint8_t word[GT_MAX_WORD_BYTES];
+    size_t n = gti_word_bytes(g, code, word);
+    uint64_t low = 0, high = bytes; /* low: a word's first byte; the word sought starts in [low, high) */
     while (low < high) {
         uint64_t middle = low + (high - low) / 2;
-        int order = memcmp(list + middle * (g->length + 1), word, g->length);
+        while (middle > low && list[middle - 1] != ' ') middle--;
+        uint64_t end = word_end(list, bytes, middle), length = end - middle;
+        int order = memcmp(list + middle, word, length < n ? (size_t)length : n);
+        if (order == 0) order = length < n ? -1 : length > n;
         if (order == 0) return 1;
-        if (order < 0) low = middle + 1;
+        if (order < 0) low = end + 1;
         else high = middle;
     }
     return 0;
@@ -132,7 +146,7 @@ static int secrets_distinct(const game *g)
 int gti_game_is_secret(const game *g, const int *code)
 {
     if (!gti_game_is_code(g, code)) return 0;
-    if (g->kind == GT_WORDS) return listed(g, g->answers, g->answer_count, code);
+    if (g->kind == GT_WORDS) return listed(g, g->answers, g->answer_bytes, code);
     return !secrets_distinct(g) || distinct(g, code);
 }
 
@@ -142,17 +156,11 @@ int gti_game_is_guess(const game *g, const int *code)
     switch (g->kind) {
     case GT_MASTERMIND: return g->guess_repeats || distinct(g, code);
     case GT_BULLS_COWS: return distinct(g, code);
-    case GT_WORDS: return listed(g, g->answers, g->answer_count, code) || listed(g, g->extra, g->extra_count, code);
+    case GT_WORDS: return listed(g, g->answers, g->answer_bytes, code) || listed(g, g->extra, g->extra_bytes, code);
     default: return 1;
     }
 }
 
-
-static void word_code(const game *g, uint64_t index, int *code)
-{
-    const char *word = g->answers + index * (g->length + 1);
-    for (unsigned p = 0; p < g->length; p++) code[p] = word[p] - 'a';
-}
 
 static int unused(const int *code, unsigned before, int symbol)
 {
@@ -176,7 +184,7 @@ static int fill_least(const game *g, int *code, unsigned from, int repeats)
 int gti_game_first_secret(const game *g, int *code)
 {
     if (g->kind == GT_WORDS) {
-        word_code(g, 0, code);
+        if (g->answer_count) gti_word_code(g, g->answers, code);
         return g->answer_count > 0;
     }
     return fill_least(g, code, 0, !secrets_distinct(g));
@@ -199,12 +207,13 @@ static int next_code(const game *g, int *code, int repeats)
 /* the next secret in canonical order: 0 after the last */
 int gti_game_next_secret(const game *g, int *code, uint64_t *index)
 {
-    ++*index;
-    if (g->kind == GT_WORDS) {
-        if (*index >= g->answer_count) return 0;
-        word_code(g, *index, code);
+    if (g->kind == GT_WORDS) { /* *index: the current word's first byte */
+        *index = word_end(g->answers, g->answer_bytes, *index) + 1;
+        if (*index >= g->answer_bytes) return 0;
+        gti_word_code(g, g->answers + *index, code);
         return 1;
     }
+    ++*index;
     return next_code(g, code, !secrets_distinct(g));
 }
 
@@ -217,18 +226,21 @@ static void put_code(const int *code, unsigned length, int *codes, uint64_t max,
  * sorted(set(extra) | set(answers))) */
 static uint64_t word_guesses(const game *g, int *codes, uint64_t max)
 {
-    uint64_t a = 0, x = 0, count = 0;
-    size_t stride = g->length + 1;
-    while (a < g->answer_count || x < g->extra_count) {
-        const char *answer = a < g->answer_count ? g->answers + a * stride : NULL;
-        const char *extra = x < g->extra_count ? g->extra + x * stride : NULL;
-        int order = !answer ? 1 : !extra ? -1 : memcmp(answer, extra, g->length);
-        const char *word = order <= 0 ? answer : extra;
+    uint64_t a = 0, x = 0, count = 0; /* the next answer's and the next other guess's first byte */
+    while (a < g->answer_bytes || x < g->extra_bytes) {
+        uint64_t a_end = a < g->answer_bytes ? word_end(g->answers, g->answer_bytes, a) : a;
+        uint64_t x_end = x < g->extra_bytes ? word_end(g->extra, g->extra_bytes, x) : x;
+        int order = a >= g->answer_bytes ? 1 : x >= g->extra_bytes ? -1 : 0;
+        if (!order) {
+            size_t an = (size_t)(a_end - a), xn = (size_t)(x_end - x);
+            order = memcmp(g->answers + a, g->extra + x, an < xn ? an : xn);
+            if (!order) order = an < xn ? -1 : an > xn;
+        }
         int code[GT_MAX_CODE];
-        for (unsigned p = 0; p < g->length; p++) code[p] = word[p] - 'a';
+        gti_word_code(g, order <= 0 ? g->answers + a : g->extra + x, code);
         put_code(code, g->length, codes, max, count++);
-        a += order <= 0;
-        x += order >= 0;
+        if (order <= 0) a = a_end + 1;
+        if (order >= 0) x = x_end + 1;
     }
     return count;
 }
@@ -251,8 +263,9 @@ int gti_game_same(const game *a, const game *b)
     if (a->kind != b->kind || a->length != b->length || a->symbols != b->symbols) return 0;
     switch (a->kind) {
     case GT_MASTERMIND: return a->secret_repeats == b->secret_repeats && a->guess_repeats == b->guess_repeats;
-    case GT_WORDS:
-        return a->hard == b->hard && same_text(a->answers_sha256, b->answers_sha256) && same_text(a->guesses_sha256, b->guesses_sha256);
+    case GT_WORDS: /* the lists name the alphabet and capitals (both are made from the letters they use) */
+        return a->hard == b->hard && same_text(a->answers_sha256, b->answers_sha256) && same_text(a->guesses_sha256, b->guesses_sha256)
+            && same_text(a->weights, b->weights);
     default: return 1; /* digits, bulls and cows, twod: their length and symbols are their parameters */
     }
 }

@@ -7,6 +7,7 @@
 static const char *const STAT_COUNTS[5] = {"secrets", "total", "worst", "determined_total", "determined_worst"};
 static const char *const STAT_AVERAGES[2] = {"average", "determined_average"};
 static const char *const STAT_HISTOGRAMS[2] = {"histogram", "determined_histogram"};
+static const char *const STAT_WEIGHTED[3] = {"weighted_total", "weighted_mean", "total_weight"}; /* a weighted game's (1.3) */
 
 static gt_status read_strategy(gt_tree *t, mp_item document, gt_error *e)
 {
@@ -61,6 +62,17 @@ static gt_status read_stats(gt_tree *t, mp_item document, gt_error *e)
         double value = v.type == MP_UINT ? (double)v.u : v.type == MP_FLOAT ? v.f : -1.0;
         if (!(isfinite(value) && value >= 0)) return gti_fail_file(e, t, GT_E_HEADER, "the statistic '%s' is not a number", STAT_AVERAGES[k]);
         t->average[k] = value;
+    }
+    for (size_t k = 0; k < 3; k++) { /* all three, or none */
+        int present = gti_mp_get(stats, STAT_WEIGHTED[k], &v);
+        double value = !present ? 0.0 : v.type == MP_UINT ? (double)v.u : v.type == MP_FLOAT ? v.f : -1.0;
+        if (k && present != t->has_weighted)
+            return gti_fail_file(e, t, GT_E_HEADER, "the header's statistics have some of %s, %s and %s, not all",
+                                 STAT_WEIGHTED[0], STAT_WEIGHTED[1], STAT_WEIGHTED[2]);
+        if (present && !(isfinite(value) && value > 0))
+            return gti_fail_file(e, t, GT_E_HEADER, "the statistic '%s' is not a positive number", STAT_WEIGHTED[k]);
+        t->has_weighted = present;
+        t->weighted[k] = value;
     }
     for (size_t k = 0; k < 2; k++) {
         gti_mp_get(stats, STAT_HISTOGRAMS[k], &t->histogram[k]);

@@ -23,10 +23,26 @@ typedef struct game {
     unsigned length, symbols, feedback_length;
     int colours, holes, secret_repeats, guess_repeats, digits, size, hard;
     char letters[2];                /* a peg game's feedback letters: "BW", "SB", "AB" */
-    const char *answers, *extra;    /* words: the carried lists, words of length + 1 bytes apart */
-    uint64_t answer_count, extra_count;
+    /* words: the carried lists (letters.c), each its words' UTF-8 one space apart, in code point order */
+    const char *answers, *extra;
+    uint64_t answer_bytes, extra_bytes, answer_count, extra_count;
     gt_text answers_sha256, guesses_sha256; /* words: what names its lists (player/words.py's identity) */
+    /* words: the alphabet, a letter's code its index (symbols letters, in code point order), and the
+     * capital each is shown as; their UTF-8 text (a-z and A-Z for a tree without the key alphabet) */
+    uint32_t letter[GT_MAX_LETTERS], capital[GT_MAX_LETTERS];
+    gt_text alphabet, capitals;
+    gt_text weights;                /* words: answer_weights, one per answer; length 0: every answer weighs 1 */
 } game;
+
+/* a words game's letters, its lists' words and the answers' weights (letters.c) */
+size_t gti_utf8_next(const uint8_t *s, size_t n, uint32_t *c); /* strict UTF-8: the code point's bytes, 0: none */
+size_t gti_utf8_put(uint32_t c, uint8_t *out);
+int gti_letter_code(const game *g, uint32_t c);                  /* -1: no letter of the game */
+int gti_typed_code(const game *g, uint32_t c);                   /* a letter or its capital; -1: neither */
+size_t gti_word_code(const game *g, const char *text, int *code); /* a carried word's codes: its bytes */
+size_t gti_word_bytes(const game *g, const int *code, uint8_t *out);
+size_t gti_weight_length(const char *text, size_t n);             /* a weight's text up to a space; 0: none */
+int gti_weight_compare(gt_text a, gt_text b);
 
 uint32_t gti_game_feedback_keys(const game *g);                  /* the size of the key space */
 int gti_game_feedback_key(const game *g, const int *feedback, uint32_t *key); /* 0: not the game's */
@@ -36,6 +52,8 @@ int gti_game_is_code(const game *g, const int *code);
 int gti_game_is_guess(const game *g, const int *code);
 int gti_game_is_secret(const game *g, const int *code);
 int gti_game_first_secret(const game *g, int *code);             /* canonical order: 0 if none */
+/* the next secret after code; *index: where the game is, 0 after the first secret (a words game's
+ * byte in its answers, a peg game's count) */
 int gti_game_next_secret(const game *g, int *code, uint64_t *index);
 /* every allowed guess in canonical order, the first max of them into codes: how many there are */
 uint64_t gti_game_guesses(const game *g, int *codes, uint64_t max);
@@ -79,6 +97,8 @@ struct gt_tree {
     int64_t version[2];
     uint64_t stat[5];        /* secrets, total, worst, determined_total, determined_worst */
     double average[2];
+    double weighted[3];      /* weighted_total, weighted_mean, total_weight (a weighted game's) */
+    int has_weighted;
     /* the table */
     uint64_t nodes;
     unsigned width;
@@ -112,6 +132,7 @@ gt_status gti_fail_file(gt_error *e, const gt_tree *t, gt_status status, const c
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+void gti_whole_characters(char *text);                           /* a UTF-8 text cut short: its last character whole */
 gt_allocator gti_tree_allocator(const gt_options *options);      /* the options' allocator, or the system's */
 /* memory through the tree's allocator, counted */
 void *gti_tree_alloc(gt_tree *t, size_t size);

@@ -325,6 +325,43 @@ gt_status gt_histogram(const gt_tree *t, int determined, size_t i, uint64_t *gue
     return GT_OK;
 }
 
+gt_status gt_get_weighted_stats(const gt_tree *t, double *total_weight, double *weighted_total, double *weighted_mean)
+{
+    if (!t || !total_weight || !weighted_total || !weighted_mean || !t->has_weighted) return GT_E_ARGUMENT;
+    *weighted_total = t->weighted[0];
+    *weighted_mean = t->weighted[1];
+    *total_weight = t->weighted[2];
+    return GT_OK;
+}
+
+gt_status gt_get_alphabet(const gt_tree *t, gt_text *letters, gt_text *capitals)
+{
+    if (!t || !letters || !capitals || t->g.kind != GT_WORDS) return GT_E_ARGUMENT;
+    *letters = t->g.alphabet;
+    *capitals = t->g.capitals;
+    return GT_OK;
+}
+
+gt_status gt_get_weight(const gt_tree *t, const int *secret, gt_text *weight)
+{
+    static const char ONE[] = "1";
+    int code[GT_MAX_CODE];
+    uint64_t index = 0;
+    size_t at = 0; /* the weight of the secret in hand, in answer_weights */
+    if (!t || !secret || !weight || !gti_game_is_secret(&t->g, secret)) return GT_E_ARGUMENT;
+    weight->text = ONE, weight->length = 1;
+    if (!t->g.weights.length) return GT_OK;
+    for (int more = gti_game_first_secret(&t->g, code); more; more = gti_game_next_secret(&t->g, code, &index)) {
+        size_t n = gti_weight_length(t->g.weights.text + at, t->g.weights.length - at);
+        if (!memcmp(code, secret, t->g.length * sizeof *code)) {
+            weight->text = t->g.weights.text + at, weight->length = n;
+            break;
+        }
+        at += n + 1; /* and its space: a secret follows */
+    }
+    return GT_OK;
+}
+
 const char *gt_status_name(gt_status status)
 {
     static const char *const opening[] = {"GT_E_IO", "GT_E_EMPTY", "GT_E_TOO_LARGE", "GT_E_FRAME", "GT_E_ZSTD_DAMAGED",

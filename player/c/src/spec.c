@@ -14,7 +14,10 @@ static const param BULLS_COWS[] = {{"digits", P_INT, 1, 10, 10}, {"length", P_IN
 static const param TWOD[] = {{"size", P_INT, 1, 256, 5}};
 static const param WORDS[] = {{"hard", P_BOOL, 0, 1, 0}, {"length", P_INT, 1, 10, 5},
                               {"answers_sha256", P_TEXT, 0, 0, 0}, {"guesses_sha256", P_TEXT, 0, 0, 0},
-                              {"answer_words", P_TEXT, 0, 0, 0}, {"guess_words", P_TEXT, 0, 0, 0}};
+                              {"answer_words", P_TEXT, 0, 0, 0}, {"guess_words", P_TEXT, 0, 0, 0},
+                              {"alphabet", P_TEXT, 0, 0, 0}, {"capitals", P_TEXT, 0, 0, 0},
+                              {"answer_weights", P_TEXT, 0, 0, 0}};
+#define MOST_PARAMS 9 /* WORDS' */
 #define RULES(name, kind, params) {name, kind, params, sizeof params / sizeof *params}
 static const rules GAMES[] = {RULES("mastermind", GT_MASTERMIND, MASTERMIND), RULES("digits", GT_DIGITS, DIGITS),
                               RULES("bulls-cows", GT_BULLS_COWS, BULLS_COWS), RULES("twod", GT_TWOD, TWOD),
@@ -71,38 +74,146 @@ static gt_status read_params(const rules *r, mp_item params, int64_t *values, mp
     return GT_OK;
 }
 
-/* a carried list: words of length letters a-z, one space apart, sorted and distinct */
-static int carried(const mp_item *text, unsigned length, int empty, uint64_t *count)
+/* the letters of a game without the key alphabet, and their capitals */
+static const char A_TO_Z[] = "abcdefghijklmnopqrstuvwxyz", CAPITAL_A_TO_Z[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/* Can c be a letter of an alphabet (capital: or a letter's capital)? The C player has no Unicode
+ * tables to check every letter's general category and lower form, as the Python and JavaScript
+ * readers do: it refuses the characters of the blocks that hold no letter (Unicode's categories L
+ * and M), or no lower-case one, that a list or a typed word could meet: ASCII but a-z (a capital:
+ * and A-Z), Latin-1's controls, spaces, signs and (but for a capital) its capitals, General
+ * Punctuation, the ideographic space, the private use areas, the specials, the emoji and symbols of
+ * plane 1, the tags. */
+static int may_be_letter(uint32_t c, int capital)
 {
-    uint64_t stride = length + 1;
+    if (c < 0x80) return (c >= 'a' && c <= 'z') || (capital && c >= 'A' && c <= 'Z');
+    if (c == 0xAA || c == 0xB5 || c == 0xBA) return 1; /* ª, µ, º: Latin-1's letters below À */
+    if (c < 0x100) return c >= 0xC0 && c != 0xD7 && c != 0xF7 && (capital || c >= 0xDF);
+    return c != 0x1680 && !(c >= 0x2000 && c <= 0x206F) && c != 0x3000 && !(c >= 0xE000 && c <= 0xF8FF)
+        && !(c >= 0xFFF0 && c <= 0xFFFF) && !(c >= 0x1F000 && c <= 0x1FAFF) && !(c >= 0xE0000 && c <= 0xE007F) && c < 0xF0000;
+}
+
+/* text as code points into to (at most GT_MAX_LETTERS of them): how many, or -1 where it is not
+ * UTF-8 or holds more */
+static int code_points(const mp_item *text, uint32_t *to)
+{
+    int count = 0;
+    for (uint64_t k = 0; k < text->u; count++) {
+        size_t bytes = gti_utf8_next(text->at + k, (size_t)(text->u - k), &to[count < GT_MAX_LETTERS ? count : 0]);
+        if (!bytes || count == GT_MAX_LETTERS) return -1;
+        k += bytes;
+    }
+    return count;
+}
+
+/* the alphabet and its capitals (FORMAT.md §2.1): letters in code point order, distinct, at most
+ * GT_MAX_LETTERS; one capital a letter, distinct, none another letter. NULL, or what is wrong. */
+static const char *alphabet(game *g, const mp_item *letters, const mp_item *capitals, char *why, size_t size)
+{
+    if (letters->type == MP_NIL && capitals->type == MP_NIL) { /* a-z: the letters of the trees before alphabets */
+        for (unsigned k = 0; k < 26; k++) g->letter[k] = (uint32_t)A_TO_Z[k], g->capital[k] = (uint32_t)CAPITAL_A_TO_Z[k];
+        g->symbols = 26;
+        g->alphabet.text = A_TO_Z, g->alphabet.length = 26;
+        g->capitals.text = CAPITAL_A_TO_Z, g->capitals.length = 26;
+        return NULL;
+    }
+    if (letters->type == MP_NIL || capitals->type == MP_NIL)
+        return letters->type == MP_NIL ? "capitals needs alphabet" : "alphabet needs capitals";
+    if (letters->type != MP_STR || capitals->type != MP_STR) return "alphabet and capitals are not both text";
+    if (gti_mp_is_str(letters, A_TO_Z)) { /* the game rebuilt would not write it: player/tree.py's rule for what is written */
+        snprintf(why, size, "the game 'words' does not take alphabet='%s' as written (a-z is written as no alphabet)", A_TO_Z);
+        return why;
+    }
+    int count = code_points(letters, g->letter);
+    if (count < 1) return "alphabet is not 1 to 255 letters of UTF-8 text";
+    for (int k = 0; k < count; k++) {
+        if (!may_be_letter(g->letter[k], 0)) return "alphabet holds a character that is no letter";
+        if (k && g->letter[k] <= g->letter[k - 1]) return "alphabet is not its letters in code point order, each once";
+    }
+    if (code_points(capitals, g->capital) != count) return "capitals is not one character for each letter of alphabet";
+    g->symbols = (unsigned)count;
+    for (int k = 0; k < count; k++) {
+        if (!may_be_letter(g->capital[k], 1)) return "capitals holds a character that is no letter";
+        for (int j = 0; j < k; j++)
+            if (g->capital[j] == g->capital[k]) return "capitals shows two letters alike";
+        int other = gti_letter_code(g, g->capital[k]);
+        if (other >= 0 && other != k) return "capitals shows a letter as another letter of alphabet";
+    }
+    g->alphabet.text = (const char *)letters->at, g->alphabet.length = (size_t)letters->u;
+    g->capitals.text = (const char *)capitals->at, g->capitals.length = (size_t)capitals->u;
+    return NULL;
+}
+
+/* a carried list: words of length letters of the alphabet, one space apart, sorted by code point
+ * and distinct (the order of their UTF-8 bytes); how many in *count */
+static int carried(const game *g, const mp_item *text, int empty, uint64_t *count)
+{
+    const uint8_t *previous = NULL;
+    size_t previous_n = 0;
     *count = 0;
     if (text->u == 0) return empty;
-    if ((text->u + 1) % stride) return 0;
-    *count = (text->u + 1) / stride;
-    for (uint64_t w = 0; w < *count; w++) {
-        const uint8_t *word = text->at + w * stride;
-        for (unsigned p = 0; p < length; p++)
-            if (word[p] < 'a' || word[p] > 'z') return 0;
-        if (w + 1 < *count && word[length] != ' ') return 0;
-        if (w && memcmp(word - stride, word, length) >= 0) return 0;
+    for (uint64_t k = 0; k <= text->u; ++*count) {
+        const uint8_t *word = text->at + k;
+        for (unsigned p = 0; p < g->length; p++) {
+            uint32_t c;
+            size_t bytes = k < text->u ? gti_utf8_next(text->at + k, (size_t)(text->u - k), &c) : 0;
+            if (!bytes || gti_letter_code(g, c) < 0) return 0;
+            k += bytes;
+        }
+        if (k < text->u && text->at[k] != ' ') return 0; /* a longer word, or another character */
+        size_t n = (size_t)(text->at + k - word);
+        int order = previous ? memcmp(previous, word, n < previous_n ? n : previous_n) : -1;
+        if (order > 0 || (order == 0 && previous_n >= n)) return 0;
+        previous = word, previous_n = n;
+        k++; /* past the space, or the end */
     }
     return 1;
 }
 
 /* the sha256 of the canonical list: each word and a newline */
-static int list_matches(const mp_item *words, unsigned length, uint64_t count, const mp_item *digest)
+static int list_matches(const mp_item *words, const mp_item *digest)
 {
     gti_sha256_state s;
     uint8_t d[32];
+    uint64_t start = 0;
     gti_sha256_init(&s);
-    for (uint64_t w = 0; w < count; w++) {
-        gti_sha256_update(&s, words->at + w * (length + 1), length);
+    for (uint64_t k = 0; k <= words->u; k++) {
+        if (k < words->u && words->at[k] != ' ') continue;
+        gti_sha256_update(&s, words->at + start, (size_t)(k - start));
         gti_sha256_update(&s, (const uint8_t *)"\n", 1);
+        start = k + 1;
     }
     gti_sha256_final(&s, d);
     return gti_sha256_is(d, digest->at, digest->u);
 }
 
+/* answer_weights: one positive decimal weight for each answer, as player/weights.py writes them,
+ * one space apart; some weight not 1 (else the game would write none) */
+static const char *weights(game *g, const mp_item *text, char *why, size_t size)
+{
+    uint64_t count = 0, k = 0;
+    int all_one = 1;
+    if (text->type == MP_NIL) return NULL;
+    if (text->type != MP_STR) return "answer_weights is not text";
+    while (k < text->u) {
+        size_t n = gti_weight_length((const char *)text->at + k, (size_t)(text->u - k));
+        if (!n) return "answer_weights holds a weight that is not a positive decimal number in its fewest digits";
+        all_one &= n == 1 && text->at[k] == '1';
+        count++;
+        k += n;
+        if (k < text->u && ++k == text->u) return "answer_weights ends with a space";
+    }
+    if (count != g->answer_count) return "answer_weights is not one weight for each word of answer_words";
+    if (all_one) { /* the game rebuilt would not write them: player/tree.py's rule for what is written */
+        snprintf(why, size, "the game 'words' does not take answer_weights as written (every weight is 1)");
+        return why;
+    }
+    g->weights.text = (const char *)text->at, g->weights.length = (size_t)text->u;
+    return NULL;
+}
+
+/* a words game's lists, letters and weights: GT_OK, or GT_E_GAME and why (a check that writes its
+ * whole message into why, a parameter the game would not write as written, returns why itself) */
 static gt_status words_lists(game *g, const mp_item *texts, char *why, size_t size)
 {
     const mp_item *answers_sha = &texts[2], *guesses_sha = &texts[3], *answers = &texts[4], *guesses = &texts[5];
@@ -112,20 +223,23 @@ static gt_status words_lists(game *g, const mp_item *texts, char *why, size_t si
                                           : "the tree names its word list files (format 1.0): this player reads trees that carry their words";
     else if (answers_sha->type != MP_STR || guesses_sha->type != MP_STR || answers->type != MP_STR || guesses->type != MP_STR)
         problem = "embedded word lists need answer_words, guess_words and both sha256 as text";
-    else if (!carried(answers, g->length, 0, &g->answer_count))
-        problem = answers->u ? "answer_words is not a sorted list of distinct words a-z of the game's length" : "answer_words is empty";
-    else if (!list_matches(answers, g->length, g->answer_count, answers_sha))
+    else if ((problem = alphabet(g, &texts[6], &texts[7], why, size)) != NULL) {}
+    else if (!carried(g, answers, 0, &g->answer_count))
+        problem = answers->u ? "answer_words is not a sorted list of distinct words of the game's length and letters" : "answer_words is empty";
+    else if (!list_matches(answers, answers_sha))
         problem = "the answer words it carries do not match their sha256";
-    else if (!carried(guesses, g->length, 1, &g->extra_count))
-        problem = "guess_words is not a sorted list of distinct words a-z of the game's length";
+    else if (!carried(g, guesses, 1, &g->extra_count))
+        problem = "guess_words is not a sorted list of distinct words of the game's length and letters";
     else if (guesses_sha->u == 0)
         problem = "the game 'words' does not take guesses_sha256='' as written";
+    else problem = weights(g, &texts[8], why, size);
+    if (problem == why) return GT_E_GAME;
     if (problem) {
         snprintf(why, size, "cannot rebuild the game 'words': %s", problem);
         return GT_E_GAME;
     }
-    g->answers = (const char *)answers->at;
-    g->extra = (const char *)guesses->at;
+    g->answers = (const char *)answers->at, g->answer_bytes = answers->u;
+    g->extra = (const char *)guesses->at, g->extra_bytes = guesses->u;
     g->answers_sha256.text = (const char *)answers_sha->at, g->answers_sha256.length = (size_t)answers_sha->u;
     g->guesses_sha256.text = (const char *)guesses_sha->at, g->guesses_sha256.length = (size_t)guesses_sha->u;
     return GT_OK;
@@ -160,16 +274,19 @@ static gt_status build(game *g, const rules *r, const int64_t *v, const mp_item 
         g->size = g->colours = (int)v[0]; g->holes = 2; g->feedback_length = 3;
         break;
     case GT_WORDS:
-        g->hard = (int)v[0]; g->holes = (int)v[1]; g->colours = 26; g->feedback_length = (unsigned)v[1];
+        g->hard = (int)v[0]; g->holes = (int)v[1]; g->feedback_length = (unsigned)v[1];
         break;
     }
     g->length = (unsigned)g->holes;
-    g->symbols = (unsigned)g->colours;
+    g->symbols = (unsigned)g->colours; /* words: its alphabet's letters (words_lists) */
     if (problem) {
         snprintf(why, size, "cannot rebuild the game '%s': %s", r->name, problem);
         return GT_E_GAME;
     }
-    return r->kind == GT_WORDS ? words_lists(g, texts, why, size) : GT_OK;
+    if (r->kind != GT_WORDS) return GT_OK;
+    gt_status status = words_lists(g, texts, why, size);
+    g->colours = (int)g->symbols;
+    return status;
 }
 
 static int plain_params(mp_item params)
@@ -189,8 +306,8 @@ static int plain_params(mp_item params)
 gt_status gti_game_from_spec(game *g, mp_item spec, char *why, size_t size)
 {
     mp_item name, params;
-    int64_t values[8];
-    mp_item texts[8];
+    int64_t values[MOST_PARAMS];
+    mp_item texts[MOST_PARAMS];
     if (spec.type != MP_MAP || !gti_mp_get(spec, "name", &name) || name.type != MP_STR) {
         snprintf(why, size, "the header has no usable game spec");
         return GT_E_GAME;

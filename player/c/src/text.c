@@ -156,31 +156,104 @@ static gt_status parse_numbers(const game *g, const char *text, int *code, char 
     return status;
 }
 
+static void repr(const char *text, char *out, size_t size);
+
+/* a words game of the letters a-z, whose messages are the players' of before alphabets */
+static int a_to_z(const game *g)
+{
+    return g->symbols == 26 && g->alphabet.length == 26 && !memcmp(g->alphabet.text, "abcdefghijklmnopqrstuvwxyz", 26);
+}
+
+/* Python's repr() escapes these (str.isprintable() is false): the C1 controls, and the spaces and
+ * format characters of Latin-1 and General Punctuation */
+static int unprintable(uint32_t c)
+{
+    return (c >= 0x80 && c <= 0xa0) || c == 0xad || (c >= 0x2000 && c <= 0x200f) || (c >= 0x2028 && c <= 0x202f)
+        || (c >= 0x205f && c <= 0x206f) || c == 0x3000 || c == 0xfeff;
+}
+
+/* a character as player/letters.py's named() shows it: '-' (U+002D HYPHEN-MINUS). The C player
+ * knows the names of ASCII alone (it carries no Unicode tables): another character is shown by its
+ * code point alone, 'ы' (U+044B) */
+static void named(uint32_t c, const char *bytes, size_t n, char *out, size_t size)
+{
+    static const char PUNCTUATION[] = " !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
+    static const char *const NAMES[] = {"SPACE", "EXCLAMATION MARK", "QUOTATION MARK", "NUMBER SIGN", "DOLLAR SIGN",
+        "PERCENT SIGN", "AMPERSAND", "APOSTROPHE", "LEFT PARENTHESIS", "RIGHT PARENTHESIS", "ASTERISK", "PLUS SIGN",
+        "COMMA", "HYPHEN-MINUS", "FULL STOP", "SOLIDUS", "COLON", "SEMICOLON", "LESS-THAN SIGN", "EQUALS SIGN",
+        "GREATER-THAN SIGN", "QUESTION MARK", "COMMERCIAL AT", "LEFT SQUARE BRACKET", "REVERSE SOLIDUS",
+        "RIGHT SQUARE BRACKET", "CIRCUMFLEX ACCENT", "LOW LINE", "GRAVE ACCENT", "LEFT CURLY BRACKET", "VERTICAL LINE",
+        "RIGHT CURLY BRACKET", "TILDE"};
+    static const char *const DIGITS[] = {"ZERO", "ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE"};
+    char one[8], shown[16], name[40] = "";
+    const char *punctuation = c && c < 0x80 ? strchr(PUNCTUATION, (int)c) : NULL;
+    memcpy(one, bytes, n);
+    one[n] = 0;
+    repr(one, shown, sizeof shown);
+    if (c >= '0' && c <= '9') snprintf(name, sizeof name, " DIGIT %s", DIGITS[c - '0']);
+    else if (c >= 'A' && c <= 'Z') snprintf(name, sizeof name, " LATIN CAPITAL LETTER %c", (char)c);
+    else if (c >= 'a' && c <= 'z') snprintf(name, sizeof name, " LATIN SMALL LETTER %c", (char)(c - 32));
+    else if (punctuation) snprintf(name, sizeof name, " %s", NAMES[punctuation - PUNCTUATION]);
+    else if (c < 0x20 || c == 0x7f) snprintf(name, sizeof name, " unnamed");
+    snprintf(out, size, "%s (U+%04X%s)", shown, (unsigned)c, name);
+}
+
+/* the message for a character of a typed word (c, its bytes at at) that is no letter of the game,
+ * as player/letters.py's Alphabet.read says it: the game's letters, one space apart */
+static void not_a_letter(const game *g, const char *text, uint32_t c, const char *at, size_t bytes, char *why, size_t size)
+{
+    char shown[80];
+    size_t n;
+    named(c, at, bytes, shown, sizeof shown);
+    n = (size_t)snprintf(why, size, "'%s' is not a word: %s is not one of this game's letters (", text, shown);
+    for (unsigned k = 0; k < g->symbols && n < size; k++) {
+        char letter[8];
+        letter[gti_utf8_put(g->letter[k], (uint8_t *)letter)] = 0;
+        if (n + 1 + strlen(letter) + sizeof " ...)" > size) { /* too many to say in full: the first ones */
+            snprintf(why + n, size - n, " ...");
+            n += 4;
+            break;
+        }
+        n += (size_t)snprintf(why + n, size - n, k ? " %s" : "%s", letter);
+    }
+    if (n < size) snprintf(why + n, size - n, ")");
+}
+
+/* Game.parse_code (words): the text without its spaces around, each character a letter of the
+ * alphabet or its capital. The text is taken as UTF-8 as given: NFC, as every common keyboard
+ * types it (the C player has no Unicode tables to normalise it; the Python and JavaScript players do) */
 static gt_status parse_word(const game *g, const char *text, int *code, char *why, size_t size)
 {
     const char *s;
-    size_t n;
+    size_t n, count = 0;
     int values[64];
     strip(text, &s, &n);
-    for (size_t k = 0; k < n; k++) {
-        char c = lower(s[k]);
-        if (c < 'a' || c > 'z') {
-            snprintf(why, size, "'%s' is not a word: use the letters a-z", text);
+    for (size_t k = 0; k < n; count++) {
+        uint32_t c = 0;
+        size_t bytes = gti_utf8_next((const uint8_t *)s + k, n - k, &c);
+        int letter = bytes ? gti_typed_code(g, c) : -1;
+        if (letter < 0) {
+            if (a_to_z(g)) snprintf(why, size, "'%s' is not a word: use the letters a-z", text); /* as ever */
+            else if (!bytes) snprintf(why, size, "'%s' is not a word: it is not UTF-8 text", text);
+            else not_a_letter(g, text, c, s + k, bytes, why, size);
             return GT_E_PARSE;
         }
-        if (k < 64) values[k] = c - 'a';
+        if (count < 64) values[count] = letter;
+        k += bytes;
     }
     if (!n) {
-        snprintf(why, size, "'%s' is not a word: use the letters a-z", text);
+        snprintf(why, size, a_to_z(g) ? "'%s' is not a word: use the letters a-z" : "'%s' is not a word: no letters", text);
         return GT_E_PARSE;
     }
-    gt_status status = check_code(g, text, values, n, why, size); /* n > 64 is no code's length */
-    if (status == GT_OK) memcpy(code, values, n * sizeof *code);
+    gt_status status = check_code(g, text, values, count, why, size); /* count > 64 is no code's length */
+    if (status == GT_OK) memcpy(code, values, count * sizeof *code);
     return status;
 }
 
 /* text as Python's repr() writes a str: quoted (in double quotes if it holds a ' and no "), with
- * backslashes, the quote and ASCII control characters escaped; other characters as they are */
+ * backslashes, the quote, ASCII's control characters and the unprintable characters above escaped;
+ * other characters as they are. A byte that is not UTF-8 (which a Python str never holds) is
+ * written \xNN too, so that a message is always UTF-8. */
 static void repr(const char *text, char *out, size_t size)
 {
     char quote = strchr(text, '\'') && !strchr(text, '"') ? '"' : '\'';
@@ -188,11 +261,16 @@ static void repr(const char *text, char *out, size_t size)
     char one[8];
     snprintf(one, sizeof one, "%c", quote);
     put(out, size, &n, one);
+    const unsigned char *end = (const unsigned char *)text + strlen(text);
     for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        uint32_t code = 0;
+        size_t bytes = *c < 0x80 ? 1 : gti_utf8_next(c, (size_t)(end - c), &code);
         if (*c == '\\' || *c == (unsigned char)quote) snprintf(one, sizeof one, "\\%c", *c);
         else if (*c == '\t' || *c == '\n' || *c == '\r') snprintf(one, sizeof one, "\\%c", *c == '\t' ? 't' : *c == '\n' ? 'n' : 'r');
-        else if (*c < 0x20 || *c == 0x7f) snprintf(one, sizeof one, "\\x%02x", *c);
-        else snprintf(one, sizeof one, "%c", *c);
+        else if (*c < 0x20 || *c == 0x7f || !bytes) snprintf(one, sizeof one, "\\x%02x", *c);
+        else if (*c >= 0x80 && unprintable(code)) snprintf(one, sizeof one, code < 0x100 ? "\\x%02x" : "\\u%04x", (unsigned)code);
+        else memcpy(one, c, bytes), one[bytes] = 0;
+        if (bytes > 1) c += bytes - 1;
         put(out, size, &n, one);
     }
     snprintf(one, sizeof one, "%c", quote);
@@ -402,12 +480,23 @@ gt_status gti_game_parse_feedback(const game *g, const char *text, int *f, char 
     return shown_as_python(status, text, why, size);
 }
 
-/* append text to out (size bytes), counting all of it as snprintf does */
+/* append text to out (size bytes), counting all of it as snprintf does; cut short, out ends at a
+ * whole character */
 static void put(char *out, size_t size, size_t *n, const char *text)
 {
     for (; *text; text++, ++*n)
         if (*n + 1 < size) out[*n] = *text;
     if (size) out[*n < size ? *n : size - 1] = 0;
+    if (size && *n >= size) gti_whole_characters(out);
+}
+
+/* a word's letter as it is shown: its capital in UTF-8 (one has room for 5 bytes), or ? for no
+ * letter of the game */
+static void shown_letter(const game *g, int code, char *one)
+{
+    size_t n = code >= 0 && code < (int)g->symbols ? gti_utf8_put(g->capital[code], (uint8_t *)one) : 0;
+    if (!n) one[n++] = '?';
+    one[n] = 0;
 }
 
 size_t gti_game_format_code(const game *g, const int *code, char *text, size_t size)
@@ -416,7 +505,8 @@ size_t gti_game_format_code(const game *g, const int *code, char *text, size_t s
     char one[16];
     if (size) text[0] = 0;
     for (unsigned p = 0; p < g->length; p++) {
-        if (g->kind == GT_MASTERMIND || g->kind == GT_WORDS)
+        if (g->kind == GT_WORDS) shown_letter(g, code[p], one);
+        else if (g->kind == GT_MASTERMIND)
             snprintf(one, sizeof one, "%c", code[p] >= 0 && code[p] < 26 ? 'A' + code[p] : '?');
         else if (g->kind == GT_TWOD || g->symbols > 10) snprintf(one, sizeof one, p ? ",%d" : "%d", code[p]);
         else snprintf(one, sizeof one, "%d", code[p]);
