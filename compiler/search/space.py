@@ -24,6 +24,7 @@ from .partitions import guess_bounds, split
 from .problem import NODES, Problem, stop_flag
 from .recursion import LOOKAHEAD_MIN, lookahead_bound
 from .table import FEASIBLE_TAG, INF, total_tag
+from .weighted_search import weights_digest
 
 
 @dataclass(frozen=True)
@@ -314,5 +315,9 @@ class Space:
                                      self.state(candidates, played)))
 
     def identity(self) -> dict:
-        """What a checkpoint must have been made for (see trees/CHECKPOINT.md)."""
-        return {"game": self.game.identity(), "candidates": "consistent" if self.consistent else "all"}
+        """What a checkpoint must have been made for (see trees/CHECKPOINT.md); a weighted game's
+        weights too (its entries are weighted totals, ``weighted.py``)."""
+        identity = {"game": self.game.identity(), "candidates": "consistent" if self.consistent else "all"}
+        if self.game.weights is not None:
+            identity["weights"] = weights_digest(self.game.weights)
+        return identity

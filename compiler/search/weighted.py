@@ -1,0 +1,271 @@
+"""The least weighted total, compiled: the exhaustive search of a game whose secrets weigh
+differently (``Game.weights``, issue 68), ``sum(weight(s) * guesses(s))`` in the integer units of
+``player.game.integer_weights``.
+
+It is ``recursion.min_total`` with the weights in, and with what the weights undo left out:
+
+- the counting bound of a set pairs the best conceivable tree's depths (``counting.py``: the
+  i-th secret of any tree sits at least as deep as the i-th of that tree) with the weights sorted
+  heaviest first, which by the rearrangement inequality no tree's weighted total goes below
+  (``part_bound``); a guess's bound is the node's weight plus its parts' (``guess_bounds``: one
+  pass over the candidates heaviest first, each the next of its part);
+- no symmetry classes, no renaming of unplayed symbols, no perfect-candidate shortcut: weights
+  need not be symmetric, and the best perfect candidate is the heaviest, not the lowest. Guesses
+  that play symbols no candidate has (``alike.absent_symbols``) and guesses with the same answer on
+  every candidate (``partitions._repeats``) still count once: they leave the same parts;
+- no lookahead and no class bounds (weaker bounds, never wrong ones);
+- its table entries hold 36-bit values (``wpack``): weighted totals in integer units reach 10^9
+  (Wordle's answers at 100000, the other guesses at 1) where the unweighted entries hold 24 bits.
+  They share the game's table under the same keys (a weighted game's every minimum-total entry is
+  weighted; the worst-case search's, ``FEASIBLE_TAG``, are the usual ones).
+
+One thread searches, from the root down (``WeightedSearch`` in ``weighted_search.py``). The
+canonical tie-break is the unweighted search's: the least total, then a possible secret, then the
+lowest guess.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .alike import absent_symbols, kept_guesses
+from .counting import reachable
+from .hint_kernels import hint_allowed, hint_next, hint_salt
+from .partitions import _repeats, split
+from .problem import HITS, NODES, STORES, Stopped
+from .table import BUCKET, probe, set_key, total_tag
+
+VALUE_BITS = 36
+WINF = (1 << VALUE_BITS) - 1  # "no tree within the budget", and the largest weighted total an entry holds
+_VALUE_MASK = np.uint64(WINF)
+_EXACT_SHIFT = np.uint64(VALUE_BITS)
+_GUESS_SHIFT = np.uint64(VALUE_BITS + 1)
+_SIZE_SHIFT = np.uint64(VALUE_BITS + 22)
+_SIZE_MAX = 63  # the set's size, capped: what the store's choice of a victim reads
+
+
+class Weights(NamedTuple):
+    """What the weighted search reads besides the ``problem.Problem``: each secret's weight (whole
+    numbers, at least 1), and the best conceivable tree's depth of its i-th secret (``steps[i]``,
+    from 1) and how many secrets a tree of each depth can win at most (``reach``), by the game's
+    counting tables."""
+
+    weights: np.ndarray
+    steps: np.ndarray
+    reach: np.ndarray
+
+
+# data word of a weighted entry: value (36 bits) | exact (1) | guess + 1 (21) | size (6, capped)
+@njit(cache=True, nogil=True)
+def wpack(value, exact, guess, size):
+    data = np.uint64(value) | (np.uint64(1 if exact else 0) << _EXACT_SHIFT)
+    data |= np.uint64(guess + 1) << _GUESS_SHIFT
+    return data | (np.uint64(min(size, _SIZE_MAX)) << _SIZE_SHIFT)
+
+
+@njit(cache=True, nogil=True)
+def wvalue(data):
+    return np.int64(data & _VALUE_MASK)
+
+
+@njit(cache=True, nogil=True)
+def wexact(data):
+    return (data >> _EXACT_SHIFT) & np.uint64(1) == np.uint64(1)
+
+
+@njit(cache=True, nogil=True)
+def wguess(data):
+    return np.int64((data >> _GUESS_SHIFT) & np.uint64(0x1FFFFF)) - 1
+
+
+@njit(cache=True, nogil=True)
+def wstore(table, h1, h2, data):
+    """``table.store`` for weighted entries: over the same key (never an exact one over a bound),
+    else into an empty slot, else over the entry of the smallest set."""
+    base = np.int64(h1 & np.uint64(table.shape[0] - 1)) & ~(BUCKET - 1)
+    victim, smallest = base, 1 << 62
+    for i in range(base, base + BUCKET):
+        old = table[i, 2]
+        if old == 0:
+            if smallest >= 0:
+                victim, smallest = i, -1
+            continue
+        if (table[i, 0] ^ old) == h1 and (table[i, 1] ^ old) == h2:
+            if wexact(old) and not wexact(data):
+                return
+            victim = i
+            break
+        size = np.int64(old >> _SIZE_SHIFT)
+        if size < smallest:
+            victim, smallest = i, size
+    table[victim, 2] = np.uint64(0)  # readers see a miss while the entry changes
+    table[victim, 0] = h1 ^ data
+    table[victim, 1] = h2 ^ data
+    table[victim, 2] = data
+
+
+@njit(cache=True, nogil=True)
+def wrestore(table, entries):
+    """Store saved weighted entries (a checkpoint's) into ``table``."""
+    for i in range(entries.shape[0]):
+        data = entries[i, 2]
+        if data != 0:
+            wstore(table, entries[i, 0] ^ data, entries[i, 1] ^ data, data)
+
+
+@njit(cache=True, nogil=True)
+def part_bound(wt, members, budget):
+    """The weighted counting bound of the secrets ``members`` within ``budget`` guesses (``WINF``:
+    more than any tree of that depth wins): the i-th heaviest weighs at least the i-th depth of the
+    best conceivable tree. Exact for one or two secrets."""
+    n = members.shape[0]
+    if n > reachable(wt.reach, budget):
+        return WINF
+    w = np.sort(wt.weights[members])  # lightest first: the heaviest meets the shallowest depth
+    total = 0
+    for i in range(n):
+        total += wt.steps[i] * w[n - 1 - i]
+    return min(total, WINF)
+
+
+@njit(cache=True, nogil=True)
+def guess_bounds(problem, wt, heavy, guesses, budget, weight):
+    """Per guess: the weighted counting bound of a tree that plays it at a node of candidates
+    ``heavy`` (heaviest first) and total ``weight``, within ``budget`` guesses: the node's weight
+    plus each part's ``part_bound`` (its members met heaviest first, each the next of its part);
+    its number of parts; whether it is a candidate."""
+    m, n_feedbacks, win = guesses.shape[0], problem.n_feedbacks, problem.win
+    weights, steps = wt.weights, wt.steps
+    cap = reachable(wt.reach, budget - 1)
+    bounds, parts = np.empty(m, np.int64), np.empty(m, np.int64)
+    candidate = np.empty(m, np.bool_)
+    counts, touched = np.zeros(n_feedbacks, np.int64), np.empty(n_feedbacks, np.int64)
+    for j in range(m):
+        if problem.stop[0]:
+            raise Stopped("stopped")
+        row = problem.matrix[guesses[j]]
+        k, after = 0, 0
+        for c in heavy:
+            f = row[c]
+            rank = counts[f]
+            if rank == 0:
+                touched[k] = f
+                k += 1
+            counts[f] = rank + 1
+            if f != win:
+                after += steps[rank] * weights[c]
+        won, over = False, False
+        for i in range(k):
+            f = touched[i]
+            if f == win:
+                won = True
+            elif counts[f] > cap:
+                over = True
+            counts[f] = 0
+        parts[j], candidate[j] = k, won
+        bounds[j] = WINF if over else min(weight + after, WINF)
+    return bounds, parts, candidate
+
+
+@njit(cache=True, nogil=True)
+def wmin_total(problem, wt, candidates, budget, cutoff, mask, state):
+    """The least weighted total of any tree that wins every candidate (sorted) within ``budget``
+    guesses, if it is below ``cutoff``; otherwise some lower bound that is at least ``cutoff``.
+    ``mask`` (empty: all) restricts this node's guesses; ``state`` (empty: none) is the node's
+    hint-rule state, as in ``recursion.min_total``, whose phases this follows (one phase: every
+    allowed guess is scored at once). An exact result is stored with its guess, the canonical
+    one among equal totals: a candidate first, then the lowest guess."""
+    matrix, table, counters, win = problem.matrix, problem.table, problem.counters, problem.win
+    n = candidates.shape[0]
+    counted = part_bound(wt, candidates, budget)
+    if n <= 2 or counted >= WINF:
+        return counted  # exact
+    bound = counted
+    if bound >= cutoff:
+        return bound
+    hinted = state.shape[0] > 0
+    h1, h2 = set_key(candidates, total_tag(n, budget, 0), hint_salt(state))
+    data = probe(table, h1, h2)
+    if data != 0:
+        counters[HITS] += 1
+        if wexact(data):
+            return wvalue(data)
+        bound = max(bound, wvalue(data))
+        if bound >= cutoff:
+            return bound
+    counters[NODES] += 1
+    if problem.stop[0]:
+        raise Stopped("stopped")
+    n_guesses = matrix.shape[0]
+    allowed = hint_allowed(state, problem.hint_codes, problem.letter_counts) if hinted and not problem.consistent \
+        else np.zeros(0, np.bool_)
+    guesses = problem.secret_guess[candidates] if problem.consistent else np.arange(n_guesses)
+    scan = kept_guesses(problem, guesses, mask, allowed, absent_symbols(problem, candidates), np.uint64(0))
+    own = wt.weights[candidates]
+    weight = own.sum()
+    heavy = candidates[np.argsort(-own)]
+    totals, n_parts, candidates_too = guess_bounds(problem, wt, heavy, scan, budget, weight)
+    floor = WINF  # the least bound among guesses not tried
+    m = 0
+    order_keys, order_ids = np.empty(scan.shape[0], np.int64), np.empty(scan.shape[0], np.int64)
+    order_bounds = np.empty(scan.shape[0], np.int64)
+    for j in range(scan.shape[0]):
+        g, total, candidate = scan[j], max(totals[j], bound), candidates_too[j]
+        if n_parts[j] < 2 and not candidate:
+            continue  # learns nothing
+        if total >= cutoff:
+            floor = min(floor, total)
+            continue
+        order_keys[m] = (total * 2 + (0 if candidate else 1)) * n_guesses + g
+        order_ids[m], order_bounds[m] = g, total
+        m += 1
+    order = np.argsort(order_keys[:m])
+    best, best_key, best_guess = WINF, 0, -1
+    tried, tried_hash = np.empty(m, np.int64), np.empty(m, np.uint64)
+    n_tried = 0
+    known = np.empty(problem.n_feedbacks, np.int64)  # a guess's parts' lower bounds
+    for i in order:
+        if problem.stop[0]:
+            raise Stopped("stopped")
+        g, low, own_key = order_ids[i], order_bounds[i], order_keys[i] % (2 * n_guesses)
+        limit = cutoff
+        if best_guess >= 0:
+            if low >= min(cutoff, best + 1):
+                break
+            limit = min(cutoff, best + 1 if own_key < best_key else best)
+        if low >= limit:
+            floor = min(floor, low)
+            continue
+        if not hinted:  # with a hint rule, what a guess reveals matters beyond its partition
+            repeat, n_tried = _repeats(matrix, g, candidates, tried, tried_hash, n_tried)
+            if repeat:
+                continue
+        ordered, parts = split(matrix, g, candidates, problem.n_feedbacks, win)
+        total = weight
+        for p in range(parts.shape[0]):
+            known[p] = part_bound(wt, ordered[parts[p, 0]:parts[p, 0] + parts[p, 1]], budget - 1)
+            total += known[p]
+        total = min(total, WINF)
+        for p in range(parts.shape[0]):
+            if total >= limit:
+                break
+            start, size = parts[p, 0], parts[p, 1]
+            if size <= 2:
+                continue  # its bound is exact
+            rest = total - known[p]
+            part = ordered[start:start + size]
+            child = hint_next(state, problem.hint_codes, problem.marks, g, matrix[g, part[0]]) if hinted else state
+            total = min(rest + wmin_total(problem, wt, part, budget - 1, limit - rest, mask[:0], child), WINF)
+        if total < limit:
+            best, best_key, best_guess = total, own_key, g
+        else:
+            floor = min(floor, total)
+    counters[STORES] += 1
+    if best_guess >= 0:
+        wstore(table, h1, h2, wpack(best, True, best_guess, n))
+        return best
+    bound = max(bound, floor)
+    wstore(table, h1, h2, wpack(min(bound, WINF), bound >= WINF, -1, n))
+    return bound
