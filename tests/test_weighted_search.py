@@ -276,7 +276,7 @@ def test_the_weighted_counting_bound_pairs_the_least_depths_with_the_heaviest_we
     # the best conceivable tree of 5 secrets with 2 answers a guess besides the win: depths 1, 2, 2, 3, 3
     steps = np.array([1, 2, 2, 3, 3], dtype=np.int64)
     reach = np.array([0, 1, 3, 7, 15, 31], dtype=np.int64)
-    wt = Weights(np.array([4, 9, 1, 7, 2], dtype=np.int64), steps, reach)
+    wt = Weights(np.array([4, 9, 1, 7, 2], dtype=np.int64), steps, reach, steps + 1)
     members = np.arange(5, dtype=np.int64)
     assert part_bound(wt, members, np.int64(3)) == 9 * 1 + 7 * 2 + 4 * 2 + 2 * 3 + 1 * 3
     assert part_bound(wt, members, np.int64(2)) == WINF  # 5 secrets are more than 2 guesses win

@@ -9,11 +9,12 @@ It is ``recursion.min_total`` with the weights in, and with what the weights und
   heaviest first, which by the rearrangement inequality no tree's weighted total goes below
   (``part_bound``); a guess's bound is the node's weight plus its parts' (``guess_bounds``: one
   pass over the candidates heaviest first, each the next of its part);
-- no symmetry classes, no renaming of unplayed symbols, no perfect-candidate shortcut: weights
-  need not be symmetric, and the best perfect candidate is the heaviest, not the lowest. Guesses
+- no symmetry classes, no renaming of unplayed symbols: weights need not be symmetric. Guesses
   that play symbols no candidate has (``alike.absent_symbols``) and guesses with the same answer on
   every candidate (``partitions._repeats``) still count once: they leave the same parts;
-- no lookahead and no class bounds (weaker bounds, never wrong ones);
+- the perfect candidate that ends a node at once is the lowest of the heaviest (``heaviest_perfect``);
+- the one-guess lookahead bounds the parts as there (``lookahead``); no class bounds and no
+  narrowed branching (weaker bounds, never wrong ones);
 - its table entries hold 36-bit values (``wpack``): weighted totals in integer units reach 10^9
   (Wordle's answers at 100000, the other guesses at 1) where the unweighted entries hold 24 bits.
   They share the game's table under the same keys (a weighted game's every minimum-total entry is
@@ -30,11 +31,13 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ..engine.kernels import first_perfect
 from .alike import absent_symbols, kept_guesses
 from .counting import reachable
 from .hint_kernels import hint_allowed, hint_next, hint_salt
-from .partitions import _repeats, split
+from .partitions import _allowed, _is_candidate, _repeats, split
 from .problem import HITS, NODES, STORES, Stopped
+from .recursion import CANDIDATES_FIRST, LOOKAHEAD_MIN
 from .table import BUCKET, probe, set_key, total_tag
 
 VALUE_BITS = 36
@@ -49,12 +52,13 @@ _SIZE_MAX = 63  # the set's size, capped: what the store's choice of a victim re
 class Weights(NamedTuple):
     """What the weighted search reads besides the ``problem.Problem``: each secret's weight (whole
     numbers, at least 1), and the best conceivable tree's depth of its i-th secret (``steps[i]``,
-    from 1) and how many secrets a tree of each depth can win at most (``reach``), by the game's
+    from 0) and how many secrets a tree of each depth can win at most (``reach``), by the game's
     counting tables."""
 
     weights: np.ndarray
     steps: np.ndarray
     reach: np.ndarray
+    blind_steps: np.ndarray  # the same depths where the node's guess wins none (``counting``'s least_blind)
 
 
 # data word of a weighted entry: value (36 bits) | exact (1) | guess + 1 (21) | size (6, capped)
@@ -170,14 +174,58 @@ def guess_bounds(problem, wt, heavy, guesses, budget, weight):
 
 
 @njit(cache=True, nogil=True)
+def lookahead(problem, wt, candidates, budget):
+    """A lower bound on the least weighted total of ``candidates`` within ``budget`` (no hint rule):
+    the table's, or the least weighted counting bound of any guess here (what ``wmin_total`` would
+    first compute), which it stores in the table (``recursion.lookahead_bound``'s rule, weighted)."""
+    n = candidates.shape[0]
+    bound = part_bound(wt, candidates, budget)
+    if n <= 2 or budget < 2 or bound >= WINF:
+        return bound
+    h1, h2 = set_key(candidates, total_tag(n, budget, 0), np.uint64(0))
+    data = probe(problem.table, h1, h2)
+    if data != 0 and (wexact(data) or wvalue(data) > bound):
+        return wvalue(data)
+    nothing = np.zeros(0, np.bool_)
+    scan = kept_guesses(problem, _allowed(problem.matrix.shape[0], candidates, problem.secret_guess,
+                                          problem.consistent),
+                        nothing, nothing, absent_symbols(problem, candidates), np.uint64(0))
+    own = wt.weights[candidates]
+    totals, n_parts, candidates_too = guess_bounds(problem, wt, candidates[np.argsort(-own)], scan, budget, own.sum())
+    best = WINF
+    for j in range(scan.shape[0]):
+        if (n_parts[j] > 1 or candidates_too[j]) and totals[j] < best:
+            best = totals[j]
+    if best > bound:
+        wstore(problem.table, h1, h2, wpack(best, best >= WINF, -1, n))
+        bound = best
+    return bound
+
+
+@njit(cache=True, nogil=True)
+def heaviest_perfect(problem, wt, candidates):
+    """The lowest guess of the heaviest candidates that puts every candidate in a part of its own,
+    or -1: where the counting bound is one guess for the heaviest and two for the rest, the
+    canonical optimal guess (nothing does better, nothing but such a candidate as well)."""
+    own = wt.weights[candidates]
+    heaviest = candidates[own == own.max()]
+    guesses = np.sort(problem.secret_guess[heaviest])
+    i = first_perfect(problem.matrix, guesses, candidates, problem.n_feedbacks)
+    return guesses[i] if i >= 0 else -1
+
+
+@njit(cache=True, nogil=True)
 def wmin_total(problem, wt, candidates, budget, cutoff, mask, state):
     """The least weighted total of any tree that wins every candidate (sorted) within ``budget``
     guesses, if it is below ``cutoff``; otherwise some lower bound that is at least ``cutoff``.
     ``mask`` (empty: all) restricts this node's guesses; ``state`` (empty: none) is the node's
-    hint-rule state, as in ``recursion.min_total``, whose phases this follows (one phase: every
-    allowed guess is scored at once). An exact result is stored with its guess, the canonical
-    one among equal totals: a candidate first, then the lowest guess."""
+    hint-rule state. The phases of ``recursion.min_total``: the candidates first when they are
+    few (a total from them that no other guess can beat spares scoring the others), then the
+    rest, best bound first; each guess's parts bounded by counting, then (no hint rule) those but
+    the largest by a lookahead. An exact result is stored with its guess, the canonical one among
+    equal totals: a candidate first, then the lowest guess."""
     matrix, table, counters, win = problem.matrix, problem.table, problem.counters, problem.win
+    consistent = problem.consistent
     n = candidates.shape[0]
     counted = part_bound(wt, candidates, budget)
     if n <= 2 or counted >= WINF:
@@ -195,73 +243,100 @@ def wmin_total(problem, wt, candidates, budget, cutoff, mask, state):
         bound = max(bound, wvalue(data))
         if bound >= cutoff:
             return bound
+    if n <= problem.n_feedbacks and wt.steps[n - 1] == 2 and bound == counted and mask.shape[0] == 0:
+        perfect = heaviest_perfect(problem, wt, candidates)
+        if perfect >= 0:
+            wstore(table, h1, h2, wpack(counted, True, perfect, n))
+            return counted
     counters[NODES] += 1
     if problem.stop[0]:
         raise Stopped("stopped")
     n_guesses = matrix.shape[0]
-    allowed = hint_allowed(state, problem.hint_codes, problem.letter_counts) if hinted and not problem.consistent \
+    allowed = hint_allowed(state, problem.hint_codes, problem.letter_counts) if hinted and not consistent \
         else np.zeros(0, np.bool_)
-    guesses = problem.secret_guess[candidates] if problem.consistent else np.arange(n_guesses)
-    scan = kept_guesses(problem, guesses, mask, allowed, absent_symbols(problem, candidates), np.uint64(0))
     own = wt.weights[candidates]
     weight = own.sum()
     heavy = candidates[np.argsort(-own)]
-    totals, n_parts, candidates_too = guess_bounds(problem, wt, heavy, scan, budget, weight)
-    floor = WINF  # the least bound among guesses not tried
-    m = 0
-    order_keys, order_ids = np.empty(scan.shape[0], np.int64), np.empty(scan.shape[0], np.int64)
-    order_bounds = np.empty(scan.shape[0], np.int64)
-    for j in range(scan.shape[0]):
-        g, total, candidate = scan[j], max(totals[j], bound), candidates_too[j]
-        if n_parts[j] < 2 and not candidate:
-            continue  # learns nothing
-        if total >= cutoff:
-            floor = min(floor, total)
-            continue
-        order_keys[m] = (total * 2 + (0 if candidate else 1)) * n_guesses + g
-        order_ids[m], order_bounds[m] = g, total
-        m += 1
-    order = np.argsort(order_keys[:m])
+    # no guess outside the candidates does better: none of them wins at this node
+    w = np.sort(own)
+    blind = 0
+    for i in range(n):
+        blind += wt.blind_steps[i] * w[n - 1 - i]
+    blind = max(min(blind, WINF), counted)
+    first_phase = 1 if consistent or n > CANDIDATES_FIRST else 0
+    absent = absent_symbols(problem, candidates)
     best, best_key, best_guess = WINF, 0, -1
-    tried, tried_hash = np.empty(m, np.int64), np.empty(m, np.uint64)
+    floor = WINF  # the least bound among guesses not tried
+    order_keys, order_ids = np.empty(n_guesses, np.int64), np.empty(n_guesses, np.int64)
+    order_bounds = np.empty(n_guesses, np.int64)
+    tried, tried_hash = np.empty(n_guesses, np.int64), np.empty(n_guesses, np.uint64)
     n_tried = 0
     known = np.empty(problem.n_feedbacks, np.int64)  # a guess's parts' lower bounds
-    for i in order:
-        if problem.stop[0]:
-            raise Stopped("stopped")
-        g, low, own_key = order_ids[i], order_bounds[i], order_keys[i] % (2 * n_guesses)
-        limit = cutoff
-        if best_guess >= 0:
-            if low >= min(cutoff, best + 1):
-                break
-            limit = min(cutoff, best + 1 if own_key < best_key else best)
-        if low >= limit:
-            floor = min(floor, low)
-            continue
-        if not hinted:  # with a hint rule, what a guess reveals matters beyond its partition
-            repeat, n_tried = _repeats(matrix, g, candidates, tried, tried_hash, n_tried)
-            if repeat:
+    for phase in range(first_phase, 2):
+        if phase == 1 and first_phase == 0 and best_guess >= 0 and best <= blind:
+            break
+        guesses = problem.secret_guess[candidates] if phase == 0 or consistent else np.arange(n_guesses)
+        scan_limit = cutoff if best_guess < 0 else min(cutoff, best + 1)  # ties may still win
+        scan = kept_guesses(problem, guesses, mask, allowed, absent, np.uint64(0))
+        totals, n_parts, candidates_too = guess_bounds(problem, wt, heavy, scan, budget, weight)
+        m = 0
+        for j in range(scan.shape[0]):
+            g, total, candidate = scan[j], max(totals[j], bound), candidates_too[j]
+            if phase == 1 and first_phase == 0 and candidate and _is_candidate(g, candidates, problem.guess_secret):
+                continue  # done in phase 0
+            if n_parts[j] < 2 and not candidate:
+                continue  # learns nothing
+            if total >= scan_limit:
+                floor = min(floor, total)
                 continue
-        ordered, parts = split(matrix, g, candidates, problem.n_feedbacks, win)
-        total = weight
-        for p in range(parts.shape[0]):
-            known[p] = part_bound(wt, ordered[parts[p, 0]:parts[p, 0] + parts[p, 1]], budget - 1)
-            total += known[p]
-        total = min(total, WINF)
-        for p in range(parts.shape[0]):
-            if total >= limit:
-                break
-            start, size = parts[p, 0], parts[p, 1]
-            if size <= 2:
-                continue  # its bound is exact
-            rest = total - known[p]
-            part = ordered[start:start + size]
-            child = hint_next(state, problem.hint_codes, problem.marks, g, matrix[g, part[0]]) if hinted else state
-            total = min(rest + wmin_total(problem, wt, part, budget - 1, limit - rest, mask[:0], child), WINF)
-        if total < limit:
-            best, best_key, best_guess = total, own_key, g
-        else:
-            floor = min(floor, total)
+            order_keys[m] = (total * 2 + (0 if candidate else 1)) * n_guesses + g
+            order_ids[m], order_bounds[m] = g, total
+            m += 1
+        order = np.argsort(order_keys[:m])
+        for i in order:
+            if problem.stop[0]:
+                raise Stopped("stopped")
+            g, low, own_key = order_ids[i], order_bounds[i], order_keys[i] % (2 * n_guesses)
+            limit = cutoff
+            if best_guess >= 0:
+                if low >= min(cutoff, best + 1):
+                    break
+                limit = min(cutoff, best + 1 if own_key < best_key else best)
+            if low >= limit:
+                floor = min(floor, low)
+                continue
+            if not hinted:  # with a hint rule, what a guess reveals matters beyond its partition
+                repeat, n_tried = _repeats(matrix, g, candidates, tried, tried_hash, n_tried)
+                if repeat:
+                    continue
+            ordered, parts = split(matrix, g, candidates, problem.n_feedbacks, win)
+            total = weight
+            for p in range(parts.shape[0]):
+                known[p] = part_bound(wt, ordered[parts[p, 0]:parts[p, 0] + parts[p, 1]], budget - 1)
+                total += known[p]
+            total = min(total, WINF)
+            if not hinted:  # the parts but the largest (whose own search starts with one), largest first
+                for p in range(1, parts.shape[0]):
+                    start, size = parts[p, 0], parts[p, 1]
+                    if total >= limit or size < LOOKAHEAD_MIN:
+                        break
+                    ahead = lookahead(problem, wt, ordered[start:start + size], budget - 1)
+                    total = min(total + ahead - known[p], WINF)
+                    known[p] = ahead
+            for p in range(parts.shape[0]):
+                if total >= limit:
+                    break
+                start, size = parts[p, 0], parts[p, 1]
+                if size <= 2:
+                    continue  # its bound is exact
+                rest = total - known[p]
+                part = ordered[start:start + size]
+                child = hint_next(state, problem.hint_codes, problem.marks, g, matrix[g, part[0]]) if hinted else state
+                total = min(rest + wmin_total(problem, wt, part, budget - 1, limit - rest, mask[:0], child), WINF)
+            if total < limit:
+                best, best_key, best_guess = total, own_key, g
+            else:
+                floor = min(floor, total)
     counters[STORES] += 1
     if best_guess >= 0:
         wstore(table, h1, h2, wpack(best, True, best_guess, n))

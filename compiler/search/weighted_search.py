@@ -65,8 +65,11 @@ class WeightedSearch:
                              f"units ({sum(ints)}, the weights times {self.scale}) passes {WINF - 1}")
         self.space = space
         self.weights = np.array(ints, dtype=np.int64)
-        steps = np.diff(np.asarray(space.least, dtype=np.int64))  # the i-th secret's least depth
-        self.wt = Weights(self.weights, np.ascontiguousarray(steps), np.ascontiguousarray(space.reach))
+        def steps(least):  # the i-th secret's least depth
+            return np.ascontiguousarray(np.diff(np.asarray(least, dtype=np.int64)))
+
+        self.wt = Weights(self.weights, steps(space.least), np.ascontiguousarray(space.reach),
+                          steps(space.least_blind))
         self.openings: dict[int, int] = {}  # with --first: the opener's value, by the root's budget
 
     def real(self, units: int) -> Fraction:
