@@ -75,7 +75,7 @@ class Solver:
 
     def __init__(self, searched: SearchedGame, search: SearchSettings | None = None, board=None):
         search = search or SearchSettings()
-        workers = worker_count(search.workers)
+        workers = self._workers = worker_count(search.workers)
         self.space = Space(searched, search.slots or table.slots_for(searched.max_memory), workers + 1)
         self.game = searched.game
         self.checkpoint = Path(search.checkpoint) if search.checkpoint else None
@@ -104,7 +104,7 @@ class Solver:
             raise refused("--openers")
         if isinstance(self.dispatch, Cluster):
             raise refused("a cluster (--cluster)")
-        return WeightedSearch(self.space)
+        return WeightedSearch(self.space, self._workers, self.note)
 
     @property
     def nodes(self) -> int:

@@ -344,3 +344,46 @@ def wmin_total(problem, wt, candidates, budget, cutoff, mask, state):
     bound = max(bound, floor)
     wstore(table, h1, h2, wpack(min(bound, WINF), bound >= WINF, -1, n))
     return bound
+
+
+@njit(cache=True, nogil=True)
+def wguess_total(problem, wt, candidates, guess, budget, limit, state):
+    """The least weighted total of a tree that plays ``guess`` at a node of ``candidates`` (within
+    ``budget`` guesses, this one among them) if it is below ``limit``, else a lower bound that is
+    at least ``limit``: the root's guesses, one call each (``WeightedSearch``). The steps of
+    ``wmin_total`` on one guess, which it keeps inline."""
+    matrix, hinted = problem.matrix, state.shape[0] > 0
+    ordered, parts = split(matrix, guess, candidates, problem.n_feedbacks, problem.win)
+    known = np.empty(parts.shape[0], np.int64)
+    total = wt.weights[candidates].sum()
+    for p in range(parts.shape[0]):
+        known[p] = part_bound(wt, ordered[parts[p, 0]:parts[p, 0] + parts[p, 1]], budget - 1)
+        total += known[p]
+    total = min(total, WINF)
+    if not hinted:
+        for p in range(1, parts.shape[0]):
+            start, size = parts[p, 0], parts[p, 1]
+            if total >= limit or size < LOOKAHEAD_MIN:
+                break
+            ahead = lookahead(problem, wt, ordered[start:start + size], budget - 1)
+            total = min(total + ahead - known[p], WINF)
+            known[p] = ahead
+    nothing = np.zeros(0, np.bool_)
+    for p in range(parts.shape[0]):
+        if total >= limit:
+            break
+        start, size = parts[p, 0], parts[p, 1]
+        if size <= 2:
+            continue
+        rest, part = total - known[p], ordered[start:start + size]
+        child = hint_next(state, problem.hint_codes, problem.marks, guess, matrix[guess, part[0]]) if hinted else state
+        total = min(rest + wmin_total(problem, wt, part, budget - 1, limit - rest, nothing, child), WINF)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def root_bounds(problem, wt, candidates, guesses, budget):
+    """``guess_bounds`` of a node's ``guesses`` (the candidates met heaviest first), for the root's
+    order in Python."""
+    own = wt.weights[candidates]
+    return guess_bounds(problem, wt, candidates[np.argsort(-own)], guesses, budget, own.sum())

@@ -3,21 +3,28 @@ solver's minimum-total search when the game is weighted (``WeightedSearch``), ov
 ``weighted.wmin_total``. What it cannot do yet it refuses (``refused``), never answers wrongly.
 
 The weights are whole numbers in the game's proportions (``player.game.integer_weights``): a
-weighted total here is in those units, the real one that divided by ``scale``. The search runs in
-one thread from the root down, with no symmetry classes (weights need not be symmetric); the
-guess of the canonical optimal tree at a node is read from the table, as the unweighted search's.
+weighted total here is in those units, the real one that divided by ``scale``. The root's guesses
+are weighed here, best bound first, as jobs on the solver's threads (each guess's tree one
+compiled call, ``weighted.wguess_total``, over the shared table; ``choice.Choice`` keeps the
+canonical best whatever order they finish in), with progress; below the root the compiled
+recursion searches alone, with no symmetry classes (weights need not be symmetric). The guess of
+the canonical optimal tree at a node is read from the table, as the unweighted search's.
 """
 from __future__ import annotations
 
 import hashlib
+import queue
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from fractions import Fraction
 
 import numpy as np
 
 from guesstree.player.game import integer_weights
 
+from .choice import Choice, Ordered
 from .table import UNLIMITED
-from .weighted import WINF, Weights, wexact, wguess, wmin_total, wvalue
+from .weighted import WINF, Weights, part_bound, root_bounds, wexact, wguess, wguess_total, wmin_total, wpack, \
+    wstore, wvalue
 
 
 def refused(what: str) -> ValueError:
@@ -51,9 +58,11 @@ def weights_digest(weights) -> str:
 
 
 class WeightedSearch:
-    """The least weighted total of ``space``'s game (a ``space.Space`` whose game has weights)."""
+    """The least weighted total of ``space``'s game (a ``space.Space`` whose game has weights),
+    its root's guesses on ``workers`` threads (the space has a row of counters for each, from 1),
+    its progress told to ``note`` (``Solver.note``)."""
 
-    def __init__(self, space):
+    def __init__(self, space, workers: int = 1, note=None):
         game = space.game
         if len(game.weights) != space.n_secrets:
             raise ValueError(f"{game.title()} has {len(game.weights)} weights for {space.n_secrets} secrets")
@@ -63,7 +72,7 @@ class WeightedSearch:
         if sum(ints) >= WINF:  # a total is at least the weights' sum
             raise ValueError(f"{game.title()}'s weights are too fine for the exact search: their sum in whole "
                              f"units ({sum(ints)}, the weights times {self.scale}) passes {WINF - 1}")
-        self.space = space
+        self.space, self.workers, self.note = space, max(1, workers), note or (lambda **status: None)
         self.weights = np.array(ints, dtype=np.int64)
         def steps(least):  # the i-th secret's least depth
             return np.ascontiguousarray(np.diff(np.asarray(least, dtype=np.int64)))
@@ -102,7 +111,70 @@ class WeightedSearch:
             value = self._with_guess(candidates, (), space.first, budget)
             self.openings[budget] = space.first
             return value
-        return self._below(candidates, (), budget, WINF + 1)
+        return self._root(candidates, budget)
+
+    def _root(self, candidates: np.ndarray, budget: int) -> int:
+        """The root's least weighted total within ``budget``, stored in the table with its guess."""
+        space = self.space
+        bound = int(part_bound(self.wt, candidates, np.int64(budget)))
+        if len(candidates) <= 2 or bound >= WINF:
+            return bound
+        state = space.state(candidates, ())
+        guesses = space.secret_guess[candidates] if space.consistent else np.arange(space.n_guesses, dtype=np.int64)
+        if space.hint_rule is not None:
+            guesses = np.ascontiguousarray(guesses[space.hint_rule.allowed(state)[guesses]])
+        bounds, parts, is_candidate = root_bounds(space.problem, self.wt, candidates, guesses, np.int64(budget))
+        useful = (parts > 1) | is_candidate
+        order = Ordered(np.maximum(bounds[useful], bound), ~is_candidate[useful], guesses[useful])
+        choice = Choice(WINF, WINF)
+        self._weigh(candidates, state, budget, order, choice)
+        value, guess = (choice.value, choice.key[1]) if choice.key is not None else (max(bound, choice.floor), -1)
+        h1, h2 = space.key(candidates, (), space.tag(len(candidates), budget))
+        wstore(space.table, h1, h2, wpack(np.int64(min(value, WINF)), True, np.int64(guess), np.int64(len(candidates))))
+        return value
+
+    def _weigh(self, candidates: np.ndarray, state: np.ndarray, budget: int, order: Ordered, choice: Choice) -> None:
+        """The root's guesses of ``order`` as jobs on the threads, each with the limit ``choice``
+        sets when it starts (a stale one is looser: its result is exact or refutes, as a fresh
+        one's), best first; stopped (the stop flag) and waited for if anything goes wrong."""
+        space, game = self.space, self.space.game
+        rows: queue.SimpleQueue = queue.SimpleQueue()
+        for row in range(1, self.workers + 1):
+            rows.put(row)
+
+        def weigh(guess: int, limit: int) -> int:
+            row = rows.get()
+            try:
+                view = space.view(row)
+                return int(wguess_total(view.problem, self.wt, candidates, np.int64(guess), np.int64(budget),
+                                        np.int64(limit), state))
+            finally:
+                rows.put(row)
+
+        tries, running, done = choice.tries(order), {}, 0
+        self.note(openers=len(order), openers_done=0)
+        with ThreadPoolExecutor(self.workers) as pool:
+            try:
+                while True:
+                    while len(running) < self.workers:
+                        index, key = next(tries, (None, None))
+                        if key is None:
+                            break
+                        running[pool.submit(weigh, key[1], choice.limit(key))] = key
+                        self.note(root=game.format_code(game.guesses[key[1]]), in_flight=len(running))
+                    if not running:
+                        break
+                    finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        choice.consider(future.result(), running.pop(future))
+                        done += 1
+                    best = {} if choice.key is None else {"best": decimal_text(self.real(choice.value))}
+                    self.note(openers_done=done, in_flight=len(running), **best)
+            except BaseException:
+                space.stop[0] = 1  # the threads' compiled searches stop at their next node
+                wait(running)
+                raise
+        self.note(openers_done=len(order), in_flight=0)
 
     def optimal_guess(self, candidates: np.ndarray, played: tuple, budget: int | None) -> int:
         """The guess of the canonical optimal tree (least weighted total within ``budget``) at a node."""
