@@ -47,6 +47,7 @@ class WeightedOracle:
         index = {guess: i for i, guess in enumerate(self.guesses)}
         self.secret_guess = [index[secret] for secret in self.secrets]
         self.answers = [[game.score(guess, secret) for secret in self.secrets] for guess in self.guesses]
+        self._memo: dict = {}  # (candidates, budget) -> (least, guess)
 
     def parts(self, guess: int, candidates: tuple) -> dict:
         parts: dict = {}
@@ -61,8 +62,13 @@ class WeightedOracle:
     def choose(self, candidates: tuple, budget: int | None) -> int:
         return self._solved(candidates, len(candidates) if budget is None else min(budget, len(candidates)))[1]
 
-    @cache
     def _solved(self, candidates: tuple, budget: int) -> tuple[Fraction | None, int]:
+        key = (candidates, budget)
+        if key not in self._memo:
+            self._memo[key] = self._search(candidates, budget)
+        return self._memo[key]
+
+    def _search(self, candidates: tuple, budget: int) -> tuple[Fraction | None, int]:
         if budget < 1:
             return None, -1
         guesses = [self.secret_guess[s] for s in candidates] if self.consistent else range(len(self.guesses))
@@ -252,7 +258,7 @@ def hard_brute_force(game) -> Fraction:
             return Fraction(0)
         best = None
         weight = sum(game.weights[s] for s in candidates)
-        for g, guess in enumerate(guesses):
+        for guess in guesses:
             if game.allows(guess, list(history)) is not None:
                 continue
             parts: dict = {}
@@ -285,9 +291,9 @@ def test_the_weighted_counting_bound_pairs_the_least_depths_with_the_heaviest_we
 
 def test_a_weighted_entry_holds_totals_past_the_unweighted_24_bits():
     big = 10 ** 9 + 7
-    data = wpack(np.int64(big), True, np.int64((1 << 20) - 1), np.int64(5000))
+    data = np.uint64(wpack(np.int64(big), True, np.int64((1 << 20) - 1), np.int64(5000)))  # (numba returns an int)
     assert wvalue(data) == big and wexact(data) and wguess(data) == (1 << 20) - 1
-    data = wpack(np.int64(WINF), False, np.int64(-1), np.int64(3))
+    data = np.uint64(wpack(np.int64(WINF), False, np.int64(-1), np.int64(3)))
     assert wvalue(data) == WINF and not wexact(data) and wguess(data) == -1
 
 

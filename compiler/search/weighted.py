@@ -215,40 +215,121 @@ def heaviest_perfect(problem, wt, candidates):
 
 
 @njit(cache=True, nogil=True)
+def weigh_parts(problem, wt, ordered, parts, budget, limit, weight, known, hinted):
+    """Lower bounds on the least weighted totals of a guess's parts (``parts``: (start, size) in
+    ``ordered``, largest first) within ``budget``, into ``known``: every part's counting bound, then
+    (no hint rule) the lookahead of every part of ``LOOKAHEAD_MIN`` secrets or more but the first
+    (whose own search starts with one), largest first, while ``weight`` plus the bounds is below
+    ``limit``. Returns that sum (at most ``WINF``): ``recursion.weigh_parts``' rule, weighted."""
+    total = weight
+    for p in range(parts.shape[0]):
+        known[p] = part_bound(wt, ordered[parts[p, 0]:parts[p, 0] + parts[p, 1]], budget)
+        total += known[p]
+    total = min(total, WINF)
+    if not hinted:
+        for p in range(1, parts.shape[0]):
+            start, size = parts[p, 0], parts[p, 1]
+            if total >= limit or size < LOOKAHEAD_MIN:
+                break
+            ahead = lookahead(problem, wt, ordered[start:start + size], budget)
+            total = min(total + ahead - known[p], WINF)
+            known[p] = ahead
+    return total
+
+
+@njit(cache=True, nogil=True)
+def blind_bound(wt, own, counted):
+    """What any guess that is not a candidate costs at least at a node of weights ``own``: none
+    of the candidates is won at the node (``counting``'s least_blind, weighted), and never below
+    the node's own counting bound ``counted``."""
+    n, w = own.shape[0], np.sort(own)
+    blind = 0
+    for i in range(n):
+        blind += wt.blind_steps[i] * w[n - 1 - i]
+    return max(min(blind, WINF), counted)
+
+
+@njit(cache=True, nogil=True)
+def ranked(problem, wt, candidates, heavy, scan, budget, weight, bound, scan_limit, skip_candidates, order_keys,
+           order_ids, order_bounds):
+    """A phase's guesses ``scan`` by their bounds (``guess_bounds``, at least ``bound``), into
+    ``order_keys`` (bound, then a candidate, then the lowest guess), ``order_ids`` and
+    ``order_bounds``: those that learn something, below ``scan_limit``, and (``skip_candidates``)
+    not the candidates that the first phase tried. Returns ``(m, floor)``: how many, and the least
+    bound of those left out for their bound (``WINF``: none)."""
+    n_guesses = problem.matrix.shape[0]
+    totals, n_parts, candidates_too = guess_bounds(problem, wt, heavy, scan, budget, weight)
+    m, floor = 0, WINF
+    for j in range(scan.shape[0]):
+        g, total, candidate = scan[j], max(totals[j], bound), candidates_too[j]
+        if skip_candidates and candidate and _is_candidate(g, candidates, problem.guess_secret):
+            continue  # done in phase 0
+        if n_parts[j] < 2 and not candidate:
+            continue  # learns nothing
+        if total >= scan_limit:
+            floor = min(floor, total)
+            continue
+        order_keys[m] = (total * 2 + (0 if candidate else 1)) * n_guesses + g
+        order_ids[m], order_bounds[m] = g, total
+        m += 1
+    return m, floor
+
+
+@njit(cache=True, nogil=True)
+def known_value(problem, wt, candidates, counted, cutoff, h1, h2, mask):
+    """``(value, settled)`` of a node (key ``h1, h2``) before its guesses are weighed: the table's
+    exact value, or its bound if that reaches ``cutoff``, or the counting bound ``counted`` where
+    the heaviest candidates' lowest perfect guess achieves it (stored); else the best lower bound
+    known, not settled."""
+    n, bound = candidates.shape[0], counted
+    data = probe(problem.table, h1, h2)
+    if data != 0:
+        problem.counters[HITS] += 1
+        if wexact(data):
+            return wvalue(data), True
+        bound = max(bound, wvalue(data))
+        if bound >= cutoff:
+            return bound, True
+    if n <= problem.n_feedbacks and wt.steps[n - 1] == 2 and bound == counted and mask.shape[0] == 0:
+        perfect = heaviest_perfect(problem, wt, candidates)
+        if perfect >= 0:
+            wstore(problem.table, h1, h2, wpack(counted, True, perfect, n))
+            return counted, True
+    return bound, False
+
+
+@njit(cache=True, nogil=True)
+def settle(problem, h1, h2, n, best, best_guess, bound):
+    """Store what a node's search found: its least total with its guess (``best_guess`` >= 0), or
+    the lower bound ``bound`` (exact at ``WINF``: no tree). Returns it."""
+    problem.counters[STORES] += 1
+    if best_guess >= 0:
+        wstore(problem.table, h1, h2, wpack(best, True, best_guess, n))
+        return best
+    wstore(problem.table, h1, h2, wpack(min(bound, WINF), bound >= WINF, -1, n))
+    return bound
+
+
+@njit(cache=True, nogil=True)
 def wmin_total(problem, wt, candidates, budget, cutoff, mask, state):
     """The least weighted total of any tree that wins every candidate (sorted) within ``budget``
     guesses, if it is below ``cutoff``; otherwise some lower bound that is at least ``cutoff``.
     ``mask`` (empty: all) restricts this node's guesses; ``state`` (empty: none) is the node's
     hint-rule state. The phases of ``recursion.min_total``: the candidates first when they are
-    few (a total from them that no other guess can beat spares scoring the others), then the
-    rest, best bound first; each guess's parts bounded by counting, then (no hint rule) those but
-    the largest by a lookahead. An exact result is stored with its guess, the canonical one among
-    equal totals: a candidate first, then the lowest guess."""
-    matrix, table, counters, win = problem.matrix, problem.table, problem.counters, problem.win
-    consistent = problem.consistent
+    few (a total from them that no other guess beats spares scoring the others), then the rest,
+    best bound first, their parts weighed (``weigh_parts``). An exact result is stored with its
+    guess, the canonical one among equal totals: a candidate first, then the lowest guess."""
+    matrix, win, consistent = problem.matrix, problem.win, problem.consistent
     n = candidates.shape[0]
     counted = part_bound(wt, candidates, budget)
-    if n <= 2 or counted >= WINF:
-        return counted  # exact
-    bound = counted
-    if bound >= cutoff:
-        return bound
+    if n <= 2 or counted >= WINF or counted >= cutoff:
+        return counted  # exact, or enough
     hinted = state.shape[0] > 0
     h1, h2 = set_key(candidates, total_tag(n, budget, 0), hint_salt(state))
-    data = probe(table, h1, h2)
-    if data != 0:
-        counters[HITS] += 1
-        if wexact(data):
-            return wvalue(data)
-        bound = max(bound, wvalue(data))
-        if bound >= cutoff:
-            return bound
-    if n <= problem.n_feedbacks and wt.steps[n - 1] == 2 and bound == counted and mask.shape[0] == 0:
-        perfect = heaviest_perfect(problem, wt, candidates)
-        if perfect >= 0:
-            wstore(table, h1, h2, wpack(counted, True, perfect, n))
-            return counted
-    counters[NODES] += 1
+    bound, settled = known_value(problem, wt, candidates, counted, cutoff, h1, h2, mask)
+    if settled:
+        return bound
+    problem.counters[NODES] += 1
     if problem.stop[0]:
         raise Stopped("stopped")
     n_guesses = matrix.shape[0]
@@ -257,12 +338,7 @@ def wmin_total(problem, wt, candidates, budget, cutoff, mask, state):
     own = wt.weights[candidates]
     weight = own.sum()
     heavy = candidates[np.argsort(-own)]
-    # no guess outside the candidates does better: none of them wins at this node
-    w = np.sort(own)
-    blind = 0
-    for i in range(n):
-        blind += wt.blind_steps[i] * w[n - 1 - i]
-    blind = max(min(blind, WINF), counted)
+    blind = blind_bound(wt, own, counted)  # no guess outside the candidates does better
     first_phase = 1 if consistent or n > CANDIDATES_FIRST else 0
     absent = absent_symbols(problem, candidates)
     best, best_key, best_guess = WINF, 0, -1
@@ -278,20 +354,9 @@ def wmin_total(problem, wt, candidates, budget, cutoff, mask, state):
         guesses = problem.secret_guess[candidates] if phase == 0 or consistent else np.arange(n_guesses)
         scan_limit = cutoff if best_guess < 0 else min(cutoff, best + 1)  # ties may still win
         scan = kept_guesses(problem, guesses, mask, allowed, absent, np.uint64(0))
-        totals, n_parts, candidates_too = guess_bounds(problem, wt, heavy, scan, budget, weight)
-        m = 0
-        for j in range(scan.shape[0]):
-            g, total, candidate = scan[j], max(totals[j], bound), candidates_too[j]
-            if phase == 1 and first_phase == 0 and candidate and _is_candidate(g, candidates, problem.guess_secret):
-                continue  # done in phase 0
-            if n_parts[j] < 2 and not candidate:
-                continue  # learns nothing
-            if total >= scan_limit:
-                floor = min(floor, total)
-                continue
-            order_keys[m] = (total * 2 + (0 if candidate else 1)) * n_guesses + g
-            order_ids[m], order_bounds[m] = g, total
-            m += 1
+        m, left_out = ranked(problem, wt, candidates, heavy, scan, budget, weight, bound, scan_limit,
+                             phase == 1 and first_phase == 0, order_keys, order_ids, order_bounds)
+        floor = min(floor, left_out)
         order = np.argsort(order_keys[:m])
         for i in order:
             if problem.stop[0]:
@@ -310,19 +375,7 @@ def wmin_total(problem, wt, candidates, budget, cutoff, mask, state):
                 if repeat:
                     continue
             ordered, parts = split(matrix, g, candidates, problem.n_feedbacks, win)
-            total = weight
-            for p in range(parts.shape[0]):
-                known[p] = part_bound(wt, ordered[parts[p, 0]:parts[p, 0] + parts[p, 1]], budget - 1)
-                total += known[p]
-            total = min(total, WINF)
-            if not hinted:  # the parts but the largest (whose own search starts with one), largest first
-                for p in range(1, parts.shape[0]):
-                    start, size = parts[p, 0], parts[p, 1]
-                    if total >= limit or size < LOOKAHEAD_MIN:
-                        break
-                    ahead = lookahead(problem, wt, ordered[start:start + size], budget - 1)
-                    total = min(total + ahead - known[p], WINF)
-                    known[p] = ahead
+            total = weigh_parts(problem, wt, ordered, parts, budget - 1, limit, weight, known, hinted)
             for p in range(parts.shape[0]):
                 if total >= limit:
                     break
@@ -337,13 +390,7 @@ def wmin_total(problem, wt, candidates, budget, cutoff, mask, state):
                 best, best_key, best_guess = total, own_key, g
             else:
                 floor = min(floor, total)
-    counters[STORES] += 1
-    if best_guess >= 0:
-        wstore(table, h1, h2, wpack(best, True, best_guess, n))
-        return best
-    bound = max(bound, floor)
-    wstore(table, h1, h2, wpack(min(bound, WINF), bound >= WINF, -1, n))
-    return bound
+    return settle(problem, h1, h2, n, best, best_guess, max(bound, floor))
 
 
 @njit(cache=True, nogil=True)
@@ -355,19 +402,7 @@ def wguess_total(problem, wt, candidates, guess, budget, limit, state):
     matrix, hinted = problem.matrix, state.shape[0] > 0
     ordered, parts = split(matrix, guess, candidates, problem.n_feedbacks, problem.win)
     known = np.empty(parts.shape[0], np.int64)
-    total = wt.weights[candidates].sum()
-    for p in range(parts.shape[0]):
-        known[p] = part_bound(wt, ordered[parts[p, 0]:parts[p, 0] + parts[p, 1]], budget - 1)
-        total += known[p]
-    total = min(total, WINF)
-    if not hinted:
-        for p in range(1, parts.shape[0]):
-            start, size = parts[p, 0], parts[p, 1]
-            if total >= limit or size < LOOKAHEAD_MIN:
-                break
-            ahead = lookahead(problem, wt, ordered[start:start + size], budget - 1)
-            total = min(total + ahead - known[p], WINF)
-            known[p] = ahead
+    total = weigh_parts(problem, wt, ordered, parts, budget - 1, limit, wt.weights[candidates].sum(), known, hinted)
     nothing = np.zeros(0, np.bool_)
     for p in range(parts.shape[0]):
         if total >= limit:
