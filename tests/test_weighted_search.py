@@ -15,6 +15,7 @@ import pytest
 from guesstree import compiler, player
 from guesstree.compiler import Options
 from guesstree.compiler.exact import rank_of, rank_openers, solver_of
+from guesstree.compiler.search.solver import Interrupted
 from guesstree.compiler.search.total import Infeasible
 from guesstree.compiler.search.weighted import WINF, Weights, part_bound, wexact, wguess, wpack, wvalue
 from guesstree.compiler.search.weighted_search import decimal_text
@@ -343,3 +344,26 @@ def test_a_checkpoint_of_other_weights_is_refused(tmp_path):
     other = weighted(small_mastermind(), WEIGHTINGS["skewed"])
     with pytest.raises(ValueError, match="this checkpoint is of another search"):
         solver_of(other, search=SearchSettings(workers=1, checkpoint=str(path), resume=True))
+
+
+def test_the_weighted_tree_does_not_depend_on_the_threads_nor_on_an_interruption(tmp_path):
+    """The root's guesses run as jobs on threads and finish in any order: the tree is the same
+    on one thread or two; Ctrl-C (raised in the progress display) stops the threads, saves the
+    table, and the resumed search builds the same tree."""
+    game = weighted(Mastermind(colours=4, holes=4), WEIGHTINGS["skewed"])
+    options = Options(strategy="optimal-expected")
+    one = compiler.to_bytes(compiler.build(game, options, search=SearchSettings(workers=1)))
+    assert compiler.to_bytes(compiler.build(game, options, search=SearchSettings(workers=2))) == one
+    path, calls = tmp_path / "weighted.checkpoint", []
+
+    def impatient(status):
+        calls.append(status)
+        if len(calls) == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted) as caught:
+        compiler.build(game, options, search=SearchSettings(workers=2, checkpoint=path, progress=impatient))
+    assert caught.value.checkpoint == path and path.exists()
+    assert any("openers" in status for status in calls)  # (the root's guesses, counted as the progress shows them)
+    resumed = compiler.build(game, options, search=SearchSettings(workers=2, checkpoint=path, resume=True))
+    assert compiler.to_bytes(resumed) == one

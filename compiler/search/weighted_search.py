@@ -57,6 +57,12 @@ def weights_digest(weights) -> str:
     return hashlib.sha256(repr((ints, scale)).encode()).hexdigest()
 
 
+def least_depths(least: np.ndarray) -> np.ndarray:
+    """The depth of the i-th secret of the best conceivable tree (``counting``'s table ``least``
+    holds their sums)."""
+    return np.ascontiguousarray(np.diff(np.asarray(least, dtype=np.int64)))
+
+
 class WeightedSearch:
     """The least weighted total of ``space``'s game (a ``space.Space`` whose game has weights),
     its root's guesses on ``workers`` threads (the space has a row of counters for each, from 1),
@@ -74,12 +80,8 @@ class WeightedSearch:
                              f"units ({sum(ints)}, the weights times {self.scale}) passes {WINF - 1}")
         self.space, self.workers, self.note = space, max(1, workers), note or (lambda **status: None)
         self.weights = np.array(ints, dtype=np.int64)
-        def steps(least):  # the i-th secret's least depth
-            return np.ascontiguousarray(np.diff(np.asarray(least, dtype=np.int64)))
-
-        self.wt = Weights(self.weights, steps(space.least), np.ascontiguousarray(space.reach),
-                          steps(space.least_blind))
-        self.openings: dict[int, int] = {}  # with --first: the opener's value, by the root's budget
+        self.wt = Weights(self.weights, least_depths(space.least), np.ascontiguousarray(space.reach),
+                          least_depths(space.least_blind))
 
     def real(self, units: int) -> Fraction:
         """A weighted total in the game's own weights."""
@@ -108,9 +110,7 @@ class WeightedSearch:
         if space.first is not None:
             if budget < 1:
                 return WINF
-            value = self._with_guess(candidates, (), space.first, budget)
-            self.openings[budget] = space.first
-            return value
+            return self._with_guess(candidates, (), space.first, budget)
         return self._root(candidates, budget)
 
     def _root(self, candidates: np.ndarray, budget: int) -> int:
@@ -130,7 +130,8 @@ class WeightedSearch:
         self._weigh(candidates, state, budget, order, choice)
         value, guess = (choice.value, choice.key[1]) if choice.key is not None else (max(bound, choice.floor), -1)
         h1, h2 = space.key(candidates, (), space.tag(len(candidates), budget))
-        wstore(space.table, h1, h2, wpack(np.int64(min(value, WINF)), True, np.int64(guess), np.int64(len(candidates))))
+        data = wpack(np.int64(min(value, WINF)), True, np.int64(guess), np.int64(len(candidates)))
+        wstore(space.table, h1, h2, np.uint64(data))  # (numba hands a uint64 back as an int)
         return value
 
     def _weigh(self, candidates: np.ndarray, state: np.ndarray, budget: int, order: Ordered, choice: Choice) -> None:
