@@ -367,3 +367,11 @@ def test_the_weighted_tree_does_not_depend_on_the_threads_nor_on_an_interruption
     assert any("openers" in status for status in calls)  # (the root's guesses, counted as the progress shows them)
     resumed = compiler.build(game, options, search=SearchSettings(workers=2, checkpoint=path, resume=True))
     assert compiler.to_bytes(resumed) == one
+
+
+def test_a_review_of_a_weighted_game_is_refused_not_answered_unweighted():
+    from guesstree.compiler.review import review
+
+    game = weighted(small_mastermind(), WEIGHTINGS["rising"])
+    with pytest.raises(ValueError, match="the exact search does not take weights for guesstree review yet"):
+        review(game, [("AAB", game.format_feedback((1, 0)))])
