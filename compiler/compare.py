@@ -132,7 +132,9 @@ def table(rows: list[Row]) -> str:
     columns = worst <= MAX_COLUMNS
     name_width = max(8, *(len(row.strategy) for row in rows))
     count_width = max(3, *(len(str(v)) for row in rows for v in row.stats["histogram"].values()))
-    head = f"{'strategy':<{name_width}}  {'total':>7}  {'average':>7}  {'worst':>5}"
+    weighted = any("weighted_total" in row.stats for row in rows)  # the objective first: the weighted total and mean
+    head = f"{'strategy':<{name_width}}" + (f"  {'weighted':>10}  {'w. mean':>7}" if weighted else "") + \
+        f"  {'total':>7}  {'average':>7}  {'worst':>5}"
     if columns:
         spread = "".join(f"  {k:>{count_width}}" for k in range(1, worst + 1))
         label = "secrets won in N guesses"
@@ -145,7 +147,10 @@ def table(rows: list[Row]) -> str:
     lines = [over.rstrip(), head] if over else [head]
     for row in rows:
         s = row.stats
-        line = f"{row.strategy:<{name_width}}  {s['total']:>7}  {s['average']:>7.3f}  {s['worst']:>5}"
+        line = f"{row.strategy:<{name_width}}"
+        if weighted:
+            line += f"  {s['weighted_total']:>10.6g}  {s['weighted_mean']:>7.3f}" if "weighted_total" in s else f"  {'-':>10}  {'-':>7}"
+        line += f"  {s['total']:>7}  {s['average']:>7.3f}  {s['worst']:>5}"
         if columns:
             counts = row.distribution()
             line += "".join(f"  {v:>{count_width}}" for v in counts)

@@ -108,16 +108,13 @@ class Heuristic(Strategy):
         return "sample" if self.sampled else "every"
 
     def choose(self, context, node) -> int:
+        if context.weights is not None and self.statistic != PARTS:  # (most-parts counts parts, weights aside)
+            return self.choose_weighted(context, node)
         candidates = node.candidates
         guess_ids = context.allowed(node)
         scored, stats = candidates, None
         if self.sampled:
-            rng = context.rng(node.path)
-            options = context.options
-            if len(guess_ids) > options.guess_sample:
-                guess_ids = np.sort(rng.choice(guess_ids, options.guess_sample, replace=False))
-            if len(candidates) > options.secret_sample:
-                scored = np.sort(rng.choice(candidates, options.secret_sample, replace=False))
+            guess_ids, scored = self.sample(context, node, guess_ids)
         elif context.shortcuts:  # each provably picks what full scoring would pick (tests compare)
             if len(candidates) <= 2:  # every useful guess splits them; the lowest candidate wins the tie
                 return int(context.secret_guess[candidates[0]])
@@ -141,6 +138,40 @@ class Heuristic(Strategy):
             guess_ids, stats, parts = near_the_least(guess_ids, stats, parts, self.statistic, len(scored))
         pick = context.canonical_pick(guess_ids, self.score(stats, len(scored)), parts, candidates)
         return pick if pick >= 0 else int(context.secret_guess[candidates[0]])
+
+    def sample(self, context, node, guess_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(guesses, candidates)`` that a sampled heuristic scores at ``node``: samples of each."""
+        rng, options, candidates = context.rng(node.path), context.options, node.candidates
+        if len(guess_ids) > options.guess_sample:
+            guess_ids = np.sort(rng.choice(guess_ids, options.guess_sample, replace=False))
+        if len(candidates) > options.secret_sample:
+            candidates = np.sort(rng.choice(candidates, options.secret_sample, replace=False))
+        return guess_ids, candidates
+
+    def choose_weighted(self, context, node) -> int:
+        """``choose`` in a weighted game: the score of each guess's partition by weight, the node's
+        weight for its candidates' count (entropy on the weighted probabilities, minimax on the
+        heaviest part, expected-size on the sum of the parts' squared weights over the node's);
+        ties to a candidate, then the heaviest (``context.weighted_pick``). The shortcuts: two
+        candidates or fewer (the heavier first), and for entropy and expected-size a split into
+        singletons, the best there is, where no other can come within a tie of it
+        (``context.first_perfect_by_weight``; minimax's heaviest part ties with other splits')."""
+        candidates = node.candidates
+        guess_ids = context.allowed(node)
+        scored = candidates
+        if self.sampled:
+            guess_ids, scored = self.sample(context, node, guess_ids)
+        elif context.shortcuts:
+            if len(candidates) <= 2:  # every useful guess splits them: the heavier candidate wins the tie
+                return context.heaviest(candidates)
+            guess_ids = context.symmetric(guess_ids, node)
+            if self.perfect_is_best and self.statistic in (CLOG_SUM, SUM_SQUARES):
+                perfect = context.first_perfect_by_weight(guess_ids, candidates, self.statistic)
+                if perfect is not None:
+                    return perfect
+        stats, parts, weight = context.weighted_stats(guess_ids, scored, self.statistic)
+        pick = context.weighted_pick(guess_ids, self.score(stats, weight), parts, candidates)
+        return pick if pick >= 0 else context.heaviest(candidates)
 
 
 def near_the_least(guess_ids: np.ndarray, stats: np.ndarray, parts: np.ndarray, statistic: int, n: int):

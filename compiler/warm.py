@@ -88,6 +88,10 @@ def warm_up(part: str | None = None) -> int:
                     jobs += 1
             build(make_game("digits", length=4), Options(strategy="entropy"))  # big enough for threads at the root
             jobs += 1
+            weighted = make_game("words", answers=answers, guesses=guesses, others_weight=0.5)
+            build(weighted, Options(strategy="entropy", engine="numba"))  # the partitions by weight
+            jobs += 1
+            _score_by_weight()
             _score_from_packed_codes(make_game("mastermind"))
         for game, settings in searches if part in (None, "searches") else []:
             for strategy in ("optimal-expected", "optimal-worst"):
@@ -98,6 +102,20 @@ def warm_up(part: str | None = None) -> int:
                     build(game, options, search=SearchSettings(workers=workers))
                     jobs += 1
         return jobs
+
+
+def _score_by_weight() -> None:
+    """A weighted game's partitions on several threads (``kernels.weighted_partition_stats``: a
+    small build scores on one), of one and of two bytes a feedback (words of 6 letters or more)."""
+    import numpy as np
+
+    from .engine import kernels
+    from .engine.statistic import CLOG_SUM
+
+    every = np.arange(1024)
+    for dtype in (np.uint8, np.uint16):
+        matrix = (np.arange(1024 * 1024) % 200).astype(dtype).reshape(1024, 1024)
+        kernels.weighted_partition_stats(matrix, every, every, np.ones(1024, np.int64), 200, CLOG_SUM)
 
 
 def _score_from_packed_codes(game) -> None:

@@ -12,7 +12,10 @@ give the same answer for every history):
 - Otherwise, with ``C`` the candidates (the secrets, in canonical order, that give every answer):
   one or two left, the first of them. Else every guess the game allows after the history is
   ranked by the parts it splits ``C`` into (Kooi's most-parts), ties going to a guess that may be
-  the secret, then to the lowest code. The ranking is over ``m = max(SAMPLE, FEEDBACKS // guesses
+  the secret, then to the lowest code. In a game whose secrets have weights (``game.weights``: a
+  words list that gives them), the heavier of one or two candidates comes first (equal weights:
+  the first), and ties in parts go to a guess that may be the secret, then to the heavier of them,
+  then to the lowest code. The ranking is over ``m = max(SAMPLE, FEEDBACKS // guesses
   allowed)`` members of ``C`` evenly spaced when ``C`` has more, and then its best ``SHORTLIST``
   are ranked again over all of ``C``. (A guess that splits ``C`` into single secrets ends the
   ranking: none does better.)
@@ -59,7 +62,7 @@ def best_guess(game, worst: int, steps: Steps, remaining: list[Code]) -> Code:
     """The guess of the module's rule in ``game`` after ``steps``, whose candidates are ``remaining``;
     ``worst``: the tree's worst case, which the look-ahead keeps where it can."""
     if len(remaining) <= 2:
-        return remaining[0]
+        return heaviest_first(game, remaining)[0]
     shortlist = ranked(game, game.guesses_after(steps), remaining)
     look = Lookahead(game, shortlist)
     for depth in (worst, worst + 1):
@@ -73,7 +76,7 @@ def ranked(game, pool: Sequence[Code], remaining: list[Code]) -> list[Code]:
     """The best ``SHORTLIST`` guesses of ``pool`` by the parts they split ``remaining`` into, best first."""
     allowed = game._guess_set if pool is game.guesses else set(pool)
     possible = set(remaining)
-    order = [c for c in remaining if c in allowed] + [g for g in pool if g not in possible]
+    order = [c for c in heaviest_first(game, remaining) if c in allowed] + [g for g in pool if g not in possible]
     n, size = len(remaining), max(SAMPLE, FEEDBACKS // len(order))
     exact = n <= size
     sample = remaining if exact else [remaining[i * n // size] for i in range(size)]
@@ -87,6 +90,15 @@ def ranked(game, pool: Sequence[Code], remaining: list[Code]) -> list[Code]:
         again = list(game.partition_counts([order[i] for i in top], remaining))
         top = [i for _, i in sorted(zip(again, top), key=lambda pair: (-pair[0], pair[1]))]
     return [order[i] for i in top]
+
+
+def heaviest_first(game, secrets: list[Code]) -> list[Code]:
+    """``secrets`` (in canonical order) heaviest first, equal weights in their order; as they are
+    where every secret weighs the same (``game.weights`` is None)."""
+    if game.weights is None:
+        return secrets
+    weight = dict(zip(game.secrets, game.weights))
+    return sorted(secrets, key=lambda secret: -weight[secret])  # (sorted is stable: ties keep their order)
 
 
 class Lookahead:

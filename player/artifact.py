@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from .atomic import write_atomic
 from .encoding import encode, encode_chunked, encode_chunks
-from .format import (ADDED, CHUNKED, FORMAT_NAME, MAX_BODY_BYTES, MAX_FILE_BYTES, MAX_STRUCTURE_BYTES, VERSION,
-                     FormatError, MissingFile)
+from .format import (ADDED, CHUNKED, FORMAT_NAME, MAX_BODY_BYTES, MAX_FILE_BYTES, MAX_STRUCTURE_BYTES, PARAMS_ADDED,
+                     VERSION, FormatError, MissingFile, version_of)
 from .frames import ZSTD_LEVEL, compress, frame_length, inflate
 from .sources import InMemory, OnDisk, Source, read_file, source_of
 from .uints import pack_uints, unpack_uints
@@ -77,8 +77,8 @@ def read(source: Source, name: str) -> tuple[dict, dict | Chunked]:
 
 __all__ = [  # this module's own, then those it hands on
     "Chunked", "decode", "read",
-    "ADDED", "CHUNKED", "FORMAT_NAME", "MAX_BODY_BYTES", "MAX_FILE_BYTES", "MAX_STRUCTURE_BYTES", "VERSION",
-    "FormatError", "MissingFile", "InMemory", "OnDisk", "Source", "read_file", "source_of",
+    "ADDED", "CHUNKED", "FORMAT_NAME", "MAX_BODY_BYTES", "MAX_FILE_BYTES", "MAX_STRUCTURE_BYTES", "PARAMS_ADDED",
+    "VERSION", "version_of", "FormatError", "MissingFile", "InMemory", "OnDisk", "Source", "read_file", "source_of",
     "ZSTD_LEVEL", "compress", "frame_length", "inflate", "refuse_extension", "unpack_map", "pack_uints", "unpack_uints",
     "encode", "encode_chunked", "encode_chunks", "write_atomic",
 ]

@@ -8,7 +8,7 @@ import os
 
 import msgpack
 
-from .format import ADDED, CHUNKED, FORMAT_NAME, VERSION
+from .format import FORMAT_NAME, version_of
 from .frames import compress
 from .uints import pack_uints, unpack_uints
 
@@ -20,7 +20,7 @@ def encode(header: dict, body: dict) -> bytes:
     body_bytes = msgpack.packb(body, use_bin_type=True)
     document = {
         "format": FORMAT_NAME,
-        "version": [VERSION[0], max([1, *(ADDED[key] for key in header if key in ADDED)])],
+        "version": version_of(header),
         **header,
         "body_sha256": hashlib.sha256(body_bytes).hexdigest(),
         "body": body_bytes,
@@ -68,5 +68,5 @@ def encode_chunks(header: dict, index: dict, contents, chunk_nodes: int) -> byte
     index = {**index, "chunk_nodes": chunk_nodes, "chunk_size": pack_uints([len(f) for f in frames], 4),
              "chunk_first_edge": pack_uints(first, 4), "chunk_checksum": b"".join(f[-4:] for f in frames)}
     # packed on its own, as a whole body is: its columns are then bins of a map of their own
-    document = {"format": FORMAT_NAME, "version": list(CHUNKED), **header, "index": msgpack.packb(index, use_bin_type=True)}
+    document = {"format": FORMAT_NAME, "version": version_of(header, chunked=True), **header, "index": msgpack.packb(index, use_bin_type=True)}
     return compress(msgpack.packb(document, use_bin_type=True)) + b"".join(frames)

@@ -7,9 +7,23 @@ import errno
 import os
 
 FORMAT_NAME = "guesstree"
-VERSION = (1, 2)  # (major, minor) of the whole layout: a reader refuses a major it does not know, ignores unknown keys
-CHUNKED = (2, 0)  # the chunked layout (trees/FORMAT.md §10): the document, then the tree in chunks
+VERSION = (1, 3)  # (major, minor) of the whole layout: a reader refuses a major it does not know, ignores unknown keys
+CHUNKED = (2, 1)  # the chunked layout (trees/FORMAT.md §10): the document, then the tree in chunks
 ADDED = {"allowed_guesses": 2, "notice": 2}  # the minor version that added each optional header key since 1.1
+# The parameters of words that 1.3 (and 2.1) added: a letter beyond a-z, a weighted answer. An older
+# reader refuses them as parameters its game does not take (§6).
+PARAMS_ADDED = ("alphabet", "capitals", "answer_weights")
+
+
+def version_of(header: dict, chunked: bool = False) -> list[int]:
+    """The version a file of ``header`` is written as: the least that has every key it holds (§6), so
+    that a tree that needs nothing new keeps its bytes."""
+    game = header.get("game")
+    params = game.get("params") if isinstance(game, dict) else None
+    new = isinstance(params, dict) and any(key in params for key in PARAMS_ADDED)
+    if chunked:
+        return [CHUNKED[0], 1 if new else 0]
+    return [VERSION[0], max([1, *(ADDED[key] for key in header if key in ADDED), *([3] if new else [])])]
 MAX_BODY_BYTES = 64 << 20  # inflated size cap: a frame claiming more is refused before inflating
 MAX_FILE_BYTES = MAX_BODY_BYTES + (1 << 20)  # a compressed artifact larger than this is refused unread
 # msgpack bytes that are not ``bin`` payloads (maps, arrays, numbers, strings): a few bytes of

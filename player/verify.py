@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 
 from .format import FormatError
 from .games import Game
-from .stats import KEYS, Statistics
+from .stats import KEYS, WEIGHTED, Statistics
 from .tree import Tree, load
 from .wording import counted
 
@@ -28,11 +28,18 @@ class Report:
     histogram: dict[int, int]
     determined_histogram: dict[int, int]
     errors: list[str] = field(default_factory=list)
+    # a weighted game's (``stats.WEIGHTED``): the weighted total and mean, the total weight; else None
+    weighted_total: float | None = None
+    weighted_mean: float | None = None
+    total_weight: float | None = None
 
     def to_json(self) -> dict:
         data = asdict(self)
         for key in ("histogram", "determined_histogram"):
             data[key] = {str(k): v for k, v in sorted(data[key].items())}  # as Statistics.to_json has them
+        for key in WEIGHTED:  # only a weighted game's report has them
+            if data[key] is None:
+                del data[key]
         return data
 
 
@@ -91,7 +98,7 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
         determined_histogram = dict(sorted(Counter(d for d in determined if d >= 0).items()))
         total, worst = sum(win_counts), max(win_counts, default=0)
     else:
-        measured = Statistics.from_depths([wins[s] for s in range(len(secrets))], determined)
+        measured = Statistics.from_depths([wins[s] for s in range(len(secrets))], determined, game.weights)
         histogram, determined_histogram = measured.histogram, measured.determined_histogram
         total, worst = measured.total, measured.worst
     if max_depth is not None and worst > max_depth:
@@ -105,10 +112,11 @@ def verify(tree: Tree, max_depth: int | None = None) -> Report:
     if not lost:
         _check_stats(tree.stats, measured, error)
         _check_claims(tree.strategy, total, worst, histogram.get(worst, 0), error)
+    weighted = {key: measured[key] for key in WEIGHTED} if not lost and measured.weighted else {}
     return Report(
         ok=not errors, secrets=len(secrets), worst=worst, total=total,
         average=round(total / len(secrets), 6),
-        histogram=histogram, determined_histogram=determined_histogram, errors=errors,
+        histogram=histogram, determined_histogram=determined_histogram, errors=errors, **weighted,
     )
 
 
@@ -186,7 +194,10 @@ def _check_claims(strategy: dict, total: int, worst: int, at_worst: int, error) 
 
 
 def _check_stats(claimed: Statistics, measured: Statistics, error) -> None:
-    for key in KEYS:
+    if claimed.weighted != measured.weighted:
+        error("the header states weighted figures, but the game's secrets have no weights" if claimed.weighted
+              else "the game's secrets have weights, but the header states no weighted figures")
+    for key in KEYS + (WEIGHTED if claimed.weighted and measured.weighted else ()):
         stated, value = claimed[key], measured[key]
         same = abs(stated - value) <= 1e-9 * max(1.0, abs(value)) if isinstance(value, float) and isinstance(stated, (int, float)) else stated == value
         if not same:

@@ -2,217 +2,36 @@
 
 Feedback per position is 2 (exact, green), 1 (present elsewhere, yellow) or 0 (absent), with
 the official rule for repeated letters: a letter is marked present at most as many times as it
-occurs unmatched in the secret. A tree carries its words (the answers, and the other guesses it
-plays), so it works away from the lists it was compiled from; a tree written before it did so
-names its files, which are read when needed and refused unless they match the recorded sha256.
+occurs unmatched in the secret. Words are of any Unicode letters (``player.letters``): a game's
+letters are those its lists use, a-z where they use no other. A tree carries its words (the
+answers, and the other guesses it plays), so it works away from the lists it was compiled from
+(``player.wordlists``); a tree written before it did so names its files, which are read when
+needed and refused unless they match the recorded sha256.
 """
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import warnings
 from collections import Counter
-from functools import cache, cached_property
+from fractions import Fraction
+from functools import cached_property
 
-from .game import Code, Feedback, Game, require_int
-from .lanes import LanePlan, Lanes
+from .game import Code, Feedback, Game
+from .lanes import LanePlan
+from .letters import Alphabet
+from .weights import weights_param
+from .word_lanes import letter_groups, letter_row
 from .wording import counted
+from .wordlists import MAX_LENGTH, DuplicateWords, list_sha256, read_words, word_lists
 
-ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+__all__ = ["Words", "MAX_LENGTH", "DuplicateWords", "list_sha256", "read_words"]
+
 EMOJI = {"🟩": "2", "🟨": "1", "⬛": "0", "⬜": "0"}
 # The marks a person may type, and no other: exact G 2; present Y 1; absent - . B X 0 (B: Wordle's black
 # square). Not W: in Mastermind W is a white peg, a colour present elsewhere (player/js reads the same marks).
 LETTERS = {"g": "2", "y": "1", "b": "0", "-": "0", ".": "0", "x": "0"}
 MARKS_SAID = "G (exact), Y (present) or - (absent; also B, X or .)"
 SYMBOLS = "-YG"  # feedback text: absent, present, exact
-
-
-MAX_LENGTH = 10  # words of up to 10 letters: 3 ** 10 marks still fit the compiler's two-byte feedback
-
-
-def _lines(path: str) -> list[str]:
-    """A word list's lines, each without its ``#`` comment (a line of only a comment is blank)."""
-    try:
-        with open(path, encoding="utf-8-sig") as handle:  # -sig: a byte-order mark (as Notepad writes) is no letter
-            text = handle.read()
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such word list") from None
-    except UnicodeDecodeError as error:
-        raise ValueError(f"{path}: not a word list: not UTF-8 text (byte {error.start} is "
-                         f"0x{error.object[error.start]:02x}); a word list is one word per line") from None
-    except OSError as error:
-        raise ValueError(f"{path}: cannot read the word list ({error.strerror or error})") from None
-    if "\0" in text:
-        raise ValueError(f"{path}: not a word list: a binary file (it holds NUL bytes); a word list is one word per line")
-    return [line.split("#", 1)[0] for line in text.splitlines()]
-
-
-def list_length(path: str) -> int:
-    """The length of a word list's words, from its first word (``read_words`` checks the rest)."""
-    for line in _lines(path):
-        word = line.strip()
-        if word:
-            if not 1 <= len(word) <= MAX_LENGTH:
-                raise ValueError(f"{path}: its first word {word!r} has {len(word)} letters; words of 1 to "
-                                 f"{MAX_LENGTH} letters are supported")
-            return len(word)
-    raise ValueError(f"{path}: the word list is empty")
-
-
-def read_words(path: str, length: int, inferred: bool = False) -> list[str]:
-    """One word per line (blank lines and `#` comments skipped), case-folded, deduplicated (a
-    ``DuplicateWords`` warning names the file, how many, and the first) and sorted; a bad line is
-    refused by file and line.
-    ``inferred``: ``length`` is the list's first word's, not a --length given (the error says so)."""
-    words: dict[str, int] = {}  # each word's first line
-    repeated = []  # (line, word) of each repetition, in order
-    for number, line in enumerate(_lines(path), 1):
-        word = line.strip().casefold()
-        if not word:
-            continue
-        if len(word) != length or not all(c in ALPHABET for c in word):
-            why = f" (the list's first word has {length}: give --length N for another length)" if inferred else ""
-            raise ValueError(f"{path}, line {number}: {line.strip()!r} is not a word of {length} letters a-z{why}")
-        if word in words:
-            repeated.append((number, word))
-        else:
-            words[word] = number
-    if not words:
-        raise ValueError(f"{path}: the word list is empty")
-    if repeated:
-        number, word = repeated[0]
-        warnings.warn(f"{path}: {counted(len(repeated), 'duplicate word')} dropped, the first {word!r} on line {number} "
-                      f"(as on line {words[word]})", DuplicateWords, stacklevel=2)
-    return sorted(words)
-
-
-class DuplicateWords(UserWarning):
-    """A word list holds a word more than once: the game counts it once (``read_words`` says which file,
-    how many, and the first with its line)."""
-
-
-def _carried(text: str, length: int, key: str, empty: bool = False) -> list[str]:
-    """Words carried in a spec: sorted, distinct, of ``length`` letters a-z, separated by spaces."""
-    words = text.split(" ") if text else []
-    if not words and not empty:
-        raise ValueError(f"{key} is empty")
-    if words != sorted(set(words)) or not all(len(w) == length and set(w) <= set(ALPHABET) for w in words):
-        raise ValueError(f"{key} is not a sorted list of distinct words of {length} letters a-z")
-    return words
-
-
-def list_sha256(words: list[str]) -> str:
-    """The sha256 of the canonical list (sorted, lower case, one word per line)."""
-    return hashlib.sha256("".join(w + "\n" for w in words).encode()).hexdigest()
-
-
-Digests = tuple[str | None, str | None]  # the answer list's and the guess list's sha256, where recorded
-
-
-def _known_length(length: int | None) -> int:
-    length = 5 if length is None else length  # a spec without its length (none written so): the original game's
-    require_int("length", length, 1, MAX_LENGTH)
-    return length
-
-
-class WordFiles:
-    """Word lists read from files (``answers``, ``guesses``: what ``guesstree compile words``
-    reads), when first needed, and refused unless they match the sha256 recorded for them, if any.
-    ``length``: the words' (None: the first answer's)."""
-
-    def __init__(self, answers, guesses, length: int | None, sha256: Digests):
-        self.inferred = length is None and isinstance(answers, str) and bool(answers)
-        self.length = _known_length(list_length(answers) if self.inferred else length)
-        if not isinstance(answers, str) or not answers:
-            raise ValueError("words needs --answers FILE, a list of the possible secrets")
-        if guesses is not None and not isinstance(guesses, str):
-            raise ValueError(f"--guesses must be a file name, not {guesses!r}")
-        self.answers, self.guesses = answers, guesses
-        self.answers_sha256, self.guesses_sha256 = sha256
-
-    def spec(self, keys: dict) -> dict:
-        """A spec's parameters: the files, then ``keys`` (the order specs have been written in)."""
-        return {"answers": self.answers, "guesses": self.guesses, **keys}
-
-    def answer_words(self) -> list[str]:
-        return _checked(self._read(self.answers), self.answers, self.answers_sha256)
-
-    def guess_words(self, answer_words: list[str]) -> list[str]:
-        if self.guesses is None:
-            return answer_words
-        words = _checked(self._read(self.guesses), self.guesses, self.guesses_sha256)
-        missing = sorted(set(answer_words) - set(words))
-        if missing:  # an answer that may not be guessed could never be won
-            more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
-            raise ValueError(f"{self.answers}: the answer {missing[0]!r}{more} is not in the guess list "
-                             f"{self.guesses}, so it could never be won")
-        return words
-
-    def _read(self, path: str) -> list[str]:
-        return read_words(path, self.length, self.inferred)
-
-    def describe(self, game: Words) -> str:
-        """The call that rebuilds the game (the lists' digests and the defaults would only hide it)."""
-        shown = {"answers": self.answers, "guesses": self.guesses, "hard": game.hard, "length": self.length}
-        defaults = {"guesses": None, "hard": False, "length": self.length if self.inferred else 5}
-        return "Words(" + ", ".join(f"{k}={v!r}" for k, v in shown.items() if defaults.get(k, object()) != v) + ")"
-
-    def stem(self) -> str:
-        """The answer file's name, as a file name's part."""
-        return re.sub(r"[^a-z0-9]+", "-", os.path.basename(self.answers).rsplit(".", 1)[0].lower()).strip("-")
-
-
-class CarriedWords:
-    """Word lists carried in a spec, as an artifact records them: ``answer_words``, and
-    ``guess_words`` (the guesses that are not answers), checked when read back, not at first use."""
-
-    def __init__(self, answer_words: str, guess_words: str, length: int | None, sha256: Digests):
-        self.length = _known_length(length)
-        if not (all(isinstance(digest, str) for digest in sha256)
-                and isinstance(answer_words, str) and isinstance(guess_words, str)):
-            raise ValueError("embedded word lists need answer_words, guess_words and both sha256 as text")
-        self.answer_text, self.guess_text = answer_words, guess_words
-        self.answers_sha256, self.guesses_sha256 = sha256
-        self.answers = _carried(answer_words, self.length, "answer_words")
-        if list_sha256(self.answers) != self.answers_sha256:
-            raise ValueError("the answer words it carries do not match their sha256")
-        self.extra = _carried(guess_words, self.length, "guess_words", empty=True)
-
-    def spec(self, keys: dict) -> dict:
-        """A spec's parameters: ``keys``, then the words (the order artifacts have been written in)."""
-        return {**keys, "answer_words": self.answer_text, "guess_words": self.guess_text}
-
-    def answer_words(self) -> list[str]:
-        return self.answers
-
-    def guess_words(self, answer_words: list[str]) -> list[str]:
-        return sorted(set(self.extra) | set(answer_words))
-
-    def describe(self, game: Words) -> str:
-        hard = ", hard=True" if game.hard else ""
-        return f"Words({counted(len(game.secrets), 'answer')}, {counted(len(game.guesses), 'guess', 'guesses')}{hard})"
-
-    def stem(self) -> str:
-        return ""
-
-
-def word_lists(answers, guesses, length: int | None, answer_words, guess_words, sha256: Digests):
-    """Where a game's words come from, decided once: carried in its spec, or files."""
-    if answer_words is None:
-        if guess_words is not None:
-            raise ValueError("guess_words needs answer_words")
-        return WordFiles(answers, guesses, length, sha256)
-    if answers is not None or guesses is not None:
-        raise ValueError("words takes its lists from files or from answer_words, not both")
-    return CarriedWords(answer_words, guess_words, length, sha256)
-
-
-def _checked(words: list[str], path: str, expected: str | None) -> list[str]:
-    if expected is not None and list_sha256(words) != expected:
-        raise ValueError(f"{path}: this word list is not the one the tree was built from "
-                         f"(its sha256 differs from {expected[:12]}...)")
-    return words
 
 
 class Words(Game):
@@ -233,22 +52,45 @@ class Words(Game):
         "guesses": (str, "words: file of the allowed guesses (default: the answers)"),
         "hard": (bool, "words: hard mode, every guess keeps the hints so far"),
         "length": (int, "words: word length (default: the answer list's, 1 to 10)"),
+        "others_weight": (float, "words: every other allowed guess is a secret too, of this weight (e.g. 0.001); "
+                                 "an answer list's line may give its word a weight: crane 3"),
     }
 
+    # What an artifact records beside the options: the lists' sha256, the words carried and their
+    # weights (``player.weights``), the letters beyond a-z (``Alphabet``); each None where not recorded.
+    recorded = ("answers_sha256", "guesses_sha256", "answer_words", "guess_words", "answer_weights", "alphabet",
+                "capitals")
+
     def __init__(self, answers: str | None = None, guesses: str | None = None, hard: bool = False,
-                 length: int | None = None, answers_sha256: str | None = None, guesses_sha256: str | None = None,
-                 answer_words: str | None = None, guess_words: str | None = None):
-        self.lists = word_lists(answers, guesses, length, answer_words, guess_words, (answers_sha256, guesses_sha256))
-        self.hard, self.length, self.symbols = bool(hard), self.lists.length, len(ALPHABET)
+                 length: int | None = None, others_weight=None, **recorded: str | None):
+        stray = sorted(set(recorded) - set(self.recorded))
+        if stray:
+            raise TypeError(f"Words() got an unexpected keyword argument {stray[0]!r}")
+        self.lists = word_lists(answers, guesses, length, recorded, others_weight)
+        self.hard, self.length = bool(hard), self.lists.length
         self.win = (2,) * self.length
 
     def params(self) -> dict:
         return self.lists.spec({"hard": self.hard, "length": self.length, "answers_sha256": self.answers_sha256,
-                                "guesses_sha256": self.guesses_sha256})
+                                "guesses_sha256": self.guesses_sha256, **self.alphabet.params()})
 
     def identity(self) -> dict:  # the same lists make the same game, from files or carried along
         return {"name": self.name, "hard": self.hard, "length": self.length,
-                "answers_sha256": self.answers_sha256, "guesses_sha256": self.guesses_sha256}
+                "answers_sha256": self.answers_sha256, "guesses_sha256": self.guesses_sha256, **weights_param(self.weights)}
+
+    @cached_property
+    def weights(self) -> tuple[Fraction, ...] | None:  # type: ignore[override]  # (Game's: a class attribute)
+        """Each secret's weight, in the order of ``secrets`` (None: every one weighs 1)."""
+        return self.lists.weights(self._answer_words)
+
+    @cached_property
+    def alphabet(self) -> Alphabet:
+        """The game's letters: those its lists use (a-z where they use no other), or those its spec carries."""
+        return self.lists.alphabet(self._answer_words, self._guess_words)
+
+    @property
+    def symbols(self) -> int:  # type: ignore[override]
+        return len(self.alphabet.letters)
 
     def portable(self, played: set[Code] | None = None) -> Words:
         """The same game carrying its words: the answers, and the other guesses (only ``played``
@@ -258,17 +100,18 @@ class Words(Game):
                  and (played is None or self._code(w) in played)]
         return Words(hard=self.hard, length=self.length, answers_sha256=self.answers_sha256,
                      guesses_sha256=self.guesses_sha256, answer_words=" ".join(self._answer_words),
-                     guess_words=" ".join(extra))
+                     guess_words=" ".join(extra), **weights_param(self.weights), **self.alphabet.params())
 
     def __repr__(self) -> str:
         return self.lists.describe(self)
 
     def title(self) -> str:
-        hard = ", hard mode" if self.hard else ""
+        hard = (", weighted" if self.weights is not None else "") + (", hard mode" if self.hard else "")
         return f"Words of {counted(self.length, 'letter')} ({counted(len(self.secrets), 'answer')}{hard})"
 
     def slug(self) -> str:
-        digest = hashlib.sha256(f"{self.answers_sha256} {self.guesses_sha256}".encode()).hexdigest()[:8]
+        weights = "".join(f" {text}" for text in weights_param(self.weights).values())  # (none: as before weights)
+        digest = hashlib.sha256(f"{self.answers_sha256} {self.guesses_sha256}{weights}".encode()).hexdigest()[:8]
         stem = self.lists.stem()
         parts = ["words", stem[:24], "" if self.length == 5 else f"l{self.length}", digest, "hard" if self.hard else ""]
         return "-".join(part for part in parts if part)
@@ -306,9 +149,8 @@ class Words(Game):
     def _guesses(self) -> list[Code]:
         return [self._code(w) for w in self._guess_words]
 
-    @staticmethod
-    def _code(word: str) -> Code:
-        return tuple(ALPHABET.index(c) for c in word)
+    def _code(self, word: str) -> Code:
+        return self.alphabet.code(word)
 
     def feedbacks(self) -> list[Feedback]:
         n = self.length
@@ -359,19 +201,19 @@ class Words(Game):
     @cached_property
     def _lane_plan(self) -> LanePlan | None:
         """A guess's groups are its letters, each with the positions it holds."""
-        return LanePlan(self.guesses, self.length, _letter_groups, _letter_row) if 3 ** self.length <= 256 else None
+        return LanePlan(self.guesses, self.length, letter_groups, letter_row) if 3 ** self.length <= 256 else None
 
     def guesses_after(self, history) -> list[Code]:
         """``Game.guesses_after``: hard mode's rule as one regular expression over the word list."""
         if not self.hard or not history:
             return self.guesses
-        fixed, revealed = ["."] * self.length, Counter[int]()
+        fixed, revealed, letters = ["."] * self.length, Counter[int](), self.alphabet.letters
         for played, feedback in history:
             for position, (letter, mark) in enumerate(zip(played, feedback)):
                 if mark == 2:
-                    fixed[position] = ALPHABET[letter]
+                    fixed[position] = re.escape(letters[letter])
             revealed |= Counter(letter for letter, mark in zip(played, feedback) if mark)
-        ahead = "".join(f"(?=(?:[^{ALPHABET[letter]}\\n]*{ALPHABET[letter]}){{{times}}})"
+        ahead = "".join(f"(?=(?:[^{re.escape(letters[letter])}\\n]*{re.escape(letters[letter])}){{{times}}})"
                         for letter, times in sorted(revealed.items()))
         codes = self._code_of_word
         return [codes[word] for word in re.findall(f"^{ahead}{''.join(fixed)}$", self._guess_text, re.M)]
@@ -399,24 +241,21 @@ class Words(Game):
         for step, (played, feedback) in enumerate(history, 1):
             for position, (letter, mark) in enumerate(zip(played, feedback)):
                 if mark == 2 and guess[position] != letter:
-                    return (f"hard mode: guess {step} fixed {ALPHABET[letter].upper()} at position "
+                    return (f"hard mode: guess {step} fixed {self.alphabet.capitals[letter]} at position "
                             f"{position + 1}")
             revealed = Counter(letter for letter, mark in zip(played, feedback) if mark)
             have = Counter(guess)
             for letter, times in sorted(revealed.items()):
                 if have[letter] < times:
-                    return (f"hard mode: guess {step} revealed {ALPHABET[letter].upper()}"
+                    return (f"hard mode: guess {step} revealed {self.alphabet.capitals[letter]}"
                             f"{f' {times} times' if times > 1 else ''}, which this guess does not reuse")
         return None
 
     def format_code(self, code: Code) -> str:
-        return "".join(ALPHABET[c] for c in code).upper()
+        return self.alphabet.shown(code)
 
     def parse_code(self, text: str) -> Code:
-        word = text.strip().casefold()
-        if not all(c in ALPHABET for c in word) or not word:
-            raise ValueError(f"{text!r} is not a word: use the letters a-z")
-        return self.check_code(self._code(word), text)
+        return self.check_code(self.alphabet.read(text), text)
 
     def format_feedback(self, feedback: Feedback) -> str:
         return "".join(SYMBOLS[m] for m in feedback)
@@ -432,44 +271,6 @@ class Words(Game):
                              f"{self.length} marks, {MARKS_SAID}, e.g. "
                              f"'GY-{'-' * (self.length - 3)}', or 2/1/0, or the coloured squares")
         return self.check_feedback(tuple(int(d) for d in digits), text)
-
-
-def _letter_groups(guess: Code) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """A guess's letters, each with the positions it holds: (letter, positions), by first position."""
-    positions: dict[int, list[int]] = {}
-    for position, letter in enumerate(guess):
-        positions.setdefault(letter, []).append(position)
-    return tuple((letter, tuple(held)) for letter, held in positions.items())
-
-
-def _letter_row(lanes: Lanes, group) -> int:
-    """What a letter held at ``positions`` adds to each secret's feedback number: the lanes of
-    ``count << m | exact bits`` (below 192), translated by the marks they give."""
-    letter, positions = group
-    key = lanes.count(letter) << len(positions)
-    for i, position in enumerate(positions):
-        key += lanes.at(position, letter) << i
-    return lanes.translate(key, _marks_table(positions))
-
-
-@cache
-def _marks_table(positions: tuple[int, ...]) -> bytes:
-    """For a letter at ``positions`` of the guess and a secret holding it ``count`` times, exactly
-    at the positions of the bits ``exact``: the letter's marks as a number in base 3. Misplaced
-    copies are marked present left to right while the secret's unmatched copies last."""
-    m, table = len(positions), bytearray(256)
-    for key in range(min(256, 11 << m)):
-        count, exact = key >> m, key & ((1 << m) - 1)
-        unmatched = count - bin(exact).count("1")
-        value = 0
-        for i, position in enumerate(positions):
-            if exact >> i & 1:
-                value += 2 * 3 ** position
-            elif unmatched > 0:
-                value += 3 ** position
-                unmatched -= 1
-        table[key] = value
-    return bytes(table)
 
 
 def _base3(value: int, width: int) -> str:

@@ -83,10 +83,10 @@ def test_the_length_is_the_lists_and_the_matrix_as_narrow_as_it_can(tmp_path, le
 
 def test_a_list_of_mixed_lengths_is_refused_by_line(tmp_path):
     answers = _write(tmp_path, ["bake", "cake", "lakes"])
-    with pytest.raises(ValueError, match=r"line 3: 'lakes' is not a word of 4 letters a-z \(the list's first "
+    with pytest.raises(ValueError, match=r"line 3: 'lakes' is not a word of 4 letters \(the list's first "
                                          r"word has 4: give --length N"):
         _ = make_game("words", answers=str(answers)).secrets
-    with pytest.raises(ValueError, match="line 1: 'bake' is not a word of 5 letters a-z$"):
+    with pytest.raises(ValueError, match="line 1: 'bake' is not a word of 5 letters$"):
         _ = make_game("words", answers=str(answers), length=5).secrets
     with pytest.raises(ValueError, match="first word 'abcdefghijk' has 11 letters; words of 1 to 10 letters"):
         make_game("words", answers=str(_write(tmp_path, ["abcdefghijk"], "long.txt")))

@@ -10,10 +10,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from guesstree.player.game import Game, integer_weights
 
 from ..engine.arrays import GameArrays
 from ..engine.kinds import backend_kernels
 from ..engine.numba_start import numba_without_cffi
+from ..engine.statistic import CLOG_SUM
 from ..options import Options
 from ..strategies import best_guesses
 
@@ -31,10 +33,13 @@ class Node(NamedTuple):
 
 class BuildContext:
     """What strategies may ask while a tree is built: allowed guesses, partitions, symmetry classes,
-    randomness; over the game's arrays (``arrays``: a ``GameArrays``) as ``options`` ask."""
+    randomness; over the game's arrays (``arrays``: a ``GameArrays``) as ``options`` ask.
+    ``weights``: each secret's, whole numbers (``secret_weights``; None: every one weighs 1), as the
+    arrays number the secrets (given for a part's, computed from the game by default)."""
 
-    def __init__(self, arrays: GameArrays, options: Options):
+    def __init__(self, arrays: GameArrays, options: Options, weights: np.ndarray | None = None):
         self.arrays, self.options = arrays, options
+        self.weights = secret_weights(arrays.game) if weights is None else weights
         game = self.game = arrays.game
         self.scorer, self.absent, self.hint_rule = arrays.scorer, arrays.absent, arrays.hint_rule
         self.secret_guess, self.guess_secret = arrays.secret_guess, arrays.guess_secret
@@ -50,7 +55,9 @@ class BuildContext:
         """This context narrowed to the secrets ``part`` (``GameArrays.part``): strategies choose
         exactly as they would here."""
         arrays = self.arrays.part(part)
-        return self if arrays is self.arrays else BuildContext(arrays, self.options)
+        if arrays is self.arrays:
+            return self
+        return BuildContext(arrays, self.options, None if self.weights is None else self.weights[part])
 
     def recipe(self, matrix) -> tuple:
         """How a worker process rebuilds this context over ``matrix`` (the matrix in shared memory,
@@ -166,9 +173,78 @@ class BuildContext:
         (``pick_only``: exact only for the best guesses, where the scorer can drop the others early)."""
         return self.scorer.partition_stats(guess_ids, candidates, statistic, pick_only)
 
+    # -- a weighted game's (``weights``): strategies.Heuristic.choose_weighted asks these -----------
+    def heaviest(self, candidates: np.ndarray) -> int:
+        """The guess of the heaviest of ``candidates`` (equal weights: the first)."""
+        return int(self.secret_guess[candidates[int(np.argmax(self.weights[candidates]))]])
+
+    def weighted_stats(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int):
+        """Per guess: the strategy's statistic of its partition of ``candidates`` by weight (float64),
+        and its part count; and the node's weight, which the score reads for the candidates' count."""
+        weights = self.weights[candidates]
+        stats, parts = self.scorer.weighted_stats(guess_ids, candidates, statistic, weights)
+        return stats, parts, int(weights.sum())
+
+    def first_perfect_by_weight(self, guess_ids: np.ndarray, candidates: np.ndarray, statistic: int) -> int | None:
+        """Entropy's or expected-size's pick in a weighted game where a split of ``candidates`` into
+        singletons is it: the heaviest candidate that makes one (equal weights: the first), else the
+        first of ``guess_ids``; None where none does, or where another split might come within a
+        tie of it (then every guess is scored). Merging parts of weights ``a <= b`` costs entropy at
+        least ``a / W`` bits (of at most log2 n) and adds ``2ab`` to the sum of squares (of the
+        singletons' sum of squared weights): a clear gap unless weights lie some 10**9 apart."""
+        if len(candidates) > self.n_feedbacks:
+            return None
+        weights = self.weights[candidates].astype(np.float64)
+        least, total = weights.min(), weights.sum()
+        if statistic == CLOG_SUM:
+            clear = least / total > 2 * TIE * np.log2(len(candidates))
+        else:
+            clear = least * least > 2 * TIE * float((weights * weights).sum())
+        if not clear:
+            return None
+        heaviest = self.secret_guess[candidates[np.argsort(-weights, kind="stable")]]
+        for choices in (heaviest, guess_ids):
+            index = self.scorer.first_perfect(choices, candidates)
+            if index >= 0:
+                return int(choices[index])
+        return None
+
+    def weighted_pick(self, guess_ids: np.ndarray, scores: np.ndarray, parts: np.ndarray,
+                      candidates: np.ndarray) -> int:
+        """``canonical_pick`` of a weighted game: the best score of a useful guess (ties within a
+        relative ``TIE``), then a candidate, then the heaviest candidate, then the lowest guess
+        (player/advice.py's tie-break); -1 if none of ``guess_ids`` is useful."""
+        is_candidate = self.is_candidate(guess_ids, candidates)
+        useful = (parts > 1) | is_candidate
+        if not useful.any():
+            return -1
+        scores = np.where(useful, np.asarray(scores, dtype=np.float64), -np.inf)
+        best = scores.max()
+        tied = useful & (scores >= best - TIE * abs(best))
+        if (tied & is_candidate).any():
+            tied &= is_candidate
+            weight = np.where(tied, self.weights[np.maximum(self.guess_secret[guess_ids], 0)], -1)
+            tied &= weight == weight.max()
+        return int(guess_ids[tied].min())
+
     def rng(self, key: tuple) -> np.random.Generator:
         """Randomness for one node: from the seed and the node's path, never from build order."""
         return np.random.default_rng(np.random.SeedSequence([self.options.seed, len(key), *key]))
+
+
+MAX_WEIGHT = 1 << 53  # the weights' whole-number total: its sums stay exact in float64
+
+
+def secret_weights(game: Game) -> np.ndarray | None:
+    """Each secret's weight as a whole number (``game.integer_weights``), None where every one
+    weighs 1; a ValueError where their total is too big to count exactly."""
+    if game.weights is None:
+        return None
+    weights, _ = integer_weights(game.weights)
+    if sum(weights) >= MAX_WEIGHT:
+        raise ValueError(f"the weights of {game.title()} need too many digits together: as whole numbers in the "
+                         f"same proportions they sum to {sum(weights):.3g}, more than 2**53; give fewer decimals")
+    return np.asarray(weights, dtype=np.int64)
 
 
 def in_worker(spec: dict, options: Options, backend: str, matrix=None, whole: bool | None = None) -> BuildContext:

@@ -67,7 +67,7 @@ def build(game: Game, options: Options, progress: Progress | None = None, worker
                 _settle(determined, subtree.determined)
     finally:
         context.close()
-    built = Built(game, options, tree, Statistics.from_depths(wins.tolist(), determined.tolist()))
+    built = Built(game, options, tree, Statistics.from_depths(wins.tolist(), determined.tolist(), game.weights))
     if chosen.report is not None:
         built.proof, built.first_guesses = dict(chosen.report.proof), dict(chosen.report.first_guesses)
     return built

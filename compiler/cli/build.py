@@ -113,8 +113,9 @@ def compile_command(
         raise fail(f"cannot write {path}: {error.strerror or error}") from None
     if not quiet:
         s = built.stats
+        weighted = f"weighted total {s.weighted_total:.6g}, mean {s.weighted_mean:.3f}; " if s.weighted else ""
         typer.echo(f"wrote {path}: {game.title()}, {options.name}, {counted(built.nodes, 'node')}; "
-                   f"{counted(s['secrets'], 'secret')}, total {s['total']}, average {s['average']:.3f}, "
+                   f"{counted(s['secrets'], 'secret')}, {weighted}total {s['total']}, average {s['average']:.3f}, "
                    f"worst {s['worst']} ({time.perf_counter() - started:.2f} s)")
         if built.proof:
             typer.echo(f"optimal: {built.proof['proven']}")
@@ -174,7 +175,8 @@ def compare_command(
     """Compile (or load) one tree per strategy and compare them in one table.
 
     Columns: total and average guesses to win, worst case, the number of secrets won in
-    1, 2, ... guesses, the average number of guesses to know the secret, the compile time.
+    1, 2, ... guesses, the average number of guesses to know the secret, the compile time
+    (a game whose answers have weights: the weighted total and mean first).
 
     Example: guesstree compare mastermind --strategies entropy,minimax --plot mastermind.svg
     """
@@ -212,6 +214,8 @@ def compare_command(
         return
     typer.echo(f"{game.title()}, {counted(len(game.secrets), 'secret')}")
     typer.echo(table(rows))
+    if any(row.stats.weighted for row in rows):
+        typer.echo("weighted, w. mean: guesses to win, each secret by its weight (the objective), in all and on average")
     typer.echo("total, average, worst: guesses to win; to know: average guesses until one secret is left")
     if plot is not None:
         typer.echo(f"wrote {plot}")

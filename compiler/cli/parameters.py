@@ -37,7 +37,7 @@ def _game_parameters() -> list[inspect.Parameter]:
     for key, kind in types.items():
         flag = "--" + key.replace("_", "-")
         declaration = f"{flag}/--no-{flag[2:]}" if kind is bool else flag
-        metavar = None if kind is bool else ("N" if kind is int else "FILE")
+        metavar = None if kind is bool else {int: "N", float: "W"}.get(kind, "FILE")  # W: a weight
         parameters.append(_option(key, Optional[kind],
                                   typer.Option(None, declaration, metavar=metavar, help="; ".join(helps[key]))))
     return parameters

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit, prange, types
 from numba.extending import intrinsic
 
-from .statistic import CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
+from .statistic import CLOG_SCALE, CLOG_SUM, MAX_PART, PARTS, SUM_SQUARES
 
 BLOCK = 2048  # guesses per block
 KEY_CHUNK = 256  # candidates whose keys are made at once
@@ -265,6 +265,70 @@ def partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog,
     parts = np.zeros(len(guess_ids), np.int64)
     run = _parallel if threads and len(guess_ids) * len(candidates) >= PARALLEL_CELLS else _serial
     run(by_column, matrix, guess_ids, candidates, n_feedbacks, statistic, clog, stats, parts)
+    return stats, parts
+
+
+# -- weighted games: each candidate counts its weight (a whole number) in its part -------------
+
+@njit(cache=True, inline="always")
+def _reduce_weighted(counts, statistic):
+    """One guess's partition by weight -> (statistic, number of parts): ``statistic.weighted_value``."""
+    acc = 0.0
+    p = 0
+    for f in range(counts.shape[0]):
+        x = counts[f]
+        if x:
+            p += 1
+            w = np.float64(x)
+            if statistic == CLOG_SUM:
+                acc += w * np.log2(w)
+            elif statistic == MAX_PART:
+                if w > acc:
+                    acc = w
+            elif statistic == SUM_SQUARES:
+                acc += w * w
+    if statistic == CLOG_SUM:
+        acc *= CLOG_SCALE
+    return (np.float64(p) if statistic == PARTS else acc), p
+
+
+@njit(cache=True, inline="always")
+def _weighted_blocks(by_column, matrix, guess_ids, candidates, weights, n_feedbacks, statistic, stats, parts):
+    m = guess_ids.shape[0]
+    for b in prange((m + BLOCK - 1) // BLOCK):  # on threads where inlined into a parallel kernel
+        counts = np.zeros(n_feedbacks, np.int64)
+        for i in range(b * BLOCK, min(m, (b + 1) * BLOCK)):
+            g = guess_ids[i]
+            counts[:] = 0
+            if by_column:
+                for k in range(candidates.shape[0]):
+                    counts[matrix[candidates[k], g]] += weights[k]
+            else:
+                row = matrix[g]
+                for k in range(candidates.shape[0]):
+                    counts[row[candidates[k]]] += weights[k]
+            stats[i], parts[i] = _reduce_weighted(counts, statistic)
+
+
+@njit(cache=True, parallel=True)
+def _weighted_parallel(by_column, matrix, guess_ids, candidates, weights, n_feedbacks, statistic, stats, parts):
+    _weighted_blocks(by_column, matrix, guess_ids, candidates, weights, n_feedbacks, statistic, stats, parts)
+
+
+@njit(cache=True)
+def _weighted_serial(by_column, matrix, guess_ids, candidates, weights, n_feedbacks, statistic, stats, parts):
+    _weighted_blocks(by_column, matrix, guess_ids, candidates, weights, n_feedbacks, statistic, stats, parts)
+
+
+def weighted_partition_stats(matrix, guess_ids, candidates, weights, n_feedbacks, statistic, by_column=False,
+                             threads=True):
+    """``partition_stats`` of a weighted game: each of ``candidates`` counts its weight (``weights``,
+    whole numbers, one per candidate in their order) in its part, and the statistic is a float64
+    (``statistic.weighted_value``); and the parts."""
+    stats = np.zeros(len(guess_ids), np.float64)
+    parts = np.zeros(len(guess_ids), np.int64)
+    run = _weighted_parallel if threads and len(guess_ids) * len(candidates) >= PARALLEL_CELLS else _weighted_serial
+    run(by_column, matrix, guess_ids, candidates, np.asarray(weights, np.int64), n_feedbacks, statistic, stats, parts)
     return stats, parts
 
 

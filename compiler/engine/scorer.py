@@ -85,6 +85,13 @@ class Held(Source):
         return count(self.columns if by_column else self.matrix, guess_ids, secret_ids, tally.n_feedbacks,
                      statistic, tally.clog(statistic), by_column=by_column, threads=tally.threads)
 
+    def weighted_stats(self, guess_ids, secret_ids, statistic, weights):
+        tally = self.tally
+        by_column = self.columns is not None and (len(secret_ids) < COLUMN_MAX_CANDIDATES or self.matrix is None)
+        return self.kernels.weighted_partition_stats(self.columns if by_column else self.matrix, guess_ids, secret_ids,
+                                                     weights, tally.n_feedbacks, statistic, by_column=by_column,
+                                                     threads=tally.threads)
+
     def first_perfect(self, guess_ids, secret_ids):
         by_column = self.columns is not None
         return self.kernels.first_perfect(self.columns if by_column else self.matrix, guess_ids, secret_ids,
@@ -118,6 +125,17 @@ class Computed(Source):
             chunk_stats, chunk_parts = self.kernels.partition_stats(
                 self.codes.block(chunk, secret_ids), np.arange(len(chunk)), every, tally.n_feedbacks, statistic,
                 tally.clog(statistic), threads=tally.threads)
+            stats.append(chunk_stats)
+            parts.append(chunk_parts)
+        return np.concatenate(stats), np.concatenate(parts)
+
+    def weighted_stats(self, guess_ids, secret_ids, statistic, weights):
+        every, tally = np.arange(len(secret_ids)), self.tally
+        stats, parts = [], []
+        for chunk in self.codes.chunks(guess_ids, len(secret_ids)):
+            chunk_stats, chunk_parts = self.kernels.weighted_partition_stats(
+                self.codes.block(chunk, secret_ids), np.arange(len(chunk)), every, weights, tally.n_feedbacks,
+                statistic, threads=tally.threads)
             stats.append(chunk_stats)
             parts.append(chunk_parts)
         return np.concatenate(stats), np.concatenate(parts)
@@ -237,6 +255,12 @@ class Scorer:
         ``pick_only``: the statistics need be exact only for the best guesses (minimax's: see
         ``packed.packed_partition_stats``)."""
         return self.source.partition_stats(guess_ids, secret_ids, statistic, pick_only)
+
+    def weighted_stats(self, guess_ids: np.ndarray, secret_ids: np.ndarray, statistic: int,
+                       weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``partition_stats`` of a weighted game: each of ``secret_ids`` counts its weight (``weights``,
+        whole numbers in their order) in its part; the statistic as float64 (``statistic.weighted_value``)."""
+        return self.source.weighted_stats(guess_ids, secret_ids, statistic, weights)
 
     def perfect_or_stats(self, guess_ids: np.ndarray, secret_ids: np.ndarray, statistic: int,
                          pick_only: bool = False) -> tuple[int, np.ndarray | None, np.ndarray | None]:

@@ -60,6 +60,13 @@ def partition_stats(matrix, guess_ids, candidates, n_feedbacks, statistic, clog,
                                      statistic, clog)
 
 
+def weighted_partition_stats(matrix, guess_ids, candidates, weights, n_feedbacks, statistic, by_column=False,
+                             threads=True):
+    """``kernels.weighted_partition_stats`` by the plain bincount of ``reference.py`` (one thread)."""
+    return reference.weighted_partition_stats(matrix.T if by_column else matrix, guess_ids, candidates, weights,
+                                              n_feedbacks, statistic)
+
+
 def first_perfect(matrix: np.ndarray, guess_ids: np.ndarray, candidates: np.ndarray, n_feedbacks: int,
                   by_column: bool = False) -> int:
     """``kernels.first_perfect``: the first guess whose answers are all different, or -1."""

@@ -33,7 +33,7 @@ def verify(
 
     --json prints an array, one object per tree in the order given (however many):
     tree, ok, secrets, worst, total, average, histogram, determined_histogram, errors,
-    and unusable (true when the file could not be read as a tree, or is listed but missing).
+    weighted_total, weighted_mean and total_weight (a weighted game's only), and unusable (true when the file could not be read as a tree, or is listed but missing).
 
     Example: guesstree verify trees/mastermind-c6-h4-minimax.msgpack.zst --max-depth 5 --json
 
@@ -70,7 +70,9 @@ def verify(
             said = report["errors"][0]
             typer.echo(f"UNUSABLE {path}: {said.removeprefix(f'{path}: ')}", err=True)  # the path once
         elif report["ok"]:
-            typer.echo(f"ok {path}: {counted(report['secrets'], 'secret')}, total {report['total']}, "
+            weighted = (f"weighted total {report['weighted_total']:.6g}, mean {report['weighted_mean']:.4f}; "
+                        if "weighted_total" in report else "")
+            typer.echo(f"ok {path}: {counted(report['secrets'], 'secret')}, {weighted}total {report['total']}, "
                        f"average {report['average']:.4f}, worst {report['worst']}")
         else:
             typer.echo(f"INVALID {path}:", err=True)

@@ -67,6 +67,9 @@ def info(
     typer.echo(f"  nodes      {tree.nodes}{chunks}")
     typer.echo(f"  first      {tree.game.format_code(tree.next_guess([]))}")
     typer.echo(f"  secrets    {s['secrets']}")
+    if s.weighted:  # the objective, then the plain figures (every secret once)
+        typer.echo(f"  weighted   total {s['weighted_total']:.6g}, mean {s['weighted_mean']:.4f} "
+                   f"(guesses to win, each secret by its weight; weights {s['total_weight']:.6g} in all)")
     typer.echo(f"  to win     total {s['total']}, average {s['average']:.4f}, worst {s['worst']}")
     typer.echo(f"  to determine total {s['determined_total']}, average {s['determined_average']:.4f}, worst {s['determined_worst']}")
     typer.echo("guesses to win:")
