@@ -23,6 +23,7 @@ from guesstree.compiler.workers.settings import SearchSettings
 from guesstree.player.games import make_game
 from guesstree.player.pegs import BullsCows, Mastermind
 from guesstree.player.twod import TwoD
+from guesstree.player.verify import verify
 
 ONE_THREAD = SearchSettings(workers=1)
 
@@ -375,3 +376,28 @@ def test_a_review_of_a_weighted_game_is_refused_not_answered_unweighted():
     game = weighted(small_mastermind(), WEIGHTINGS["rising"])
     with pytest.raises(ValueError, match="the exact search does not take weights for guesstree review yet"):
         review(game, [("AAB", game.format_feedback((1, 0)))])
+
+
+WORDS = ["abc", "abd", "acd", "bcd", "bad", "cab", "dab", "cad", "dba", "cba"]
+
+
+@pytest.mark.parametrize("lines, guesses, others_weight", [
+    (["abc 3", "abd", "acd 0.5", "bcd", "bad 2", "cab", "dab 0.25", "cad"], None, None),
+    (["abc", "bad", "cab", "dab"], WORDS, "0.1"),  # every allowed word a secret, the others light
+])
+def test_a_weighted_word_list_compiles_to_the_optimal_weighted_tree_and_verifies(tmp_path, lines, guesses,
+                                                                                  others_weight):
+    (tmp_path / "answers.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    params = {"answers": str(tmp_path / "answers.txt")}
+    if guesses:
+        (tmp_path / "guesses.txt").write_text("\n".join(guesses) + "\n", encoding="utf-8")
+        params.update(guesses=str(tmp_path / "guesses.txt"), others_weight=others_weight)
+    game = make_game("words", **params)
+    assert game.weights is not None
+    oracle = WeightedOracle(game)
+    built = compiler.build(game, Options(strategy="optimal-expected"))
+    least = oracle.least(oracle.root(), None)
+    assert Fraction(built.proof["minimum_weighted_total"]) == least == tree_weighted_total(game, built)
+    tree = player.loads(compiler.to_bytes(built))
+    assert verify(tree).ok
+    assert tree.stats["weighted_total"] == pytest.approx(float(least))
