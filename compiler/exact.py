@@ -23,6 +23,7 @@ from .search.ranking import check_top, ranked, ranked_first
 from .search.standings import FirstRank, Ranking
 from .search.solver import Solver
 from .search.space import SearchedGame
+from .search.weighted_search import refused
 from .strategies import best_guesses
 from .workers.settings import SearchSettings
 
@@ -91,6 +92,12 @@ def bound(game, candidates: str = "all", max_memory: int | None = None, search: 
     return Bound(report.worst, report.proof, report.nodes, report.seconds)
 
 
+def _unweighted(game) -> None:
+    """The openers' ranking is of unweighted totals: a weighted game's is refused, not ranked wrongly."""
+    if game.weights is not None:
+        raise refused("ranking first guesses (openers)")
+
+
 def rank_openers(game, top: int = 10, max_depth: int | None = None, candidates: str = "all",
                  max_memory: int | None = None, search: SearchSettings | None = None) -> Ranking:
     """The ``top`` first guesses of ``game`` with the least totals of an optimal tree (within
@@ -100,6 +107,7 @@ def rank_openers(game, top: int = 10, max_depth: int | None = None, candidates: 
     checkpoint, progress, cluster)."""
     check_top(top)
     SETTINGS["max_depth"].check("max_depth", max_depth)
+    _unweighted(game)
     with solving(game, candidates, max_memory, search) as solver:
         return ranked(solver, top, max_depth)
 
@@ -116,5 +124,6 @@ def rank_of(game, first: str, max_depth: int | None = None, candidates: str = "a
     if not game.is_guess(code):
         raise ValueError(f"--first {first}: {game.format_code(code)} is not an allowed guess")
     SETTINGS["max_depth"].check("max_depth", max_depth)
+    _unweighted(game)
     with solving(game, candidates, max_memory, search) as solver:
         return ranked_first(solver, game.guesses.index(code), max_depth)

@@ -211,7 +211,8 @@ class Exhaustive(Strategy):
     the least total within the fewest guesses in the worst case (``optimal-worst``), the same
     after the fewest secrets that need the worst case (``fewest-at-worst``), or the least total
     (``optimal-expected``, within ``--max-depth`` if given): its ``objective``, which it carries
-    into the search."""
+    into the search. On a weighted game (``Game.weights``) the total is the weighted total
+    (``search/weighted_search.py``; ``fewest-at-worst`` and ``--openers`` are refused there)."""
 
     objective: Objective
     reads: ClassVar[str] = "solution"

@@ -20,7 +20,9 @@ least-total search with a penalty on every secret won by the budget's last guess
   ``problem.Problem``;
 - compiled (numba): ``recursion.py`` (``min_total``, ``within``) over ``partitions.py`` (how
   guesses split candidates), ``alike.py`` (guesses that count once), ``counting.py`` (bounds by
-  counting), ``hint_kernels.py`` (hard mode's rule) and ``table.py`` (the transposition table).
+  counting), ``hint_kernels.py`` (hard mode's rule) and ``table.py`` (the transposition table);
+- a weighted game (``Game.weights``): ``weighted_search.py`` (``WeightedSearch``, which the solver
+  runs instead of ``total.py`` for the least weighted total) over the compiled ``weighted.py``.
 
 An exhaustive strategy's ``prepared`` (``compiler/strategies.py``) starts the search a build
 needs, gives the strategy that plays its tree (``Solved``, which holds the solver) while the build

@@ -30,6 +30,14 @@ class Objective:
 
     def claim(self, proof: LeastTotal, opening: str) -> str:
         """What ``proof`` says was proven for this objective (``opening``: which trees it is about)."""
+        if proof.weighted_total is not None:
+            weighted = (f"has a weighted total below {proof.weighted_total} over the {proof.secrets} secrets "
+                        f"(of total weight {proof.total_weight})")
+            if self.worst_first:
+                return (f"exhaustive search: no tree{opening} wins every secret within {proof.depth - 1} "
+                        f"guesses, and none within {proof.depth} {weighted}")
+            within = "" if proof.depth is None else f" among trees that win every secret within {proof.depth} guesses"
+            return f"exhaustive search: no tree{opening} {weighted}{within}"
         if self.late_first:
             late = proof.late
             return (f"exhaustive search: no tree{opening} wins every secret within {proof.depth - 1} guesses, "
@@ -98,6 +106,10 @@ class LeastTotal:
     # the full proof over many first guesses (``ranking.ranked_root``): first_guesses, by_class,
     # refuted_by_bound, refuted_by_search
     first_guesses: dict = field(default_factory=dict)
+    # a weighted game's (``Game.weights``): the least weighted total, and the weights' sum, as exact
+    # decimal text (``weighted_search.decimal_text``); ``total`` is then its tree's plain total
+    weighted_total: str | None = None
+    total_weight: str | None = None
 
     @property
     def optimal(self) -> bool:
@@ -130,7 +142,10 @@ class LeastTotal:
             proof["minimum_worst"] = self.depth
         if self.late is not None:
             proof["fewest_at_worst"] = self.late
-        proof["minimum_total"] = self.total
+        if self.weighted_total is not None:  # (the plain total of a tree of the least weighted total is no minimum)
+            proof["minimum_weighted_total"] = self.weighted_total
+        else:
+            proof["minimum_total"] = self.total
         if self.first_guesses:  # flat: the strategy map holds no maps (trees/FORMAT.md §2.2)
             found = self.first_guesses
             proof.update(first_guesses=found["first_guesses"], first_guesses_by_class=found["by_class"],

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Callable
 
+import numpy as np
+
 from ..workers.settings import SearchSettings
 from . import checkpoint, jobs, table
 from .dispatch import Cluster, dispatch_for
@@ -25,6 +27,8 @@ from .ranking import opener_total
 from .space import SearchedGame, Space
 from .table import INF
 from .total import Infeasible, TotalSearch
+from .weighted import WINF
+from .weighted_search import WeightedSearch, decimal_text, refused
 from .worst import WorstSearch
 
 CHECKPOINT_EVERY = 300.0  # seconds between checkpoints of a long search
@@ -71,13 +75,15 @@ class Solver:
 
     def __init__(self, searched: SearchedGame, search: SearchSettings | None = None, board=None):
         search = search or SearchSettings()
-        workers = worker_count(search.workers)
+        workers = self._workers = worker_count(search.workers)
         self.space = Space(searched, search.slots or table.slots_for(searched.max_memory), workers + 1)
         self.game = searched.game
         self.checkpoint = Path(search.checkpoint) if search.checkpoint else None
         self.progress = search.progress
         # where jobs run (``dispatch.py``), chosen once: a cluster's worker (given a board) runs them itself
         self.dispatch = dispatch_for(workers, search.cluster_address, inside=board is not None)
+        # a weighted game's least total: its own search (``weighted_search.py``), None for the others
+        self.weighted = self._weighted(searched)
         self.board = board or jobs.Board()  # the best total of the node searched in parallel, for running jobs
         self.total, self.worst = TotalSearch(self), WorstSearch(self)
         self.job_seconds = 0.0  # the time a cluster's workers spent in this search's jobs
@@ -89,6 +95,16 @@ class Solver:
             self.load(self.checkpoint)
         if isinstance(self.dispatch, Cluster):
             self.dispatch.start(self)  # the cluster is reached (or refused) before the search starts
+
+    def _weighted(self, searched: SearchedGame) -> WeightedSearch | None:
+        """The weighted game's search, or None; what it does not do yet, refused here, before any work."""
+        if self.game.weights is None:
+            return None
+        if searched.openers is not None:
+            raise refused("--openers")
+        if isinstance(self.dispatch, Cluster):
+            raise refused("a cluster (--cluster)")
+        return WeightedSearch(self.space, self._workers, self.note)
 
     @property
     def nodes(self) -> int:
@@ -108,6 +124,8 @@ class Solver:
         after the fewest secrets that need them), with the proof the artifact records."""
         objective = _objective(objective)
         key = (objective, max_depth)
+        if key not in self._solved and self.weighted is not None:
+            self._solved[key] = self._solve_weighted(objective, max_depth)
         if key not in self._solved:
             started, nodes = time.monotonic(), self.nodes
             depth = self.minimum_worst().worst if objective.worst_first else max_depth
@@ -133,6 +151,44 @@ class Solver:
                                        first_guesses={"bound": root.settled.bound, "search": root.settled.search})
         return self._solved[key]
 
+    def _solve_weighted(self, objective: Objective, max_depth: int | None) -> Report:
+        """``solve`` for a weighted game: the least weighted total (within ``max_depth``, or the
+        fewest guesses in the worst case), its tree's plain total beside it."""
+        if objective.late_first:
+            raise refused(objective.name)
+        started, nodes = time.monotonic(), self.nodes
+        depth = self.minimum_worst().worst if objective.worst_first else max_depth
+        within = '' if depth is None else f' within {depth}'
+        value = self.guarded(lambda: self.weighted.minimum(depth), task=f"least weighted total{within}")
+        space = self.space
+        first = None if space.first is None else self.game.format_code(self.game.guesses[space.first])
+        if value >= WINF:
+            if self._fits(depth):
+                raise ValueError(f"{self.game.title()}'s weighted totals are too big for the exact search: in whole "
+                                 f"units (the weights times {self.weighted.scale}) they pass {WINF - 1}")
+            opening = "" if first is None else f" opening with {first}"
+            raise Infeasible(f"no tree{opening} wins every secret of {self.game.title()}{within} guesses "
+                             "(guesstree bound finds the fewest)")
+        total, units = self.guarded(lambda: self.weighted.tree_totals(depth), task="the optimal tree's totals")
+        if units != value:  # (the tree walked is the one the table holds: never, unless the search is wrong)
+            raise RuntimeError(f"the optimal tree's weighted total {units} is not the search's {value}")
+        weights = self.weighted.real(int(self.weighted.weights.sum()))
+        proven = LeastTotal(objective, total, depth, space.n_secrets, first,
+                            weighted_total=decimal_text(self.weighted.real(value)), total_weight=decimal_text(weights))
+        return Report(worst=depth, total=total, nodes=self.nodes - nodes, seconds=time.monotonic() - started,
+                      proof=proven.to_dict())
+
+    def _fits(self, depth: int | None) -> bool:
+        """Does some tree (opening with ``--first``, if given) win every secret within ``depth``?"""
+        if depth is None:
+            return True
+        space = self.space
+        if space.first is None:
+            return self.minimum_worst().worst <= depth
+        candidates = np.arange(space.n_secrets, dtype=np.int64)
+        return depth >= 1 and all(space.within_below(part, (space.first,), depth - 1)
+                                  for part in space.split(space.first, candidates))
+
     def _penalize(self, objective: Objective, depth: int | None) -> int:
         """Weigh the minimum-total searches for ``objective`` (``Objective.penalty``: on each secret
         won by the ``depth``-th guess, or none). Returns the penalty (0: none)."""
@@ -153,13 +209,18 @@ class Solver:
         """The guess that the canonical optimal tree plays at ``node`` (a builder ``Node``)."""
         objective = _objective(objective)
         report = self.solve(objective, max_depth)
-        self._penalize(objective, report.worst)
         budget = None if report.worst is None else report.worst - len(node.path)
+        if self.weighted is not None:
+            return self.weighted.optimal_guess(node.candidates, node.played, budget)
+        self._penalize(objective, report.worst)
         return self.total.optimal_guess(node.candidates, node.played, budget)
 
     def minimum_total(self, budget: int | None = None) -> int:
         """The fewest guesses in total of any tree within ``budget`` guesses (None: any depth);
-        ``table.INF`` if no tree fits the budget."""
+        ``table.INF`` if no tree fits the budget. (A weighted game's least weighted total, in whole
+        units, ``weighted.WINF`` if none fits: ``solve`` says more.)"""
+        if self.weighted is not None:
+            return self.guarded(lambda: self.weighted.minimum(budget), task="least weighted total")
         return self.total.minimum(budget).value
 
     def minimum_worst(self) -> Report:

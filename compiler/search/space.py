@@ -24,6 +24,7 @@ from .partitions import guess_bounds, split
 from .problem import NODES, Problem, stop_flag
 from .recursion import LOOKAHEAD_MIN, lookahead_bound
 from .table import FEASIBLE_TAG, INF, total_tag
+from .weighted_search import refused, weights_digest
 
 
 @dataclass(frozen=True)
@@ -294,8 +295,15 @@ class Space:
 
     # -- the compiled recursion from a node down ---------------------------------------------------
 
+    def unweighted(self) -> None:
+        """Refuse a search of unweighted totals on a weighted game: the solver runs its own
+        (``weighted_search.py``) and never comes here, ``compiler/review.py`` does."""
+        if self.game.weights is not None:
+            raise refused("guesstree review")
+
     def total_below(self, candidates: np.ndarray, played: tuple, budget: int, cutoff: int) -> int:
         """``recursion.min_total`` from a node down, with this node's symmetry."""
+        self.unweighted()
         return int(recursion.min_total(self.problem, candidates, np.int64(budget), np.int64(cutoff),
                                        self.mask(played), self.state(candidates, played),
                                        self.absent.played(played), np.int64(self.children)))
@@ -303,6 +311,7 @@ class Space:
     def guess_total(self, candidates: np.ndarray, played: tuple, guess: int, budget: int, limit: int) -> int:
         """``recursion.guess_total``: a guess at a node below the root (after ``played``) searched
         in one compiled call."""
+        self.unweighted()
         after = played + (guess,)
         return int(recursion.guess_total(self.problem, candidates, np.int64(guess), np.int64(budget), np.int64(limit),
                                          self.mask(after), self.state(candidates, played),
@@ -314,5 +323,9 @@ class Space:
                                      self.state(candidates, played)))
 
     def identity(self) -> dict:
-        """What a checkpoint must have been made for (see trees/CHECKPOINT.md)."""
-        return {"game": self.game.identity(), "candidates": "consistent" if self.consistent else "all"}
+        """What a checkpoint must have been made for (see trees/CHECKPOINT.md); a weighted game's
+        weights too (its entries are weighted totals, ``weighted.py``)."""
+        identity = {"game": self.game.identity(), "candidates": "consistent" if self.consistent else "all"}
+        if self.game.weights is not None:
+            identity["weights"] = weights_digest(self.game.weights)
+        return identity
