@@ -76,9 +76,11 @@ def warm_up(part: str | None = None) -> int:
         words = make_game("words", answers=answers, guesses=guesses)
         hard = make_game("words", answers=answers, guesses=guesses, hard=True)
         small = make_game("mastermind", colours=4, holes=3)
+        weighted = make_game("words", answers=answers, guesses=guesses, others_weight=0.5)  # the weighted search
         opener = words.format_code(words.secrets[0])
         searches = [(small, {}), (small, {"max_depth": 4}), (words, {}), (words, {"first": opener}),
-                    (hard, {"max_depth": 6}), (make_game("bulls-cows", digits=5, length=3), {})]
+                    (hard, {"max_depth": 6}), (make_game("bulls-cows", digits=5, length=3), {}),
+                    (weighted, {}), (weighted, {"first": opener})]
         if part in (None, "heuristics"):
             heuristic_games = [make_game("mastermind"), small, make_game("bulls-cows", digits=6, length=3),
                                make_game("digits", length=3), make_game("twod", size=7), words, hard]
