@@ -65,7 +65,7 @@ def test_a_game_s_letters_are_those_its_lists_use(tmp_path):
     assert game.alphabet.letters == "abilmnorsuzáñó" and game.symbols == 14
     assert [game.format_code(s) for s in game.secrets] == ["BUZÓN", "MANOS", "NIÑOS", "ÁRBOL"]  # code point order
     assert game.parse_code("niños") == game.parse_code("NIÑOS") == game.parse_code("nin\u0303os")
-    with pytest.raises(ValueError, match=r"'niñ0s' is not a word: '0' \(U\+0030\) is not one of this "
+    with pytest.raises(ValueError, match=r"'niñ0s' is not a word: '0' \(U\+0030 DIGIT ZERO\) is not one of this "
                                          r"game's letters \(a b i l m n o r s u z á ñ ó\)"):
         game.parse_code("niñ0s")
     english = tmp_path / "en.txt"
@@ -152,7 +152,7 @@ def test_the_commands_take_the_game_s_letters(tmp_path, cli):
     told = cli("next", str(tree), "--", game.format_code(first).lower(), marks)
     assert told.exit_code == 0, told.output
     refused = cli("next", str(tree), "--", "ni9os", "-----")
-    assert refused.exit_code != 0 and "'9' (U+0039) is not one of this game's letters" in refused.output
+    assert refused.exit_code != 0 and "'9' (U+0039 DIGIT NINE) is not one of this game's letters" in refused.output
     assert cli("verify", str(tree)).exit_code == 0
 
 
