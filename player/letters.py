@@ -65,6 +65,8 @@ class Alphabet:
     def of_words(cls, words) -> Alphabet:
         """The letters ``words`` use, or a-z if they use no other."""
         used = set("".join(words))
+        if len(used) > MAX_LETTERS:
+            raise ValueError(f"the word lists use {len(used)} different letters; a game takes at most {MAX_LETTERS}")
         return cls(AZ if used <= set(AZ) else "".join(sorted(used)))
 
     @property

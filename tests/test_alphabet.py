@@ -220,3 +220,12 @@ def test_an_alphabet_given_must_hold_the_lists_letters(tmp_path):
         _ = make_game("words", answers=str(answers), alphabet="aimnos", capitals="AIMNOS").secrets
     given = make_game("words", answers=str(answers), alphabet="aimnosñ", capitals="AIMNOSÑ")
     assert Alphabet("aimnosñ").capitals == "AIMNOSÑ" and given.format_code(given.secrets[1]) == "NIÑOS"
+
+
+def test_lists_of_more_letters_than_a_code_holds_are_refused(tmp_path):
+    path = tmp_path / "han.txt"
+    path.write_text("".join(chr(0x4E00 + i) * 2 + "\n" for i in range(256)), encoding="utf-8")
+    with pytest.raises(ValueError, match="the word lists use 256 different letters; a game takes at most 255"):
+        _ = make_game("words", answers=str(path)).secrets
+    path.write_text("".join(chr(0x4E00 + i) * 2 + "\n" for i in range(255)), encoding="utf-8")
+    assert make_game("words", answers=str(path)).symbols == 255
