@@ -93,10 +93,11 @@ class Alphabet:
         if stray is not None or not word:
             if self.is_az:  # (as the players have always said it)
                 raise ValueError(f"{text!r} is not a word: use the letters a-z")
+            if stray is None:
+                raise ValueError(f"{text!r} is not a word: no letters")
             # (Unicode's name for ASCII alone, as the C player, which has no other table of names, says it)
-            shown = named(stray) if stray and stray.isascii() else f"{stray!r} (U+{ord(stray or ' '):04X})"
-            why = f"{shown} is not one of this game's letters ({self.listed()})" if stray else "no letters"
-            raise ValueError(f"{text!r} is not a word: {why}")
+            shown = named(stray) if stray.isascii() else f"{stray!r} (U+{ord(stray):04X})"
+            raise ValueError(f"{text!r} is not a word: {shown} is not one of this game's letters ({self.listed()})")
         return tuple(self.typed[c] for c in word)
 
     def listed(self) -> str:

@@ -38,6 +38,14 @@ def _lines(path: str) -> list[str]:
     return [line.split("#", 1)[0] for line in text.splitlines()]
 
 
+def words_of_length(path: str, length: int) -> list[str]:
+    """The words of ``length`` letters of a dictionary (Debian's ``/usr/share/dict/LANGUAGE``: words of
+    every length, and some that are not all letters, l'eau, e-mail, which it leaves out), made normal
+    and sorted: a game's list."""
+    return sorted({word for line in _lines(path) if len(word := normal_word(line.strip())) == length
+                   and word.isalpha()})
+
+
 def list_length(path: str) -> int:
     """The length of a word list's words, from its first word (``read_words`` checks the rest)."""
     for line in _lines(path):

@@ -25,8 +25,8 @@ from guesstree.compiler import Options, build, save
 from guesstree.compiler.builder.writer import default_path
 from guesstree.player.artifact import FormatError, decode, encode, write_atomic
 from guesstree.player.games import make_game
-from guesstree.player.letters import normal_word
 from guesstree.player.manifest import FORMAT, entries_of
+from guesstree.player.wordlists import words_of_length
 
 ROOT = Path(__file__).resolve().parent.parent
 TREES_DIR = ROOT / "trees"
@@ -56,8 +56,7 @@ class DebianWords:
         if not source.exists():
             raise SystemExit(f"{source}: missing; this tree's words come from Debian's {self.package} "
                              f"(apt-get install -y {self.package})")
-        words = sorted({word for line in source.read_text(encoding="utf-8").splitlines()
-                        if len(word := normal_word(line.strip())) == self.length and word.isalpha()})
+        words = words_of_length(str(source), self.length)
         path = Path(tempfile.gettempdir()) / "guesstree-lists" / f"{self.language}-{self.length}.txt"
         path.parent.mkdir(exist_ok=True)
         write_atomic(path, "".join(word + "\n" for word in words).encode())

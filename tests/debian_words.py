@@ -7,7 +7,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from guesstree.player.letters import normal_word
+from guesstree.player.wordlists import words_of_length
 
 from parts import missing
 
@@ -20,8 +20,7 @@ def words_of(language: str, package: str, length: int = 5) -> list[str]:
     source = DICT / language
     if not source.exists():
         missing(f"the word lists of other languages need Debian's {package} (apt-get install -y {package})")
-    return sorted({word for line in source.read_text(encoding="utf-8").splitlines()
-                   if len(word := normal_word(line.strip())) == length and word.isalpha()})
+    return words_of_length(str(source), length)
 
 
 def sample(language: str, package: str, answers: int = 120, guesses: int = 320) -> dict[str, str]:
