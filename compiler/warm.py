@@ -20,23 +20,19 @@ stage, and a package's build is the same whatever extras are asked for.
 """
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import json
 import os
-import platform
-import re
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from guesstree import player
+from .engine.cache import ROOT, kernel_sources, kernels_digest
+from .engine.cache import machine as _machine
+from .engine.cache import stamp_path as _stamp_path
 
-STAMP = "guesstree-warm.json"
-ROOT = Path(__file__).resolve().parent
-KERNEL = re.compile(r"^@njit", re.M)  # a module that defines compiled kernels, which numba caches
 
 LETTERS = "etaoinshrdlucmfwypvbgk"
 
@@ -137,41 +133,6 @@ def _score_from_packed_codes(game) -> None:
         scorer.partition_stats(every, every, CLOG_SUM)
         for candidates in (every[:40], every[:300]):  # entropy's pick: by parts, and by levels
             scorer.partition_stats(every, candidates, CLOG_SUM, pick_only=True)
-
-
-def _stamp_path() -> Path:
-    """Where numba caches this package's kernels: ``NUMBA_CACHE_DIR``, else ``__pycache__`` beside
-    the sources when it can be written, else the user's cache folder (as numba decides)."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return Path(os.environ["NUMBA_CACHE_DIR"]) / STAMP
-    beside = Path(__file__).resolve().parent / "__pycache__"
-    if os.access(beside if beside.exists() else beside.parent, os.W_OK):
-        return beside / STAMP
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "guesstree" / STAMP
-
-
-def kernel_sources(root: Path = ROOT) -> list[Path]:
-    """The package's modules that define compiled kernels, in order."""
-    return sorted(path for path in root.rglob("*.py") if KERNEL.search(path.read_text(encoding="utf-8")))
-
-
-def kernels_digest(root: Path = ROOT) -> str:
-    """The sha256 of every kernel source, with its path in the package."""
-    digest = hashlib.sha256()
-    for path in kernel_sources(root):
-        source = path.read_bytes()
-        digest.update(f"{path.relative_to(root).as_posix()}\0{len(source)}\0".encode() + source)
-    return digest.hexdigest()
-
-
-def _machine() -> dict:
-    """What ``warm`` compiled for: numba keys its cache by these too, so this only says whether
-    ``warmed`` (the tests' check), never whether a cached kernel may run."""
-    import llvmlite.binding
-    import numba
-
-    return {"guesstree": player.__version__, "python": platform.python_version(), "numba": numba.__version__,
-            "cpu": llvmlite.binding.get_host_cpu_name(), "machine": platform.machine()}
 
 
 def _stamp() -> dict:

@@ -24,7 +24,10 @@ process (what ``/usr/bin/time`` reports as the maximum resident set).
 Fitted to builds measured on a 2-core machine (whole processes: wall seconds, the CPU seconds of
 the process and its workers, the largest process's resident memory): ``tests/test_estimate.py``
 lists them and holds each within a factor of 2; the fit's table, estimate beside measure, is in
-``scripts/BENCHMARKS-ARCHIVE.md`` (2026-12-06, issue 55: the counting loops vectorised).
+``scripts/BENCHMARKS-ARCHIVE.md`` (2026-12-06, issue 55: the counting loops vectorised). Another
+machine is measured, not assumed: where the kernels' part of a build is ``PROBE_ABOVE`` CPU seconds
+or more, their cost is scaled by this machine's time at a probe of the same kernels over the
+fitting machine's (``speed.py``, measured once per machine and kept).
 
 A build is refused when the figures say it cannot finish: longer than ``--max-time``, or more
 memory than this machine has (``--force`` builds it anyway); ``compile --estimate`` prints them.
@@ -37,6 +40,8 @@ from dataclasses import dataclass
 
 from guesstree.player.games import Game
 from guesstree.player.wording import duration, size
+
+from .speed import ratio
 
 DEPTH_PER_LOG = 1.6  # average guesses to win ~ 1.6 log(secrets) / log(answers) (measured, 6x4 to 7x7)
 # CPU seconds per (guess, secret) scored, by how a peg game is scored (``Layout.peg_words``; None:
@@ -60,6 +65,7 @@ SECRET_BYTES = 600  # per secret in each process: its code listed and packed, it
 # The most secrets an exhaustive search has finished here: Mastermind 9x4's 6561, in 70 minutes
 # (trees/RECORDS.md); 12x3's 1728 took a minute, 3x7's 2187 under one.
 SEARCHED_SECRETS = 6561
+PROBE_ABOVE = 3.0  # CPU seconds of kernels above which this machine's speed at them is measured (``speed.py``)
 
 
 def load_average() -> float:
@@ -105,12 +111,14 @@ class Estimate:
     load: float = 0.0
     processes: int = 1
     largest: int = 0
+    speed: float = 1.0  # this machine's time at the kernels over the fitting machine's (``speed.py``)
 
     def text(self) -> str:
         cores = f"{self.cores} core{'s' * (self.cores != 1)}"
         busy = f" shared with a load of {self.load:.1f}" if share(self.cores, self.load) < self.cores else ""
         each = f" ({self.processes} processes, the largest {size(self.largest)})" if self.processes > 1 else ""
-        return f"about {duration(self.seconds)} on {cores}{busy} and {size(self.memory)} of memory{each}"
+        pace = "" if 0.8 <= self.speed <= 1.25 else f", its kernels measured at {self.speed:.1f}x the time of the model's machine"
+        return f"about {duration(self.seconds)} on {cores}{busy}{pace} and {size(self.memory)} of memory{each}"
 
     def check(self, what: str, max_time: float | None, force: bool, physical: int | None = None) -> None:
         """A ValueError with the figures, unless ``what`` (the build, named) can finish: within
@@ -127,10 +135,12 @@ class Estimate:
                              f"{size(physical)}; --force builds it anyway")
 
 
-def estimate(game: Game, options, layout, load: float | None = None) -> Estimate | None:
+def estimate(game: Game, options, layout, load: float | None = None, speed: float | None = None) -> Estimate | None:
     """The estimate of building ``options.strategy``'s tree of ``game`` as ``layout`` (a
     ``plan.Layout``) lays it out, beside ``load`` (default: this machine's now); None for an
-    exhaustive strategy (its search is not modelled)."""
+    exhaustive strategy (its search is not modelled). ``speed``: this machine's time at the
+    kernels over the fitting machine's (default: measured here, ``speed.ratio``, where the kernels'
+    part of the build is ``PROBE_ABOVE`` seconds or more; 1 below)."""
     strategy = options.strategy
     if strategy.is_exact:
         return None
@@ -149,7 +159,7 @@ def estimate(game: Game, options, layout, load: float | None = None) -> Estimate
     cell = CELL_SECONDS[words][options.name != "most-parts"]
     if words is not None:  # (measured so: see STATISTIC_FACTOR)
         cell *= STATISTIC_FACTOR.get(options.name, COUNTING_FACTOR)
-    cpu = pool * n * below * cell + 1.1 * n * NODE_SECONDS
+    kernels = pool * n * below * cell
     workers = layout.workers  # processes; one uses the kernels' threads
     cores = workers if workers > 1 else available_cpus() if pool else 1
     processes = 1 + workers if workers > 1 else 1  # this one, and its workers (each lists the codes)
@@ -159,10 +169,14 @@ def estimate(game: Game, options, layout, load: float | None = None) -> Estimate
         matrix = min(guesses * n * feedback_bytes(game), 0.8 * options.max_memory)
         memory, each = memory + matrix, each + matrix
     if layout.matrix != "none":
-        cpu += guesses * n * MATRIX_SECONDS.get(getattr(game, "feedback_kind", None), MATRIX_SECONDS[None])
+        kernels += guesses * n * MATRIX_SECONDS.get(getattr(game, "feedback_kind", None), MATRIX_SECONDS[None])
+    if speed is None:
+        speed = 1.0 if kernels < PROBE_ABOVE else ratio("packed" if words in ("unary", "nibbles") else "matrix",
+                                                        options.name != "most-parts")
+    cpu = kernels * speed + 1.1 * n * NODE_SECONDS
     load = load_average() if load is None else load
     seconds = START_SECONDS * processes / share(processes, load) + cpu / share(cores, load)
-    return Estimate(seconds, int(memory), cores, load, processes, int(each))
+    return Estimate(seconds, int(memory), cores, load, processes, int(each), speed)
 
 
 def summary(game: Game, options, figures: Estimate | None) -> dict:
@@ -173,7 +187,7 @@ def summary(game: Game, options, figures: Estimate | None) -> dict:
     said = {"game": game.title(), "strategy": options.name, "secrets": n, "guesses": guesses}
     if figures is not None:
         return {**said, "seconds": round(figures.seconds, 1), "memory": figures.memory, "cores": figures.cores,
-                "load": round(figures.load, 2), "processes": figures.processes, "largest_process": figures.largest,
+                "load": round(figures.load, 2), "speed": round(figures.speed, 2), "processes": figures.processes, "largest_process": figures.largest,
                 "text": f"{options.name} on {game.title()}: {figures.text()}"}
     memory = search_memory(game, options)
     return {**said, "seconds": None, "memory": int(memory), "cores": available_cpus(),
