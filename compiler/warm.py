@@ -235,6 +235,27 @@ def _warm_halves(started: float, say=None) -> int:
     return jobs + int(counted[-1])
 
 
+# What a first build compiles, by what it runs (an exhaustive search; a heuristic scoring from packed
+# peg codes, or from a matrix): the module whose kernels tell whether they are cached, and about how
+# long they take to compile (measured on 2 cores of a Xeon, 2026-12-07: the search's 50 s for
+# Wordle, a heuristic's 10 to 20 s; a slower machine takes longer).
+FIRST_COMPILES = {"search": ("search.recursion", "the exhaustive search's kernels", "about a minute"),
+                  "packed": ("engine.packed", "the heuristics' kernels for packed codes", "10 to 20 s"),
+                  "matrix": ("engine.kernels", "the heuristics' kernels", "10 to 20 s")}
+
+
+def announce(runs: str, say) -> None:
+    """Before a build on the compiled kernels (``runs``: a key of ``FIRST_COMPILES``): where this
+    machine has not compiled them yet, ``say`` what is compiled and about how long it takes, so
+    that no first run waits in silence."""
+    module, what, takes = FIRST_COMPILES[runs]
+    from .engine.cache import cold
+
+    if cold(module):
+        say(f"guesstree: compiling {what} for this machine, once ({takes} on 2 cores; cached for every later "
+            f"run, and `guesstree warm` compiles them all ahead)")
+
+
 def ensure_fresh() -> None:
     """Before a command that may run kernels: clear a cache compiled from other kernel sources
     (``clear_stale``). Nothing is compiled here: numba compiles each kernel at its first call and

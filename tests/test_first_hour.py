@@ -289,7 +289,7 @@ def test_the_strategy_help_names_every_strategy():
 def test_a_command_compiles_only_what_it_runs_and_warm_compiles_everything_ahead(tmp_path):
     """On a machine whose install was never warmed, a command compiles no kernel ahead: a game
     small enough for the numpy engine compiles none and says nothing of it, a game on the compiled
-    engine compiles the kernels it calls (numba, at first call). ``guesstree warm`` compiles them
+    engine compiles the kernels it calls (numba, at first call), saying so first unless --quiet. ``guesstree warm`` compiles them
     all: what it compiled is all that an exact search, a bound and a heuristic build then need."""
     cache = tmp_path / "numba-cache"
     env = {**{k: v for k, v in os.environ.items() if k != "GUESSTREE_WARM"}, "NUMBA_CACHE_DIR": str(cache)}
@@ -305,6 +305,11 @@ def test_a_command_compiles_only_what_it_runs_and_warm_compiles_everything_ahead
     used = guesstree("compile", "mastermind", "--colours", "7", "--holes", "5", "--strategy", "entropy")
     assert any(name.startswith("packed._packed_block-") for name in used)
     assert not any(name.startswith(("recursion.", "table.")) for name in used)  # no search's kernels
+    exact = ["compile", "words", "--answers", words, "--strategy", "optimal-expected", "-o", tmp_path / "w.zst"]
+    for said in ("guesstree: compiling the exhaustive search's kernels for this machine, once (about a minute", ""):
+        done = subprocess.run([GUESSTREE, *map(str, exact)], capture_output=True, text=True, env=env, timeout=600)
+        assert done.returncode == 0 and done.stderr.startswith(said), done.stderr  # said on the first run only
+        assert "compiling" not in done.stderr[len(said):]
     again = subprocess.run([GUESSTREE, "warm"], capture_output=True, text=True, env=env, timeout=600)
     assert again.returncode == 0 and re.search(r"compiled ahead \(\d+ small builds", again.stderr), again.stderr
     before = sorted(p.name for p in cache.rglob("*.nb[ic]"))

@@ -49,3 +49,16 @@ def machine() -> dict:
 
     return {"guesstree": player.__version__, "python": platform.python_version(), "numba": numba.__version__,
             "cpu": llvmlite.binding.get_host_cpu_name(), "machine": platform.machine()}
+
+
+def cold(module: str) -> bool:
+    """Does numba's cache hold no kernel of ``module`` (a compiler module, e.g. ``search.recursion``)
+    yet, so that its first call here compiles? Loads numba and the module."""
+    import importlib
+
+    from numba.core.dispatcher import Dispatcher
+
+    kernels = vars(importlib.import_module(f"guesstree.compiler.{module}")).values()
+    folders = {Path(k.stats.cache_path) for k in kernels if isinstance(k, Dispatcher) and k.stats.cache_path}
+    stem = module.rsplit(".", 1)[-1]
+    return not any(next(folder.glob(f"{stem}.*.nbi"), None) for folder in folders)
