@@ -404,3 +404,30 @@ print(warm.fresh(), warm.clear_stale(), len(list(warm._stamp_path().parent.rglob
     assert kept == "True 0"
     stale, removed, left, stamped = cleared.split()
     assert stale == "False" and int(removed) >= int(cached) and left == "0" and stamped == "True"
+
+
+@pytest.mark.slow
+def test_a_search_compiles_one_version_of_its_bounds_not_one_per_constant(tmp_path):
+    """numba compiles a kernel once per argument types, and a constant passed from compiled code
+    is a type of its own (``Literal[bool](False)``): the search's bounds are given typed values
+    (``np.bool_(False)``), so that a first search compiles each once (10 s of a first Wordle job).
+    What numba compiles shows only on an empty cache (a cached caller holds its callees' code)."""
+    code = ("import sys\n"
+            "from numba.core import event\n"
+            "compiled = []\n"
+            "class Listen(event.Listener):\n"
+            "    def on_start(self, ev): pass\n"
+            "    def on_end(self, ev): compiled.append((ev.data['dispatcher'].py_func.__name__, str(ev.data['args'])))\n"
+            "event.register('numba:compile', Listen())\n"
+            "from guesstree.compiler import Options, build\n"
+            "from guesstree.player.games import make_game\n"
+            "build(make_game('words', answers=sys.argv[1]), Options('optimal-expected'))\n"
+            "print(sorted(name for name, args in compiled if name in ('guess_bounds', 'lookahead_bound', '_parts_of')\n"
+            "             and 'Literal' in args))\n"
+            "print(sum(name == 'guess_bounds' for name, _ in compiled))\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    words = Path(__file__).parent / "data" / "words-small.txt"
+    done = subprocess.run([sys.executable, "-c", code, str(words)], capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    literal, compiles = done.stdout.split("\n")[:2]
+    assert literal == "[]" and int(compiles) >= 1

@@ -167,7 +167,7 @@ def _perfect_bounds(problem, candidates, guesses, first, contiguous, bounds, par
         _parts_of(problem, candidates, guesses, first, contiguous, parts, candidate)
     else:  # every guess of their span, read in a run, then theirs picked out
         every_parts, every_candidate = np.empty(hi - lo + 1, np.int64), np.empty(hi - lo + 1, np.bool_)
-        _parts_of(problem, candidates, np.arange(lo, hi + 1), lo, True, every_parts, every_candidate)
+        _parts_of(problem, candidates, np.arange(lo, hi + 1), lo, np.bool_(True), every_parts, every_candidate)  # (not a literal: one compiled version)
         for j in range(m):
             parts[j], candidate[j] = every_parts[guesses[j] - lo], every_candidate[guesses[j] - lo]
     for j in range(m):
@@ -333,12 +333,12 @@ def least_bound(problem, candidates, guesses, budget, branching, narrow):
     m, n = guesses.shape[0], candidates.shape[0]
     cap = reachable(problem.reach_by[branching], budget - 1)
     if problem.penalty > 0 or problem.n_feedbacks > 256 or n > cap or m == 0:
-        totals, n_parts, candidate, _ = guess_bounds(problem, candidates, guesses, budget, False, branching)
+        totals, n_parts, candidate, _ = guess_bounds(problem, candidates, guesses, budget, np.bool_(False), branching)
         most = 1
         for j in range(m):
             most = max(most, n_parts[j] - (1 if candidate[j] else 0))
         if narrow and most < branching:  # (the parts counted again by the narrower tables)
-            totals, n_parts, candidate, _ = guess_bounds(problem, candidates, guesses, budget, False, most)
+            totals, n_parts, candidate, _ = guess_bounds(problem, candidates, guesses, budget, np.bool_(False), np.int64(most))
         best = INF
         for j in range(m):
             if (n_parts[j] > 1 or candidate[j]) and totals[j] < best:

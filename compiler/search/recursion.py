@@ -126,7 +126,7 @@ def weigh_parts(problem, ordered, parts, budget, limit, played, state, known, br
             start, size = parts[p, 0], parts[p, 1]
             if total >= limit or size < LOOKAHEAD_MIN:
                 break
-            bound = lookahead_bound(problem, ordered[start:start + size], budget, played, state, False, branching)
+            bound = lookahead_bound(problem, ordered[start:start + size], budget, played, state, np.bool_(False), branching)
             total += bound - known[p]
             known[p] = bound
     return min(total, INF)
@@ -200,7 +200,7 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played, branchin
     order_bounds = np.empty(n_guesses, np.int64)
     tried = np.empty(n_guesses, np.int64)
     tried_hash = np.empty(n_guesses, np.uint64)
-    n_tried = 0
+    n_tried = np.int64(0)  # (not a literal 0: one compiled version of _repeats)
     known = np.empty(problem.n_feedbacks, np.int64)  # a guess's parts' lower bounds
     absent = absent_symbols(problem, candidates)  # the candidates themselves play none
     free = unplayed_symbols(problem, played)
@@ -211,7 +211,7 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played, branchin
         scan_limit = cutoff if best_guess < 0 else min(cutoff, best + 1)  # ties may still win
         scan = kept_guesses(problem, guesses, mask, allowed, absent, free)
         n_scan = scan.shape[0]
-        totals, n_parts, candidates_too, _ = guess_bounds(problem, candidates, scan, budget, False, branching)
+        totals, n_parts, candidates_too, _ = guess_bounds(problem, candidates, scan, budget, np.bool_(False), branching)
         low_here = bound  # what any guess here costs at least
         if phase == 1 and not hinted:  # every guess scored: fewer answers here are fewer below
             most = 1
@@ -350,7 +350,7 @@ def within(problem, candidates, depth, mask, state):
     if problem.stop[0]:
         raise Stopped("stopped")
     room = reachable(problem.reach, depth - 1)
-    _, n_parts, candidates_too, largest_parts = guess_bounds(problem, candidates, guesses, depth, True,
+    _, n_parts, candidates_too, largest_parts = guess_bounds(problem, candidates, guesses, depth, np.bool_(True),
                                                              problem.children)
     order_keys = np.empty(guesses.shape[0], np.int64)
     order_ids = np.empty(guesses.shape[0], np.int64)
@@ -366,7 +366,7 @@ def within(problem, candidates, depth, mask, state):
     order = np.argsort(order_keys[:m])
     tried = np.empty(m, np.int64)
     tried_hash = np.empty(m, np.uint64)
-    n_tried = 0
+    n_tried = np.int64(0)
     for i in order:
         if problem.stop[0]:
             raise Stopped("stopped")
