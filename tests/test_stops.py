@@ -124,7 +124,7 @@ def test_the_workers_of_a_killed_compile_end_by_themselves(tmp_path):
 @pytest.mark.skipif(os.name != "posix", reason="a terminal (pty) for the search's status line")
 @pytest.mark.parametrize("stop, where, searching", [
     (signal.SIGINT, ["--workers", "2"], "in flight"), (signal.SIGTERM, ["--workers", "2"], "in flight"),
-    (signal.SIGINT, ["--workers", "1"], "preparing the search"),  # then the search, in the main thread in compiled code
+    (signal.SIGINT, ["--workers", "1"], "minimum total"),  # the search, in the main thread in compiled code
     pytest.param(signal.SIGINT, ["--cluster", "local:2"], "jobs done", marks=pytest.mark.slow),  # Dask's processes
 ])
 def test_an_exhaustive_search_stops_within_seconds(tmp_path, stop, where, searching):
