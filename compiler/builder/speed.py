@@ -8,9 +8,9 @@ matrix), counting per answer or only marking answers, on one thread, by the CPU 
 the ratio to the same probe on the fitting machine (``REFERENCE``) scales the estimate's scoring.
 
 A probe takes a few tenths of a second (its kernel compiled once, as the build compiles it); the
-ratios are kept beside numba's cache (``engine/cache.py``: beside ``warm.py``'s stamp), keyed by the machine and the kernels'
-sources, and measured again when either changes. The file is read with care: anything but the
-ratios of this machine and these kernels is ignored and measured again.
+ratios are kept beside numba's cache (``engine/cache.py``, by ``warm.py``'s stamp), keyed by the
+machine and the kernels' sources, and measured again when either changes. The file is read with
+care: anything but the ratios of this machine and these kernels is ignored and measured again.
 """
 from __future__ import annotations
 
