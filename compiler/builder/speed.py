@@ -15,10 +15,11 @@ care: anything but the ratios of this machine and these kernels is ignored and m
 from __future__ import annotations
 
 import json
-import os
 import time
 
 import numpy as np
+
+from guesstree.player.atomic import write_atomic
 
 from ..engine.cache import kernels_digest, machine, stamp_path
 
@@ -107,9 +108,6 @@ def _read(path, identity: dict) -> dict[str, float]:
 def _write(path, kept: dict) -> None:
     """Keep the ratios (whole or not at all); where the folder cannot be written, measured again next time."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        partial.write_text(json.dumps(kept), encoding="utf-8")
-        os.replace(partial, path)
+        write_atomic(path, json.dumps(kept).encode())
     except OSError:
         pass
