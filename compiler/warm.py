@@ -29,6 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from guesstree.player.atomic import write_atomic
+
 from .engine.cache import ROOT, kernel_sources, kernels_digest
 from .engine.cache import machine as _machine
 from .engine.cache import stamp_path as _stamp_path
@@ -146,10 +148,7 @@ def _stamp() -> dict:
 def _leave_stamp(stamp: dict, say=None) -> None:
     path = _stamp_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        partial.write_text(json.dumps(stamp))
-        os.replace(partial, path)
+        write_atomic(path, json.dumps(stamp).encode())
     except OSError as error:  # the kernels are cached all the same; only the next check repeats
         if say:
             say(f"guesstree: cannot leave the stamp {path} ({error}); the next command checks again")
@@ -244,16 +243,18 @@ FIRST_COMPILES = {"search": ("search.recursion", "the exhaustive search's kernel
                   "matrix": ("engine.kernels", "the heuristics' kernels", "10 to 20 s")}
 
 
-def announce(runs: str, say) -> None:
-    """Before a build on the compiled kernels (``runs``: a key of ``FIRST_COMPILES``): where this
-    machine has not compiled them yet, ``say`` what is compiled and about how long it takes, so
-    that no first run waits in silence."""
+def announce(runs: str, quiet: bool = False) -> None:
+    """Before a command runs compiled kernels (``runs``: a key of ``FIRST_COMPILES``): where this
+    machine has not compiled them yet, say on stderr what is compiled and about how long it takes,
+    so that no first run waits in silence (nothing with ``quiet``)."""
+    if quiet:
+        return
     module, what, takes = FIRST_COMPILES[runs]
     from .engine.cache import cold
 
     if cold(module):
-        say(f"guesstree: compiling {what} for this machine, once ({takes} on 2 cores; cached for every later "
-            f"run, and `guesstree warm` compiles them all ahead)")
+        print(f"guesstree: compiling {what} for this machine, once ({takes} on 2 cores; cached for every later "
+              f"run, and `guesstree warm` compiles them all ahead)", file=sys.stderr, flush=True)
 
 
 def ensure_fresh() -> None:

@@ -141,12 +141,11 @@ def _compiled(game: Game, options, quiet: bool, search: SearchSettings):
     layout, figures = plan(game, options, search)  # (refused there, if it cannot finish)
     if figures is not None and figures.seconds >= 60 and not quiet:
         typer.echo(f"estimated: {figures.text()}", err=True)
-    if layout.backend == "numba" and not quiet:
+    if layout.backend == "numba":
         from ..warm import announce
 
-        runs = "search" if options.strategy.is_exact else \
-            "packed" if layout.peg_words(game) in ("unary", "nibbles") else "matrix"
-        announce(runs, lambda text: typer.echo(text, err=True))
+        announce("search" if options.strategy.is_exact else
+                 "packed" if layout.peg_words(game) in ("unary", "nibbles") else "matrix", quiet)
     with compile_display(quiet) as (searching, building):
         built = build(game, options, progress=building, search=dataclasses.replace(search, progress=searching),
                       layout=layout)

@@ -32,9 +32,10 @@ def bound_command(
     """
     need_compiler()
     from ..exact import bound
+    from ..warm import announce
     from .progress import search_status
 
-    _announce(quiet)
+    announce("search", quiet)
     with failures("bound", game, "searching", "give a smaller --max-memory",
                    lambda error: f"cannot write {search.checkpoint}: {error.strerror or error}"), \
             search_status(quiet) as status, terminate_as_interrupt():
@@ -67,11 +68,12 @@ def openers_command(
 
     from ..builder.writer import check_destination
     from ..exact import rank_of, rank_openers
+    from ..warm import announce
     from .progress import search_status
 
     if first is not None and report is not None:
         raise fail("--report lists every first guess of a ranking: leave out --first")
-    _announce(quiet)
+    announce("search", quiet)
     with failures("openers", game, "searching", "give a smaller --max-memory",
                    lambda error: f"cannot write {error.filename or report or search.checkpoint}: "
                                  f"{error.strerror or error}"):
@@ -89,14 +91,6 @@ def openers_command(
     _say(game, found, as_json)
     if report is not None and not as_json:
         typer.echo(f"wrote {report}")
-
-
-def _announce(quiet: bool) -> None:
-    """Before a search: what this machine compiles first, if anything (``warm.announce``)."""
-    if not quiet:
-        from ..warm import announce
-
-        announce("search", lambda text: typer.echo(text, err=True))
 
 
 def _say(game: Game, found, as_json: bool) -> None:
