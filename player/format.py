@@ -7,12 +7,13 @@ import errno
 import os
 
 FORMAT_NAME = "guesstree"
-VERSION = (1, 3)  # (major, minor) of the whole layout: a reader refuses a major it does not know, ignores unknown keys
-CHUNKED = (2, 1)  # the chunked layout (trees/FORMAT.md §10): the document, then the tree in chunks
+VERSION = (1, 4)  # (major, minor) of the whole layout: a reader refuses a major it does not know, ignores unknown keys
+CHUNKED = (2, 2)  # the chunked layout (trees/FORMAT.md §10): the document, then the tree in chunks
 ADDED = {"allowed_guesses": 2, "notice": 2}  # the minor version that added each optional header key since 1.1
-# The parameters of words that 1.3 (and 2.1) added: a letter beyond a-z, a weighted answer. An older
-# reader refuses them as parameters its game does not take (§6).
-PARAMS_ADDED = ("alphabet", "capitals", "answer_weights")
+# The game parameters each minor version added (the chunked layout's minor is 2 less): 1.3 (2.1) a letter
+# beyond a-z and a weighted answer of words; 1.4 (2.2) a feedback rule (player/rules.py). An older reader
+# refuses them as parameters its game does not take (§6).
+PARAMS_ADDED = {"alphabet": 3, "capitals": 3, "answer_weights": 3, "feedback": 4}
 
 
 def version_of(header: dict, chunked: bool = False) -> list[int]:
@@ -20,10 +21,10 @@ def version_of(header: dict, chunked: bool = False) -> list[int]:
     that a tree that needs nothing new keeps its bytes."""
     game = header.get("game")
     params = game.get("params") if isinstance(game, dict) else None
-    new = isinstance(params, dict) and any(key in params for key in PARAMS_ADDED)
+    added = [PARAMS_ADDED[key] for key in params if key in PARAMS_ADDED] if isinstance(params, dict) else []
     if chunked:
-        return [CHUNKED[0], 1 if new else 0]
-    return [VERSION[0], max([1, *(ADDED[key] for key in header if key in ADDED), *([3] if new else [])])]
+        return [CHUNKED[0], max([0, *(minor - 2 for minor in added)])]
+    return [VERSION[0], max([1, *(ADDED[key] for key in header if key in ADDED), *added])]
 MAX_BODY_BYTES = 64 << 20  # inflated size cap: a frame claiming more is refused before inflating
 MAX_FILE_BYTES = MAX_BODY_BYTES + (1 << 20)  # a compressed artifact larger than this is refused unread
 # msgpack bytes that are not ``bin`` payloads (maps, arrays, numbers, strings): a few bytes of

@@ -14,6 +14,8 @@ from fractions import Fraction
 from functools import cached_property
 from typing import ClassVar
 
+from .rules import Reduction, Rule
+
 Code = tuple[int, ...]  # one symbol index per position (colour, digit, coordinate, letter)
 Feedback = tuple[int, ...]  # the codemaker's answer, e.g. (black, white)
 Parameter = tuple[type, str]  # a keyword that builds a game, given as a command-line option: its type and its help
@@ -55,6 +57,28 @@ class Game:
     # then the weighted total, the weights times each secret's guesses; ``integer_weights`` gives
     # the compiler whole numbers in the same proportions.
     weights: tuple[Fraction, ...] | None = None
+    # What the host tells of the full score (``player.rules``: black pegs only, counts-only word
+    # feedback, letters in common), the game's ``feedback`` option; None: the full score.
+    rule: Rule | None = None
+
+    def told(self, full: Feedback) -> Feedback:
+        """The feedback the host gives for the full score ``full``: ``full`` itself, or its reduction by the rule."""
+        return full if self.rule is None else self.rule.reduce(full)
+
+    @cached_property
+    def reduction(self) -> Reduction | None:
+        """The rule applied to this game (its feedbacks and their numbers): None without a rule."""
+        if self.rule is None:
+            return None
+        return Reduction(self.rule, self.full_feedbacks(), self.full_number)
+
+    def full_feedbacks(self) -> list[Feedback]:
+        """Every full score that can occur (``feedbacks`` where the game has no rule)."""
+        return self.feedbacks()
+
+    def full_number(self, full: Feedback) -> int:
+        """A full score as the number ``player.lanes`` gives it, below 256 (a game with lanes says how)."""
+        raise NotImplementedError
 
     def params(self) -> dict:
         return {}

@@ -52,15 +52,20 @@ class Lanes:
 class LanePlan:
     """How a game's guesses split into groups: ``groups_of(guess)`` names a guess's groups, and
     ``row_of(lanes, group)`` makes a group's row for the secrets of ``lanes``. Each allowed guess's
-    groups are numbered once, so that scoring it is a sum of list items."""
+    groups are numbered once, so that scoring it is a sum of list items. Under a feedback rule
+    (``player.rules``) ``told`` maps each full feedback number to the number of what the host tells."""
 
     def __init__(self, guesses: Iterable[Code], length: int, groups_of: Callable[[Code], Sequence[Hashable]],
-                 row_of: Callable[[Lanes, Hashable], int]):
+                 row_of: Callable[[Lanes, Hashable], int], told: bytes | None = None):
         numbers: dict[Hashable, int] = {}
         self._ids = {guess: tuple(numbers.setdefault(group, len(numbers)) for group in groups_of(guess))
                      for guess in guesses}
         self._groups = list(numbers)
-        self._length, self._groups_of, self._row_of = length, groups_of, row_of
+        self._length, self._groups_of, self._row_of, self._told = length, groups_of, row_of, told
+
+    def _numbers(self, total: int, width: int) -> Row:
+        row = total.to_bytes(width, "little")
+        return row if self._told is None else row.translate(self._told)
 
     def _rows(self, secrets: Sequence[Code]) -> tuple[Lanes, _Rows]:
         lanes = Lanes(secrets, self._length)
@@ -75,13 +80,13 @@ class LanePlan:
     def splitter(self, secrets: Sequence[Code]) -> Callable[[Code], Row]:
         """``split(guess)``: the feedback number of ``guess`` on each of ``secrets``."""
         lanes, rows = self._rows(secrets)
-        return lambda guess: self._total(guess, lanes, rows).to_bytes(lanes.width, "little")
+        return lambda guess: self._numbers(self._total(guess, lanes, rows), lanes.width)
 
     def consistent(self, guess: Code, number: int, secrets: Sequence[Code]) -> list[Code]:
         """The secrets of ``secrets`` whose feedback number from ``guess`` is ``number``."""
         lanes = Lanes(secrets, self._length)
         total = sum(self._row_of(lanes, group) for group in self._groups_of(guess))
-        return [secret for secret, value in zip(secrets, total.to_bytes(lanes.width, "little")) if value == number]
+        return [secret for secret, value in zip(secrets, self._numbers(total, lanes.width)) if value == number]
 
     def partition_counts(self, guesses: Iterable[Code], secrets: Sequence[Code]) -> Iterator[int]:
         """The number of parts each of ``guesses`` splits ``secrets`` into, one by one."""
@@ -90,7 +95,7 @@ class LanePlan:
         for guess in guesses:
             known = ids.get(guess)
             total = self._total(guess, lanes, rows) if known is None else sum(map(get, known))
-            yield len(set(total.to_bytes(width, "little")))
+            yield len(set(self._numbers(total, width)))
 
 
 class _Rows(dict):

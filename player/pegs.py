@@ -11,6 +11,7 @@ from functools import cached_property
 
 from .game import Code, Feedback, Game, require_int
 from .lanes import LanePlan, Lanes
+from .rules import FEEDBACK_HELP, rule_for, rule_param
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -37,24 +38,36 @@ class PegGame(Game):
         return self._lane_plan.splitter(secrets)
 
     def _peg_consistent(self, guess, feedback, secrets):
-        black, white = feedback
-        return self._lane_plan.consistent(guess, black * (self.length + 1) + black + white, secrets)
+        number = self.full_number(feedback) if self.reduction is None else self.reduction.index[tuple(feedback)]
+        return self._lane_plan.consistent(guess, number, secrets)
+
+    def full_number(self, full: Feedback) -> int:
+        black, white = full
+        return black * (self.length + 1) + black + white
 
     def _peg_partition_counts(self, guesses, secrets):
         return self._lane_plan.partition_counts(guesses, secrets)
 
     @cached_property
     def _lane_plan(self) -> LanePlan:
-        return LanePlan(self.guesses, self.length, _peg_groups, _PegRows(self.length + 1))
+        told = None if self.reduction is None else self.reduction.table
+        return LanePlan(self.guesses, self.length, _peg_groups, _PegRows(self.length + 1), told)
 
-    def feedbacks(self) -> list[Feedback]:
+    def full_feedbacks(self) -> list[Feedback]:
         n = self.length
         return [(b, w) for b in range(n + 1) for w in range(n + 1 - b) if not (b == n - 1 and w == 1)]
 
+    def feedbacks(self) -> list[Feedback]:
+        return self.full_feedbacks() if self.reduction is None else self.reduction.feedbacks
+
     def format_feedback(self, feedback: Feedback) -> str:
+        if self.rule is not None:
+            return self.rule.format(feedback, self.peg_letters)
         return f"{feedback[0]}{self.peg_letters[0]}{feedback[1]}{self.peg_letters[1]}"
 
     def parse_feedback(self, text: str) -> Feedback:
+        if self.rule is not None:
+            return self.check_feedback(self.rule.parse(text, self.peg_letters, self.length), text)
         first, second = self.peg_letters
         cleaned = text.strip().upper()
         numbers = re.fullmatch(r"(\d+)\s*[\s,/-]\s*(\d+)", cleaned) or re.fullmatch(r"(\d)(\d)", cleaned)
@@ -78,10 +91,14 @@ class PegGame(Game):
         return feedback
 
     def describe_feedback(self, feedback: Feedback) -> str:
+        if self.rule is not None:
+            return self.rule.describe(feedback, self.peg_names)
         return ", ".join(f"{n} {name[:-1] if n == 1 and name.endswith('s') else name}"
                          for n, name in zip(feedback, self.peg_names))
 
     def instructions(self) -> str:
+        if self.rule is not None:
+            return self.rule.instructions(self.thing, self.peg_letters, self.length)
         (first, second), (right, moved) = self.peg_letters, self.peg_names
         return (f"Think of a {self.thing}. For each guess, give the {right} (right {self.symbol_name} in the right "
                 f"place) and the {moved} (right {self.symbol_name} in the wrong place): e.g. 2{first}1{second} "
@@ -98,9 +115,11 @@ class Mastermind(PegGame):
         "holes": (int, "mastermind: number of holes (default 4)"),
         "secret_repeats": (bool, "mastermind: may a secret repeat a colour (default yes)"),
         "guess_repeats": (bool, "mastermind: may a guess repeat a colour (default yes)"),
+        "feedback": (str, FEEDBACK_HELP),
     }
 
-    def __init__(self, colours: int = 6, holes: int = 4, secret_repeats: bool = True, guess_repeats: bool = True):
+    def __init__(self, colours: int = 6, holes: int = 4, secret_repeats: bool = True, guess_repeats: bool = True,
+                 feedback: str | None = None):
         require_int("colours", colours, 1, 26)
         require_int("holes", holes, 1, 12)
         if not secret_repeats and colours < holes:
@@ -110,11 +129,12 @@ class Mastermind(PegGame):
         self.colours, self.holes = colours, holes
         self.secret_repeats, self.guess_repeats = bool(secret_repeats), bool(guess_repeats)
         self.length, self.symbols = holes, colours
-        self.win = (holes, 0)
+        self.rule = rule_for(self.feedback_kind, feedback)
+        self.win = self.told((holes, 0))
 
     def params(self) -> dict:
         return {"colours": self.colours, "holes": self.holes,
-                "secret_repeats": self.secret_repeats, "guess_repeats": self.guess_repeats}
+                "secret_repeats": self.secret_repeats, "guess_repeats": self.guess_repeats, **rule_param(self.rule)}
 
     def title(self) -> str:
         return f"Mastermind, {self.colours} colours, {self.holes} holes{self._rules()}"
@@ -124,6 +144,8 @@ class Mastermind(PegGame):
 
     def _rules(self) -> str:
         rules = [] if self.secret_repeats else ["distinct colours"]
+        if self.rule is not None:
+            rules.insert(0, self.rule.said)
         if not self.guess_repeats:
             rules.append("guesses distinct")
         elif not self.secret_repeats:
@@ -131,7 +153,7 @@ class Mastermind(PegGame):
         return f" ({', '.join(rules)})" if rules else ""
 
     def slug(self) -> str:
-        slug = f"mastermind-c{self.colours}-h{self.holes}"
+        slug = f"mastermind-c{self.colours}-h{self.holes}" + ("" if self.rule is None else f"-{self.rule.name}")
         if not (self.secret_repeats or self.guess_repeats):
             return slug + "-no-repeats"  # no code repeats a colour
         return slug + ("" if self.secret_repeats else "-distinct") + ("" if self.guess_repeats else "-distinct-guesses")
@@ -162,7 +184,7 @@ class Mastermind(PegGame):
     def score(self, guess: Code, secret: Code) -> Feedback:
         black = sum(g == s for g, s in zip(guess, secret))
         common = Counter(guess) & Counter(secret)
-        return black, sum(common.values()) - black
+        return self.told((black, sum(common.values()) - black))
 
     splitter, partition_counts, consistent = PegGame._peg_splitter, PegGame._peg_partition_counts, PegGame._peg_consistent
 

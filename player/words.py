@@ -19,6 +19,7 @@ from functools import cached_property
 from .game import Code, Feedback, Game
 from .lanes import LanePlan
 from .letters import Alphabet
+from .rules import FEEDBACK_HELP, rule_for, rule_param
 from .weights import weights_param
 from .word_lanes import letter_groups, letter_row
 from .wording import counted
@@ -45,7 +46,6 @@ class Words(Game):
     """
 
     name = "words"
-    page_kind = "letters"
     feedback_kind = "marks"
     parameters = {
         "answers": (str, "words: file of the possible secrets, one word per line"),
@@ -54,7 +54,9 @@ class Words(Game):
         "length": (int, "words: word length (default: the answer list's, 1 to 10)"),
         "others_weight": (float, "words: every other allowed guess is a secret too, of this weight (e.g. 0.001); "
                                  "an answer list's line may give its word a weight: crane 3"),
+        "feedback": (str, FEEDBACK_HELP),
     }
+    count_letters, count_names = ("G", "Y"), ("in place", "elsewhere")  # counts-only feedback's text
 
     # What an artifact records beside the options: the lists' sha256, the words carried and their
     # weights (``player.weights``), the letters beyond a-z (``Alphabet``); each None where not recorded.
@@ -62,21 +64,25 @@ class Words(Game):
                 "capitals")
 
     def __init__(self, answers: str | None = None, guesses: str | None = None, hard: bool = False,
-                 length: int | None = None, others_weight=None, **recorded: str | None):
+                 length: int | None = None, others_weight=None, feedback: str | None = None, **recorded: str | None):
         stray = sorted(set(recorded) - set(self.recorded))
         if stray:
             raise TypeError(f"Words() got an unexpected keyword argument {stray[0]!r}")
         self.lists = word_lists(answers, guesses, length, recorded, others_weight)
         self.hard, self.length = bool(hard), self.lists.length
-        self.win = (2,) * self.length
+        self.rule = rule_for(self.feedback_kind, feedback)
+        if self.rule is not None and self.hard:
+            raise ValueError(f"--hard keeps the hints of each letter's marks, which --feedback {self.rule.name} does not give")
+        self.win = self.told((2,) * self.length)
 
     def params(self) -> dict:
         return self.lists.spec({"hard": self.hard, "length": self.length, "answers_sha256": self.answers_sha256,
-                                "guesses_sha256": self.guesses_sha256, **self.alphabet.params()})
+                                "guesses_sha256": self.guesses_sha256, **self.alphabet.params(),
+                                **rule_param(self.rule)})
 
     def identity(self) -> dict:  # the same lists make the same game, from files or carried along
-        return {"name": self.name, "hard": self.hard, "length": self.length,
-                "answers_sha256": self.answers_sha256, "guesses_sha256": self.guesses_sha256, **weights_param(self.weights)}
+        return {"name": self.name, "hard": self.hard, "length": self.length, "answers_sha256": self.answers_sha256,
+                "guesses_sha256": self.guesses_sha256, **weights_param(self.weights), **rule_param(self.rule)}
 
     @cached_property
     def weights(self) -> tuple[Fraction, ...] | None:  # type: ignore[override]  # (Game's: a class attribute)
@@ -100,30 +106,37 @@ class Words(Game):
                  and (played is None or self._code(w) in played)]
         return Words(hard=self.hard, length=self.length, answers_sha256=self.answers_sha256,
                      guesses_sha256=self.guesses_sha256, answer_words=" ".join(self._answer_words),
-                     guess_words=" ".join(extra), **weights_param(self.weights), **self.alphabet.params())
+                     guess_words=" ".join(extra), **weights_param(self.weights), **self.alphabet.params(),
+                     **rule_param(self.rule))
 
     def __repr__(self) -> str:
         return self.lists.describe(self)
 
     def title(self) -> str:
         hard = (", weighted" if self.weights is not None else "") + (", hard mode" if self.hard else "")
+        hard += "" if self.rule is None else f", {self.rule.said}"
         return f"Words of {counted(self.length, 'letter')} ({counted(len(self.secrets), 'answer')}{hard})"
 
     def slug(self) -> str:
         weights = "".join(f" {text}" for text in weights_param(self.weights).values())  # (none: as before weights)
         digest = hashlib.sha256(f"{self.answers_sha256} {self.guesses_sha256}{weights}".encode()).hexdigest()[:8]
         stem = self.lists.stem()
-        parts = ["words", stem[:24], "" if self.length == 5 else f"l{self.length}", digest, "hard" if self.hard else ""]
+        parts = ["words", stem[:24], "" if self.length == 5 else f"l{self.length}", digest, "hard" if self.hard else "",
+                 "" if self.rule is None else self.rule.name]
         return "-".join(part for part in parts if part)
 
     def instructions(self) -> str:
         n = self.length
+        if self.rule is not None:
+            return self.rule.instructions(f"word of {n} letters", self.count_letters, n)
         return (f"Think of a word of {n} letters. For each guess, type one mark per letter: G if the letter is "
                 f"right and in the right place, Y if it is in the word elsewhere, - if it is not "
                 f"(e.g. GY{'-' * (n - 2)}; also B, X or . for absent, 210{'0' * (n - 3)} or the coloured squares); "
                 f"{'G' * n} when the guess is your word.")
 
     def describe_feedback(self, feedback: Feedback) -> str:
+        if self.rule is not None:
+            return self.rule.describe(feedback, self.count_names)
         names = {2: "exact", 1: "present", 0: "absent"}
         return ", ".join(f"{names[m]}" for m in feedback)
 
@@ -153,6 +166,12 @@ class Words(Game):
         return self.alphabet.code(word)
 
     def feedbacks(self) -> list[Feedback]:
+        return self.full_feedbacks() if self.reduction is None else self.reduction.feedbacks
+
+    def full_number(self, full: Feedback) -> int:
+        return sum(mark * 3 ** p for p, mark in enumerate(full))
+
+    def full_feedbacks(self) -> list[Feedback]:
         n = self.length
         every = [tuple(int(d) for d in _base3(i, n)) for i in range(3 ** n)]
         # all exact but one present is impossible: the present letter would have to be elsewhere
@@ -163,7 +182,7 @@ class Words(Game):
         # to right. (A list, not a Counter: a player's suggestion scores tens of thousands of pairs.)
         unmatched = [s for g, s in zip(guess, secret) if g != s]
         if not unmatched:
-            return (2,) * len(guess)
+            return self.win
         result = []
         for g, s in zip(guess, secret):
             if g == s:
@@ -173,12 +192,12 @@ class Words(Game):
                 unmatched.remove(g)
             else:
                 result.append(0)
-        return tuple(result)
+        return tuple(result) if self.rule is None else self.rule.reduce(tuple(result))
 
     def partition_count(self, guess: Code, secrets) -> int:
         """``Game.partition_count``, with a secret that shares no letter with the guess (all absent)
         counted without scoring it."""
-        letters, absent = set(guess), (0,) * len(guess)
+        letters, absent = set(guess), self.told((0,) * len(guess))
         score = self.score
         return len({absent if letters.isdisjoint(secret) else score(guess, secret) for secret in secrets})
 
@@ -192,7 +211,8 @@ class Words(Game):
         plan = self._lane_plan
         if plan is None:
             return super().consistent(guess, feedback, secrets)
-        return plan.consistent(guess, sum(mark * 3 ** p for p, mark in enumerate(feedback)), secrets)
+        number = self.full_number(feedback) if self.reduction is None else self.reduction.index[tuple(feedback)]
+        return plan.consistent(guess, number, secrets)
 
     def partition_counts(self, guesses, secrets):
         plan = self._lane_plan
@@ -201,7 +221,9 @@ class Words(Game):
     @cached_property
     def _lane_plan(self) -> LanePlan | None:
         """A guess's groups are its letters, each with the positions it holds."""
-        return LanePlan(self.guesses, self.length, letter_groups, letter_row) if 3 ** self.length <= 256 else None
+        if 3 ** self.length > 256:
+            return None
+        return LanePlan(self.guesses, self.length, letter_groups, letter_row, None if self.reduction is None else self.reduction.table)
 
     def guesses_after(self, history) -> list[Code]:
         """``Game.guesses_after``: hard mode's rule as one regular expression over the word list."""
@@ -225,6 +247,11 @@ class Words(Game):
     @cached_property
     def _code_of_word(self) -> dict[str, Code]:
         return dict(zip(self._guess_words, self.guesses))
+
+    @property
+    def page_kind(self) -> str:  # type: ignore[override]  # (Game's: a class attribute)
+        """Letters whose tiles a person colours, or (under a feedback rule, which has no marks) text."""
+        return "letters" if self.rule is None else "text"
 
     @property
     def restricts_guesses(self) -> bool:
@@ -258,9 +285,13 @@ class Words(Game):
         return self.check_code(self.alphabet.read(text), text)
 
     def format_feedback(self, feedback: Feedback) -> str:
+        if self.rule is not None:
+            return self.rule.format(feedback, self.count_letters)
         return "".join(SYMBOLS[m] for m in feedback)
 
     def parse_feedback(self, text: str) -> Feedback:
+        if self.rule is not None:
+            return self.check_feedback(self.rule.parse(text, self.count_letters, self.length), text)
         cleaned = re.sub(r"\s+", "", text.strip())
         digits = "".join(EMOJI.get(c, LETTERS.get(c.casefold(), c)) for c in cleaned)
         if "w" in cleaned.casefold():

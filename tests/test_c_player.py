@@ -85,7 +85,7 @@ class Info(ctypes.Structure):
         ("chunks", ctypes.c_uint32), ("chunk_nodes", ctypes.c_uint32)] + [
         (name, ctypes.c_uint64) for name in ("secrets", "total", "worst", "determined_total", "determined_worst")] + [
         ("average", ctypes.c_double), ("determined_average", ctypes.c_double),
-        ("memory", ctypes.c_size_t), ("peak_memory", ctypes.c_size_t)]
+        ("memory", ctypes.c_size_t), ("peak_memory", ctypes.c_size_t), ("feedback", ctypes.c_char_p)]
 
 
 class Allocator(ctypes.Structure):

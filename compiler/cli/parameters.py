@@ -23,6 +23,9 @@ def _option(name: str, annotation, default) -> inspect.Parameter:
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
 
 
+METAVARS = {"feedback": "RULE"}  # a game's text option that is no file's name
+
+
 def _game_parameters() -> list[inspect.Parameter]:
     """The GAME argument, then one option per keyword any built-in game takes (from ``Game.parameters``)."""
     helps: dict[str, list[str]] = {}
@@ -37,7 +40,7 @@ def _game_parameters() -> list[inspect.Parameter]:
     for key, kind in types.items():
         flag = "--" + key.replace("_", "-")
         declaration = f"{flag}/--no-{flag[2:]}" if kind is bool else flag
-        metavar = None if kind is bool else {int: "N", float: "W"}.get(kind, "FILE")  # W: a weight
+        metavar = None if kind is bool else METAVARS.get(key) or {int: "N", float: "W"}.get(kind, "FILE")  # W: a weight
         parameters.append(_option(key, Optional[kind],
                                   typer.Option(None, declaration, metavar=metavar, help="; ".join(helps[key]))))
     return parameters

@@ -86,11 +86,18 @@ def _pick(codes, ids):
     return codes if ids is None else codes[ids]
 
 
+def full_indices(game: Game) -> list[tuple[tuple[int, ...], int]]:
+    """Each full score of ``game`` (``Game.full_feedbacks``) with the index of what the host tells of it:
+    the kernels compute full scores, and a feedback rule (``player.rules``) is their table's entries."""
+    index = {feedback: i for i, feedback in enumerate(game.feedbacks())}
+    return [(full, index[game.told(full)]) for full in game.full_feedbacks()]
+
+
 def peg_words(game, backend: str) -> str | None:
     """How this peg game's packed codes are written, where it scores partitions straight from them
     (``PackedPegs``: on the compiled engine, where its codes pack, ``packed.packs``): "unary" (a
     bit per colour and hole) or "nibbles"; None where they are not packed."""
-    if backend != "numba":
+    if backend != "numba" or game.rule is not None:  # (packed partitions count full scores)
         return None
     from .packed import packs, unary  # (numba: imported only by the engine that runs it)
 
@@ -107,7 +114,7 @@ def _pegs(game, guess_codes, secret_codes, backend) -> BlockFunction:
     if peg_words(game, backend):
         return PackedPegs(game, guess_codes, secret_codes)
     table = index_table((game.length + 1, game.length + 1), len(feedbacks))
-    for i, (right, moved) in enumerate(feedbacks):
+    for (right, moved), i in full_indices(game):
         table[right, moved] = i
     peg_matrix = backend_kernels(backend).peg_matrix
 
@@ -161,7 +168,7 @@ def _words(game, guess_codes, secret_codes, backend) -> BlockFunction:
     """Per-letter marks, as a base-3 number looked up in a table."""
     word_matrix = backend_kernels(backend).word_matrix
     table = index_table(3 ** game.length, len(game.feedbacks()))
-    for i, feedback in enumerate(game.feedbacks()):
+    for feedback, i in full_indices(game):
         table[int("".join(map(str, feedback)), 3)] = i
 
     def words(guess_ids, secret_ids):

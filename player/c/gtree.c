@@ -175,21 +175,24 @@ static const char *plural(uint64_t n, const char *one, const char *more) { retur
 static void print_game(const gt_info *i)
 {
     unsigned long long answers = (unsigned long long)i->answers;
+    const char *rule = i->feedback ? "black pegs only, " : ""; /* mastermind's: player/rules.py's said */
+    const char *said = !i->feedback ? "" : !strcmp(i->feedback, "counts") ? ", counts only" : ", letters in common";
     printf("game       ");
     switch (i->kind) {
     case GT_MASTERMIND:
         printf("Mastermind %dx%d", i->colours, i->holes);
-        if (!i->secret_repeats && !i->guess_repeats) printf(" (distinct colours, guesses distinct)");
-        else if (!i->secret_repeats) printf(" (distinct colours, guesses may repeat)");
-        else if (!i->guess_repeats) printf(" (guesses distinct)");
+        if (!i->secret_repeats && !i->guess_repeats) printf(" (%sdistinct colours, guesses distinct)", rule);
+        else if (!i->secret_repeats) printf(" (%sdistinct colours, guesses may repeat)", rule);
+        else if (!i->guess_repeats) printf(" (%sguesses distinct)", rule);
+        else if (i->feedback) printf(" (black pegs only)");
         printf("\n");
         break;
     case GT_DIGITS: printf("Digits, %d digits\n", i->holes); break;
     case GT_BULLS_COWS: printf("Bulls and cows, %d of %d digits\n", i->holes, i->digits); break;
     case GT_TWOD: printf("Twod, %dx%d grid\n", i->size, i->size); break;
     case GT_WORDS:
-        printf("Words of %u %s (%llu %s%s)\n", i->code_length, plural(i->code_length, "letter", "letters"), answers,
-               plural(i->answers, "answer", "answers"), i->hard ? ", hard mode" : "");
+        printf("Words of %u %s (%llu %s%s%s)\n", i->code_length, plural(i->code_length, "letter", "letters"), answers,
+               plural(i->answers, "answer", "answers"), i->hard ? ", hard mode" : "", said);
         break;
     }
 }

@@ -153,7 +153,8 @@ typedef struct gt_info {
     int digits, size, hard;    /* bulls-cows's digits, twod's size, words's hard mode */
     unsigned code_length;      /* symbols per code */
     unsigned symbols;          /* symbol values are 0 .. symbols - 1 */
-    unsigned feedback_length;  /* ints per feedback: 2 for peg games, 3 for twod, the length for words */
+    unsigned feedback_length;  /* ints per feedback: 2 for peg games, 3 for twod, the length for words (under a
+                                  feedback rule: 1 for black, 2 for counts and common) */
     unsigned feedbacks;        /* entries of the tree's feedback table */
     uint64_t answers, extra_guesses; /* words: the secrets, and the other guesses it carries */
     gt_text strategy, producer, notice; /* notice.text is NULL without one */
@@ -164,6 +165,8 @@ typedef struct gt_info {
     uint64_t secrets, total, worst, determined_total, determined_worst;
     double average, determined_average;
     size_t memory, peak_memory;   /* bytes the tree holds, and the most it held */
+    const char *feedback;      /* the game's feedback rule (format 1.4): "black" (mastermind), "counts" or
+                                  "common" (words); NULL for the full score */
 } gt_info;
 GT_API gt_status gt_get_info(const gt_tree *tree, gt_info *info);
 

@@ -43,6 +43,11 @@ export interface Game {
    * weighted answers (its answer_weights); null where every secret weighs 1, as in every other game.
    */
   readonly weights: number[] | null;
+  /**
+   * The game's feedback rule (trees/FORMAT.md §2.1, format 1.4), or null for the full score:
+   * black pegs only ([black]), counts-only words ([in place, elsewhere]) or letters in common ([in common, won]).
+   */
+  readonly rule: { readonly family: "pegs" | "marks"; readonly said: string } | null;
   /** A secret's weight as a whole number in a unit common to the game's weights (exact, to compare them); null without weights. */
   wholeWeight(code: Code): bigint | null;
 }

@@ -11,7 +11,9 @@ static int is_peg(const game *g)
 uint32_t gti_game_feedback_keys(const game *g)
 {
     uint32_t space = 1;
-    if (is_peg(g)) return (g->length + 1) * (g->length + 1);
+    if (g->rule == GT_RULE_BLACK) return g->length + 1;
+    if (g->rule == GT_RULE_COMMON) return 2 * (g->length + 1);
+    if (is_peg(g) || g->rule == GT_RULE_COUNTS) return (g->length + 1) * (g->length + 1);
     if (g->kind == GT_TWOD) return 8;
     for (unsigned k = 0; k < g->length; k++) space *= 3;
     return space;
@@ -20,7 +22,15 @@ uint32_t gti_game_feedback_keys(const game *g)
 int gti_game_feedback_key(const game *g, const int *f, uint32_t *key)
 {
     int n = (int)g->length;
-    if (is_peg(g)) {
+    if (g->rule == GT_RULE_BLACK) {
+        *key = (uint32_t)f[0];
+        return f[0] >= 0 && f[0] <= n;
+    }
+    if (g->rule == GT_RULE_COMMON) { /* (common, 0), or (length, 1): the word */
+        *key = (uint32_t)(f[0] * 2 + f[1]);
+        return f[0] >= 0 && f[0] <= n && (f[1] == 0 || (f[1] == 1 && f[0] == n));
+    }
+    if (is_peg(g) || g->rule == GT_RULE_COUNTS) { /* (black, white), or (in place, elsewhere) */
         if (f[0] < 0 || f[1] < 0 || f[0] + f[1] > n || (f[0] == n - 1 && f[1] == 1)) return 0;
         *key = (uint32_t)(f[0] * (n + 1) + f[1]);
         return 1;
@@ -50,6 +60,7 @@ int gti_game_feedback_key(const game *g, const int *f, uint32_t *key)
 
 void gti_game_win(const game *g, int *f)
 {
+    if (g->rule) { f[0] = (int)g->length; f[1] = g->rule == GT_RULE_COMMON; return; }
     if (is_peg(g)) { f[0] = (int)g->length; f[1] = 0; return; }
     for (unsigned k = 0; k < g->feedback_length; k++) f[k] = g->kind == GT_TWOD ? 1 : 2;
 }
@@ -82,10 +93,28 @@ static void score_words(const game *g, const int *guess, const int *secret, int 
     }
 }
 
+/* what the host tells of the full score under the game's rule (player/rules.py) */
+static void reduce(const game *g, const int *full, int *f)
+{
+    int exact = 0, present = 0;
+    if (g->rule == GT_RULE_BLACK) { f[0] = full[0]; return; }
+    for (unsigned p = 0; p < g->length; p++) {
+        exact += full[p] == 2;
+        present += full[p] == 1;
+    }
+    f[0] = g->rule == GT_RULE_COUNTS ? exact : exact + present;
+    f[1] = g->rule == GT_RULE_COUNTS ? present : exact == (int)g->length;
+}
+
 /* the caller checks both codes (gti_game_is_code) */
 void gti_game_score(const game *g, const int *guess, const int *secret, int *f)
 {
-    if (is_peg(g)) score_pegs(g, guess, secret, f);
+    int full[GT_MAX_CODE];
+    if (g->rule) {
+        if (is_peg(g)) score_pegs(g, guess, secret, full);
+        else score_words(g, guess, secret, full);
+        reduce(g, full, f);
+    } else if (is_peg(g)) score_pegs(g, guess, secret, f);
     else if (g->kind == GT_WORDS) score_words(g, guess, secret, f);
     else {
         f[0] = secret[0] <= guess[0] && secret[1] <= guess[1];
@@ -262,9 +291,9 @@ int gti_game_same(const game *a, const game *b)
 {
     if (a->kind != b->kind || a->length != b->length || a->symbols != b->symbols) return 0;
     switch (a->kind) {
-    case GT_MASTERMIND: return a->secret_repeats == b->secret_repeats && a->guess_repeats == b->guess_repeats;
+    case GT_MASTERMIND: return a->secret_repeats == b->secret_repeats && a->guess_repeats == b->guess_repeats && a->rule == b->rule;
     case GT_WORDS: /* the lists name the alphabet and capitals (both are made from the letters they use) */
-        return a->hard == b->hard && same_text(a->answers_sha256, b->answers_sha256) && same_text(a->guesses_sha256, b->guesses_sha256)
+        return a->hard == b->hard && a->rule == b->rule && same_text(a->answers_sha256, b->answers_sha256) && same_text(a->guesses_sha256, b->guesses_sha256)
             && same_text(a->weights, b->weights);
     default: return 1; /* digits, bulls and cows, twod: their length and symbols are their parameters */
     }

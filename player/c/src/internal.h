@@ -16,12 +16,16 @@
 #define GT_MAX_NOTICE_BYTES (64u << 10)
 #define GT_NAME_SIZE 200
 
+/* a game's feedback rule (player/rules.py): what the host tells of the full score */
+enum { GT_RULE_FULL, GT_RULE_BLACK, GT_RULE_COUNTS, GT_RULE_COMMON };
+
 /* the rules of one built-in game (player/pegs.py, twod.py, words.py) */
 typedef struct game {
     gt_game_kind kind;
     const char *name;
     unsigned length, symbols, feedback_length;
     int colours, holes, secret_repeats, guess_repeats, digits, size, hard;
+    int rule;                       /* GT_RULE_*: the feedback parameter (spec.c), the score reduced (games.c) */
     char letters[2];                /* a peg game's feedback letters: "BW", "SB", "AB" */
     /* words: the carried lists (letters.c), each its words' UTF-8 one space apart, in code point order */
     const char *answers, *extra;

@@ -26,7 +26,7 @@ static void feedback_text(const gt_tree *t, const int *f, char *out, size_t size
     const game *g = &t->g;
     uint32_t key;
     int writable = g->kind != GT_TWOD || gti_game_feedback_key(g, f, &key);
-    for (unsigned p = 0; g->kind == GT_WORDS && p < g->length; p++) writable &= f[p] >= 0 && f[p] <= 2;
+    for (unsigned p = 0; g->kind == GT_WORDS && !g->rule && p < g->length; p++) writable &= f[p] >= 0 && f[p] <= 2;
     if (writable) gti_game_format_feedback(g, f, out, size);
     else ints_text(f, g->feedback_length, out, size);
 }
@@ -289,6 +289,7 @@ gt_status gt_get_info(const gt_tree *t, gt_info *info)
     info->code_length = g->length;
     info->symbols = g->symbols;
     info->feedback_length = g->feedback_length;
+    info->feedback = g->rule == GT_RULE_BLACK ? "black" : g->rule == GT_RULE_COUNTS ? "counts" : g->rule == GT_RULE_COMMON ? "common" : NULL;
     info->feedbacks = t->feedbacks;
     info->answers = g->answer_count;
     info->extra_guesses = g->extra_count;

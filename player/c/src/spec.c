@@ -8,7 +8,8 @@ typedef struct param { const char *name; param_kind kind; int64_t low, high, fal
 typedef struct rules { const char *name; gt_game_kind kind; const param *params; size_t count; } rules;
 
 static const param MASTERMIND[] = {{"colours", P_INT, 1, 26, 6}, {"holes", P_INT, 1, 12, 4},
-                                   {"secret_repeats", P_BOOL, 0, 1, 1}, {"guess_repeats", P_BOOL, 0, 1, 1}};
+                                   {"secret_repeats", P_BOOL, 0, 1, 1}, {"guess_repeats", P_BOOL, 0, 1, 1},
+                                   {"feedback", P_TEXT, 0, 0, 0}};
 static const param DIGITS[] = {{"length", P_INT, 1, 10, 4}};
 static const param BULLS_COWS[] = {{"digits", P_INT, 1, 10, 10}, {"length", P_INT, 1, 10, 4}};
 static const param TWOD[] = {{"size", P_INT, 1, 256, 5}};
@@ -16,8 +17,8 @@ static const param WORDS[] = {{"hard", P_BOOL, 0, 1, 0}, {"length", P_INT, 1, 10
                               {"answers_sha256", P_TEXT, 0, 0, 0}, {"guesses_sha256", P_TEXT, 0, 0, 0},
                               {"answer_words", P_TEXT, 0, 0, 0}, {"guess_words", P_TEXT, 0, 0, 0},
                               {"alphabet", P_TEXT, 0, 0, 0}, {"capitals", P_TEXT, 0, 0, 0},
-                              {"answer_weights", P_TEXT, 0, 0, 0}};
-#define MOST_PARAMS 9 /* WORDS' */
+                              {"answer_weights", P_TEXT, 0, 0, 0}, {"feedback", P_TEXT, 0, 0, 0}};
+#define MOST_PARAMS 10 /* WORDS' */
 #define RULES(name, kind, params) {name, kind, params, sizeof params / sizeof *params}
 static const rules GAMES[] = {RULES("mastermind", GT_MASTERMIND, MASTERMIND), RULES("digits", GT_DIGITS, DIGITS),
                               RULES("bulls-cows", GT_BULLS_COWS, BULLS_COWS), RULES("twod", GT_TWOD, TWOD),
@@ -245,6 +246,25 @@ static gt_status words_lists(game *g, const mp_item *texts, char *why, size_t si
     return GT_OK;
 }
 
+/* the feedback parameter (player/rules.py's rule_for): absent, or a rule of the game's family; a
+ * written "full" is refused as any value the rebuilt game would not report back */
+static const char *feedback_rule(game *g, const mp_item *text, char *why, size_t size)
+{
+    static const char *const names[] = {"", "black", "counts", "common"};
+    int family = g->kind == GT_WORDS ? GT_RULE_COUNTS : GT_RULE_BLACK, last = g->kind == GT_WORDS ? GT_RULE_COMMON : GT_RULE_BLACK;
+    if (text->type == MP_NIL) return NULL;
+    for (int rule = family; text->type == MP_STR && rule <= last; rule++)
+        if (gti_mp_is_str(text, names[rule])) {
+            g->rule = rule;
+            g->feedback_length = rule == GT_RULE_BLACK ? 1 : 2;
+            if (g->hard) return "--hard keeps the hints of each letter's marks, which a feedback rule does not give";
+            return NULL;
+        }
+    snprintf(why, size, "cannot rebuild the game '%s': --feedback must be full, %s for this game", g->name,
+             g->kind == GT_WORDS ? "counts, common" : "black");
+    return why;
+}
+
 static gt_status build(game *g, const rules *r, const int64_t *v, const mp_item *texts, char *why, size_t size)
 {
     const char *problem = NULL;
@@ -260,6 +280,7 @@ static gt_status build(game *g, const rules *r, const int64_t *v, const mp_item 
         g->colours = (int)v[0]; g->holes = (int)v[1]; g->secret_repeats = (int)v[2]; g->guess_repeats = (int)v[3];
         if (!g->secret_repeats && g->colours < g->holes) problem = "--no-secret-repeats needs at least as many colours as holes";
         if (g->secret_repeats && !g->guess_repeats) problem = "--no-guess-repeats needs --no-secret-repeats";
+        if (!problem) problem = feedback_rule(g, &texts[4], why, size);
         break;
     case GT_DIGITS:
         g->holes = (int)v[0];
@@ -275,10 +296,13 @@ static gt_status build(game *g, const rules *r, const int64_t *v, const mp_item 
         break;
     case GT_WORDS:
         g->hard = (int)v[0]; g->holes = (int)v[1]; g->feedback_length = (unsigned)v[1];
+        memcpy(g->letters, "GY", 2); /* counts-only feedback's */
+        problem = feedback_rule(g, &texts[9], why, size);
         break;
     }
     g->length = (unsigned)g->holes;
     g->symbols = (unsigned)g->colours; /* words: its alphabet's letters (words_lists) */
+    if (problem == why) return GT_E_GAME;
     if (problem) {
         snprintf(why, size, "cannot rebuild the game '%s': %s", r->name, problem);
         return GT_E_GAME;

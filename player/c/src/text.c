@@ -389,6 +389,65 @@ static gt_status parse_pegs(const game *g, const char *text, int *f, char *why, 
     return GT_OK;
 }
 
+static gt_status cannot_occur(const game *g, const char *text, const int *f, char *why, size_t size);
+
+/* player/rules.py's _counts: size (1 or 2) counts as numbers (2 1, 21), counted letters (2G1Y), the
+ * letters themselves (GGY) or none (-, 0, NONE), in the game's letters */
+static int rule_counts(const char *text, const char *letters, int size, int *f)
+{
+    char s[64];
+    size_t n, at = 0, lettered = 0;
+    const char *start;
+    strip(text, &start, &n);
+    if (n >= sizeof s) return 0;
+    for (size_t k = 0; k < n; k++) s[k] = upper(start[k]);
+    s[n] = 0;
+    f[0] = f[1] = 0;
+    if (size == 2 && (peg_numbers(s, n, f) || peg_counted(s, n, letters, f))) return 1;
+    if (size == 1 && read_count(s, n, &at, &f[0])) {
+        if (at == n) return 1;
+        skip_spaces(s, n, &at);
+        if (at + 1 == n && s[at] == letters[0]) return 1;
+    }
+    for (size_t k = 0; k < n; k++) lettered += s[k] == letters[0] || (size == 2 && s[k] == letters[1]);
+    if (n && lettered == n) {
+        f[0] = f[1] = 0;
+        for (size_t k = 0; k < n; k++) f[s[k] == letters[1] && size == 2]++;
+        return 1;
+    }
+    f[0] = f[1] = 0;
+    return strcmp(s, "-") == 0 || strcmp(s, "0") == 0 || strcmp(s, "NONE") == 0;
+}
+
+/* feedback under a rule (player/rules.py's Rule.parse), then checked as Game.check_feedback does */
+static gt_status parse_rule(const game *g, const char *text, int *f, char *why, size_t size)
+{
+    const char *s;
+    size_t n, digits = 0;
+    strip(text, &s, &n);
+    if (g->rule == GT_RULE_COMMON) {
+        char word[4] = {0};
+        for (size_t k = 0; k < n && k < 3; k++) word[k] = upper(s[k]);
+        for (size_t k = 0; k < n; k++) digits += is_digit(s[k]);
+        if (n <= 3 && (!strcmp(word, "WIN") || !strcmp(word, "WON") || !strcmp(word, "="))) { f[0] = (int)g->length; f[1] = 1; }
+        else if (n && digits == n) { size_t at = 0; read_count(s, n, &at, &f[0]); f[1] = 0; }
+        else {
+            snprintf(why, size, "'%s' is not feedback of letters in common: write how many letters the guess shares with "
+                     "the word, e.g. '2', or 'WIN' when it is the word", text);
+            return GT_E_PARSE;
+        }
+    } else if (!rule_counts(text, g->letters, g->rule == GT_RULE_BLACK ? 1 : 2, f)) {
+        if (g->rule == GT_RULE_BLACK)
+            snprintf(why, size, "'%s' is not feedback with black pegs only: write the pegs right in place, e.g. '2%c' or '2'",
+                     text, g->letters[0]);
+        else
+            snprintf(why, size, "'%s' is not counts-only feedback: write the letters in place and those elsewhere, e.g. "
+                     "'1%c2%c' or '1 2'", text, g->letters[0], g->letters[1]);
+        return GT_E_PARSE;
+    }
+    return cannot_occur(g, text, f, why, size);
+}
+
 static gt_status cannot_occur(const game *g, const char *text, const int *f, char *why, size_t size)
 {
     uint32_t key;
@@ -472,6 +531,7 @@ static gt_status parse_marks(const game *g, const char *text, int *f, char *why,
 gt_status gti_game_parse_feedback(const game *g, const char *text, int *f, char *why, size_t size)
 {
     gt_status status;
+    if (g->rule) return shown_as_python(parse_rule(g, text, f, why, size), text, why, size);
     switch (g->kind) {
     case GT_TWOD: status = parse_pair(g, text, f, why, size); break;
     case GT_WORDS: status = parse_marks(g, text, f, why, size); break;
@@ -520,6 +580,14 @@ size_t gti_game_format_feedback(const game *g, const int *f, char *text, size_t 
     size_t n = 0;
     char one[48];
     if (size) text[0] = 0;
+    if (g->rule) { /* player/rules.py's Rule.format */
+        if (g->rule == GT_RULE_BLACK) snprintf(one, sizeof one, "%d%c", f[0], g->letters[0]);
+        else if (g->rule == GT_RULE_COUNTS) snprintf(one, sizeof one, "%d%c%d%c", f[0], g->letters[0], f[1], g->letters[1]);
+        else if (f[1]) snprintf(one, sizeof one, "WIN");
+        else snprintf(one, sizeof one, "%d", f[0]);
+        put(text, size, &n, one);
+        return n;
+    }
     if (g->kind == GT_TWOD) {
         static const char *const words[8] = {"none", "?", ">=", "?", "<=", "?", "?", "=="};
         uint32_t key;

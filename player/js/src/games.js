@@ -60,6 +60,7 @@ function codes(symbols, length, distinct = false) {
 // TableGame for a plugin game's page): name, length, symbols, win, _secrets(), _feedbacks(),
 // score(), formatFeedback(), parseFeedback(), title(), and this._params.
 export class Game {
+  rule = null;  // the feedback rule (RULES below: black pegs only, counts-only words, letters in common); null: the full score
   weights = null;  // each secret's weight, in the order of secrets(); null: every secret weighs 1 (all games but weighted words)
   wholeWeight() { return null; }  // a secret's weight as a whole number (exact: a unit common to the game's), or null
   #secrets; #feedbacks; #index; #guesses; #guessSet; #secretSet;
@@ -105,6 +106,67 @@ export class Game {
   // A guess's groups (player/lanes.py), as small ints, and a group's row: what it adds to each
   // secret's feedback number, whose sum over a guess's groups is one int (a byte) per feedback.
   _groups() { return null; }  // null: a game without groups, whose pairs are scored one by one
+}
+
+// Feedback rules (player/rules.py): what the host tells of the full score, the game's `feedback`
+// parameter. A rule reduces the full feedback its family of games scores; the game keeps scoring in
+// full and looks the reduction up (withRule), so that a rule is these lines, not a game of its own.
+const counted = (text, letters, size) => {  // player/rules.py's _counts: numbers, counted letters, letters, or none
+  const cleaned = text.trim().toUpperCase(), wanted = [...letters].slice(0, size);
+  const numbers = cleaned.match(new RegExp(`^${new Array(size).fill("(\\d+)").join("\\s*[\\s,/-]\\s*")}$`))
+    ?? cleaned.match(new RegExp(`^${"(\\d)".repeat(size)}$`));
+  const byLetter = cleaned.match(new RegExp(`^${wanted.map((l) => `(?:(\\d+)\\s*${l})?`).join("\\s*")}$`));
+  if (numbers) return numbers.slice(1).map(Number);
+  if (byLetter && cleaned) return byLetter.slice(1).map((n) => Number(n || 0));
+  if (cleaned && new RegExp(`^[${wanted.join("")}]+$`).test(cleaned)) return wanted.map((l) => count([...cleaned], l));
+  if (["-", "0", "NONE"].includes(cleaned)) return new Array(size).fill(0);
+  return null;
+};
+export const RULES = {
+  black: { family: "pegs", said: "black pegs only", reduce: (f) => [f[0]], format: (f, l) => `${f[0]}${l[0]}`,
+    parse(text, l) {
+      return counted(text, l, 1) ?? fail(`${repr(text)} is not feedback with black pegs only: write the pegs right in place, e.g. '2${l[0]}' or '2'`);
+    } },
+  counts: { family: "marks", said: "counts only", reduce: (f) => [count(f, 2), count(f, 1)], format: (f, l) => `${f[0]}${l[0]}${f[1]}${l[1]}`,
+    parse(text, l) {
+      return counted(text, l, 2) ?? fail(`${repr(text)} is not counts-only feedback: write the letters in place and those elsewhere, `
+        + `e.g. '1${l[0]}2${l[1]}' or '1 2'`);
+    } },
+  common: { family: "marks", said: "letters in common", reduce: (f) => [f.filter((m) => m > 0).length, Number(f.every((m) => m === 2))],
+    format: (f) => (f[1] ? "WIN" : String(f[0])),
+    parse(text, l, length) {
+      const cleaned = text.trim().toUpperCase();
+      if (["WIN", "WON", "="].includes(cleaned)) return [length, 1];
+      if (/^[0-9]+$/.test(cleaned)) return [Number(cleaned), 0];
+      return fail(`${repr(text)} is not feedback of letters in common: write how many letters the guess shares with the word, `
+        + "e.g. '2', or 'WIN' when it is the word");
+    } },
+};
+const lexical = (a, b) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i]; return 0; };
+
+// The rule named `name` on `game` (none, or "full": the full score), written in `letters`.
+function withRule(game, family, name, letters) {
+  if (name == null || name === "full") return;
+  const rule = Object.hasOwn(RULES, name) ? RULES[name] : null;
+  if (!rule || rule.family !== family) {
+    const ours = Object.keys(RULES).filter((k) => RULES[k].family === family);
+    fail(`--feedback must be ${["full", ...ours].join(", ")} for this game, not ${repr(name)}`);
+  }
+  if (game.hard) fail(`--hard keeps the hints of each letter's marks, which --feedback ${name} does not give`);
+  const fullKey = game._scoreKey.bind(game), fullFeedbackKey = game._feedbackKey.bind(game), fulls = game._feedbacks();
+  const told = [...new Map(fulls.map((f) => [rule.reduce(f).join(), rule.reduce(f)])).values()].sort(lexical);
+  const index = new Map(told.map((f, i) => [f.join(), i])), table = new Map(fulls.map((f) => [fullFeedbackKey(f), index.get(rule.reduce(f).join())]));
+  Object.assign(game, {
+    rule, win: rule.reduce(game.win),
+    _feedbacks: () => told.map((f) => [...f]),
+    _scoreKey: (guess, secret) => table.get(fullKey(guess, secret)),
+    _feedbackKey: (f) => index.get([...f].join()),
+    score: (guess, secret) => [...told[table.get(fullKey(guess, secret))]],
+    _groups: () => null,  // (their rows sum to full scores: a rule's game scores its pairs one by one)
+    formatFeedback: (f) => rule.format(f, letters),
+    parseFeedback: (text) => game.checkFeedback(rule.parse(text, letters, game.length), text),
+  });
+  game._params.feedback = name;
 }
 
 // The peg games: Mastermind, Digits (the ten digits) and Bulls and cows (distinct digits), the
@@ -191,11 +253,13 @@ class PegGame extends Game {
 
 export class Mastermind extends PegGame {  // its codes written in letters (or 1-based digits)
   static pegs = ["mastermind", "BW", "black white"];  // the name, the pegs' letters and names of each class
-  constructor({ colours = 6, holes = 4, secret_repeats: secretRepeats = true, guess_repeats: guessRepeats = true }) {
+  constructor({ colours = 6, holes = 4, secret_repeats: secretRepeats = true, guess_repeats: guessRepeats = true, feedback }) {
     super(colours, holes, secretRepeats, guessRepeats);
+    withRule(this, "pegs", feedback, "BW");
   }
   title() {
     const { secret_repeats: secrets, guess_repeats: guesses } = this._params, rules = secrets ? [] : ["distinct colours"];
+    if (this.rule) rules.unshift(this.rule.said);
     if (!guesses) rules.push("guesses distinct");
     else if (!secrets) rules.push("guesses may repeat");
     return `Mastermind, ${this.colours} colours, ${this.holes} holes${rules.length ? ` (${rules.join(", ")})` : ""}`;
@@ -352,7 +416,7 @@ export class Words extends Game {
   // Only a tree that carries its words (format 1.1) can be played here: a 1.0 tree names files.
   // A parameter not given is None, as in Python (== null: undefined or null).
   constructor({ answers, guesses, hard = false, length = 5, answers_sha256, guesses_sha256, answer_words, guess_words,
-    alphabet, capitals, answer_weights }, listDigest) {
+    alphabet, capitals, answer_weights, feedback }, listDigest) {
     super();
     const { letters, capitals: shown } = readAlphabet(alphabet, capitals);  // checked first, as player/wordlists.py does
     requireInt("length", length, 1, 10);
@@ -382,6 +446,7 @@ export class Words extends Game {
         this.#weightOf = new Map(this._answers.map((code, i) => [key(code), whole[i]]));
       }
     }
+    withRule(this, "marks", feedback, "GY");
   }
   // A secret's weight as a whole number, in a unit common to the game's weights (exact, for
   // comparing them); null in a game without weights.
@@ -401,7 +466,8 @@ export class Words extends Game {
   letterOf(c) { return this.#letterIndex.get(c) ?? -1; }
   title() {
     const weighted = this.weights === null ? "" : ", weighted";
-    return `Words of ${this.length} letters (${this._answers.length} answers${weighted}${this.hard ? ", hard mode" : ""})`;
+    const rule = this.rule ? `, ${this.rule.said}` : "";
+    return `Words of ${this.length} letters (${this._answers.length} answers${weighted}${this.hard ? ", hard mode" : ""}${rule})`;
   }
   _secrets() { return this._answers; }
   _guesses() {  // the answers and the other guesses, merged in canonical (code) order
@@ -514,8 +580,8 @@ export class Words extends Game {
 
 export const GAMES = { mastermind: Mastermind, "bulls-cows": BullsCows, digits: Digits, twod: TwoD, words: Words };
 const TAKES = {  // the keyword arguments each constructor takes; it lists the first group when refusing others
-  mastermind: "colours holes secret_repeats guess_repeats", "bulls-cows": "digits length", digits: "length", twod: "size",
-  words: "answers guesses hard length|answers_sha256 guesses_sha256 answer_words guess_words alphabet capitals answer_weights",
+  mastermind: "colours holes secret_repeats guess_repeats feedback", "bulls-cows": "digits length", digits: "length", twod: "size",
+  words: "answers guesses hard length feedback|answers_sha256 guesses_sha256 answer_words guess_words alphabet capitals answer_weights",
 };
 
 // make_game(name, **params): an unknown parameter is refused as Python's TypeError is.

@@ -56,7 +56,7 @@ test("the header: plugin games, versions, parameters, statistics", async () => {
   await refusedWith((d) => { d.game.params.secret_repeats = "yes"; }, "the game 'mastermind' does not take secret_repeats='yes' as written");
   await load(await altered((d) => { d.game.params.secret_repeats = 1; }), "t");  // Python: True == 1
   await refusedWith((d) => { d.game.params.bogus = 1; }, "cannot rebuild the game 'mastermind': bad parameters for mastermind: colours, holes, "
-    + "secret_repeats, guess_repeats, bogus (it takes colours, holes, secret_repeats, guess_repeats)");
+    + "secret_repeats, guess_repeats, bogus (it takes colours, holes, secret_repeats, guess_repeats, feedback)");
   await refusedWith((d) => { d.stats.total = -1; }, "the statistic 'total' is -1, not a whole number");
   await refusedWith((d) => { d.stats.worst = 3.5; }, "the statistic 'worst' is 3.5, not a whole number");
   await refusedWith((d) => { d.stats.histogram = [[2, 4], [1, 1]]; }, "the statistic 'histogram' is not in increasing order of guesses");
