@@ -64,46 +64,44 @@ def _counts(text: str, letters: Sequence[str], size: int) -> tuple[int, ...] | N
     return None
 
 
-class Black(Rule):
+class Counted(Rule):
+    """A rule that tells ``size`` counts, each written with its letter: ``2B``, ``1G2Y``."""
+
+    size: ClassVar[int]
+    mistake: ClassVar[str]  # what the text is not, and what to write instead ({0}, {1}: the letters)
+
+    def format(self, feedback: Feedback, letters: Sequence[str]) -> str:
+        return "".join(f"{n}{letter}" for n, letter in zip(feedback, letters))
+
+    def parse(self, text: str, letters: Sequence[str], length: int) -> Feedback:
+        counts = _counts(text, letters, self.size)
+        if counts is None:
+            raise ValueError(f"{text!r} is not {self.mistake.format(*letters)}")
+        return counts
+
+
+class Black(Counted):
     """Mastermind with black pegs only: how many symbols are right in place, nothing of the others."""
 
-    name, family, said = "black", "pegs", "black pegs only"
+    name, family, said, size = "black", "pegs", "black pegs only", 1
+    mistake = "feedback with black pegs only: write the pegs right in place, e.g. '2{0}' or '2'"
 
     def reduce(self, full: Feedback) -> Feedback:
         return (full[0],)
-
-    def format(self, feedback: Feedback, letters: Sequence[str]) -> str:
-        return f"{feedback[0]}{letters[0]}"
-
-    def parse(self, text: str, letters: Sequence[str], length: int) -> Feedback:
-        counts = _counts(text, letters, 1)
-        if counts is None:
-            raise ValueError(f"{text!r} is not feedback with black pegs only: write the pegs right in place, "
-                             f"e.g. '2{letters[0]}' or '2'")
-        return counts
 
     def instructions(self, thing: str, letters: Sequence[str], length: int) -> str:
         return (f"Think of a {thing}. For each guess, give only how many are right in the right place, e.g. "
                 f"2{letters[0]} or 2; {length}{letters[0]} when the guess is your {thing}.")
 
 
-class Counts(Rule):
+class Counts(Counted):
     """Counts-only word feedback: how many letters are in place, and how many are in the word elsewhere."""
 
-    name, family, said = "counts", "marks", "counts only"
+    name, family, said, size = "counts", "marks", "counts only", 2
+    mistake = "counts-only feedback: write the letters in place and those elsewhere, e.g. '1{0}2{1}' or '1 2'"
 
     def reduce(self, full: Feedback) -> Feedback:
         return full.count(2), full.count(1)
-
-    def format(self, feedback: Feedback, letters: Sequence[str]) -> str:
-        return f"{feedback[0]}{letters[0]}{feedback[1]}{letters[1]}"
-
-    def parse(self, text: str, letters: Sequence[str], length: int) -> Feedback:
-        counts = _counts(text, letters, 2)
-        if counts is None:
-            raise ValueError(f"{text!r} is not counts-only feedback: write the letters in place and those "
-                             f"elsewhere, e.g. '1{letters[0]}2{letters[1]}' or '1 2'")
-        return counts
 
     def instructions(self, thing: str, letters: Sequence[str], length: int) -> str:
         return (f"Think of a {thing}. For each guess, give how many letters are in the right place ({letters[0]}) "

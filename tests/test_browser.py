@@ -148,6 +148,9 @@ def some(secrets: list, count: int) -> list:
     pytest.param("bulls-cows", "first", {"digits": 4, "length": 2}, marks=pytest.mark.slow),
     pytest.param("tiny_game:make", "entropy", {}, marks=pytest.mark.slow),
     ("words", "entropy", {"answers": str(Path(__file__).parent / "data" / "words-small.txt"), "hard": True}),
+    ("mastermind", "minimax", {"colours": 4, "holes": 3, "feedback": "black"}),  # feedback rules (issue 69)
+    ("words", "entropy", {"answers": str(Path(__file__).parent / "data" / "words-small.txt"), "feedback": "counts"}),
+    ("words", "most-parts", {"answers": str(Path(__file__).parent / "data" / "words-small.txt"), "feedback": "common"}),
 ])
 def test_page_plays_like_the_python_player(browser, trees, tmp_path, plugin_path, name, strategy, params):
     web = WebPlayer(browser, trees(name, strategy, **params), tmp_path)
@@ -474,6 +477,8 @@ def test_words_page_enter_placeholder_allowed_guesses_and_answers(browser, tmp_p
     ("mastermind", "entropy", {"colours": 4, "holes": 3}),
     pytest.param("words", "entropy", {"answers": str(Path(__file__).parent / "data" / "words-small.txt"), "hard": True},
                  marks=pytest.mark.slow),
+    ("mastermind", "entropy", {"colours": 4, "holes": 3, "feedback": "black"}),
+    ("words", "entropy", {"answers": str(Path(__file__).parent / "data" / "words-small.txt"), "feedback": "common"}),
 ])
 def test_you_guess_the_pages_hidden_secret_with_the_trees_hints(browser, trees, tmp_path, name, strategy, params):
     """"You guess": the page hides a secret and scores each guess by the game's rules. Playing its
