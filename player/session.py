@@ -8,6 +8,7 @@ from collections import Counter
 
 from .games import Code, Feedback
 from .tree import History, Tree
+from .wording import counted
 
 
 class Session:
@@ -97,3 +98,51 @@ class Session:
         return f"took back {self.game.format_feedback(feedback)} for {self.game.format_code(guess)}"
 
 
+
+
+class Hidden:
+    """"You guess" (``play --you-guess``): the computer holds a secret of the tree's game, a person
+    guesses, and each guess gets the game's own score; ``hint`` is the tree's suggestion for the
+    guesses so far (``Tree.suggest``). The page's "you guess" says the same (player/web/player.js)."""
+
+    def __init__(self, tree: Tree, secret: Code):
+        self.tree, self.game, self.secret = tree, tree.game, secret
+        self.history: History = []
+        self.over = False
+
+    def _left(self) -> str:
+        left = len(self.tree.candidates(self.history, True))
+        return f"{counted(left, 'secret')} still fit{'s' if left == 1 else ''}"
+
+    def guess(self, text: str) -> str:
+        """Score one typed guess; a guess that is no allowed one, or played before, is refused
+        (``ValueError`` naming why) and not counted."""
+        game = self.game
+        played = game.parse_code(text)
+        unknown = self.tree.unknown_guess(played)
+        if unknown:
+            raise ValueError(f"{unknown}: a typo?")
+        shown = game.format_code(played)
+        before = next((k for k, (g, _) in enumerate(self.history) if g == played), None)
+        if before is not None:
+            raise ValueError(f"you already guessed {shown} (guess {before + 1}, "
+                             f"{game.format_feedback(self.history[before][1])}): not counted")
+        refused = game.allows(played, self.history)
+        if refused:
+            raise ValueError(refused)
+        feedback = game.score(played, self.secret)
+        self.history.append((played, feedback))
+        if feedback == game.win:
+            self.over = True
+            return (f"You found {shown} in {counted(len(self.history), 'guess', 'guesses')} "
+                    f"(the tree finds it in {len(self.tree.path(self.secret))}).")
+        return f"{shown} gets {game.format_feedback(feedback)}: {self._left()}."
+
+    def hint(self) -> str:
+        suggested = self.tree.suggest(self.history, True)
+        assert suggested is not None, "a found secret ends the game: play asks no hint after it"
+        return f"Hint: the tree would guess {self.game.format_code(suggested)} ({self._left()})."
+
+    def reveal(self) -> str:
+        self.over = True
+        return f"The secret is {self.game.format_code(self.secret)}."

@@ -5,6 +5,8 @@ after 1B0W it plays AC, which splits AA, AC, BB and CB into parts of one.
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from guesstree.player.session import Session
@@ -140,3 +142,46 @@ def test_own_guess_with_bad_feedback_names_the_feedback(session):
         session.answer("CC 3B")
     assert str(caught.value).startswith("the feedback to CC: '3B' is impossible")
     assert session.history == []
+
+
+# -- "you guess": the computer hides a secret ------------------------------------------------------
+def test_you_guess_follows_the_hints_to_the_hidden_secret(cli):
+    """play --you-guess: the hints are Tree.suggest's, each guess gets the game's score of the hidden
+    secret (the same for the same --seed), the hints find it, and a repeated or unknown guess is not counted."""
+    import random
+
+    from guesstree.player.shipped import load_shipped
+
+    tree = load_shipped("wordle-salet-optimal-expected")
+    game = tree.game
+    secret = random.Random(5).choice(game.secrets)
+    history, lines = [], ["salet", "salet", "xyzzy"]
+    history.append((game.parse_code("salet"), game.score(game.parse_code("salet"), secret)))
+    while history[-1][1] != game.win:
+        guess = tree.suggest(history, True)
+        lines += ["hint", game.format_code(guess).lower()]
+        history.append((guess, game.score(guess, secret)))
+    result = cli("play", "wordle-salet-optimal-expected", "--you-guess", "--seed", 5, input="".join(f"{line}\n" for line in lines))
+    assert result.exit_code == 0, result.output
+    said = re.findall(r"^guess \d+\? +(.*)$", result.stdout, re.M)  # what each line typed was told
+    assert said[0] == f"SALET gets {game.format_feedback(history[0][1])}: {len(tree.candidates(history[:1]))} secrets still fit."
+    assert said[1] == f"you already guessed SALET (guess 1, {game.format_feedback(history[0][1])}): not counted; try again"
+    assert said[2] == "XYZZY is not one of the game's 12972 allowed guesses: a typo?; try again"
+    for k, (guess, _) in enumerate(history[1:], 1):
+        assert said[1 + 2 * k].startswith(f"Hint: the tree would guess {game.format_code(guess)} (")
+    assert said[-1] == (f"You found {game.format_code(secret)} in {len(history)} guesses "
+                        f"(the tree finds it in {len(tree.path(secret))}).")
+
+
+def test_you_guess_reveals_the_secret_and_plays_a_rule(cli, tmp_path):
+    out = tmp_path / "black.msgpack.zst"
+    assert cli("compile", "mastermind", "--feedback", "black", "--strategy", "entropy", "-o", out, "-q").exit_code == 0
+    result = cli("play", out, "--you-guess", "--seed", 2, input="AAAA\nABBA1\nreveal\n")
+    assert result.exit_code == 0, result.output
+    from guesstree import player
+
+    game = player.load(out).game
+    said = re.findall(r"^guess \d+\? +(.*)$", result.stdout, re.M)  # what each line typed was told
+    secret = game.parse_code(said[-1].removeprefix("The secret is ").rstrip("."))
+    assert said[0].startswith(f"AAAA gets {game.format_feedback(game.score((0, 0, 0, 0), secret))}: ")
+    assert said[1].endswith("; try again") and said[-1].startswith("The secret is ")

@@ -86,6 +86,9 @@ def play(
     plugin: list[str] | None = PLUGIN,
     any_guess: bool = typer.Option(False, "--any-guess",
                                    help="take a guess of your own that is not one of the game's allowed guesses"),
+    you_guess: bool = typer.Option(False, "--you-guess",
+                                   help="the other way round: the computer hides a secret, you guess, the tree hints"),
+    seed: int | None = typer.Option(None, "--seed", metavar="N", help="--you-guess: hide the same secret for the same N"),
 ) -> None:
     """Play against a tree: it guesses, you answer with the feedback for your secret.
 
@@ -94,6 +97,10 @@ def play(
     played a guess of your own, the guess and its feedback (CRANE GY---): the game carries
     on from there with a guess computed from the secrets still possible. 'undo' takes
     the last answer back, 'help' shows the rules, 'quit' stops.
+
+    With --you-guess the computer hides one of the game's secrets and you guess it: each
+    guess gets the game's feedback; 'hint' shows the tree's guess for the game so far,
+    'reveal' the secret.
 
     Example: guesstree play trees/mastermind-c6-h4-entropy.msgpack.zst, or a shipped tree by
     its name: guesstree play wordle-salet-optimal-expected
@@ -106,6 +113,8 @@ def play(
         count = len(game.secrets)
     except ValueError as error:  # an older words tree away from its lists
         raise fail(str(error)) from None
+    if you_guess:
+        return _you_guess(session.tree, seed)
     commands = ("Played a guess of your own? Type it with its feedback. "
                 "Type 'undo' to take an answer back, 'help' for these rules, 'quit' to stop.")
     typer.echo(f"{game.title()}, {counted(count, 'secret')}: {tree_path}")
@@ -130,6 +139,34 @@ def play(
             typer.echo(f"  {message}")
             if done:
                 return
+    except EOFError:
+        typer.echo("\nend of input: stopped")
+    except KeyboardInterrupt:
+        typer.echo("\ninterrupted: stopped")
+        raise typer.Exit(130) from None
+
+
+def _you_guess(tree, seed: int | None) -> None:
+    """``play --you-guess``: the person guesses the secret the computer hides (``session.Hidden``)."""
+    import random
+
+    from ..session import Hidden
+
+    game = tree.game
+    hidden = Hidden(tree, random.Random(seed).choice(game.secrets))
+    commands = "Type a guess, 'hint' for the tree's guess, 'reveal' to see the secret, 'quit' to stop."
+    typer.echo(f"{game.title()}: a secret is hidden, one of {counted(len(game.secrets), 'secret')}. {commands}")
+    try:
+        while not hidden.over:
+            line = input(f"guess {len(hidden.history) + 1}? ").strip()
+            if line.lower() in ("quit", "exit", "q"):
+                return
+            calls = {"hint": hidden.hint, "reveal": hidden.reveal, "help": lambda: commands, "?": lambda: commands}
+            try:
+                said = calls[line.lower()]() if line.lower() in calls else hidden.guess(line)
+            except ValueError as error:
+                said = f"{error}; try again"
+            typer.echo(f"  {said}")
     except EOFError:
         typer.echo("\nend of input: stopped")
     except KeyboardInterrupt:
