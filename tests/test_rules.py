@@ -196,15 +196,13 @@ def test_the_format_version_says_a_rule(rule_trees, mm32_path):
     assert decode(mm32_path.read_bytes())[0]["version"] == [1, 1]  # a tree without a rule keeps its version
 
 
-HOSTILE = {"purple": "black", 3: "black", "full": "black", "counts": "black", "black": "counts", None: "x"}
+HOSTILE = {"purple": "black", 3: "black", -1: "black", True: "counts", "full": "black", "counts": "black", "black": "counts"}
 
 
 def hostile_trees(rule_trees) -> list[tuple[str, bytes]]:
     """The feedback parameter changed to what no game of the tree takes (or written as full)."""
     out = []
     for value, tree_rule in HOSTILE.items():
-        if value is None:
-            continue
         source = rule_trees["black-entropy" if tree_rule == "black" else "counts-entropy"]
         header, body = decode(source)
         header["game"]["params"]["feedback"] = value
@@ -261,8 +259,11 @@ def test_the_c_player_answers_as_python(rule_trees):
         assert [c.format(f, True) for f in game.feedbacks()] == [game.format_feedback(f) for f in game.feedbacks()]
         c.close()
     for name, data in hostile_trees(rule_trees):
-        with pytest.raises(ValueError, match="feedback"):
+        with pytest.raises(FormatError) as python:
+            player.loads(data, name)
+        with pytest.raises(ValueError) as c:
             CTree(lib, data=data, name=name)
+        assert str(c.value).endswith(str(python.value)), name  # Python's message (C adds the status)
 
 
 PLAY_NODE = r"""
@@ -336,7 +337,10 @@ def test_the_javascript_player_answers_as_python(rule_trees):
         for key in py:
             assert js[key] == py[key], (name, key)
     refused = answers[len(played):]
-    assert len(refused) == len(hostile) and all("feedback" in r.get("refused", "") for r in refused)
+    for (name, data), js in zip(hostile, refused, strict=True):
+        with pytest.raises(FormatError) as python:
+            player.loads(data, "t")
+        assert js == {"refused": str(python.value)}, name
 
 
 # -- the command line ------------------------------------------------------------------------------

@@ -246,6 +246,14 @@ static gt_status words_lists(game *g, const mp_item *texts, char *why, size_t si
     return GT_OK;
 }
 
+/* short printable ASCII without a quote: text that Python's repr() shows as it is, between quotes */
+static int plain_ascii(const mp_item *text)
+{
+    for (uint64_t k = 0; k < text->u; k++)
+        if (text->at[k] < 0x20 || text->at[k] > 0x7E || text->at[k] == '\'' || text->at[k] == '\\') return 0;
+    return text->u <= 40;
+}
+
 /* the feedback parameter (player/rules.py's rule_for): absent, or a rule of the game's family; a
  * written "full" is refused as any value the rebuilt game would not report back */
 static const char *feedback_rule(game *g, const mp_item *text, char *why, size_t size)
@@ -260,8 +268,17 @@ static const char *feedback_rule(game *g, const mp_item *text, char *why, size_t
             if (g->hard) return "--hard keeps the hints of each letter's marks, which a feedback rule does not give";
             return NULL;
         }
-    snprintf(why, size, "cannot rebuild the game '%s': --feedback must be full, %s for this game", g->name,
-             g->kind == GT_WORDS ? "counts, common" : "black");
+    if (gti_mp_is_str(text, "full")) /* the rebuilt game would not report it */
+        snprintf(why, size, "the game '%s' does not take feedback='full' as written", g->name);
+    else {
+        char value[64] = ""; /* the value as Python's repr() shows it, where that is simple */
+        if (text->type == MP_STR && plain_ascii(text)) snprintf(value, sizeof value, ", not '%.*s'", (int)text->u, (const char *)text->at);
+        if (text->type == MP_UINT) snprintf(value, sizeof value, ", not %llu", (unsigned long long)text->u);
+        if (text->type == MP_NEGATIVE) snprintf(value, sizeof value, ", not %lld", (long long)text->i);
+        if (text->type == MP_BOOL) snprintf(value, sizeof value, ", not %s", text->u ? "True" : "False");
+        snprintf(why, size, "cannot rebuild the game '%s': --feedback must be full, %s for this game%s", g->name,
+                 g->kind == GT_WORDS ? "counts, common" : "black", value);
+    }
     return why;
 }
 
