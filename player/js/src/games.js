@@ -122,16 +122,16 @@ const counted = (text, letters, size) => {  // player/rules.py's _counts: number
   if (["-", "0", "NONE"].includes(cleaned)) return new Array(size).fill(0);
   return null;
 };
+// A rule that tells `size` counts, each written with its letter (2B, 1G2Y): player/rules.py's Counted.
+const countedRule = (size, mistake) => ({
+  format: (f, l) => f.map((n, i) => `${n}${l[i]}`).join(""),
+  parse: (text, l) => counted(text, l, size) ?? fail(`${repr(text)} is not ${mistake(l)}`),
+});
 export const RULES = {
-  black: { family: "pegs", said: "black pegs only", reduce: (f) => [f[0]], format: (f, l) => `${f[0]}${l[0]}`,
-    parse(text, l) {
-      return counted(text, l, 1) ?? fail(`${repr(text)} is not feedback with black pegs only: write the pegs right in place, e.g. '2${l[0]}' or '2'`);
-    } },
-  counts: { family: "marks", said: "counts only", reduce: (f) => [count(f, 2), count(f, 1)], format: (f, l) => `${f[0]}${l[0]}${f[1]}${l[1]}`,
-    parse(text, l) {
-      return counted(text, l, 2) ?? fail(`${repr(text)} is not counts-only feedback: write the letters in place and those elsewhere, `
-        + `e.g. '1${l[0]}2${l[1]}' or '1 2'`);
-    } },
+  black: { family: "pegs", said: "black pegs only", reduce: (f) => [f[0]],
+    ...countedRule(1, (l) => `feedback with black pegs only: write the pegs right in place, e.g. '2${l[0]}' or '2'`) },
+  counts: { family: "marks", said: "counts only", reduce: (f) => [count(f, 2), count(f, 1)],
+    ...countedRule(2, (l) => `counts-only feedback: write the letters in place and those elsewhere, e.g. '1${l[0]}2${l[1]}' or '1 2'`) },
   common: { family: "marks", said: "letters in common", reduce: (f) => [f.filter((m) => m > 0).length, Number(f.every((m) => m === 2))],
     format: (f) => (f[1] ? "WIN" : String(f[0])),
     parse(text, l, length) {
