@@ -80,6 +80,15 @@ class Game:
         """A full score as the number ``player.lanes`` gives it, below 256 (a game with lanes says how)."""
         raise NotImplementedError
 
+    def lane_number(self, feedback: Feedback) -> int:
+        """A feedback as this game's lanes hold it: the full score's number, or under a rule its index."""
+        return self.full_number(feedback) if self.reduction is None else self.reduction.index[tuple(feedback)]
+
+    @property
+    def lane_table(self) -> bytes | None:
+        """What the lanes translate their full numbers by (``LanePlan``'s ``told``): None without a rule."""
+        return None if self.reduction is None else self.reduction.table
+
     def params(self) -> dict:
         return {}
 

@@ -38,8 +38,7 @@ class PegGame(Game):
         return self._lane_plan.splitter(secrets)
 
     def _peg_consistent(self, guess, feedback, secrets):
-        number = self.full_number(feedback) if self.reduction is None else self.reduction.index[tuple(feedback)]
-        return self._lane_plan.consistent(guess, number, secrets)
+        return self._lane_plan.consistent(guess, self.lane_number(feedback), secrets)
 
     def full_number(self, full: Feedback) -> int:
         black, white = full
@@ -50,8 +49,7 @@ class PegGame(Game):
 
     @cached_property
     def _lane_plan(self) -> LanePlan:
-        told = None if self.reduction is None else self.reduction.table
-        return LanePlan(self.guesses, self.length, _peg_groups, _PegRows(self.length + 1), told)
+        return LanePlan(self.guesses, self.length, _peg_groups, _PegRows(self.length + 1), self.lane_table)
 
     def full_feedbacks(self) -> list[Feedback]:
         n = self.length

@@ -192,7 +192,7 @@ class Words(Game):
                 unmatched.remove(g)
             else:
                 result.append(0)
-        return tuple(result) if self.rule is None else self.rule.reduce(tuple(result))
+        return self.told(tuple(result))
 
     def partition_count(self, guess: Code, secrets) -> int:
         """``Game.partition_count``, with a secret that shares no letter with the guess (all absent)
@@ -211,8 +211,7 @@ class Words(Game):
         plan = self._lane_plan
         if plan is None:
             return super().consistent(guess, feedback, secrets)
-        number = self.full_number(feedback) if self.reduction is None else self.reduction.index[tuple(feedback)]
-        return plan.consistent(guess, number, secrets)
+        return plan.consistent(guess, self.lane_number(feedback), secrets)
 
     def partition_counts(self, guesses, secrets):
         plan = self._lane_plan
@@ -223,7 +222,7 @@ class Words(Game):
         """A guess's groups are its letters, each with the positions it holds."""
         if 3 ** self.length > 256:
             return None
-        return LanePlan(self.guesses, self.length, letter_groups, letter_row, None if self.reduction is None else self.reduction.table)
+        return LanePlan(self.guesses, self.length, letter_groups, letter_row, self.lane_table)
 
     def guesses_after(self, history) -> list[Code]:
         """``Game.guesses_after``: hard mode's rule as one regular expression over the word list."""

@@ -154,8 +154,10 @@ function withRule(game, family, name, letters) {
   }
   if (game.hard) fail(`--hard keeps the hints of each letter's marks, which --feedback ${name} does not give`);
   const fullKey = game._scoreKey.bind(game), fullFeedbackKey = game._feedbackKey.bind(game), fulls = game._feedbacks();
-  const told = [...new Map(fulls.map((f) => [rule.reduce(f).join(), rule.reduce(f)])).values()].sort(lexical);
-  const index = new Map(told.map((f, i) => [f.join(), i])), table = new Map(fulls.map((f) => [fullFeedbackKey(f), index.get(rule.reduce(f).join())]));
+  const reduced = fulls.map((f) => rule.reduce(f));
+  const told = [...new Map(reduced.map((f) => [f.join(), f])).values()].sort(lexical);
+  const index = new Map(told.map((f, i) => [f.join(), i]));
+  const table = new Map(fulls.map((f, i) => [fullFeedbackKey(f), index.get(reduced[i].join())]));
   Object.assign(game, {
     rule, win: rule.reduce(game.win),
     _feedbacks: () => told.map((f) => [...f]),
