@@ -7,13 +7,13 @@ import errno
 import os
 
 FORMAT_NAME = "guesstree"
-VERSION = (1, 4)  # (major, minor) of the whole layout: a reader refuses a major it does not know, ignores unknown keys
-CHUNKED = (2, 2)  # the chunked layout (trees/FORMAT.md §10): the document, then the tree in chunks
+VERSION = (1, 5)  # (major, minor) of the whole layout: a reader refuses a major it does not know, ignores unknown keys
+CHUNKED = (2, 3)  # the chunked layout (trees/FORMAT.md §10): the document, then the tree in chunks
 ADDED = {"allowed_guesses": 2, "notice": 2}  # the minor version that added each optional header key since 1.1
 # The game parameters each minor version added (the chunked layout's minor is 2 less): 1.3 (2.1) a letter
-# beyond a-z and a weighted answer of words; 1.4 (2.2) a feedback rule (player/rules.py). An older reader
-# refuses them as parameters its game does not take (§6).
-PARAMS_ADDED = {"alphabet": 3, "capitals": 3, "answer_weights": 3, "feedback": 4}
+# beyond a-z and a weighted answer of words; 1.4 (2.2) a feedback rule (player/rules.py); 1.5 (2.3) words'
+# ultra-hard mode. An older reader refuses them as parameters its game does not take (§6).
+PARAMS_ADDED = {"alphabet": 3, "capitals": 3, "answer_weights": 3, "feedback": 4, "ultra_hard": 5}
 
 
 def version_of(header: dict, chunked: bool = False) -> list[int]:

@@ -237,6 +237,17 @@ class Game:
         every exact symbol in place and hold each revealed symbol as often as one guess revealed it."""
         return False
 
+    def host_key(self, feedback: Feedback) -> tuple:
+        """How much ``feedback`` tells, for an adversarial host (``player/host.py``) choosing between
+        answers that keep as many secrets: the least first. By default the game's own order of
+        feedbacks (for pegs: the fewest exact, then the fewest present), the winning one last."""
+        return (feedback == self.win, *feedback)
+
+    ultra_hard = False
+    """With ``hint_rule``: does ``allows`` also keep every guess one that could be the answer (the
+    hint rule of ultra-hard mode: a present symbol moves from where it was marked, an absent one
+    stays out, no symbol is played more often than it was shown to occur)?"""
+
     def allows(self, guess: Code, history) -> str | None:
         """Why ``guess`` may not follow ``history`` (a list of (guess, feedback)), or None.
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .games import Code, Feedback
+from .host import Absurdle
 from .tree import History, Tree
 from .wording import counted
 
@@ -102,11 +103,13 @@ class Session:
 
 class Hidden:
     """"You guess" (``play --you-guess``): the computer holds a secret of the tree's game, a person
-    guesses, and each guess gets the game's own score; ``hint`` is the tree's suggestion for the
-    guesses so far (``Tree.suggest``). The page's "you guess" says the same (player/web/player.js)."""
+    guesses, and each guess gets the game's own score; or (``host``: ``player.host.Absurdle``) it holds
+    none and answers as an adversarial host. ``hint`` is the tree's suggestion for the guesses so far
+    (``Tree.suggest``). The page's "you guess" says the same (player/web/player.js)."""
 
-    def __init__(self, tree: Tree, secret: Code):
-        self.tree, self.game, self.secret = tree, tree.game, secret
+    def __init__(self, tree: Tree, secret: Code | None = None, host: Absurdle | None = None):
+        assert (secret is None) != (host is None), "a secret or a host"
+        self.tree, self.game, self.secret, self.host = tree, tree.game, secret, host
         self.history: History = []
         self.over = False
 
@@ -130,12 +133,12 @@ class Hidden:
         refused = game.allows(played, self.history)
         if refused:
             raise ValueError(refused)
-        feedback = game.score(played, self.secret)
+        feedback = self.host.answer(played) if self.host is not None else game.score(played, self._secret)
         self.history.append((played, feedback))
         if feedback == game.win:
             self.over = True
             return (f"You found {shown} in {counted(len(self.history), 'guess', 'guesses')} "
-                    f"(the tree finds it in {len(self.tree.path(self.secret))}).")
+                    f"(the tree finds it in {len(self.tree.path(played))}).")
         return f"{shown} gets {game.format_feedback(feedback)}: {self._left()}."
 
     def hint(self) -> str:
@@ -145,4 +148,13 @@ class Hidden:
 
     def reveal(self) -> str:
         self.over = True
-        return f"The secret is {self.game.format_code(self.secret)}."
+        if self.host is not None:
+            left = self.host.left
+            return (f"Absurdle holds no secret: {counted(len(left), 'secret')} still fit its answers "
+                    f"({', '.join(self.game.format_code(s) for s in left[:5])}{', ...' if len(left) > 5 else ''}).")
+        return f"The secret is {self.game.format_code(self._secret)}."
+
+    @property
+    def _secret(self) -> Code:
+        assert self.secret is not None, "a game against a host has no secret"
+        return self.secret

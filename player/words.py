@@ -51,6 +51,8 @@ class Words(Game):
         "answers": (str, "words: file of the possible secrets, one word per line"),
         "guesses": (str, "words: file of the allowed guesses (default: the answers)"),
         "hard": (bool, "words: hard mode, every guess keeps the hints so far"),
+        "ultra_hard": (bool, "words: ultra-hard mode, every guess could be the answer (a misplaced letter moves, "
+                             "an absent letter stays out)"),
         "length": (int, "words: word length (default: the answer list's, 1 to 10)"),
         "others_weight": (float, "words: every other allowed guess is a secret too, of this weight (e.g. 0.001); "
                                  "an answer list's line may give its word a weight: crane 3"),
@@ -64,25 +66,34 @@ class Words(Game):
                 "capitals")
 
     def __init__(self, answers: str | None = None, guesses: str | None = None, hard: bool = False,
-                 length: int | None = None, others_weight=None, feedback: str | None = None, **recorded: str | None):
+                 length: int | None = None, others_weight=None, feedback: str | None = None, ultra_hard: bool = False,
+                 **recorded: str | None):
         stray = sorted(set(recorded) - set(self.recorded))
         if stray:
             raise TypeError(f"Words() got an unexpected keyword argument {stray[0]!r}")
         self.lists = word_lists(answers, guesses, length, recorded, others_weight)
-        self.hard, self.length = bool(hard), self.lists.length
+        # ultra-hard mode holds hard mode's rule and more: a guess that could be the answer keeps every hint
+        self.ultra_hard = bool(ultra_hard)
+        self.hard, self.length = bool(hard) or self.ultra_hard, self.lists.length
         self.rule = rule_for(self.feedback_kind, feedback)
         if self.rule is not None and self.hard:
-            raise ValueError(f"--hard keeps the hints of each letter's marks, which --feedback {self.rule.name} does not give")
+            raise ValueError(f"--{'ultra-' if self.ultra_hard else ''}hard keeps the hints of each letter's marks, "
+                             f"which --feedback {self.rule.name} does not give")
         self.win = self.told((2,) * self.length)
 
     def params(self) -> dict:
         return self.lists.spec({"hard": self.hard, "length": self.length, "answers_sha256": self.answers_sha256,
                                 "guesses_sha256": self.guesses_sha256, **self.alphabet.params(),
-                                **rule_param(self.rule)})
+                                **rule_param(self.rule), **self._ultra_param})
 
     def identity(self) -> dict:  # the same lists make the same game, from files or carried along
         return {"name": self.name, "hard": self.hard, "length": self.length, "answers_sha256": self.answers_sha256,
-                "guesses_sha256": self.guesses_sha256, **weights_param(self.weights), **rule_param(self.rule)}
+                "guesses_sha256": self.guesses_sha256, **weights_param(self.weights), **rule_param(self.rule),
+                **self._ultra_param}
+
+    @property
+    def _ultra_param(self) -> dict:  # recorded only where it holds (so that every other tree keeps its bytes)
+        return {"ultra_hard": True} if self.ultra_hard else {}
 
     @cached_property
     def weights(self) -> tuple[Fraction, ...] | None:  # type: ignore[override]  # (Game's: a class attribute)
@@ -107,13 +118,14 @@ class Words(Game):
         return Words(hard=self.hard, length=self.length, answers_sha256=self.answers_sha256,
                      guesses_sha256=self.guesses_sha256, answer_words=" ".join(self._answer_words),
                      guess_words=" ".join(extra), **weights_param(self.weights), **self.alphabet.params(),
-                     **rule_param(self.rule))
+                     **rule_param(self.rule), **self._ultra_param)
 
     def __repr__(self) -> str:
         return self.lists.describe(self)
 
     def title(self) -> str:
-        hard = (", weighted" if self.weights is not None else "") + (", hard mode" if self.hard else "")
+        mode = ", ultra-hard mode" if self.ultra_hard else ", hard mode" if self.hard else ""
+        hard = (", weighted" if self.weights is not None else "") + mode
         hard += "" if self.rule is None else f", {self.rule.said}"
         return f"Words of {counted(self.length, 'letter')} ({counted(len(self.secrets), 'answer')}{hard})"
 
@@ -121,7 +133,8 @@ class Words(Game):
         weights = "".join(f" {text}" for text in weights_param(self.weights).values())  # (none: as before weights)
         digest = hashlib.sha256(f"{self.answers_sha256} {self.guesses_sha256}{weights}".encode()).hexdigest()[:8]
         stem = self.lists.stem()
-        parts = ["words", stem[:24], "" if self.length == 5 else f"l{self.length}", digest, "hard" if self.hard else "",
+        parts = ["words", stem[:24], "" if self.length == 5 else f"l{self.length}", digest,
+                 "ultra" if self.ultra_hard else "hard" if self.hard else "",
                  "" if self.rule is None else self.rule.name]
         return "-".join(part for part in parts if part)
 
@@ -225,9 +238,15 @@ class Words(Game):
         return LanePlan(self.guesses, self.length, letter_groups, letter_row, self.lane_table)
 
     def guesses_after(self, history) -> list[Code]:
-        """``Game.guesses_after``: hard mode's rule as one regular expression over the word list."""
+        """``Game.guesses_after``: hard mode's rule as one regular expression over the word list;
+        ultra-hard mode's, the guesses each step's feedback keeps (as if they were secrets)."""
         if not self.hard or not history:
             return self.guesses
+        if self.ultra_hard:
+            kept = self.guesses
+            for played, feedback in history:
+                kept = self.consistent(played, feedback, kept)
+            return kept
         fixed, revealed, letters = ["."] * self.length, Counter[int](), self.alphabet.letters
         for played, feedback in history:
             for position, (letter, mark) in enumerate(zip(played, feedback)):
@@ -261,10 +280,18 @@ class Words(Game):
         return self.hard
 
     def allows(self, guess: Code, history) -> str | None:
-        """Hard mode: greens stay in place, revealed letters are reused as often as revealed."""
+        """Hard mode: greens stay in place, revealed letters are reused as often as revealed.
+        Ultra-hard mode: the guess could be the answer, each step's guess giving it that step's
+        feedback (so a misplaced letter moves and an absent one stays out; hard mode's rule follows)."""
         if not self.hard:
             return None
         for step, (played, feedback) in enumerate(history, 1):
+            if self.ultra_hard:
+                if (got := self.score(played, guess)) != tuple(feedback):
+                    return (f"ultra-hard mode: {self.format_code(guess)} could not be the answer after guess {step} "
+                            f"({self.format_code(played)} {self.format_feedback(feedback)}): it would get "
+                            f"{self.format_feedback(got)}")
+                continue
             for position, (letter, mark) in enumerate(zip(played, feedback)):
                 if mark == 2 and guess[position] != letter:
                     return (f"hard mode: guess {step} fixed {self.alphabet.capitals[letter]} at position "
@@ -276,6 +303,11 @@ class Words(Game):
                     return (f"hard mode: guess {step} revealed {self.alphabet.capitals[letter]}"
                             f"{f' {times} times' if times > 1 else ''}, which this guess does not reuse")
         return None
+
+    def host_key(self, feedback: Feedback) -> tuple:
+        """``Game.host_key``: the fewest exact marks, then the fewest present ones, then the lower
+        marks read left to right (under a feedback rule, the rule's own order)."""
+        return super().host_key(feedback) if self.rule else (feedback.count(2), feedback.count(1), *feedback)
 
     def format_code(self, code: Code) -> str:
         return self.alphabet.shown(code)

@@ -527,6 +527,52 @@ def test_you_guess_the_pages_hidden_secret_with_the_trees_hints(browser, trees, 
     web.close()
 
 
+@pytest.mark.parametrize("name, params", [
+    ("mastermind", {"colours": 4, "holes": 3}),
+    ("words", {"answers": str(Path(__file__).parent / "data" / "words-small.txt"), "ultra_hard": True}),
+])
+def test_you_guess_against_absurdle_on_the_page(browser, trees, tmp_path, name, params):
+    """"You guess" against Absurdle: the page hides no secret and answers each guess as the Python
+    player's host (player/host.py) answers it; the tree's hints beat it; 'show' names what is left."""
+    from guesstree.player.host import Absurdle
+
+    web = WebPlayer(browser, trees(name, "entropy", **params), tmp_path)
+    game, page = web.game, web.page
+    web.show("you-guess")
+    page.check("#yg-absurdle")
+    assert page.text_content("#yg-message") == (f"Absurdle hides no secret but keeps as many of the {len(game.secrets)} "
+                                                "secrets as it can. Your first guess?")
+    host, history = Absurdle(game), []
+    while page.get_attribute("#you-guess", "data-state") == "guessing":
+        page.click("#yg-hint")
+        hinted = page.get_attribute("#yg-message", "data-hint")
+        page.fill("#yg-input", hinted.lower())
+        page.click("#yg-go")
+        shown = page.query_selector_all("#yg-history li")[-1]
+        guess = game.parse_code(hinted)
+        history.append((guess, host.answer(guess)))
+        assert game.parse_feedback(shown.query_selector(".feedback").text_content()) == history[-1][1], history
+        assert len(history) <= len(game.secrets)
+    assert history[-1][1] == game.win and host.left == [history[-1][0]]
+    assert page.text_content("#yg-message").startswith(f"You found {game.format_code(history[-1][0])} in {len(history)} ")
+    page.click("#yg-new")  # a new game against the host; two guesses, then what is left
+    host, steps = Absurdle(game), []
+    for _ in range(2):
+        guess = next(g for g in game.guesses_after(steps) if g not in [played for played, _ in steps])
+        page.fill("#yg-input", game.format_code(guess))
+        page.click("#yg-go")
+        steps.append((guess, host.answer(guess)))
+        if page.get_attribute("#you-guess", "data-state") != "guessing":
+            break
+    page.click("#yg-reveal")
+    left = ", ".join(game.format_code(s) for s in host.left[:5]) + (", ..." if len(host.left) > 5 else "")
+    assert page.text_content("#yg-message") == (f"Absurdle holds no secret: {len(host.left)} "
+                                                f"secret{'' if len(host.left) == 1 else 's'} still fit its answers ({left}).")
+    page.uncheck("#yg-absurdle")
+    assert page.text_content("#yg-message") == f"A secret is hidden: one of {len(game.secrets)} secrets. Your first guess?"
+    web.close()
+
+
 # -- "You guess" with the picker: colour pegs, digits, the on-screen keyboard --------------------
 
 WORDS_SMALL = str(Path(__file__).parent / "data" / "words-small.txt")

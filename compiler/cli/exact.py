@@ -23,10 +23,14 @@ def bound_command(
     settings: dict,
     search: SearchSettings,
     as_json: bool = typer.Option(False, "--json", help="print the result and its proof as JSON"),
+    host: str | None = typer.Option(None, "--host", metavar="absurdle",
+                                    help="instead, the fewest guesses that beat an adversarial host: absurdle "
+                                         "(it holds no secret and answers so as to keep the most)"),
     quiet: bool = QUIET,
 ) -> None:
     """The optimal worst case: the fewest guesses within which some strategy wins every
     secret, proven both ways (a tree that does it; an exhaustive search refuting one fewer).
+    With --host absurdle: the fewest guesses that beat Absurdle's host, proven the same two ways.
 
     Example: guesstree bound bulls-cows --json
     """
@@ -34,6 +38,9 @@ def bound_command(
     from ..exact import bound
     from ..warm import announce
     from .progress import search_status
+
+    if host is not None:
+        return _beat_host(game, host, settings, search, as_json, quiet)
 
     announce("search", quiet)
     with failures("bound", game, "searching", "give a smaller --max-memory",
@@ -91,6 +98,28 @@ def openers_command(
     _say(game, found, as_json)
     if report is not None and not as_json:
         typer.echo(f"wrote {report}")
+
+
+def _beat_host(game: Game, host: str, settings: dict, search: SearchSettings, as_json: bool, quiet: bool) -> None:
+    """``bound --host``: ``host_search.fewest_against`` (one process, every allowed guess)."""
+    from ..host_search import fewest_against
+
+    if settings.get("candidates") == "consistent":
+        raise fail("--host plays every allowed guess against the host: leave out --candidates consistent")
+    if search.checkpoint is not None or search.cluster is not None:
+        raise fail("--host searches in one process, without checkpoints: leave out --checkpoint and --cluster")
+    with failures("bound", game, "searching", "give a smaller --max-memory", lambda error: str(error)), \
+            terminate_as_interrupt():
+        try:
+            found = fewest_against(game, host, settings.get("max_memory"),
+                                   progress=None if quiet else lambda line: typer.echo(line, err=True))
+        except KeyboardInterrupt:  # (nothing of its work to keep, unlike a search's with --checkpoint)
+            typer.echo("interrupted: stopped", err=True)
+            raise typer.Exit(130) from None
+    if as_json:
+        typer.echo(json.dumps({"game": game.spec(), **found.to_dict(game)}, indent=2))
+    else:
+        typer.echo(found.text(game))
 
 
 def _say(game: Game, found, as_json: bool) -> None:

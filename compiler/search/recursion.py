@@ -17,7 +17,7 @@ from numba import njit
 from ..engine.kernels import first_perfect
 from .alike import absent_symbols, kept_guesses, unplayed_symbols
 from .counting import least_total, reachable
-from .hint_kernels import hint_allowed, hint_next, hint_salt
+from .hint_kernels import hint_allowed, hint_child, hint_salt
 from .partitions import _allowed, _is_candidate, _repeats, guess_bounds, least_bound, split
 from .problem import HITS, NODES, STORES, Stopped
 from .table import (FEASIBLE_TAG, INF, PURE_SALT, data_exact, data_value, depths, pack, probe, remember_depths,
@@ -261,7 +261,7 @@ def min_total(problem, candidates, budget, cutoff, mask, state, played, branchin
                     continue  # its bound is exact
                 rest = total - known[p]
                 part = ordered[start:start + size]
-                child = hint_next(state, problem.hint_codes, problem.marks, g, matrix[g, part[0]]) if hinted else state
+                child = hint_child(state, problem, g, matrix[g, part[0]]) if hinted else state
                 value = min_total(problem, part, budget - 1, limit - rest, mask[:0], child, played_after, narrow)
                 total = min(rest + value, INF)
             if total < limit:
@@ -300,7 +300,7 @@ def guess_total(problem, candidates, guess, budget, limit, mask, state, played, 
         if size <= 2:
             continue
         rest, part = total - known[p], ordered[start:start + size]
-        child = hint_next(state, problem.hint_codes, problem.marks, guess, matrix[guess, part[0]]) if hinted else state
+        child = hint_child(state, problem, guess, matrix[guess, part[0]]) if hinted else state
         total = min(rest + min_total(problem, part, budget - 1, limit - rest, mask, child, played, branching), INF)
     return total
 
@@ -382,7 +382,7 @@ def within(problem, candidates, depth, mask, state):
             if size == 1:
                 continue
             part = ordered[start:start + size]
-            child = hint_next(state, problem.hint_codes, problem.marks, g, matrix[g, part[0]]) if hinted else state
+            child = hint_child(state, problem, g, matrix[g, part[0]]) if hinted else state
             if not within(problem, part, depth - 1, mask[:0], child):
                 ok = False
                 break

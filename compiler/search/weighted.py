@@ -34,7 +34,7 @@ from numba import njit
 from ..engine.kernels import first_perfect
 from .alike import absent_symbols, kept_guesses
 from .counting import reachable
-from .hint_kernels import hint_allowed, hint_next, hint_salt
+from .hint_kernels import hint_allowed, hint_child, hint_salt
 from .partitions import _allowed, _is_candidate, _repeats, split
 from .problem import HITS, NODES, STORES, Stopped
 from .recursion import CANDIDATES_FIRST, LOOKAHEAD_MIN
@@ -384,7 +384,7 @@ def wmin_total(problem, wt, candidates, budget, cutoff, mask, state):
                     continue  # its bound is exact
                 rest = total - known[p]
                 part = ordered[start:start + size]
-                child = hint_next(state, problem.hint_codes, problem.marks, g, matrix[g, part[0]]) if hinted else state
+                child = hint_child(state, problem, g, matrix[g, part[0]]) if hinted else state
                 total = min(rest + wmin_total(problem, wt, part, budget - 1, limit - rest, mask[:0], child), WINF)
             if total < limit:
                 best, best_key, best_guess = total, own_key, g
@@ -411,7 +411,7 @@ def wguess_total(problem, wt, candidates, guess, budget, limit, state):
         if size <= 2:
             continue
         rest, part = total - known[p], ordered[start:start + size]
-        child = hint_next(state, problem.hint_codes, problem.marks, guess, matrix[guess, part[0]]) if hinted else state
+        child = hint_child(state, problem, guess, matrix[guess, part[0]]) if hinted else state
         total = min(rest + wmin_total(problem, wt, part, budget - 1, limit - rest, nothing, child), WINF)
     return total
 

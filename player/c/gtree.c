@@ -192,7 +192,7 @@ static void print_game(const gt_info *i)
     case GT_TWOD: printf("Twod, %dx%d grid\n", i->size, i->size); break;
     case GT_WORDS:
         printf("Words of %u %s (%llu %s%s%s)\n", i->code_length, plural(i->code_length, "letter", "letters"), answers,
-               plural(i->answers, "answer", "answers"), i->hard ? ", hard mode" : "", said);
+               plural(i->answers, "answer", "answers"), i->hard == 2 ? ", ultra-hard mode" : i->hard ? ", hard mode" : "", said);
         break;
     }
 }

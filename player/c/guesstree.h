@@ -150,7 +150,7 @@ typedef struct gt_info {
     gt_game_kind kind;
     const char *game;          /* "mastermind", "digits", "bulls-cows", "twod", "words" */
     int colours, holes, secret_repeats, guess_repeats; /* mastermind (digits: 10 colours) */
-    int digits, size, hard;    /* bulls-cows's digits, twod's size, words's hard mode */
+    int digits, size, hard;    /* bulls-cows's digits, twod's size, words's hard mode (2: ultra-hard, format 1.5) */
     unsigned code_length;      /* symbols per code */
     unsigned symbols;          /* symbol values are 0 .. symbols - 1 */
     unsigned feedback_length;  /* ints per feedback: 2 for peg games, 3 for twod, the length for words (under a

@@ -9,6 +9,7 @@ import typer
 
 from .. import InconsistentHistory
 from ..tree import NotAllowedGuess
+from ..host import Absurdle, check_host
 from ..program import FreeArguments, fail
 from ..wording import counted
 from .app import PLUGIN, TREE, command, load_or_fail, paired
@@ -89,6 +90,9 @@ def play(
     you_guess: bool = typer.Option(False, "--you-guess",
                                    help="the other way round: the computer hides a secret, you guess, the tree hints"),
     seed: int | None = typer.Option(None, "--seed", metavar="N", help="--you-guess: hide the same secret for the same N"),
+    host: str | None = typer.Option(None, "--host", metavar="absurdle",
+                                    help="--you-guess: no secret is hidden; the host answers as Absurdle does, keeping "
+                                         "as many secrets as it can"),
 ) -> None:
     """Play against a tree: it guesses, you answer with the feedback for your secret.
 
@@ -100,7 +104,8 @@ def play(
 
     With --you-guess the computer hides one of the game's secrets and you guess it: each
     guess gets the game's feedback; 'hint' shows the tree's guess for the game so far,
-    'reveal' the secret.
+    'reveal' the secret. With --host absurdle it hides none: each guess gets the answer
+    that keeps the most secrets (Absurdle), and 'reveal' says those still left.
 
     Example: guesstree play trees/mastermind-c6-h4-entropy.msgpack.zst, or a shipped tree by
     its name: guesstree play wordle-salet-optimal-expected
@@ -113,8 +118,14 @@ def play(
         count = len(game.secrets)
     except ValueError as error:  # an older words tree away from its lists
         raise fail(str(error)) from None
+    try:
+        check_host(host)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    if host is not None and not you_guess:
+        raise fail("--host answers your guesses: give --you-guess too")
     if you_guess:
-        return _you_guess(session.tree, seed)
+        return _you_guess(session.tree, seed, host)
     commands = ("Played a guess of your own? Type it with its feedback. "
                 "Type 'undo' to take an answer back, 'help' for these rules, 'quit' to stop.")
     typer.echo(f"{game.title()}, {counted(count, 'secret')}: {tree_path}")
@@ -146,16 +157,23 @@ def play(
         raise typer.Exit(130) from None
 
 
-def _you_guess(tree, seed: int | None) -> None:
-    """``play --you-guess``: the person guesses the secret the computer hides (``session.Hidden``)."""
+def _you_guess(tree, seed: int | None, host: str | None) -> None:
+    """``play --you-guess``: the person guesses the secret the computer hides, or plays against an
+    adversarial host (``session.Hidden``)."""
     import random
 
     from ..session import Hidden
 
     game = tree.game
-    hidden = Hidden(tree, random.Random(seed).choice(game.secrets))
-    commands = "Type a guess, 'hint' for the tree's guess, 'reveal' to see the secret, 'quit' to stop."
-    typer.echo(f"{game.title()}: a secret is hidden, one of {counted(len(game.secrets), 'secret')}. {commands}")
+    if host is None:
+        hidden = Hidden(tree, random.Random(seed).choice(game.secrets))
+        commands = "Type a guess, 'hint' for the tree's guess, 'reveal' to see the secret, 'quit' to stop."
+        typer.echo(f"{game.title()}: a secret is hidden, one of {counted(len(game.secrets), 'secret')}. {commands}")
+    else:
+        hidden = Hidden(tree, host=Absurdle(game))
+        commands = "Type a guess, 'hint' for the tree's guess, 'reveal' to see what is left, 'quit' to stop."
+        typer.echo(f"{game.title()}: Absurdle hides no secret but keeps as many of the "
+                   f"{counted(len(game.secrets), 'secret')} as it can. {commands}")
     try:
         while not hidden.over:
             line = input(f"guess {len(hidden.history) + 1}? ").strip()

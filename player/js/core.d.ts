@@ -50,6 +50,8 @@ export interface Game {
   readonly rule: { readonly family: "pegs" | "marks"; readonly said: string } | null;
   /** A secret's weight as a whole number in a unit common to the game's weights (exact, to compare them); null without weights. */
   wholeWeight(code: Code): bigint | null;
+  /** How much a feedback tells, for an adversarial host choosing between answers that keep as many secrets: the least first. */
+  hostKey(feedback: Feedback): number[];
 }
 
 /** A words game: its letters (any alphabet, a-z by default), shown as their capitals. */
@@ -61,6 +63,10 @@ export interface WordsGame extends Game {
   readonly capitals: string[];
   /** The code of a typed letter (a letter of the alphabet or its capital), or -1. */
   letterOf(character: string): number;
+  /** Hard mode (also true in ultra-hard mode). */
+  readonly hard: boolean;
+  /** Ultra-hard mode (format 1.5): every guess could be the answer; allows() refuses any other with the reason. */
+  readonly ultraHard: boolean;
 }
 
 export interface Stats {

@@ -21,6 +21,12 @@ export function load(bytes: Uint8Array | ArrayBuffer, name?: string): Promise<Tr
 export function loadSync(bytes: Uint8Array | ArrayBuffer, name: string, sha256: (bytes: Uint8Array) => string): Tree;
 
 /** A book of loaded trees (each found by its game and first guess), for Tree.useBook. */
+/**
+ * The adversarial host (Absurdle): the answer to guess that keeps the most of secrets (ties to the one
+ * that tells least, game.hostKey) and the secrets it keeps, as player/host.py answers.
+ */
+export function hostAnswer(game: import("./core.js").Game, guess: import("./core.js").Code,
+  secrets: import("./core.js").Code[]): [import("./core.js").Feedback, import("./core.js").Code[]];
 export function bookOf(trees: Tree[]): import("./core.js").Book;
 
 /** An interval [low, high]: equal ends where exact, high null where no upper bound is known. */

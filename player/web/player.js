@@ -332,20 +332,24 @@ function showPath(text) {
 }
 
 // "You guess": the page hides one of the secrets at random, the person guesses, and each guess is
-// scored by the game's rules (game.score); a hint is the tree's guess after the guesses so far
-// (tree.suggest, as when the person plays their own guesses against the tree).
-let hidden = null;   // the secret the person looks for
+// scored by the game's rules (game.score); or, with "Absurdle", it hides none and answers each guess
+// as an adversarial host (hostAnswer: the answer that keeps the most secrets). A hint is the tree's
+// guess after the guesses so far (tree.suggest, as when the person plays their own guesses against the tree).
+let hidden = null;   // the secret the person looks for (null against Absurdle)
+let kept = null;     // against Absurdle: the secrets that still fit its answers
 let tries = [];      // their [guess, feedback] steps
 let ended = "";      // "", "won" or "revealed"
 
 function newSecret() {
-  const secrets = game.secrets();
-  hidden = secrets[Math.floor(Math.random() * secrets.length)];
+  const secrets = game.secrets(), absurdle = $("yg-absurdle").checked;
+  hidden = absurdle ? null : secrets[Math.floor(Math.random() * secrets.length)];
+  kept = absurdle ? secrets : null;
   tries = [];
   ended = "";
   $("yg-input").value = "";
   renderTries();
-  say($("yg-message"), `A secret is hidden: one of ${plural(secrets.length, "secret")}. Your first guess?`);
+  say($("yg-message"), absurdle ? `Absurdle hides no secret but keeps as many of the ${plural(secrets.length, "secret")} as it can. Your first guess?`
+    : `A secret is hidden: one of ${plural(secrets.length, "secret")}. Your first guess?`);
 }
 
 function tryGuess(text) {
@@ -360,11 +364,13 @@ function tryGuess(text) {
   }
   const refused = game.allows(played, tries);
   if (refused) throw new Error(refused);
-  const feedback = game.score(played, hidden);
+  let feedback;
+  if (kept) [feedback, kept] = hostAnswer(game, played, kept);
+  else feedback = game.score(played, hidden);
   tries.push([played, feedback]);
   if (same(feedback, game.win)) {
     ended = "won";
-    say($("yg-message"), `You found ${shown} in ${plural(tries.length, "guess")} (the tree finds it in ${tree.path(hidden).length}).`, "success");
+    say($("yg-message"), `You found ${shown} in ${plural(tries.length, "guess")} (the tree finds it in ${tree.path(played).length}).`, "success");
   } else {
     const left = tree.candidates(tries, { anyGuess: true }).length;
     say($("yg-message"), `${shown} gets ${game.formatFeedback(feedback)}: ${plural(left, "secret")} still fit${left === 1 ? "s" : ""}.`);
@@ -385,7 +391,9 @@ function hint() {
 
 function reveal() {
   if (!ended) ended = "revealed";
-  say($("yg-message"), `The secret is ${game.formatCode(hidden)}.`);
+  say($("yg-message"), kept ? `Absurdle holds no secret: ${plural(kept.length, "secret")} still fit its answers `
+    + `(${kept.slice(0, 5).map((s) => game.formatCode(s)).join(", ")}${kept.length > 5 ? ", ..." : ""}).`
+    : `The secret is ${game.formatCode(hidden)}.`);
   renderTries();
 }
 
@@ -804,6 +812,7 @@ function setUpYouGuess() {
   $("yg-hint").addEventListener("click", hint);
   $("yg-reveal").addEventListener("click", reveal);
   $("yg-new").addEventListener("click", newSecret);
+  $("yg-absurdle").addEventListener("change", newSecret);
   $("yg-input").placeholder = game.formatCode(tree.guessOf(0));
   $("yg-holes").hidden = !HOLES[data.kind];
   buildPicker();

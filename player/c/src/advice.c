@@ -98,9 +98,15 @@ static size_t parts_count(advisor *a, code guess, code const *secrets, size_t n)
 }
 
 /* Hard mode's hint rule for one step (player/words.py's allows with one step): the step's exact
- * letters stay in place, and each letter it revealed is reused as often as it revealed it. */
+ * letters stay in place, and each letter it revealed is reused as often as it revealed it. Ultra-hard
+ * mode's: the guess could be the answer, the step's guess giving it the step's feedback. */
 static int allows_step(const advisor *a, code guess, code played, const int *feedback)
 {
+    if (a->g->hard == 2) {
+        int got[GT_MAX_FEEDBACK];
+        gti_game_score(a->g, played, guess, got);
+        return !memcmp(got, feedback, a->length * sizeof *got);
+    }
     for (unsigned p = 0; p < a->length; p++)
         if (feedback[p] == 2 && guess[p] != played[p]) return 0;
     for (unsigned p = 0; p < a->length; p++) { /* each revealed letter, counted in both words (no array by letter) */

@@ -17,8 +17,9 @@ static const param WORDS[] = {{"hard", P_BOOL, 0, 1, 0}, {"length", P_INT, 1, 10
                               {"answers_sha256", P_TEXT, 0, 0, 0}, {"guesses_sha256", P_TEXT, 0, 0, 0},
                               {"answer_words", P_TEXT, 0, 0, 0}, {"guess_words", P_TEXT, 0, 0, 0},
                               {"alphabet", P_TEXT, 0, 0, 0}, {"capitals", P_TEXT, 0, 0, 0},
-                              {"answer_weights", P_TEXT, 0, 0, 0}, {"feedback", P_TEXT, 0, 0, 0}};
-#define MOST_PARAMS 10 /* WORDS' */
+                              {"answer_weights", P_TEXT, 0, 0, 0}, {"feedback", P_TEXT, 0, 0, 0},
+                              {"ultra_hard", P_TEXT, 0, 0, 0}};
+#define MOST_PARAMS 11 /* WORDS' */
 #define RULES(name, kind, params) {name, kind, params, sizeof params / sizeof *params}
 static const rules GAMES[] = {RULES("mastermind", GT_MASTERMIND, MASTERMIND), RULES("digits", GT_DIGITS, DIGITS),
                               RULES("bulls-cows", GT_BULLS_COWS, BULLS_COWS), RULES("twod", GT_TWOD, TWOD),
@@ -265,8 +266,10 @@ static const char *feedback_rule(game *g, const mp_item *text, char *why, size_t
         if (gti_mp_is_str(text, names[rule])) {
             g->rule = rule;
             g->feedback_length = rule == GT_RULE_BLACK ? 1 : 2;
-            if (g->hard) return "--hard keeps the hints of each letter's marks, which a feedback rule does not give";
-            return NULL;
+            if (!g->hard) return NULL;
+            snprintf(why, size, "cannot rebuild the game '%s': %s keeps the hints of each letter's marks, which --feedback %s "
+                     "does not give", g->name, g->hard == 2 ? "--ultra-hard" : "--hard", names[rule]);
+            return why;
         }
     if (gti_mp_is_str(text, "full")) /* the rebuilt game would not report it */
         snprintf(why, size, "the game '%s' does not take feedback='full' as written", g->name);
@@ -280,6 +283,25 @@ static const char *feedback_rule(game *g, const mp_item *text, char *why, size_t
                  g->kind == GT_WORDS ? "counts, common" : "black", value);
     }
     return why;
+}
+
+/* ultra_hard (format 1.5): absent, or true beside hard true (g->hard becomes 2); as player/tree.py does, a
+ * value the rebuilt game would not report back is refused as written (false is never written, nor hard false) */
+static const char *ultra_hard(game *g, const mp_item *value, char *why, size_t size)
+{
+    int64_t truth = 0;
+    if (value->type == MP_NIL) return NULL;
+    if (!as_bool(value, &truth)) {
+        snprintf(why, size, "the game 'words' does not take ultra_hard as written (a bool)");
+        return why;
+    }
+    const char *stray = !truth ? "ultra_hard" : !g->hard ? "hard" : NULL; /* each written as a false value */
+    if (stray) {
+        snprintf(why, size, "the game 'words' does not take %s=%s as written", stray, value->type == MP_BOOL ? "False" : "0");
+        return why;
+    }
+    g->hard = 2;
+    return NULL;
 }
 
 static gt_status build(game *g, const rules *r, const int64_t *v, const mp_item *texts, char *why, size_t size)
@@ -314,7 +336,8 @@ static gt_status build(game *g, const rules *r, const int64_t *v, const mp_item 
     case GT_WORDS:
         g->hard = (int)v[0]; g->holes = (int)v[1]; g->feedback_length = (unsigned)v[1];
         memcpy(g->letters, "GY", 2); /* counts-only feedback's */
-        problem = feedback_rule(g, &texts[9], why, size);
+        problem = ultra_hard(g, &texts[10], why, size);
+        if (!problem) problem = feedback_rule(g, &texts[9], why, size);
         break;
     }
     g->length = (unsigned)g->holes;

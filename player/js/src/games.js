@@ -106,6 +106,26 @@ export class Game {
   // A guess's groups (player/lanes.py), as small ints, and a group's row: what it adds to each
   // secret's feedback number, whose sum over a guess's groups is one int (a byte) per feedback.
   _groups() { return null; }  // null: a game without groups, whose pairs are scored one by one
+  // How much a feedback tells, for an adversarial host between answers that keep as many secrets:
+  // the least first (player/game.py's host_key): the game's own order, the winning one last.
+  hostKey(feedback) { return [key(feedback) === key(this.win) ? 1 : 0, ...feedback]; }
+}
+
+// The adversarial host (player/host.py, Absurdle): the answer to `guess` that keeps the most of
+// `secrets`, ties to the one that tells least (game.hostKey); [that feedback, the secrets it keeps].
+export function hostAnswer(game, guess, secrets) {
+  const parts = new Map();
+  for (const secret of secrets) {
+    const feedback = game.score(guess, secret), k = key(feedback);
+    if (!parts.has(k)) parts.set(k, [feedback, []]);
+    parts.get(k)[1].push(secret);
+  }
+  let best = null;
+  for (const part of parts.values()) {
+    const order = best === null ? -1 : best[1].length - part[1].length || lexical(game.hostKey(part[0]), game.hostKey(best[0]));
+    if (order < 0) best = part;
+  }
+  return best;
 }
 
 // Feedback rules (player/rules.py): what the host tells of the full score, the game's `feedback`
@@ -152,7 +172,7 @@ function withRule(game, family, name, letters) {
     const ours = Object.keys(RULES).filter((k) => RULES[k].family === family);
     fail(`--feedback must be ${["full", ...ours].join(", ")} for this game, not ${repr(name)}`);
   }
-  if (game.hard) fail(`--hard keeps the hints of each letter's marks, which --feedback ${name} does not give`);
+  if (game.hard) fail(`${game.ultraHard ? "--ultra-hard" : "--hard"} keeps the hints of each letter's marks, which --feedback ${name} does not give`);
   const fullKey = game._scoreKey.bind(game), fullFeedbackKey = game._feedbackKey.bind(game), fulls = game._feedbacks();
   const reduced = fulls.map((f) => rule.reduce(f));
   const told = [...new Map(reduced.map((f) => [f.join(), f])).values()].sort(lexical);
@@ -418,7 +438,7 @@ export class Words extends Game {
   // Only a tree that carries its words (format 1.1) can be played here: a 1.0 tree names files.
   // A parameter not given is None, as in Python (== null: undefined or null).
   constructor({ answers, guesses, hard = false, length = 5, answers_sha256, guesses_sha256, answer_words, guess_words,
-    alphabet, capitals, answer_weights, feedback }, listDigest) {
+    alphabet, capitals, answer_weights, feedback, ultra_hard = false }, listDigest) {
     super();
     const { letters, capitals: shown } = readAlphabet(alphabet, capitals);  // checked first, as player/wordlists.py does
     requireInt("length", length, 1, 10);
@@ -428,14 +448,17 @@ export class Words extends Game {
     if (answers != null || guesses != null) fail("words takes its lists from files or from answer_words, not both");
     const lists = { answers_sha256, guesses_sha256, answer_words, guess_words };
     if (!Object.values(lists).every((v) => typeof v === "string")) fail("embedded word lists need answer_words, guess_words and both sha256 as text");
-    Object.assign(this, { name: "words", hard: truthy(hard), length, symbols: letters.length, win: new Array(length).fill(2) });
+    // ultra-hard mode holds hard mode's rule and more: a guess that could be the answer keeps every hint
+    const ultraHard = truthy(ultra_hard);
+    Object.assign(this, { name: "words", hard: truthy(hard) || ultraHard, ultraHard, length, symbols: letters.length,
+      win: new Array(length).fill(2) });
     this.alphabet = letters;  // the letters, in code order (code points); shown as their capitals
     this.capitals = shown;
     // each letter, and each capital, typed: its code (a capital that is its own letter is that letter)
     this.#codes = new Map(letters.map((c, i) => [c, i]));  // a letter's code (what carried words hold)
     this.#letterIndex = new Map([...shown.map((c, i) => [c, i]), ...this.#codes]);
     this._params = { hard: this.hard, length, answers_sha256, guesses_sha256, ...(letters.join("") === AZ ? {} : { alphabet, capitals }),
-      answer_words, guess_words };
+      answer_words, guess_words, ...(ultraHard ? { ultra_hard: true } : {}) };
     this._answers = carried(answer_words, length, "answer_words", false, this);
     if (listDigest(this._answers.map((w) => `${this.#word(w)}\n`).join("")) !== answers_sha256) fail("the answer words it carries do not match their sha256");
     this._guessWords = carried(guess_words, length, "guess_words", true, this);
@@ -469,7 +492,8 @@ export class Words extends Game {
   title() {
     const weighted = this.weights === null ? "" : ", weighted";
     const rule = this.rule ? `, ${this.rule.said}` : "";
-    return `Words of ${this.length} letters (${this._answers.length} answers${weighted}${this.hard ? ", hard mode" : ""}${rule})`;
+    const mode = this.ultraHard ? ", ultra-hard mode" : this.hard ? ", hard mode" : "";
+    return `Words of ${this.length} letters (${this._answers.length} answers${weighted}${mode}${rule})`;
   }
   _secrets() { return this._answers; }
   _guesses() {  // the answers and the other guesses, merged in canonical (code) order
@@ -487,6 +511,10 @@ export class Words extends Game {
   get hintRule() { return this.hard; }
   guessesAfter(history) {  // hard mode's rule at once: the letters fixed in place, and how often each must occur
     if (!this.hard || !history.length) return this.guesses();
+    if (this.ultraHard) {  // the guesses each step's feedback keeps, as if they were secrets
+      const keys = history.map(([played, feedback]) => [played, this._feedbackKey(feedback)]);
+      return this.guesses().filter((g) => keys.every(([played, k]) => this._scoreKey(played, g) === k));
+    }
     const { symbols } = this, fixed = new Array(this.length).fill(-1), need = new Int32Array(symbols), have = new Int32Array(symbols);
     for (const [played, feedback] of history) {
       have.fill(0);
@@ -540,10 +568,18 @@ export class Words extends Game {
     for (let i = 0; i < n; i++) counts[secret[i]] = 0;
     return key;
   }
-  allows(guess, history) {  // hard mode: greens stay in place, revealed letters are reused as often
+  // Hard mode: greens stay in place, revealed letters are reused as often. Ultra-hard mode: the guess
+  // could be the answer, each step's guess giving it that step's feedback (player/words.py's allows).
+  allows(guess, history) {
     if (!this.hard) return null;
     for (let step = 0; step < history.length; step++) {
       const [played, feedback] = history[step], hard = `hard mode: guess ${step + 1}`;
+      if (this.ultraHard) {
+        const got = this.score(played, guess);
+        if (got.join() === feedback.join()) continue;
+        return `ultra-hard mode: ${this.formatCode(guess)} could not be the answer after guess ${step + 1} `
+          + `(${this.formatCode(played)} ${this.formatFeedback(feedback)}): it would get ${this.formatFeedback(got)}`;
+      }
       for (let p = 0; p < played.length; p++) {
         if (feedback[p] === 2 && guess[p] !== played[p]) return `${hard} fixed ${this.capitals[played[p]]} at position ${p + 1}`;
       }
@@ -555,6 +591,9 @@ export class Words extends Game {
       }
     }
     return null;
+  }
+  hostKey(f) {  // the fewest exact marks, then the fewest present ones, then the lower marks left to right
+    return this.rule ? super.hostKey(f) : [count(f, 2), count(f, 1), ...f];
   }
   formatCode(code) { return code.map((s) => this.capitals[s]).join(""); }
   parseCode(text) {  // NFC, then each code point a letter of the alphabet or its capital (player/letters.py's read)
@@ -583,7 +622,7 @@ export class Words extends Game {
 export const GAMES = { mastermind: Mastermind, "bulls-cows": BullsCows, digits: Digits, twod: TwoD, words: Words };
 const TAKES = {  // the keyword arguments each constructor takes; it lists the first group when refusing others
   mastermind: "colours holes secret_repeats guess_repeats feedback", "bulls-cows": "digits length", digits: "length", twod: "size",
-  words: "answers guesses hard length feedback|answers_sha256 guesses_sha256 answer_words guess_words alphabet capitals answer_weights",
+  words: "answers guesses hard ultra_hard length feedback|answers_sha256 guesses_sha256 answer_words guess_words alphabet capitals answer_weights",
 };
 
 // make_game(name, **params): an unknown parameter is refused as Python's TypeError is.

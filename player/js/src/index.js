@@ -13,13 +13,14 @@ import { Float, plainValue, repr } from "./games.js";
 import { xxh64 } from "./xxh64.js";
 
 export { FormatError, InconsistentHistory, Tree, GAMES, MAX_NODES, makeGame } from "./core.js";
+export { hostAnswer } from "./games.js";
 export { bookOf } from "./advice.js";
 export { review } from "./review.js";
 
 export const version = "0.1.0";  // the package's version: package.json's, and guesstree's (a test holds them equal)
 export const FORMAT_NAME = "guesstree";
-export const VERSION = [1, 4];  // the whole layout: a reader refuses a major version it does not know, ignores unknown keys
-export const CHUNKED = [2, 2];  // the chunked layout (trees/FORMAT.md §10)
+export const VERSION = [1, 5];  // the whole layout: a reader refuses a major version it does not know, ignores unknown keys
+export const CHUNKED = [2, 3];  // the chunked layout (trees/FORMAT.md §10)
 export const MAX_BODY_BYTES = 64 << 20;  // inflated size cap, as player/format.py
 export const MAX_FILE_BYTES = MAX_BODY_BYTES + (1 << 20);
 export const MAX_STRUCTURE_BYTES = 1 << 20;  // msgpack bytes outside bin payloads, per map
