@@ -258,12 +258,19 @@ def test_the_c_player_answers_as_python(rule_trees):
                 assert c.parse(text, True) == expected, (name, text)
         assert [c.format(f, True) for f in game.feedbacks()] == [game.format_feedback(f) for f in game.feedbacks()]
         c.close()
-    for name, data in hostile_trees(rule_trees):
+    c_refuses_as_python(lib, hostile_trees(rule_trees))
+
+
+def c_refuses_as_python(lib, hostile: list[tuple[str, bytes]]) -> None:
+    """Each hostile file refused by the C player with the Python player's message (C adds the status)."""
+    from test_c_player import CTree
+
+    for name, data in hostile:
         with pytest.raises(FormatError) as python:
             player.loads(data, name)
         with pytest.raises(ValueError) as c:
             CTree(lib, data=data, name=name)
-        assert str(c.value).endswith(str(python.value)), name  # Python's message (C adds the status)
+        assert str(c.value).endswith(str(python.value)), name
 
 
 PLAY_NODE = r"""

@@ -31,6 +31,8 @@ def next_state(state: np.ndarray, positions: np.ndarray, marks: np.ndarray, coun
                 child[banned + i * symbols + symbol] = 0
         elif ultra:
             child[banned + i * symbols + symbol] = 1
+        if marks[feedback, i] == 0 and not ultra:
+            continue  # (hard mode learns nothing from an absent mark: its loop spared)
         revealed, absent = 0, False
         for j in range(holes):
             if positions[j, guess] == symbol:
@@ -49,23 +51,32 @@ def next_state(state: np.ndarray, positions: np.ndarray, marks: np.ndarray, coun
 
 
 def allowed_by(state: np.ndarray, positions: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Which guesses the state allows: each fixed position's symbol, each revealed symbol as often;
-    in ultra-hard mode also no symbol where it cannot stand (which holds the fixed symbols and the
-    absent ones) and none more often than shown. Each test reads one contiguous row (a position's
-    symbols, a symbol's counts), as fast compiled as in numpy."""
-    holes, symbols = positions.shape[0], counts.shape[0]
-    ultra = state.shape[0] > holes + symbols
+    """Which guesses the state allows: each fixed position's symbol, each revealed symbol as often.
+    Each test reads one contiguous row (a position's symbols, a symbol's counts), as fast compiled
+    as in numpy. (Ultra-hard mode's longer state: ``ultra_allowed``, kept apart: a branch of it here
+    makes numba compile this one five times slower.)"""
+    holes = positions.shape[0]
     allowed = np.ones(positions.shape[1], np.bool_)
     for i in range(holes):
-        if state[i] >= 0 and not ultra:
+        if state[i] >= 0:
             allowed &= positions[i] == state[i]
+    for symbol in range(state.shape[0] - holes):
+        if state[holes + symbol] > 0:
+            allowed &= counts[symbol] >= state[holes + symbol]
+    return allowed
+
+
+def ultra_allowed(state: np.ndarray, positions: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """``allowed_by`` for ultra-hard mode's state: each revealed symbol as often, none more often
+    than shown, and none where it cannot stand (which holds the fixed symbols and the absent ones)."""
+    holes, symbols = positions.shape[0], counts.shape[0]
+    allowed = np.ones(positions.shape[1], np.bool_)
     for symbol in range(symbols):
         if state[holes + symbol] > 0:
             allowed &= counts[symbol] >= state[holes + symbol]
-        if ultra and 0 < state[holes + symbols + symbol] < holes:
+        if 0 < state[holes + symbols + symbol] < holes:
             allowed &= counts[symbol] <= state[holes + symbols + symbol]
-    if ultra:
-        clear_banned(allowed, state[holes + 2 * symbols:], positions)
+    clear_banned(allowed, state[holes + 2 * symbols:], positions)
     return allowed
 
 
@@ -105,4 +116,5 @@ class HintRule:
 
     def allowed(self, state: np.ndarray) -> np.ndarray:
         """Which guesses the state allows."""
-        return allowed_by(state, self.positions, self.counts)
+        ultra = len(state) > self.holes + len(self.counts)
+        return (ultra_allowed if ultra else allowed_by)(state, self.positions, self.counts)

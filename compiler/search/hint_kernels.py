@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
-from ..engine.hint_rule import allowed_by, clear_banned, next_state
+from ..engine.hint_rule import allowed_by, clear_banned, next_state, ultra_allowed
 from .table import SEED2, mix
 
 
@@ -32,7 +32,16 @@ def _clear_banned(allowed, banned, positions):
     return compiled
 
 hint_next = njit(cache=True, nogil=True)(next_state)  # the state after a guess got a feedback
-hint_allowed = njit(cache=True, nogil=True)(allowed_by)  # which guesses a state allows
+hard_allowed = njit(cache=True, nogil=True)(allowed_by)
+compiled_ultra_allowed = njit(cache=True, nogil=True)(ultra_allowed)
+
+
+@njit(cache=True, nogil=True)
+def hint_allowed(state, positions, counts):
+    """Which guesses a state allows (ultra-hard mode's by its longer state)."""
+    if state.shape[0] > positions.shape[0] + counts.shape[0]:
+        return compiled_ultra_allowed(state, positions, counts)
+    return hard_allowed(state, positions, counts)
 
 
 @njit(cache=True, nogil=True)
