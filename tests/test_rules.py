@@ -5,6 +5,7 @@ and refused; and played alike by the Python, JavaScript and C players (paths, ne
 and as text, the help off the tree, text read and written, hostile values of the parameter)."""
 from __future__ import annotations
 
+import base64
 import json
 import random
 import subprocess
@@ -317,23 +318,31 @@ def python_answers(tree: player.Tree, on: list, off: list) -> dict:
             "texts": [said(lambda t=t: list(game.parse_feedback(t))) for t in TEXTS]}
 
 
-def test_the_javascript_player_answers_as_python(rule_trees):
-    import base64
+def node_case(data: bytes, name: str, rng: random.Random, steps_of, count: int) -> tuple[dict, dict]:
+    """PLAY_NODE's case for a tree (histories on it, ``count`` histories ``steps_of(tree, rng)`` for the
+    help off it, TEXTS), and the Python player's answers to it."""
+    from test_c_player import histories
 
-    from test_c_player import histories, random_history
+    tree = player.loads(data, name)
+    game = tree.game
+    text = [[[game.format_code(g), game.format_feedback(f)] for g, f in steps] for steps in
+            [h for h in histories(tree, rng, 4) if all(f in game.feedback_set for _, f in h)]]
+    off = [[[game.format_code(g), game.format_feedback(f)] for g, f in steps_of(tree, rng)] for _ in range(count)]
+    return ({"bytes": base64.b64encode(data).decode(), "histories": text, "suggest": off, "texts": TEXTS},
+            python_answers(tree, text, off))
+
+
+def test_the_javascript_player_answers_as_python(rule_trees):
+    from test_c_player import random_history
     from test_js import JS, node as node_fixture
 
     node = node_fixture.__wrapped__()
     rng, cases, expected = random.Random(269), [], []
     played = trees_to_play(rule_trees)
     for name, data in played.items():
-        tree = player.loads(data, name)
-        game = tree.game
-        text = [[[game.format_code(g), game.format_feedback(f)] for g, f in steps] for steps in
-                [h for h in histories(tree, rng, 4) if all(f in game.feedback_set for _, f in h)]]
-        off = [[[game.format_code(g), game.format_feedback(f)] for g, f in random_history(tree, rng)] for _ in range(8)]
-        cases.append({"bytes": base64.b64encode(data).decode(), "histories": text, "suggest": off, "texts": TEXTS})
-        expected.append(python_answers(tree, text, off))
+        case, answers = node_case(data, name, rng, random_history, 8)
+        cases.append(case)
+        expected.append(answers)
     hostile = hostile_trees(rule_trees)
     cases += [{"bytes": base64.b64encode(data).decode(), "histories": [], "suggest": [], "texts": []} for _, data in hostile]
     done = subprocess.run([node, "--input-type=module", "-e", PLAY_NODE], cwd=JS, capture_output=True, text=True,

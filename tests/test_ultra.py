@@ -282,21 +282,18 @@ process.stdout.write(JSON.stringify(out));
 def test_the_javascript_player_answers_as_python(ultra_trees):
     """Titles, paths, next guesses, the help off the tree and feedback texts (test_rules' script), every
     guess's refusal after random histories word for word, and the hostile files refused alike."""
-    from test_c_player import histories
     from test_js import JS, node as node_fixture
-    from test_rules import PLAY_NODE, TEXTS, python_answers
+    from test_rules import PLAY_NODE, node_case
 
     node = node_fixture.__wrapped__()
     rng, played = random.Random(469), trees_to_play(ultra_trees)
     cases, expected, allows, refusals = [], [], [], []
     for name, data in played.items():
+        case, answers = node_case(data, name, rng, allowed_steps, 10)
+        cases.append(case)
+        expected.append(answers)
         tree = player.loads(data, name)
         game = tree.game
-        text = [[[game.format_code(g), game.format_feedback(f)] for g, f in steps] for steps in
-                [h for h in histories(tree, rng, 4) if all(f in game.feedback_set for _, f in h)]]
-        off = [[[game.format_code(g), game.format_feedback(f)] for g, f in allowed_steps(tree, rng)] for _ in range(10)]
-        cases.append({"bytes": base64.b64encode(data).decode(), "histories": text, "suggest": off, "texts": TEXTS})
-        expected.append(python_answers(tree, text, off))
         steps = [[(list(g), list(f)) for g, f in allowed_steps(tree, rng)] for _ in range(6)]
         allows.append({"bytes": base64.b64encode(data).decode(), "steps": steps})
         refusals.append([[game.allows(g, h) for g in game.guesses] for h in steps])
