@@ -279,14 +279,15 @@ def test_optimal_trees_in_hard_mode_keep_the_rule_on_every_path(strategy):
 
 
 @pytest.mark.slow
-def test_the_hint_rule_allows_exactly_what_the_game_allows():
+@pytest.mark.parametrize("mode", ["hard", "ultra_hard"])
+def test_the_hint_rule_allows_exactly_what_the_game_allows(mode):
     """The rule's state, folded over random histories by ``HintRule`` (the rule run in Python) and
-    by the exact search (the same rule compiled), against ``Words.allows``."""
+    by the exact search (the same rule compiled), against ``Words.allows``: hard mode's and ultra-hard mode's."""
     from guesstree.compiler.search import hint_kernels as hint
     from guesstree.compiler.engine.codes import codes_array
     from guesstree.compiler.engine.hint_rule import HintRule
 
-    game = make_game("words", answers=str(HIDDEN), guesses=str(ALL), hard=True)
+    game = make_game("words", answers=str(HIDDEN), guesses=str(ALL), **{mode: True})
     rule = HintRule(game, codes_array(game.guesses))
     index = {f: i for i, f in enumerate(game.feedbacks())}
     rng = random.Random(5)
@@ -301,7 +302,7 @@ def test_the_hint_rule_allows_exactly_what_the_game_allows():
             played.append(guess)
             answers.append(index[feedback])
             history.append((game.guesses[guess], feedback))
-            compiled = hint.hint_next(compiled, rule.positions, rule.marks, guess, index[feedback])
+            compiled = hint.hint_next(compiled, rule.positions, rule.marks, rule.counts, guess, index[feedback])
         state = rule.state(played, answers)
         assert np.array_equal(state, compiled)
         expected = [game.allows(game.guesses[g], history) is None for g in sample]
