@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from guesstree.player.games import Game
-from guesstree.player.host import answer, check_host
+from guesstree.player.host import answer, answer_and_parts, check_host
 from guesstree.player.wording import counted
 
 from .engine.arrays import GameArrays
@@ -84,7 +84,7 @@ class _Search:
         step = max(1, BLOCK // len(pool))
         for start in range(0, guesses, step):
             rows = self.all_guesses[start:start + step]
-            values = self.matrix[rows][:, pool].astype(np.int64) + (np.arange(len(rows)) * n)[:, None]
+            values = self.matrix[np.ix_(rows, pool)].astype(np.int64) + (np.arange(len(rows)) * n)[:, None]
             counts[start:start + len(rows)] = np.bincount(values.ravel(), minlength=len(rows) * n).reshape(-1, n)
         chosen = np.argmax(counts * n + self.tell_least, axis=1)
         return chosen, counts[self.all_guesses, chosen], counts
@@ -167,28 +167,16 @@ def fewest_against(game: Game, host: str = "absurdle", max_memory: int | None = 
     any_rule = before == 0 or search.leaves_one(pool, before - 1, any_tie=True) is None
     guesses = [game.guesses[g] for g in found]
     left: list = list(game.secrets)
-    answers = []
+    answers, ties = [], 0
     for g in guesses:  # replayed by the player's own host: the bound's upper side
-        feedback, left = answer(game, g, left)
+        feedback, parts = answer_and_parts(game, g, left)
+        left = parts[feedback]
         answers.append(feedback)
+        # did the host choose between largest parts of more than one secret? (0 such choices: the sequence
+        # beats it whatever its rule between them, the last guess being the one secret it keeps)
+        ties += len(left) > 1 and sum(len(part) == len(left) for part in parts.values()) > 1
     assert len(left) == 1, "the search and the host disagree"
     last, win = left[0], answer(game, left[0], left)[0]
     assert win == game.win
     return HostBound(host, len(guesses) + 1, guesses + [last], answers + [win], tried if before else 0,
-                     any_rule, _ties(game, guesses), time.monotonic() - started)
-
-
-def _ties(game: Game, guesses: list) -> int:
-    """How many of ``guesses`` left the host a choice between largest parts of more than one secret
-    (0: the sequence beats the host whatever its rule between them, the last guess being the one
-    secret it keeps)."""
-    left, ties = list(game.secrets), 0
-    for g in guesses:
-        sizes: dict = {}
-        for secret in left:
-            feedback = game.score(g, secret)
-            sizes[feedback] = sizes.get(feedback, 0) + 1
-        largest = max(sizes.values())
-        ties += largest > 1 and list(sizes.values()).count(largest) > 1  # (parts of one: the last guess names it)
-        left = answer(game, g, left)[1]
-    return ties
+                     any_rule, ties, time.monotonic() - started)

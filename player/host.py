@@ -25,11 +25,17 @@ def check_host(name: str | None) -> str | None:
 
 def answer(game: Game, guess: Code, secrets: Sequence[Code]) -> tuple[Feedback, list[Code]]:
     """The host's answer to ``guess`` while ``secrets`` fit its answers, and the secrets it keeps."""
+    feedback, parts = answer_and_parts(game, guess, secrets)
+    return feedback, parts[feedback]
+
+
+def answer_and_parts(game: Game, guess: Code, secrets: Sequence[Code]) -> tuple[Feedback, dict[Feedback, list[Code]]]:
+    """``answer``'s feedback, and every part of ``secrets`` by its feedback to ``guess`` (whose sizes say
+    whether the host had equal largest parts to choose from)."""
     parts: dict[Feedback, list[Code]] = {}
     for secret in secrets:
         parts.setdefault(game.score(guess, secret), []).append(secret)
-    feedback = min(parts, key=lambda f: (-len(parts[f]), game.host_key(f)))
-    return feedback, parts[feedback]
+    return min(parts, key=lambda f: (-len(parts[f]), game.host_key(f))), parts
 
 
 class Absurdle:
